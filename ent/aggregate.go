@@ -28,6 +28,8 @@ type Aggregate struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Family holds the value of the "family" field.
 	Family int `json:"family,omitempty"`
 	// Prefix holds the value of the "prefix" field.
@@ -54,7 +56,7 @@ func (*Aggregate) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case aggregate.FieldCustomFieldData, aggregate.FieldNetwork, aggregate.FieldBroadcast:
 			values[i] = new([]byte)
-		case aggregate.FieldID, aggregate.FieldFamily, aggregate.FieldRirID, aggregate.FieldTenantID, aggregate.FieldPrefixLength:
+		case aggregate.FieldID, aggregate.FieldOwnerID, aggregate.FieldFamily, aggregate.FieldRirID, aggregate.FieldTenantID, aggregate.FieldPrefixLength:
 			values[i] = new(sql.NullInt64)
 		case aggregate.FieldDescription, aggregate.FieldComments, aggregate.FieldPrefix:
 			values[i] = new(sql.NullString)
@@ -114,6 +116,13 @@ func (_m *Aggregate) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case aggregate.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case aggregate.FieldFamily:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -212,6 +221,11 @@ func (_m *Aggregate) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("family=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Family))

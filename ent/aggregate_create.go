@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/aggregate"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/tenant"
 )
@@ -209,6 +210,23 @@ func (_c *AggregateCreate) createSpec() (*Aggregate, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PrefixLength(); ok {
 		_spec.SetField(aggregate.FieldPrefixLength, field.TypeInt, value)
 		_node.PrefixLength = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   aggregate.OwnerTable,
+			Columns: []string{aggregate.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.RirIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/aggregate"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/tenant"
@@ -33,6 +34,12 @@ func (_u *AggregateUpdate) Where(ps ...predicate.Aggregate) *AggregateUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *AggregateUpdate) Mutation() *AggregateMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *AggregateUpdate) ClearOwner() *AggregateUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearRir clears the "rir" edge to the RIR entity.
@@ -174,6 +181,35 @@ func (_u *AggregateUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.AddedPrefixLength(); ok {
 		_spec.AddField(aggregate.FieldPrefixLength, field.TypeInt, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   aggregate.OwnerTable,
+			Columns: []string{aggregate.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   aggregate.OwnerTable,
+			Columns: []string{aggregate.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.RirCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -256,6 +292,12 @@ type AggregateUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *AggregateUpdateOne) Mutation() *AggregateMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *AggregateUpdateOne) ClearOwner() *AggregateUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearRir clears the "rir" edge to the RIR entity.
@@ -426,6 +468,35 @@ func (_u *AggregateUpdateOne) sqlSave(ctx context.Context) (_node *Aggregate, er
 	}
 	if value, ok := _u.mutation.AddedPrefixLength(); ok {
 		_spec.AddField(aggregate.FieldPrefixLength, field.TypeInt, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   aggregate.OwnerTable,
+			Columns: []string{aggregate.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   aggregate.OwnerTable,
+			Columns: []string{aggregate.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.RirCleared() {
 		edge := &sqlgraph.EdgeSpec{

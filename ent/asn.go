@@ -28,6 +28,8 @@ type ASN struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Asn holds the value of the "asn" field.
 	Asn int `json:"asn,omitempty"`
 	// RirID holds the value of the "rir_id" field.
@@ -46,7 +48,7 @@ func (*ASN) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case asn.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case asn.FieldID, asn.FieldAsn, asn.FieldRirID, asn.FieldRoleID, asn.FieldTenantID:
+		case asn.FieldID, asn.FieldOwnerID, asn.FieldAsn, asn.FieldRirID, asn.FieldRoleID, asn.FieldTenantID:
 			values[i] = new(sql.NullInt64)
 		case asn.FieldDescription, asn.FieldComments:
 			values[i] = new(sql.NullString)
@@ -106,6 +108,13 @@ func (_m *ASN) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case asn.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case asn.FieldAsn:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -180,6 +189,11 @@ func (_m *ASN) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("asn=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Asn))

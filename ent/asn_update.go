@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/asn"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/provider"
 	"github.com/inventory/inventory/ent/rir"
@@ -36,6 +37,12 @@ func (_u *ASNUpdate) Where(ps ...predicate.ASN) *ASNUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ASNUpdate) Mutation() *ASNMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ASNUpdate) ClearOwner() *ASNUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearRir clears the "rir" edge to the RIR entity.
@@ -187,6 +194,35 @@ func (_u *ASNUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedAsn(); ok {
 		_spec.AddField(asn.FieldAsn, field.TypeInt, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   asn.OwnerTable,
+			Columns: []string{asn.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   asn.OwnerTable,
+			Columns: []string{asn.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.RirCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -391,6 +427,12 @@ func (_u *ASNUpdateOne) Mutation() *ASNMutation {
 	return _u.mutation
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ASNUpdateOne) ClearOwner() *ASNUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
+}
+
 // ClearRir clears the "rir" edge to the RIR entity.
 func (_u *ASNUpdateOne) ClearRir() *ASNUpdateOne {
 	_u.mutation.ClearRir()
@@ -570,6 +612,35 @@ func (_u *ASNUpdateOne) sqlSave(ctx context.Context) (_node *ASN, err error) {
 	}
 	if value, ok := _u.mutation.AddedAsn(); ok {
 		_spec.AddField(asn.FieldAsn, field.TypeInt, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   asn.OwnerTable,
+			Columns: []string{asn.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   asn.OwnerTable,
+			Columns: []string{asn.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.RirCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -28,6 +28,8 @@ type ASNRange struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// NameNatural holds the value of the "_name_natural" field.
@@ -52,7 +54,7 @@ func (*ASNRange) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case asnrange.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case asnrange.FieldID, asnrange.FieldRirID, asnrange.FieldStart, asnrange.FieldEnd, asnrange.FieldTenantID:
+		case asnrange.FieldID, asnrange.FieldOwnerID, asnrange.FieldRirID, asnrange.FieldStart, asnrange.FieldEnd, asnrange.FieldTenantID:
 			values[i] = new(sql.NullInt64)
 		case asnrange.FieldDescription, asnrange.FieldComments, asnrange.FieldName, asnrange.FieldNameNatural, asnrange.FieldSlug:
 			values[i] = new(sql.NullString)
@@ -112,6 +114,13 @@ func (_m *ASNRange) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case asnrange.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case asnrange.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -203,6 +212,11 @@ func (_m *ASNRange) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/asnrange"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/tenant"
 )
@@ -214,6 +215,23 @@ func (_c *ASNRangeCreate) createSpec() (*ASNRange, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.End(); ok {
 		_spec.SetField(asnrange.FieldEnd, field.TypeInt, value)
 		_node.End = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   asnrange.OwnerTable,
+			Columns: []string{asnrange.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.RirIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

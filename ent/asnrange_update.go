@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/asnrange"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/tenant"
@@ -33,6 +34,12 @@ func (_u *ASNRangeUpdate) Where(ps ...predicate.ASNRange) *ASNRangeUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ASNRangeUpdate) Mutation() *ASNRangeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ASNRangeUpdate) ClearOwner() *ASNRangeUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearRir clears the "rir" edge to the RIR entity.
@@ -173,6 +180,35 @@ func (_u *ASNRangeUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.AddedEnd(); ok {
 		_spec.AddField(asnrange.FieldEnd, field.TypeInt, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   asnrange.OwnerTable,
+			Columns: []string{asnrange.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   asnrange.OwnerTable,
+			Columns: []string{asnrange.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.RirCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -255,6 +291,12 @@ type ASNRangeUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ASNRangeUpdateOne) Mutation() *ASNRangeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ASNRangeUpdateOne) ClearOwner() *ASNRangeUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearRir clears the "rir" edge to the RIR entity.
@@ -424,6 +466,35 @@ func (_u *ASNRangeUpdateOne) sqlSave(ctx context.Context) (_node *ASNRange, err 
 	}
 	if value, ok := _u.mutation.AddedEnd(); ok {
 		_spec.AddField(asnrange.FieldEnd, field.TypeInt, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   asnrange.OwnerTable,
+			Columns: []string{asnrange.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   asnrange.OwnerTable,
+			Columns: []string{asnrange.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.RirCleared() {
 		edge := &sqlgraph.EdgeSpec{

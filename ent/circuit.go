@@ -28,6 +28,8 @@ type Circuit struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Cid holds the value of the "cid" field.
 	Cid string `json:"cid,omitempty"`
 	// ProviderID holds the value of the "provider_id" field.
@@ -66,7 +68,7 @@ func (*Circuit) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case circuit.FieldDistance:
 			values[i] = new(sql.NullFloat64)
-		case circuit.FieldID, circuit.FieldProviderID, circuit.FieldProviderAccountID, circuit.FieldTypeID, circuit.FieldTenantID, circuit.FieldCommitRate, circuit.FieldTerminationAID, circuit.FieldTerminationZID:
+		case circuit.FieldID, circuit.FieldOwnerID, circuit.FieldProviderID, circuit.FieldProviderAccountID, circuit.FieldTypeID, circuit.FieldTenantID, circuit.FieldCommitRate, circuit.FieldTerminationAID, circuit.FieldTerminationZID:
 			values[i] = new(sql.NullInt64)
 		case circuit.FieldDescription, circuit.FieldComments, circuit.FieldCid, circuit.FieldStatus, circuit.FieldDistanceUnit:
 			values[i] = new(sql.NullString)
@@ -126,6 +128,13 @@ func (_m *Circuit) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case circuit.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case circuit.FieldCid:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -261,6 +270,11 @@ func (_m *Circuit) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("cid=")
 	builder.WriteString(_m.Cid)

@@ -12,6 +12,7 @@ import (
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuittermination"
 	"github.com/inventory/inventory/ent/circuittype"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/provider"
 	"github.com/inventory/inventory/ent/provideraccount"
 	"github.com/inventory/inventory/ent/tenant"
@@ -227,6 +228,23 @@ func (_c *CircuitCreate) createSpec() (*Circuit, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.DistanceUnit(); ok {
 		_spec.SetField(circuit.FieldDistanceUnit, field.TypeString, value)
 		_node.DistanceUnit = &value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuit.OwnerTable,
+			Columns: []string{circuit.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.ProviderIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -13,6 +13,7 @@ import (
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuittermination"
 	"github.com/inventory/inventory/ent/circuittype"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/provider"
 	"github.com/inventory/inventory/ent/provideraccount"
@@ -36,6 +37,12 @@ func (_u *CircuitUpdate) Where(ps ...predicate.Circuit) *CircuitUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *CircuitUpdate) Mutation() *CircuitMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *CircuitUpdate) ClearOwner() *CircuitUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearProvider clears the "provider" edge to the Provider entity.
@@ -228,6 +235,35 @@ func (_u *CircuitUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.DistanceUnitCleared() {
 		_spec.ClearField(circuit.FieldDistanceUnit, field.TypeString)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuit.OwnerTable,
+			Columns: []string{circuit.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuit.OwnerTable,
+			Columns: []string{circuit.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.ProviderCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -427,6 +463,12 @@ type CircuitUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *CircuitUpdateOne) Mutation() *CircuitMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *CircuitUpdateOne) ClearOwner() *CircuitUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearProvider clears the "provider" edge to the Provider entity.
@@ -649,6 +691,35 @@ func (_u *CircuitUpdateOne) sqlSave(ctx context.Context) (_node *Circuit, err er
 	}
 	if _u.mutation.DistanceUnitCleared() {
 		_spec.ClearField(circuit.FieldDistanceUnit, field.TypeString)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuit.OwnerTable,
+			Columns: []string{circuit.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuit.OwnerTable,
+			Columns: []string{circuit.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.ProviderCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -32,6 +32,8 @@ type CircuitGroup struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// TenantID holds the value of the "tenant_id" field.
 	TenantID     *int `json:"tenant_id,omitempty"`
 	selectValues sql.SelectValues
@@ -44,7 +46,7 @@ func (*CircuitGroup) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case circuitgroup.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case circuitgroup.FieldID, circuitgroup.FieldTenantID:
+		case circuitgroup.FieldID, circuitgroup.FieldOwnerID, circuitgroup.FieldTenantID:
 			values[i] = new(sql.NullInt64)
 		case circuitgroup.FieldName, circuitgroup.FieldSlug, circuitgroup.FieldDescription, circuitgroup.FieldComments:
 			values[i] = new(sql.NullString)
@@ -117,6 +119,13 @@ func (_m *CircuitGroup) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Comments = value.String
 			}
+		case circuitgroup.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case circuitgroup.FieldTenantID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field tenant_id", values[i])
@@ -177,6 +186,11 @@ func (_m *CircuitGroup) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	if v := _m.TenantID; v != nil {
 		builder.WriteString("tenant_id=")

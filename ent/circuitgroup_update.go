@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/circuitgroup"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/tenant"
 )
@@ -32,6 +33,12 @@ func (_u *CircuitGroupUpdate) Where(ps ...predicate.CircuitGroup) *CircuitGroupU
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *CircuitGroupUpdate) Mutation() *CircuitGroupMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *CircuitGroupUpdate) ClearOwner() *CircuitGroupUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -138,6 +145,35 @@ func (_u *CircuitGroupUpdate) sqlSave(ctx context.Context) (_node int, err error
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(circuitgroup.FieldComments, field.TypeString, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuitgroup.OwnerTable,
+			Columns: []string{circuitgroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuitgroup.OwnerTable,
+			Columns: []string{circuitgroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.TenantCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -191,6 +227,12 @@ type CircuitGroupUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *CircuitGroupUpdateOne) Mutation() *CircuitGroupMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *CircuitGroupUpdateOne) ClearOwner() *CircuitGroupUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -326,6 +368,35 @@ func (_u *CircuitGroupUpdateOne) sqlSave(ctx context.Context) (_node *CircuitGro
 	}
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(circuitgroup.FieldComments, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuitgroup.OwnerTable,
+			Columns: []string{circuitgroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuitgroup.OwnerTable,
+			Columns: []string{circuitgroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.TenantCleared() {
 		edge := &sqlgraph.EdgeSpec{

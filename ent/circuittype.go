@@ -32,6 +32,8 @@ type CircuitType struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Color holds the value of the "color" field.
 	Color        string `json:"color,omitempty"`
 	selectValues sql.SelectValues
@@ -44,7 +46,7 @@ func (*CircuitType) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case circuittype.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case circuittype.FieldID:
+		case circuittype.FieldID, circuittype.FieldOwnerID:
 			values[i] = new(sql.NullInt64)
 		case circuittype.FieldName, circuittype.FieldSlug, circuittype.FieldDescription, circuittype.FieldComments, circuittype.FieldColor:
 			values[i] = new(sql.NullString)
@@ -117,6 +119,13 @@ func (_m *CircuitType) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Comments = value.String
 			}
+		case circuittype.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case circuittype.FieldColor:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field color", values[i])
@@ -176,6 +185,11 @@ func (_m *CircuitType) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("color=")
 	builder.WriteString(_m.Color)

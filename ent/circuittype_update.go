@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/circuittype"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -31,6 +32,12 @@ func (_u *CircuitTypeUpdate) Where(ps ...predicate.CircuitType) *CircuitTypeUpda
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *CircuitTypeUpdate) Mutation() *CircuitTypeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *CircuitTypeUpdate) ClearOwner() *CircuitTypeUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -133,6 +140,35 @@ func (_u *CircuitTypeUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if value, ok := _u.mutation.Color(); ok {
 		_spec.SetField(circuittype.FieldColor, field.TypeString, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuittype.OwnerTable,
+			Columns: []string{circuittype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuittype.OwnerTable,
+			Columns: []string{circuittype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{circuittype.Label}
@@ -157,6 +193,12 @@ type CircuitTypeUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *CircuitTypeUpdateOne) Mutation() *CircuitTypeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *CircuitTypeUpdateOne) ClearOwner() *CircuitTypeUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // Where appends a list predicates to the CircuitTypeUpdate builder.
@@ -288,6 +330,35 @@ func (_u *CircuitTypeUpdateOne) sqlSave(ctx context.Context) (_node *CircuitType
 	}
 	if value, ok := _u.mutation.Color(); ok {
 		_spec.SetField(circuittype.FieldColor, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuittype.OwnerTable,
+			Columns: []string{circuittype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuittype.OwnerTable,
+			Columns: []string{circuittype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &CircuitType{config: _u.config}
 	_spec.Assign = _node.assignValues

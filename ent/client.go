@@ -67,6 +67,8 @@ import (
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
+	"github.com/inventory/inventory/ent/owner"
+	"github.com/inventory/inventory/ent/ownergroup"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/powerfeed"
 	"github.com/inventory/inventory/ent/poweroutlet"
@@ -227,6 +229,10 @@ type Client struct {
 	ObjectPermission *ObjectPermissionClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
 	OutboxEvent *OutboxEventClient
+	// Owner is the client for interacting with the Owner builders.
+	Owner *OwnerClient
+	// OwnerGroup is the client for interacting with the OwnerGroup builders.
+	OwnerGroup *OwnerGroupClient
 	// Platform is the client for interacting with the Platform builders.
 	Platform *PlatformClient
 	// PowerFeed is the client for interacting with the PowerFeed builders.
@@ -384,6 +390,8 @@ func (c *Client) init() {
 	c.ObjectChange = NewObjectChangeClient(c.config)
 	c.ObjectPermission = NewObjectPermissionClient(c.config)
 	c.OutboxEvent = NewOutboxEventClient(c.config)
+	c.Owner = NewOwnerClient(c.config)
+	c.OwnerGroup = NewOwnerGroupClient(c.config)
 	c.Platform = NewPlatformClient(c.config)
 	c.PowerFeed = NewPowerFeedClient(c.config)
 	c.PowerOutlet = NewPowerOutletClient(c.config)
@@ -575,6 +583,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ObjectChange:              NewObjectChangeClient(cfg),
 		ObjectPermission:          NewObjectPermissionClient(cfg),
 		OutboxEvent:               NewOutboxEventClient(cfg),
+		Owner:                     NewOwnerClient(cfg),
+		OwnerGroup:                NewOwnerGroupClient(cfg),
 		Platform:                  NewPlatformClient(cfg),
 		PowerFeed:                 NewPowerFeedClient(cfg),
 		PowerOutlet:               NewPowerOutletClient(cfg),
@@ -693,6 +703,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ObjectChange:              NewObjectChangeClient(cfg),
 		ObjectPermission:          NewObjectPermissionClient(cfg),
 		OutboxEvent:               NewOutboxEventClient(cfg),
+		Owner:                     NewOwnerClient(cfg),
+		OwnerGroup:                NewOwnerGroupClient(cfg),
 		Platform:                  NewPlatformClient(cfg),
 		PowerFeed:                 NewPowerFeedClient(cfg),
 		PowerOutlet:               NewPowerOutletClient(cfg),
@@ -781,16 +793,17 @@ func (c *Client) Use(hooks ...Hook) {
 		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
 		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
 		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
-		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
-		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
-		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
-		c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
-		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
-		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
-		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
-		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
-		c.VirtualMachineType, c.Webhook,
+		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
+		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
+		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
+		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
+		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.Service,
+		c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
+		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
+		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
+		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
+		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
+		c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -812,16 +825,17 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
 		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
 		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
-		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
-		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
-		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
-		c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
-		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
-		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
-		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
-		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
-		c.VirtualMachineType, c.Webhook,
+		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
+		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
+		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
+		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
+		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.Service,
+		c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
+		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
+		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
+		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
+		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
+		c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -934,6 +948,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ObjectPermission.mutate(ctx, m)
 	case *OutboxEventMutation:
 		return c.OutboxEvent.mutate(ctx, m)
+	case *OwnerMutation:
+		return c.Owner.mutate(ctx, m)
+	case *OwnerGroupMutation:
+		return c.OwnerGroup.mutate(ctx, m)
 	case *PlatformMutation:
 		return c.Platform.mutate(ctx, m)
 	case *PowerFeedMutation:
@@ -4467,6 +4485,22 @@ func (c *GroupClient) QueryPermissions(_m *Group) *ObjectPermissionQuery {
 	return query
 }
 
+// QueryOwners queries the owners edge of a Group.
+func (c *GroupClient) QueryOwners(_m *Group) *OwnerQuery {
+	query := (&OwnerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(group.Table, group.FieldID, id),
+			sqlgraph.To(owner.Table, owner.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, group.OwnersTable, group.OwnersPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *GroupClient) Hooks() []Hook {
 	return c.hooks.Group
@@ -6457,6 +6491,202 @@ func (c *OutboxEventClient) mutate(ctx context.Context, m *OutboxEventMutation) 
 	}
 }
 
+// OwnerClient is a client for the Owner schema.
+type OwnerClient struct {
+	config
+}
+
+// NewOwnerClient returns a client for the Owner from the given config.
+func NewOwnerClient(c config) *OwnerClient {
+	return &OwnerClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `owner.Hooks(f(g(h())))`.
+func (c *OwnerClient) Use(hooks ...Hook) {
+	c.hooks.Owner = append(c.hooks.Owner, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `owner.Intercept(f(g(h())))`.
+func (c *OwnerClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Owner = append(c.inters.Owner, interceptors...)
+}
+
+// Create returns a builder for creating a Owner entity.
+func (c *OwnerClient) Create() *OwnerCreate {
+	mutation := newOwnerMutation(c.config, OpCreate)
+	return &OwnerCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Owner entities.
+func (c *OwnerClient) CreateBulk(builders ...*OwnerCreate) *OwnerCreateBulk {
+	return &OwnerCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Owner.
+func (c *OwnerClient) Update() *OwnerUpdate {
+	mutation := newOwnerMutation(c.config, OpUpdate)
+	return &OwnerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OwnerClient) UpdateOneID(id int) *OwnerUpdateOne {
+	mutation := newOwnerMutation(c.config, OpUpdateOne, withOwnerID(id))
+	return &OwnerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Owner.
+func (c *OwnerClient) Delete() *OwnerDelete {
+	mutation := newOwnerMutation(c.config, OpDelete)
+	return &OwnerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OwnerClient) DeleteOneID(id int) *OwnerDeleteOne {
+	builder := c.Delete().Where(owner.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OwnerDeleteOne{builder}
+}
+
+// Query returns a query builder for Owner.
+func (c *OwnerClient) Query() *OwnerQuery {
+	return &OwnerQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOwner},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Owner entity by its id.
+func (c *OwnerClient) Get(ctx context.Context, id int) (*Owner, error) {
+	return c.Query().Where(owner.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *OwnerClient) Hooks() []Hook {
+	return c.hooks.Owner
+}
+
+// Interceptors returns the client interceptors.
+func (c *OwnerClient) Interceptors() []Interceptor {
+	return c.inters.Owner
+}
+
+func (c *OwnerClient) mutate(ctx context.Context, m *OwnerMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OwnerCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OwnerUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OwnerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OwnerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Owner mutation op: %q", m.Op())
+	}
+}
+
+// OwnerGroupClient is a client for the OwnerGroup schema.
+type OwnerGroupClient struct {
+	config
+}
+
+// NewOwnerGroupClient returns a client for the OwnerGroup from the given config.
+func NewOwnerGroupClient(c config) *OwnerGroupClient {
+	return &OwnerGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ownergroup.Hooks(f(g(h())))`.
+func (c *OwnerGroupClient) Use(hooks ...Hook) {
+	c.hooks.OwnerGroup = append(c.hooks.OwnerGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ownergroup.Intercept(f(g(h())))`.
+func (c *OwnerGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OwnerGroup = append(c.inters.OwnerGroup, interceptors...)
+}
+
+// Create returns a builder for creating a OwnerGroup entity.
+func (c *OwnerGroupClient) Create() *OwnerGroupCreate {
+	mutation := newOwnerGroupMutation(c.config, OpCreate)
+	return &OwnerGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OwnerGroup entities.
+func (c *OwnerGroupClient) CreateBulk(builders ...*OwnerGroupCreate) *OwnerGroupCreateBulk {
+	return &OwnerGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OwnerGroup.
+func (c *OwnerGroupClient) Update() *OwnerGroupUpdate {
+	mutation := newOwnerGroupMutation(c.config, OpUpdate)
+	return &OwnerGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OwnerGroupClient) UpdateOneID(id int) *OwnerGroupUpdateOne {
+	mutation := newOwnerGroupMutation(c.config, OpUpdateOne, withOwnerGroupID(id))
+	return &OwnerGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OwnerGroup.
+func (c *OwnerGroupClient) Delete() *OwnerGroupDelete {
+	mutation := newOwnerGroupMutation(c.config, OpDelete)
+	return &OwnerGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OwnerGroupClient) DeleteOneID(id int) *OwnerGroupDeleteOne {
+	builder := c.Delete().Where(ownergroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OwnerGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for OwnerGroup.
+func (c *OwnerGroupClient) Query() *OwnerGroupQuery {
+	return &OwnerGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOwnerGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OwnerGroup entity by its id.
+func (c *OwnerGroupClient) Get(ctx context.Context, id int) (*OwnerGroup, error) {
+	return c.Query().Where(ownergroup.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *OwnerGroupClient) Hooks() []Hook {
+	return c.hooks.OwnerGroup
+}
+
+// Interceptors returns the client interceptors.
+func (c *OwnerGroupClient) Interceptors() []Interceptor {
+	return c.inters.OwnerGroup
+}
+
+func (c *OwnerGroupClient) mutate(ctx context.Context, m *OwnerGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OwnerGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OwnerGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OwnerGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OwnerGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OwnerGroup mutation op: %q", m.Op())
+	}
+}
+
 // PlatformClient is a client for the Platform schema.
 type PlatformClient struct {
 	config
@@ -7255,6 +7485,22 @@ func (c *PrefixClient) GetX(ctx context.Context, id int) *Prefix {
 		panic(err)
 	}
 	return obj
+}
+
+// QueryOwner queries the owner edge of a Prefix.
+func (c *PrefixClient) QueryOwner(_m *Prefix) *OwnerQuery {
+	query := (&OwnerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(prefix.Table, prefix.FieldID, id),
+			sqlgraph.To(owner.Table, owner.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, prefix.OwnerTable, prefix.OwnerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
 }
 
 // QueryVrf queries the vrf edge of a Prefix.
@@ -9475,6 +9721,22 @@ func (c *TenantClient) GetX(ctx context.Context, id int) *Tenant {
 	return obj
 }
 
+// QueryOwner queries the owner edge of a Tenant.
+func (c *TenantClient) QueryOwner(_m *Tenant) *OwnerQuery {
+	query := (&OwnerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(tenant.Table, tenant.FieldID, id),
+			sqlgraph.To(owner.Table, owner.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, tenant.OwnerTable, tenant.OwnerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryGroup queries the group edge of a Tenant.
 func (c *TenantClient) QueryGroup(_m *Tenant) *TenantGroupQuery {
 	query := (&TenantGroupClient{config: c.config}).Query()
@@ -9896,6 +10158,22 @@ func (c *UserClient) QueryPermissions(_m *User) *ObjectPermissionQuery {
 			sqlgraph.From(user.Table, user.FieldID, id),
 			sqlgraph.To(objectpermission.Table, objectpermission.FieldID),
 			sqlgraph.Edge(sqlgraph.M2M, true, user.PermissionsTable, user.PermissionsPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryOwners queries the owners edge of a User.
+func (c *UserClient) QueryOwners(_m *User) *OwnerQuery {
+	query := (&OwnerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(owner.Table, owner.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.OwnersTable, user.OwnersPrimaryKey...),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -11422,9 +11700,9 @@ type (
 		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
 		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
 		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
-		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix,
-		Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
+		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
+		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
+		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
 		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
 		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
 		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
@@ -11443,9 +11721,9 @@ type (
 		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
 		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
 		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
-		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix,
-		Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
+		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
+		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
+		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
 		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
 		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
 		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,

@@ -28,6 +28,8 @@ type Cluster struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// NameNatural holds the value of the "_name_natural" field.
@@ -70,7 +72,7 @@ func (*Cluster) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case cluster.FieldAllocatedVcpus:
 			values[i] = new(sql.NullFloat64)
-		case cluster.FieldID, cluster.FieldTypeID, cluster.FieldGroupID, cluster.FieldTenantID, cluster.FieldScopeID, cluster.FieldAllocatedMemory, cluster.FieldAllocatedDisk, cluster.FieldRegionID, cluster.FieldSiteGroupID, cluster.FieldSiteID, cluster.FieldLocationID:
+		case cluster.FieldID, cluster.FieldOwnerID, cluster.FieldTypeID, cluster.FieldGroupID, cluster.FieldTenantID, cluster.FieldScopeID, cluster.FieldAllocatedMemory, cluster.FieldAllocatedDisk, cluster.FieldRegionID, cluster.FieldSiteGroupID, cluster.FieldSiteID, cluster.FieldLocationID:
 			values[i] = new(sql.NullInt64)
 		case cluster.FieldDescription, cluster.FieldComments, cluster.FieldName, cluster.FieldNameNatural, cluster.FieldStatus, cluster.FieldScopeType:
 			values[i] = new(sql.NullString)
@@ -130,6 +132,13 @@ func (_m *Cluster) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case cluster.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case cluster.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -279,6 +288,11 @@ func (_m *Cluster) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

@@ -13,6 +13,7 @@ import (
 	"github.com/inventory/inventory/ent/cluster"
 	"github.com/inventory/inventory/ent/clustergroup"
 	"github.com/inventory/inventory/ent/clustertype"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/tenant"
 )
@@ -34,6 +35,12 @@ func (_u *ClusterUpdate) Where(ps ...predicate.Cluster) *ClusterUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ClusterUpdate) Mutation() *ClusterMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ClusterUpdate) ClearOwner() *ClusterUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearType clears the "type" edge to the ClusterType entity.
@@ -236,6 +243,35 @@ func (_u *ClusterUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.LocationIDCleared() {
 		_spec.ClearField(cluster.FieldLocationID, field.TypeInt)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   cluster.OwnerTable,
+			Columns: []string{cluster.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   cluster.OwnerTable,
+			Columns: []string{cluster.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.TypeCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -347,6 +383,12 @@ type ClusterUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ClusterUpdateOne) Mutation() *ClusterMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ClusterUpdateOne) ClearOwner() *ClusterUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearType clears the "type" edge to the ClusterType entity.
@@ -578,6 +620,35 @@ func (_u *ClusterUpdateOne) sqlSave(ctx context.Context) (_node *Cluster, err er
 	}
 	if _u.mutation.LocationIDCleared() {
 		_spec.ClearField(cluster.FieldLocationID, field.TypeInt)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   cluster.OwnerTable,
+			Columns: []string{cluster.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   cluster.OwnerTable,
+			Columns: []string{cluster.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.TypeCleared() {
 		edge := &sqlgraph.EdgeSpec{

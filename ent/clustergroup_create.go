@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/clustergroup"
+	"github.com/inventory/inventory/ent/owner"
 )
 
 // ClusterGroupCreate is the builder for creating a ClusterGroup entity.
@@ -162,6 +163,23 @@ func (_c *ClusterGroupCreate) createSpec() (*ClusterGroup, *sqlgraph.CreateSpec)
 	if value, ok := _c.mutation.Comments(); ok {
 		_spec.SetField(clustergroup.FieldComments, field.TypeString, value)
 		_node.Comments = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   clustergroup.OwnerTable,
+			Columns: []string{clustergroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
 }

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/clustertype"
+	"github.com/inventory/inventory/ent/owner"
 )
 
 // ClusterTypeCreate is the builder for creating a ClusterType entity.
@@ -162,6 +163,23 @@ func (_c *ClusterTypeCreate) createSpec() (*ClusterType, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Comments(); ok {
 		_spec.SetField(clustertype.FieldComments, field.TypeString, value)
 		_node.Comments = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   clustertype.OwnerTable,
+			Columns: []string{clustertype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
 }

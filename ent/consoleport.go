@@ -46,6 +46,8 @@ type ConsolePort struct {
 	LocationID *int `json:"_location_id,omitempty"`
 	// RackID holds the value of the "_rack_id" field.
 	RackID *int `json:"_rack_id,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type *string `json:"type,omitempty"`
 	// Speed holds the value of the "speed" field.
@@ -62,7 +64,7 @@ func (*ConsolePort) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case consoleport.FieldMarkConnected, consoleport.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case consoleport.FieldID, consoleport.FieldDeviceID, consoleport.FieldModuleID, consoleport.FieldSiteID, consoleport.FieldLocationID, consoleport.FieldRackID, consoleport.FieldSpeed:
+		case consoleport.FieldID, consoleport.FieldDeviceID, consoleport.FieldModuleID, consoleport.FieldSiteID, consoleport.FieldLocationID, consoleport.FieldRackID, consoleport.FieldOwnerID, consoleport.FieldSpeed:
 			values[i] = new(sql.NullInt64)
 		case consoleport.FieldName, consoleport.FieldNameNatural, consoleport.FieldLabel, consoleport.FieldDescription, consoleport.FieldType:
 			values[i] = new(sql.NullString)
@@ -181,6 +183,13 @@ func (_m *ConsolePort) assignValues(columns []string, values []any) error {
 				_m.RackID = new(int)
 				*_m.RackID = int(value.Int64)
 			}
+		case consoleport.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case consoleport.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field type", values[i])
@@ -275,6 +284,11 @@ func (_m *ConsolePort) String() string {
 	builder.WriteString(", ")
 	if v := _m.RackID; v != nil {
 		builder.WriteString("_rack_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -46,6 +46,8 @@ type ConsoleServerPort struct {
 	LocationID *int `json:"_location_id,omitempty"`
 	// RackID holds the value of the "_rack_id" field.
 	RackID *int `json:"_rack_id,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type *string `json:"type,omitempty"`
 	// Speed holds the value of the "speed" field.
@@ -62,7 +64,7 @@ func (*ConsoleServerPort) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case consoleserverport.FieldMarkConnected, consoleserverport.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case consoleserverport.FieldID, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldSpeed:
+		case consoleserverport.FieldID, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldOwnerID, consoleserverport.FieldSpeed:
 			values[i] = new(sql.NullInt64)
 		case consoleserverport.FieldName, consoleserverport.FieldNameNatural, consoleserverport.FieldLabel, consoleserverport.FieldDescription, consoleserverport.FieldType:
 			values[i] = new(sql.NullString)
@@ -181,6 +183,13 @@ func (_m *ConsoleServerPort) assignValues(columns []string, values []any) error 
 				_m.RackID = new(int)
 				*_m.RackID = int(value.Int64)
 			}
+		case consoleserverport.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case consoleserverport.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field type", values[i])
@@ -275,6 +284,11 @@ func (_m *ConsoleServerPort) String() string {
 	builder.WriteString(", ")
 	if v := _m.RackID; v != nil {
 		builder.WriteString("_rack_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

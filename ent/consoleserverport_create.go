@@ -12,6 +12,7 @@ import (
 	"github.com/inventory/inventory/ent/consoleserverport"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/module"
+	"github.com/inventory/inventory/ent/owner"
 )
 
 // ConsoleServerPortCreate is the builder for creating a ConsoleServerPort entity.
@@ -263,6 +264,23 @@ func (_c *ConsoleServerPortCreate) createSpec() (*ConsoleServerPort, *sqlgraph.C
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.ModuleID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleserverport.OwnerTable,
+			Columns: []string{consoleserverport.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

@@ -13,6 +13,7 @@ import (
 	"github.com/inventory/inventory/ent/consoleserverport"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/module"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -44,6 +45,12 @@ func (_u *ConsoleServerPortUpdate) ClearDevice() *ConsoleServerPortUpdate {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *ConsoleServerPortUpdate) ClearModule() *ConsoleServerPortUpdate {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ConsoleServerPortUpdate) ClearOwner() *ConsoleServerPortUpdate {
+	_u.mutation.ClearOwner()
 	return _u
 }
 
@@ -259,6 +266,35 @@ func (_u *ConsoleServerPortUpdate) sqlSave(ctx context.Context) (_node int, err 
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleserverport.OwnerTable,
+			Columns: []string{consoleserverport.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleserverport.OwnerTable,
+			Columns: []string{consoleserverport.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{consoleserverport.Label}
@@ -294,6 +330,12 @@ func (_u *ConsoleServerPortUpdateOne) ClearDevice() *ConsoleServerPortUpdateOne 
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *ConsoleServerPortUpdateOne) ClearModule() *ConsoleServerPortUpdateOne {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ConsoleServerPortUpdateOne) ClearOwner() *ConsoleServerPortUpdateOne {
+	_u.mutation.ClearOwner()
 	return _u
 }
 
@@ -532,6 +574,35 @@ func (_u *ConsoleServerPortUpdateOne) sqlSave(ctx context.Context) (_node *Conso
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleserverport.OwnerTable,
+			Columns: []string{consoleserverport.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleserverport.OwnerTable,
+			Columns: []string{consoleserverport.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

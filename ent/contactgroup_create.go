@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/contact"
 	"github.com/inventory/inventory/ent/contactgroup"
+	"github.com/inventory/inventory/ent/owner"
 )
 
 // ContactGroupCreate is the builder for creating a ContactGroup entity.
@@ -174,6 +175,23 @@ func (_c *ContactGroupCreate) createSpec() (*ContactGroup, *sqlgraph.CreateSpec)
 	if value, ok := _c.mutation.Comments(); ok {
 		_spec.SetField(contactgroup.FieldComments, field.TypeString, value)
 		_node.Comments = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   contactgroup.OwnerTable,
+			Columns: []string{contactgroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.ParentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -22,6 +22,8 @@ type CustomField struct {
 	Created *time.Time `json:"created,omitempty"`
 	// LastUpdated holds the value of the "last_updated" field.
 	LastUpdated *time.Time `json:"last_updated,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// ObjectTypes holds the value of the "object_types" field.
 	ObjectTypes []string `json:"object_types,omitempty"`
 	// Type holds the value of the "type" field.
@@ -84,7 +86,7 @@ func (*CustomField) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case customfield.FieldValidationMinimum, customfield.FieldValidationMaximum:
 			values[i] = new(sql.NullFloat64)
-		case customfield.FieldID, customfield.FieldSearchWeight, customfield.FieldWeight, customfield.FieldChoiceSetID:
+		case customfield.FieldID, customfield.FieldOwnerID, customfield.FieldSearchWeight, customfield.FieldWeight, customfield.FieldChoiceSetID:
 			values[i] = new(sql.NullInt64)
 		case customfield.FieldType, customfield.FieldRelatedObjectType, customfield.FieldDataType, customfield.FieldName, customfield.FieldLabel, customfield.FieldGroupName, customfield.FieldDescription, customfield.FieldFilterLogic, customfield.FieldUIVisible, customfield.FieldUIEditable, customfield.FieldValidationRegex, customfield.FieldComments:
 			values[i] = new(sql.NullString)
@@ -124,6 +126,13 @@ func (_m *CustomField) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.LastUpdated = new(time.Time)
 				*_m.LastUpdated = value.Time
+			}
+		case customfield.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case customfield.FieldObjectTypes:
 			if value, ok := values[i].(*[]byte); !ok {
@@ -318,6 +327,11 @@ func (_m *CustomField) String() string {
 	if v := _m.LastUpdated; v != nil {
 		builder.WriteString("last_updated=")
 		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")
 	builder.WriteString("object_types=")

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -33,6 +34,12 @@ func (_u *CustomFieldUpdate) Where(ps ...predicate.CustomField) *CustomFieldUpda
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *CustomFieldUpdate) Mutation() *CustomFieldMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *CustomFieldUpdate) ClearOwner() *CustomFieldUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearChoiceSet clears the "choice_set" edge to the CustomFieldChoiceSet entity.
@@ -283,6 +290,35 @@ func (_u *CustomFieldUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(customfield.FieldComments, field.TypeString, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   customfield.OwnerTable,
+			Columns: []string{customfield.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   customfield.OwnerTable,
+			Columns: []string{customfield.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.ChoiceSetCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -336,6 +372,12 @@ type CustomFieldUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *CustomFieldUpdateOne) Mutation() *CustomFieldMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *CustomFieldUpdateOne) ClearOwner() *CustomFieldUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearChoiceSet clears the "choice_set" edge to the CustomFieldChoiceSet entity.
@@ -615,6 +657,35 @@ func (_u *CustomFieldUpdateOne) sqlSave(ctx context.Context) (_node *CustomField
 	}
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(customfield.FieldComments, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   customfield.OwnerTable,
+			Columns: []string{customfield.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   customfield.OwnerTable,
+			Columns: []string{customfield.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.ChoiceSetCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -22,6 +22,8 @@ type CustomFieldChoiceSet struct {
 	Created *time.Time `json:"created,omitempty"`
 	// LastUpdated holds the value of the "last_updated" field.
 	LastUpdated *time.Time `json:"last_updated,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// Description holds the value of the "description" field.
@@ -48,7 +50,7 @@ func (*CustomFieldChoiceSet) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case customfieldchoiceset.FieldOrderAlphabetically:
 			values[i] = new(sql.NullBool)
-		case customfieldchoiceset.FieldID, customfieldchoiceset.FieldChoicesCount:
+		case customfieldchoiceset.FieldID, customfieldchoiceset.FieldOwnerID, customfieldchoiceset.FieldChoicesCount:
 			values[i] = new(sql.NullInt64)
 		case customfieldchoiceset.FieldName, customfieldchoiceset.FieldDescription, customfieldchoiceset.FieldBaseChoices:
 			values[i] = new(sql.NullString)
@@ -88,6 +90,13 @@ func (_m *CustomFieldChoiceSet) assignValues(columns []string, values []any) err
 			} else if value.Valid {
 				_m.LastUpdated = new(time.Time)
 				*_m.LastUpdated = value.Time
+			}
+		case customfieldchoiceset.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case customfieldchoiceset.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -173,6 +182,11 @@ func (_m *CustomFieldChoiceSet) String() string {
 	if v := _m.LastUpdated; v != nil {
 		builder.WriteString("last_updated=")
 		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/owner"
 )
 
 // CustomFieldChoiceSetCreate is the builder for creating a CustomFieldChoiceSet entity.
@@ -186,6 +187,23 @@ func (_c *CustomFieldChoiceSetCreate) createSpec() (*CustomFieldChoiceSet, *sqlg
 	if value, ok := _c.mutation.ChoicesCount(); ok {
 		_spec.SetField(customfieldchoiceset.FieldChoicesCount, field.TypeInt, value)
 		_node.ChoicesCount = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   customfieldchoiceset.OwnerTable,
+			Columns: []string{customfieldchoiceset.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
 }

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -32,6 +33,12 @@ func (_u *CustomFieldChoiceSetUpdate) Where(ps ...predicate.CustomFieldChoiceSet
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *CustomFieldChoiceSetUpdate) Mutation() *CustomFieldChoiceSetMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *CustomFieldChoiceSetUpdate) ClearOwner() *CustomFieldChoiceSetUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -149,6 +156,35 @@ func (_u *CustomFieldChoiceSetUpdate) sqlSave(ctx context.Context) (_node int, e
 	if value, ok := _u.mutation.AddedChoicesCount(); ok {
 		_spec.AddField(customfieldchoiceset.FieldChoicesCount, field.TypeInt, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   customfieldchoiceset.OwnerTable,
+			Columns: []string{customfieldchoiceset.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   customfieldchoiceset.OwnerTable,
+			Columns: []string{customfieldchoiceset.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{customfieldchoiceset.Label}
@@ -173,6 +209,12 @@ type CustomFieldChoiceSetUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *CustomFieldChoiceSetUpdateOne) Mutation() *CustomFieldChoiceSetMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *CustomFieldChoiceSetUpdateOne) ClearOwner() *CustomFieldChoiceSetUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // Where appends a list predicates to the CustomFieldChoiceSetUpdate builder.
@@ -319,6 +361,35 @@ func (_u *CustomFieldChoiceSetUpdateOne) sqlSave(ctx context.Context) (_node *Cu
 	}
 	if value, ok := _u.mutation.AddedChoicesCount(); ok {
 		_spec.AddField(customfieldchoiceset.FieldChoicesCount, field.TypeInt, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   customfieldchoiceset.OwnerTable,
+			Columns: []string{customfieldchoiceset.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   customfieldchoiceset.OwnerTable,
+			Columns: []string{customfieldchoiceset.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &CustomFieldChoiceSet{config: _u.config}
 	_spec.Assign = _node.assignValues

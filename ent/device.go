@@ -28,6 +28,8 @@ type Device struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name *string `json:"name,omitempty"`
 	// NameNatural holds the value of the "_name_natural" field.
@@ -96,7 +98,7 @@ func (*Device) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case device.FieldPosition, device.FieldLatitude, device.FieldLongitude:
 			values[i] = new(sql.NullFloat64)
-		case device.FieldID, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldVcPosition, device.FieldVcPriority, device.FieldVirtualChassisID, device.FieldClusterID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID:
+		case device.FieldID, device.FieldOwnerID, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldVcPosition, device.FieldVcPriority, device.FieldVirtualChassisID, device.FieldClusterID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID:
 			values[i] = new(sql.NullInt64)
 		case device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldSerial, device.FieldAssetTag, device.FieldFace, device.FieldStatus, device.FieldAirflow, device.FieldTypeDisplay, device.FieldVcName:
 			values[i] = new(sql.NullString)
@@ -156,6 +158,13 @@ func (_m *Device) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case device.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case device.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -394,6 +403,11 @@ func (_m *Device) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	if v := _m.Name; v != nil {
 		builder.WriteString("name=")

@@ -15,6 +15,7 @@ import (
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/site"
@@ -314,6 +315,23 @@ func (_c *DeviceCreate) createSpec() (*Device, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.VcName(); ok {
 		_spec.SetField(device.FieldVcName, field.TypeString, value)
 		_node.VcName = &value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.OwnerTable,
+			Columns: []string{device.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.DeviceTypeIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

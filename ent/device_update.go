@@ -16,6 +16,7 @@ import (
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/rack"
@@ -41,6 +42,12 @@ func (_u *DeviceUpdate) Where(ps ...predicate.Device) *DeviceUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *DeviceUpdate) Mutation() *DeviceMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *DeviceUpdate) ClearOwner() *DeviceUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearDeviceType clears the "device_type" edge to the DeviceType entity.
@@ -341,6 +348,35 @@ func (_u *DeviceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.VcNameCleared() {
 		_spec.ClearField(device.FieldVcName, field.TypeString)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.OwnerTable,
+			Columns: []string{device.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.OwnerTable,
+			Columns: []string{device.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.DeviceTypeCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -716,6 +752,12 @@ func (_u *DeviceUpdateOne) Mutation() *DeviceMutation {
 	return _u.mutation
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *DeviceUpdateOne) ClearOwner() *DeviceUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
+}
+
 // ClearDeviceType clears the "device_type" edge to the DeviceType entity.
 func (_u *DeviceUpdateOne) ClearDeviceType() *DeviceUpdateOne {
 	_u.mutation.ClearDeviceType()
@@ -1044,6 +1086,35 @@ func (_u *DeviceUpdateOne) sqlSave(ctx context.Context) (_node *Device, err erro
 	}
 	if _u.mutation.VcNameCleared() {
 		_spec.ClearField(device.FieldVcName, field.TypeString)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.OwnerTable,
+			Columns: []string{device.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.OwnerTable,
+			Columns: []string{device.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.DeviceTypeCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -40,6 +40,8 @@ type DeviceBay struct {
 	LocationID *int `json:"_location_id,omitempty"`
 	// RackID holds the value of the "_rack_id" field.
 	RackID *int `json:"_rack_id,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Enabled holds the value of the "enabled" field.
 	Enabled bool `json:"enabled,omitempty"`
 	// InstalledDeviceID holds the value of the "installed_device_id" field.
@@ -58,7 +60,7 @@ func (*DeviceBay) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case devicebay.FieldEnabled, devicebay.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case devicebay.FieldID, devicebay.FieldDeviceID, devicebay.FieldSiteID, devicebay.FieldLocationID, devicebay.FieldRackID, devicebay.FieldInstalledDeviceID:
+		case devicebay.FieldID, devicebay.FieldDeviceID, devicebay.FieldSiteID, devicebay.FieldLocationID, devicebay.FieldRackID, devicebay.FieldOwnerID, devicebay.FieldInstalledDeviceID:
 			values[i] = new(sql.NullInt64)
 		case devicebay.FieldName, devicebay.FieldNameNatural, devicebay.FieldLabel, devicebay.FieldDescription:
 			values[i] = new(sql.NullString)
@@ -158,6 +160,13 @@ func (_m *DeviceBay) assignValues(columns []string, values []any) error {
 				_m.RackID = new(int)
 				*_m.RackID = int(value.Int64)
 			}
+		case devicebay.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case devicebay.FieldEnabled:
 			if value, ok := values[i].(*sql.NullBool); !ok {
 				return fmt.Errorf("unexpected type %T for field enabled", values[i])
@@ -246,6 +255,11 @@ func (_m *DeviceBay) String() string {
 	builder.WriteString(", ")
 	if v := _m.RackID; v != nil {
 		builder.WriteString("_rack_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebay"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -37,6 +38,12 @@ func (_u *DeviceBayUpdate) Mutation() *DeviceBayMutation {
 // ClearDevice clears the "device" edge to the Device entity.
 func (_u *DeviceBayUpdate) ClearDevice() *DeviceBayUpdate {
 	_u.mutation.ClearDevice()
+	return _u
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *DeviceBayUpdate) ClearOwner() *DeviceBayUpdate {
+	_u.mutation.ClearOwner()
 	return _u
 }
 
@@ -209,6 +216,35 @@ func (_u *DeviceBayUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicebay.OwnerTable,
+			Columns: []string{devicebay.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicebay.OwnerTable,
+			Columns: []string{devicebay.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.InstalledDeviceCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -267,6 +303,12 @@ func (_u *DeviceBayUpdateOne) Mutation() *DeviceBayMutation {
 // ClearDevice clears the "device" edge to the Device entity.
 func (_u *DeviceBayUpdateOne) ClearDevice() *DeviceBayUpdateOne {
 	_u.mutation.ClearDevice()
+	return _u
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *DeviceBayUpdateOne) ClearOwner() *DeviceBayUpdateOne {
+	_u.mutation.ClearOwner()
 	return _u
 }
 
@@ -462,6 +504,35 @@ func (_u *DeviceBayUpdateOne) sqlSave(ctx context.Context) (_node *DeviceBay, er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(device.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicebay.OwnerTable,
+			Columns: []string{devicebay.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicebay.OwnerTable,
+			Columns: []string{devicebay.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

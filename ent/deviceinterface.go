@@ -46,6 +46,8 @@ type DeviceInterface struct {
 	LocationID *int `json:"_location_id,omitempty"`
 	// RackID holds the value of the "_rack_id" field.
 	RackID *int `json:"_rack_id,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type string `json:"type,omitempty"`
 	// Enabled holds the value of the "enabled" field.
@@ -108,7 +110,7 @@ func (*DeviceInterface) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth:
 			values[i] = new(sql.NullFloat64)
-		case deviceinterface.FieldID, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
+		case deviceinterface.FieldID, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldOwnerID, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
 			values[i] = new(sql.NullInt64)
 		case deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldType, deviceinterface.FieldMACAddress, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType:
 			values[i] = new(sql.NullString)
@@ -226,6 +228,13 @@ func (_m *DeviceInterface) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.RackID = new(int)
 				*_m.RackID = int(value.Int64)
+			}
+		case deviceinterface.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case deviceinterface.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -472,6 +481,11 @@ func (_m *DeviceInterface) String() string {
 	builder.WriteString(", ")
 	if v := _m.RackID; v != nil {
 		builder.WriteString("_rack_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -36,6 +36,8 @@ type DeviceRole struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Color holds the value of the "color" field.
 	Color string `json:"color,omitempty"`
 	// VMRole holds the value of the "vm_role" field.
@@ -52,7 +54,7 @@ func (*DeviceRole) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case devicerole.FieldVMRole:
 			values[i] = new(sql.NullBool)
-		case devicerole.FieldID, devicerole.FieldParentID, devicerole.FieldDepth:
+		case devicerole.FieldID, devicerole.FieldParentID, devicerole.FieldDepth, devicerole.FieldOwnerID:
 			values[i] = new(sql.NullInt64)
 		case devicerole.FieldName, devicerole.FieldSlug, devicerole.FieldDescription, devicerole.FieldComments, devicerole.FieldColor:
 			values[i] = new(sql.NullString)
@@ -138,6 +140,13 @@ func (_m *DeviceRole) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Comments = value.String
 			}
+		case devicerole.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case devicerole.FieldColor:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field color", values[i])
@@ -211,6 +220,11 @@ func (_m *DeviceRole) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("color=")
 	builder.WriteString(_m.Color)

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/devicerole"
+	"github.com/inventory/inventory/ent/owner"
 )
 
 // DeviceRoleCreate is the builder for creating a DeviceRole entity.
@@ -200,6 +201,23 @@ func (_c *DeviceRoleCreate) createSpec() (*DeviceRole, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.VMRole(); ok {
 		_spec.SetField(devicerole.FieldVMRole, field.TypeBool, value)
 		_node.VMRole = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicerole.OwnerTable,
+			Columns: []string{devicerole.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.ParentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/devicerole"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -31,6 +32,12 @@ func (_u *DeviceRoleUpdate) Where(ps ...predicate.DeviceRole) *DeviceRoleUpdate 
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *DeviceRoleUpdate) Mutation() *DeviceRoleMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *DeviceRoleUpdate) ClearOwner() *DeviceRoleUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearParent clears the "parent" edge to the DeviceRole entity.
@@ -169,6 +176,35 @@ func (_u *DeviceRoleUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	if value, ok := _u.mutation.VMRole(); ok {
 		_spec.SetField(devicerole.FieldVMRole, field.TypeBool, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicerole.OwnerTable,
+			Columns: []string{devicerole.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicerole.OwnerTable,
+			Columns: []string{devicerole.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.ParentCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -267,6 +303,12 @@ type DeviceRoleUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *DeviceRoleUpdateOne) Mutation() *DeviceRoleMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *DeviceRoleUpdateOne) ClearOwner() *DeviceRoleUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearParent clears the "parent" edge to the DeviceRole entity.
@@ -434,6 +476,35 @@ func (_u *DeviceRoleUpdateOne) sqlSave(ctx context.Context) (_node *DeviceRole, 
 	}
 	if value, ok := _u.mutation.VMRole(); ok {
 		_spec.SetField(devicerole.FieldVMRole, field.TypeBool, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicerole.OwnerTable,
+			Columns: []string{devicerole.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicerole.OwnerTable,
+			Columns: []string{devicerole.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.ParentCleared() {
 		edge := &sqlgraph.EdgeSpec{

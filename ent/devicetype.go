@@ -28,6 +28,8 @@ type DeviceType struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// ManufacturerID holds the value of the "manufacturer_id" field.
 	ManufacturerID int `json:"manufacturer_id,omitempty"`
 	// DefaultPlatformID holds the value of the "default_platform_id" field.
@@ -66,7 +68,7 @@ func (*DeviceType) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case devicetype.FieldUHeight, devicetype.FieldWeight:
 			values[i] = new(sql.NullFloat64)
-		case devicetype.FieldID, devicetype.FieldManufacturerID, devicetype.FieldDefaultPlatformID:
+		case devicetype.FieldID, devicetype.FieldOwnerID, devicetype.FieldManufacturerID, devicetype.FieldDefaultPlatformID:
 			values[i] = new(sql.NullInt64)
 		case devicetype.FieldDescription, devicetype.FieldComments, devicetype.FieldModel, devicetype.FieldSlug, devicetype.FieldPartNumber, devicetype.FieldSubdeviceRole, devicetype.FieldAirflow, devicetype.FieldWeightUnit:
 			values[i] = new(sql.NullString)
@@ -126,6 +128,13 @@ func (_m *DeviceType) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case devicetype.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case devicetype.FieldManufacturerID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -251,6 +260,11 @@ func (_m *DeviceType) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("manufacturer_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.ManufacturerID))

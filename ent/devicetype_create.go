@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/manufacturer"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/platform"
 )
 
@@ -269,6 +270,23 @@ func (_c *DeviceTypeCreate) createSpec() (*DeviceType, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.WeightUnit(); ok {
 		_spec.SetField(devicetype.FieldWeightUnit, field.TypeString, value)
 		_node.WeightUnit = &value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicetype.OwnerTable,
+			Columns: []string{devicetype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.ManufacturerIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

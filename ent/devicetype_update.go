@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/manufacturer"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/predicate"
 )
@@ -33,6 +34,12 @@ func (_u *DeviceTypeUpdate) Where(ps ...predicate.DeviceType) *DeviceTypeUpdate 
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *DeviceTypeUpdate) Mutation() *DeviceTypeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *DeviceTypeUpdate) ClearOwner() *DeviceTypeUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
@@ -220,6 +227,35 @@ func (_u *DeviceTypeUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	if _u.mutation.WeightUnitCleared() {
 		_spec.ClearField(devicetype.FieldWeightUnit, field.TypeString)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicetype.OwnerTable,
+			Columns: []string{devicetype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicetype.OwnerTable,
+			Columns: []string{devicetype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.ManufacturerCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -302,6 +338,12 @@ type DeviceTypeUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *DeviceTypeUpdateOne) Mutation() *DeviceTypeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *DeviceTypeUpdateOne) ClearOwner() *DeviceTypeUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
@@ -518,6 +560,35 @@ func (_u *DeviceTypeUpdateOne) sqlSave(ctx context.Context) (_node *DeviceType, 
 	}
 	if _u.mutation.WeightUnitCleared() {
 		_spec.ClearField(devicetype.FieldWeightUnit, field.TypeString)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicetype.OwnerTable,
+			Columns: []string{devicetype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicetype.OwnerTable,
+			Columns: []string{devicetype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.ManufacturerCleared() {
 		edge := &sqlgraph.EdgeSpec{

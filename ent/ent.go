@@ -64,6 +64,8 @@ import (
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
+	"github.com/inventory/inventory/ent/owner"
+	"github.com/inventory/inventory/ent/ownergroup"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/powerfeed"
 	"github.com/inventory/inventory/ent/poweroutlet"
@@ -223,6 +225,8 @@ func checkColumn(t, c string) error {
 			objectchange.Table:              objectchange.ValidColumn,
 			objectpermission.Table:          objectpermission.ValidColumn,
 			outboxevent.Table:               outboxevent.ValidColumn,
+			owner.Table:                     owner.ValidColumn,
+			ownergroup.Table:                ownergroup.ValidColumn,
 			platform.Table:                  platform.ValidColumn,
 			powerfeed.Table:                 powerfeed.ValidColumn,
 			poweroutlet.Table:               poweroutlet.ValidColumn,

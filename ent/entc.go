@@ -234,6 +234,13 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 			edges[e.Name] = e
 		}
 	}
+	// A placeholder whose model has come (an owner, now that the mixins
+	// carry it) would hide the real field: refuse it by name.
+	for name := range m.Empty {
+		if edges[name] != nil || fields[name] != nil {
+			return nil, fmt.Errorf("api.Model.Empty: %s has a real %q now (a field or an FK edge, perhaps from a mixin); drop the placeholder", t.Name, name)
+		}
+	}
 	order := m.Fields
 	seen := map[string]bool{}
 	for _, name := range order {
@@ -385,7 +392,10 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		fd.Kind, fd.Column, fd.GoType = "fk", f.StorageKey(), "int"
 		fd.Target = tm.App + "." + tname
 		fd.Nullable = f.Optional
-		fd.Required = !f.Optional
+		// api.Field.Required: a nullable FK that a create must name, null
+		// included (a serializer field declared without required=False:
+		// an owner's group).
+		fd.Required = !f.Optional || a.Required
 		fd.Unique = f.Unique
 		if fd.OnDelete = string(a.OnDelete); fd.OnDelete == "" {
 			return fd, fmt.Errorf("edge %s: declare NetBox's on_delete (schema.FK or schema.OnDelete)", name)

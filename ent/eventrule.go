@@ -24,6 +24,8 @@ type EventRule struct {
 	LastUpdated *time.Time `json:"last_updated,omitempty"`
 	// CustomFieldData holds the value of the "custom_field_data" field.
 	CustomFieldData map[string]interface{} `json:"custom_field_data,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// ObjectTypes holds the value of the "object_types" field.
 	ObjectTypes []string `json:"object_types,omitempty"`
 	// Name holds the value of the "name" field.
@@ -58,7 +60,7 @@ func (*EventRule) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case eventrule.FieldEnabled:
 			values[i] = new(sql.NullBool)
-		case eventrule.FieldID, eventrule.FieldActionObjectID:
+		case eventrule.FieldID, eventrule.FieldOwnerID, eventrule.FieldActionObjectID:
 			values[i] = new(sql.NullInt64)
 		case eventrule.FieldName, eventrule.FieldActionType, eventrule.FieldActionObjectType, eventrule.FieldDescription, eventrule.FieldComments:
 			values[i] = new(sql.NullString)
@@ -106,6 +108,13 @@ func (_m *EventRule) assignValues(columns []string, values []any) error {
 				if err := json.Unmarshal(*value, &_m.CustomFieldData); err != nil {
 					return fmt.Errorf("unmarshal field custom_field_data: %w", err)
 				}
+			}
+		case eventrule.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case eventrule.FieldObjectTypes:
 			if value, ok := values[i].(*[]byte); !ok {
@@ -223,6 +232,11 @@ func (_m *EventRule) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("custom_field_data=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CustomFieldData))
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("object_types=")
 	builder.WriteString(fmt.Sprintf("%v", _m.ObjectTypes))

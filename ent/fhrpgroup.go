@@ -28,6 +28,8 @@ type FHRPGroup struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// Protocol holds the value of the "protocol" field.
@@ -50,7 +52,7 @@ func (*FHRPGroup) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case fhrpgroup.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case fhrpgroup.FieldID, fhrpgroup.FieldGroupID:
+		case fhrpgroup.FieldID, fhrpgroup.FieldOwnerID, fhrpgroup.FieldGroupID:
 			values[i] = new(sql.NullInt64)
 		case fhrpgroup.FieldDescription, fhrpgroup.FieldComments, fhrpgroup.FieldName, fhrpgroup.FieldProtocol, fhrpgroup.FieldAuthType, fhrpgroup.FieldAuthKey, fhrpgroup.FieldFirstIP:
 			values[i] = new(sql.NullString)
@@ -110,6 +112,13 @@ func (_m *FHRPGroup) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case fhrpgroup.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case fhrpgroup.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -195,6 +204,11 @@ func (_m *FHRPGroup) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/fhrpgroup"
+	"github.com/inventory/inventory/ent/owner"
 )
 
 // FHRPGroupCreate is the builder for creating a FHRPGroup entity.
@@ -223,6 +224,23 @@ func (_c *FHRPGroupCreate) createSpec() (*FHRPGroup, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.FirstIP(); ok {
 		_spec.SetField(fhrpgroup.FieldFirstIP, field.TypeString, value)
 		_node.FirstIP = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   fhrpgroup.OwnerTable,
+			Columns: []string{fhrpgroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
 }

@@ -32,9 +32,11 @@ type GroupEdges struct {
 	Users []*User `json:"users,omitempty"`
 	// Permissions holds the value of the permissions edge.
 	Permissions []*ObjectPermission `json:"permissions,omitempty"`
+	// Owners holds the value of the owners edge.
+	Owners []*Owner `json:"owners,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [3]bool
 }
 
 // UsersOrErr returns the Users value or an error if the edge
@@ -53,6 +55,15 @@ func (e GroupEdges) PermissionsOrErr() ([]*ObjectPermission, error) {
 		return e.Permissions, nil
 	}
 	return nil, &NotLoadedError{edge: "permissions"}
+}
+
+// OwnersOrErr returns the Owners value or an error if the edge
+// was not loaded in eager-loading.
+func (e GroupEdges) OwnersOrErr() ([]*Owner, error) {
+	if e.loadedTypes[2] {
+		return e.Owners, nil
+	}
+	return nil, &NotLoadedError{edge: "owners"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -118,6 +129,11 @@ func (_m *Group) QueryUsers() *UserQuery {
 // QueryPermissions queries the "permissions" edge of the Group entity.
 func (_m *Group) QueryPermissions() *ObjectPermissionQuery {
 	return NewGroupClient(_m.config).QueryPermissions(_m)
+}
+
+// QueryOwners queries the "owners" edge of the Group entity.
+func (_m *Group) QueryOwners() *OwnerQuery {
+	return NewGroupClient(_m.config).QueryOwners(_m)
 }
 
 // Update returns a builder for updating this Group.

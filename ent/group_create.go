@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/objectpermission"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/user"
 )
 
@@ -69,6 +70,21 @@ func (_c *GroupCreate) AddPermissions(v ...*ObjectPermission) *GroupCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddPermissionIDs(ids...)
+}
+
+// AddOwnerIDs adds the "owners" edge to the Owner entity by IDs.
+func (_c *GroupCreate) AddOwnerIDs(ids ...int) *GroupCreate {
+	_c.mutation.AddOwnerIDs(ids...)
+	return _c
+}
+
+// AddOwners adds the "owners" edges to the Owner entity.
+func (_c *GroupCreate) AddOwners(v ...*Owner) *GroupCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddOwnerIDs(ids...)
 }
 
 // Mutation returns the GroupMutation object of the builder.
@@ -189,6 +205,22 @@ func (_c *GroupCreate) createSpec() (*Group, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(objectpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.OwnersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.OwnersTable,
+			Columns: group.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/objectpermission"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/user"
 )
@@ -87,6 +88,21 @@ func (_u *GroupUpdate) AddPermissions(v ...*ObjectPermission) *GroupUpdate {
 	return _u.AddPermissionIDs(ids...)
 }
 
+// AddOwnerIDs adds the "owners" edge to the Owner entity by IDs.
+func (_u *GroupUpdate) AddOwnerIDs(ids ...int) *GroupUpdate {
+	_u.mutation.AddOwnerIDs(ids...)
+	return _u
+}
+
+// AddOwners adds the "owners" edges to the Owner entity.
+func (_u *GroupUpdate) AddOwners(v ...*Owner) *GroupUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddOwnerIDs(ids...)
+}
+
 // Mutation returns the GroupMutation object of the builder.
 func (_u *GroupUpdate) Mutation() *GroupMutation {
 	return _u.mutation
@@ -132,6 +148,27 @@ func (_u *GroupUpdate) RemovePermissions(v ...*ObjectPermission) *GroupUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemovePermissionIDs(ids...)
+}
+
+// ClearOwners clears all "owners" edges to the Owner entity.
+func (_u *GroupUpdate) ClearOwners() *GroupUpdate {
+	_u.mutation.ClearOwners()
+	return _u
+}
+
+// RemoveOwnerIDs removes the "owners" edge to Owner entities by IDs.
+func (_u *GroupUpdate) RemoveOwnerIDs(ids ...int) *GroupUpdate {
+	_u.mutation.RemoveOwnerIDs(ids...)
+	return _u
+}
+
+// RemoveOwners removes "owners" edges to Owner entities.
+func (_u *GroupUpdate) RemoveOwners(v ...*Owner) *GroupUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveOwnerIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -284,6 +321,51 @@ func (_u *GroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.OwnersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.OwnersTable,
+			Columns: group.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedOwnersIDs(); len(nodes) > 0 && !_u.mutation.OwnersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.OwnersTable,
+			Columns: group.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.OwnersTable,
+			Columns: group.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{group.Label}
@@ -362,6 +444,21 @@ func (_u *GroupUpdateOne) AddPermissions(v ...*ObjectPermission) *GroupUpdateOne
 	return _u.AddPermissionIDs(ids...)
 }
 
+// AddOwnerIDs adds the "owners" edge to the Owner entity by IDs.
+func (_u *GroupUpdateOne) AddOwnerIDs(ids ...int) *GroupUpdateOne {
+	_u.mutation.AddOwnerIDs(ids...)
+	return _u
+}
+
+// AddOwners adds the "owners" edges to the Owner entity.
+func (_u *GroupUpdateOne) AddOwners(v ...*Owner) *GroupUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddOwnerIDs(ids...)
+}
+
 // Mutation returns the GroupMutation object of the builder.
 func (_u *GroupUpdateOne) Mutation() *GroupMutation {
 	return _u.mutation
@@ -407,6 +504,27 @@ func (_u *GroupUpdateOne) RemovePermissions(v ...*ObjectPermission) *GroupUpdate
 		ids[i] = v[i].ID
 	}
 	return _u.RemovePermissionIDs(ids...)
+}
+
+// ClearOwners clears all "owners" edges to the Owner entity.
+func (_u *GroupUpdateOne) ClearOwners() *GroupUpdateOne {
+	_u.mutation.ClearOwners()
+	return _u
+}
+
+// RemoveOwnerIDs removes the "owners" edge to Owner entities by IDs.
+func (_u *GroupUpdateOne) RemoveOwnerIDs(ids ...int) *GroupUpdateOne {
+	_u.mutation.RemoveOwnerIDs(ids...)
+	return _u
+}
+
+// RemoveOwners removes "owners" edges to Owner entities.
+func (_u *GroupUpdateOne) RemoveOwners(v ...*Owner) *GroupUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveOwnerIDs(ids...)
 }
 
 // Where appends a list predicates to the GroupUpdate builder.
@@ -582,6 +700,51 @@ func (_u *GroupUpdateOne) sqlSave(ctx context.Context) (_node *Group, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(objectpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.OwnersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.OwnersTable,
+			Columns: group.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedOwnersIDs(); len(nodes) > 0 && !_u.mutation.OwnersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.OwnersTable,
+			Columns: group.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.OwnersTable,
+			Columns: group.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

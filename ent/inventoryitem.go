@@ -40,6 +40,8 @@ type InventoryItem struct {
 	LocationID *int `json:"_location_id,omitempty"`
 	// RackID holds the value of the "_rack_id" field.
 	RackID *int `json:"_rack_id,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// ParentID holds the value of the "parent_id" field.
 	ParentID *int `json:"parent_id,omitempty"`
 	// Depth holds the value of the "_depth" field.
@@ -74,7 +76,7 @@ func (*InventoryItem) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case inventoryitem.FieldDiscovered:
 			values[i] = new(sql.NullBool)
-		case inventoryitem.FieldID, inventoryitem.FieldDeviceID, inventoryitem.FieldSiteID, inventoryitem.FieldLocationID, inventoryitem.FieldRackID, inventoryitem.FieldParentID, inventoryitem.FieldDepth, inventoryitem.FieldRoleID, inventoryitem.FieldManufacturerID, inventoryitem.FieldComponentID:
+		case inventoryitem.FieldID, inventoryitem.FieldDeviceID, inventoryitem.FieldSiteID, inventoryitem.FieldLocationID, inventoryitem.FieldRackID, inventoryitem.FieldOwnerID, inventoryitem.FieldParentID, inventoryitem.FieldDepth, inventoryitem.FieldRoleID, inventoryitem.FieldManufacturerID, inventoryitem.FieldComponentID:
 			values[i] = new(sql.NullInt64)
 		case inventoryitem.FieldName, inventoryitem.FieldNameNatural, inventoryitem.FieldLabel, inventoryitem.FieldDescription, inventoryitem.FieldStatus, inventoryitem.FieldPartID, inventoryitem.FieldSerial, inventoryitem.FieldAssetTag, inventoryitem.FieldComponentType:
 			values[i] = new(sql.NullString)
@@ -173,6 +175,13 @@ func (_m *InventoryItem) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.RackID = new(int)
 				*_m.RackID = int(value.Int64)
+			}
+		case inventoryitem.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case inventoryitem.FieldParentID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -315,6 +324,11 @@ func (_m *InventoryItem) String() string {
 	builder.WriteString(", ")
 	if v := _m.RackID; v != nil {
 		builder.WriteString("_rack_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

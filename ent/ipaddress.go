@@ -28,6 +28,8 @@ type IPAddress struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Family holds the value of the "family" field.
 	Family int `json:"family,omitempty"`
 	// Address holds the value of the "address" field.
@@ -68,7 +70,7 @@ func (*IPAddress) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case ipaddress.FieldCustomFieldData, ipaddress.FieldHost, ipaddress.FieldNetwork, ipaddress.FieldBroadcast:
 			values[i] = new([]byte)
-		case ipaddress.FieldID, ipaddress.FieldFamily, ipaddress.FieldVrfID, ipaddress.FieldTenantID, ipaddress.FieldAssignedObjectID, ipaddress.FieldNatInsideID, ipaddress.FieldPrefixLength, ipaddress.FieldVrfKey:
+		case ipaddress.FieldID, ipaddress.FieldOwnerID, ipaddress.FieldFamily, ipaddress.FieldVrfID, ipaddress.FieldTenantID, ipaddress.FieldAssignedObjectID, ipaddress.FieldNatInsideID, ipaddress.FieldPrefixLength, ipaddress.FieldVrfKey:
 			values[i] = new(sql.NullInt64)
 		case ipaddress.FieldDescription, ipaddress.FieldComments, ipaddress.FieldAddress, ipaddress.FieldStatus, ipaddress.FieldRole, ipaddress.FieldAssignedObjectType, ipaddress.FieldDNSName:
 			values[i] = new(sql.NullString)
@@ -128,6 +130,13 @@ func (_m *IPAddress) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case ipaddress.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case ipaddress.FieldFamily:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -272,6 +281,11 @@ func (_m *IPAddress) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("family=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Family))

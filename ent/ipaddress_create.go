@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/ipaddress"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/vrf"
@@ -268,6 +269,23 @@ func (_c *IPAddressCreate) createSpec() (*IPAddress, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Broadcast(); ok {
 		_spec.SetField(ipaddress.FieldBroadcast, field.TypeBytes, value)
 		_node.Broadcast = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   ipaddress.OwnerTable,
+			Columns: []string{ipaddress.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.VrfIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/ipaddress"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/tenant"
@@ -34,6 +35,12 @@ func (_u *IPAddressUpdate) Where(ps ...predicate.IPAddress) *IPAddressUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *IPAddressUpdate) Mutation() *IPAddressMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *IPAddressUpdate) ClearOwner() *IPAddressUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearVrf clears the "vrf" edge to the VRF entity.
@@ -270,6 +277,35 @@ func (_u *IPAddressUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Broadcast(); ok {
 		_spec.SetField(ipaddress.FieldBroadcast, field.TypeBytes, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   ipaddress.OwnerTable,
+			Columns: []string{ipaddress.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   ipaddress.OwnerTable,
+			Columns: []string{ipaddress.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.VrfCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -471,6 +507,12 @@ type IPAddressUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *IPAddressUpdateOne) Mutation() *IPAddressMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *IPAddressUpdateOne) ClearOwner() *IPAddressUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearVrf clears the "vrf" edge to the VRF entity.
@@ -736,6 +778,35 @@ func (_u *IPAddressUpdateOne) sqlSave(ctx context.Context) (_node *IPAddress, er
 	}
 	if value, ok := _u.mutation.Broadcast(); ok {
 		_spec.SetField(ipaddress.FieldBroadcast, field.TypeBytes, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   ipaddress.OwnerTable,
+			Columns: []string{ipaddress.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   ipaddress.OwnerTable,
+			Columns: []string{ipaddress.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.VrfCleared() {
 		edge := &sqlgraph.EdgeSpec{

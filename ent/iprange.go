@@ -28,6 +28,8 @@ type IPRange struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Family holds the value of the "family" field.
 	Family int `json:"family,omitempty"`
 	// StartAddress holds the value of the "start_address" field.
@@ -68,7 +70,7 @@ func (*IPRange) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case iprange.FieldMarkPopulated, iprange.FieldMarkUtilized:
 			values[i] = new(sql.NullBool)
-		case iprange.FieldID, iprange.FieldFamily, iprange.FieldSize, iprange.FieldVrfID, iprange.FieldTenantID, iprange.FieldRoleID, iprange.FieldPrefixLength, iprange.FieldVrfKey:
+		case iprange.FieldID, iprange.FieldOwnerID, iprange.FieldFamily, iprange.FieldSize, iprange.FieldVrfID, iprange.FieldTenantID, iprange.FieldRoleID, iprange.FieldPrefixLength, iprange.FieldVrfKey:
 			values[i] = new(sql.NullInt64)
 		case iprange.FieldDescription, iprange.FieldComments, iprange.FieldStartAddress, iprange.FieldEndAddress, iprange.FieldStatus:
 			values[i] = new(sql.NullString)
@@ -128,6 +130,13 @@ func (_m *IPRange) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case iprange.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case iprange.FieldFamily:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -263,6 +272,11 @@ func (_m *IPRange) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("family=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Family))

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/tenant"
@@ -34,6 +35,12 @@ func (_u *IPRangeUpdate) Where(ps ...predicate.IPRange) *IPRangeUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *IPRangeUpdate) Mutation() *IPRangeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *IPRangeUpdate) ClearOwner() *IPRangeUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearVrf clears the "vrf" edge to the VRF entity.
@@ -206,6 +213,35 @@ func (_u *IPRangeUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.AddedVrfKey(); ok {
 		_spec.AddField(iprange.FieldVrfKey, field.TypeInt, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   iprange.OwnerTable,
+			Columns: []string{iprange.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   iprange.OwnerTable,
+			Columns: []string{iprange.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.VrfCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -317,6 +353,12 @@ type IPRangeUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *IPRangeUpdateOne) Mutation() *IPRangeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *IPRangeUpdateOne) ClearOwner() *IPRangeUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearVrf clears the "vrf" edge to the VRF entity.
@@ -518,6 +560,35 @@ func (_u *IPRangeUpdateOne) sqlSave(ctx context.Context) (_node *IPRange, err er
 	}
 	if value, ok := _u.mutation.AddedVrfKey(); ok {
 		_spec.AddField(iprange.FieldVrfKey, field.TypeInt, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   iprange.OwnerTable,
+			Columns: []string{iprange.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   iprange.OwnerTable,
+			Columns: []string{iprange.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.VrfCleared() {
 		edge := &sqlgraph.EdgeSpec{

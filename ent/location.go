@@ -36,6 +36,8 @@ type Location struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// SiteID holds the value of the "site_id" field.
 	SiteID int `json:"site_id,omitempty"`
 	// Status holds the value of the "status" field.
@@ -54,7 +56,7 @@ func (*Location) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case location.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case location.FieldID, location.FieldParentID, location.FieldDepth, location.FieldSiteID, location.FieldTenantID:
+		case location.FieldID, location.FieldParentID, location.FieldDepth, location.FieldOwnerID, location.FieldSiteID, location.FieldTenantID:
 			values[i] = new(sql.NullInt64)
 		case location.FieldName, location.FieldSlug, location.FieldDescription, location.FieldComments, location.FieldStatus, location.FieldFacility:
 			values[i] = new(sql.NullString)
@@ -139,6 +141,13 @@ func (_m *Location) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case location.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case location.FieldSiteID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -226,6 +235,11 @@ func (_m *Location) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("site_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.SiteID))

@@ -28,6 +28,8 @@ type MACAddress struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// MACAddress holds the value of the "mac_address" field.
 	MACAddress string `json:"mac_address,omitempty"`
 	// AssignedObjectType holds the value of the "assigned_object_type" field.
@@ -44,7 +46,7 @@ func (*MACAddress) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case macaddress.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case macaddress.FieldID, macaddress.FieldAssignedObjectID:
+		case macaddress.FieldID, macaddress.FieldOwnerID, macaddress.FieldAssignedObjectID:
 			values[i] = new(sql.NullInt64)
 		case macaddress.FieldDescription, macaddress.FieldComments, macaddress.FieldMACAddress, macaddress.FieldAssignedObjectType:
 			values[i] = new(sql.NullString)
@@ -104,6 +106,13 @@ func (_m *MACAddress) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case macaddress.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case macaddress.FieldMACAddress:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -172,6 +181,11 @@ func (_m *MACAddress) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("mac_address=")
 	builder.WriteString(_m.MACAddress)

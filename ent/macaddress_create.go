@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/macaddress"
+	"github.com/inventory/inventory/ent/owner"
 )
 
 // MACAddressCreate is the builder for creating a MACAddress entity.
@@ -167,6 +168,23 @@ func (_c *MACAddressCreate) createSpec() (*MACAddress, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.AssignedObjectID(); ok {
 		_spec.SetField(macaddress.FieldAssignedObjectID, field.TypeInt, value)
 		_node.AssignedObjectID = &value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   macaddress.OwnerTable,
+			Columns: []string{macaddress.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
 }

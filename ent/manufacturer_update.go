@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/manufacturer"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -31,6 +32,12 @@ func (_u *ManufacturerUpdate) Where(ps ...predicate.Manufacturer) *ManufacturerU
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ManufacturerUpdate) Mutation() *ManufacturerMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ManufacturerUpdate) ClearOwner() *ManufacturerUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -131,6 +138,35 @@ func (_u *ManufacturerUpdate) sqlSave(ctx context.Context) (_node int, err error
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(manufacturer.FieldComments, field.TypeString, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   manufacturer.OwnerTable,
+			Columns: []string{manufacturer.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   manufacturer.OwnerTable,
+			Columns: []string{manufacturer.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{manufacturer.Label}
@@ -155,6 +191,12 @@ type ManufacturerUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ManufacturerUpdateOne) Mutation() *ManufacturerMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ManufacturerUpdateOne) ClearOwner() *ManufacturerUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // Where appends a list predicates to the ManufacturerUpdate builder.
@@ -284,6 +326,35 @@ func (_u *ManufacturerUpdateOne) sqlSave(ctx context.Context) (_node *Manufactur
 	}
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(manufacturer.FieldComments, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   manufacturer.OwnerTable,
+			Columns: []string{manufacturer.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   manufacturer.OwnerTable,
+			Columns: []string{manufacturer.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &Manufacturer{config: _u.config}
 	_spec.Assign = _node.assignValues

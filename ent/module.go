@@ -24,6 +24,8 @@ type Module struct {
 	LastUpdated *time.Time `json:"last_updated,omitempty"`
 	// CustomFieldData holds the value of the "custom_field_data" field.
 	CustomFieldData map[string]interface{} `json:"custom_field_data,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// DeviceID holds the value of the "device_id" field.
 	DeviceID int `json:"device_id,omitempty"`
 	// ModuleBayID holds the value of the "module_bay_id" field.
@@ -58,7 +60,7 @@ func (*Module) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case module.FieldReplicateComponents, module.FieldAdoptComponents:
 			values[i] = new(sql.NullBool)
-		case module.FieldID, module.FieldDeviceID, module.FieldModuleBayID, module.FieldModuleTypeID:
+		case module.FieldID, module.FieldOwnerID, module.FieldDeviceID, module.FieldModuleBayID, module.FieldModuleTypeID:
 			values[i] = new(sql.NullInt64)
 		case module.FieldStatus, module.FieldSerial, module.FieldAssetTag, module.FieldDescription, module.FieldComments, module.FieldDisplay:
 			values[i] = new(sql.NullString)
@@ -106,6 +108,13 @@ func (_m *Module) assignValues(columns []string, values []any) error {
 				if err := json.Unmarshal(*value, &_m.CustomFieldData); err != nil {
 					return fmt.Errorf("unmarshal field custom_field_data: %w", err)
 				}
+			}
+		case module.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case module.FieldDeviceID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -215,6 +224,11 @@ func (_m *Module) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("custom_field_data=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CustomFieldData))
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("device_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.DeviceID))

@@ -42,6 +42,8 @@ type ModuleBay struct {
 	LocationID *int `json:"_location_id,omitempty"`
 	// RackID holds the value of the "_rack_id" field.
 	RackID *int `json:"_rack_id,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Position holds the value of the "position" field.
 	Position string `json:"position,omitempty"`
 	// Enabled holds the value of the "enabled" field.
@@ -60,7 +62,7 @@ func (*ModuleBay) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case modulebay.FieldEnabled:
 			values[i] = new(sql.NullBool)
-		case modulebay.FieldID, modulebay.FieldDeviceID, modulebay.FieldModuleID, modulebay.FieldSiteID, modulebay.FieldLocationID, modulebay.FieldRackID, modulebay.FieldParentID:
+		case modulebay.FieldID, modulebay.FieldDeviceID, modulebay.FieldModuleID, modulebay.FieldSiteID, modulebay.FieldLocationID, modulebay.FieldRackID, modulebay.FieldOwnerID, modulebay.FieldParentID:
 			values[i] = new(sql.NullInt64)
 		case modulebay.FieldName, modulebay.FieldNameNatural, modulebay.FieldLabel, modulebay.FieldDescription, modulebay.FieldPosition:
 			values[i] = new(sql.NullString)
@@ -167,6 +169,13 @@ func (_m *ModuleBay) assignValues(columns []string, values []any) error {
 				_m.RackID = new(int)
 				*_m.RackID = int(value.Int64)
 			}
+		case modulebay.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case modulebay.FieldPosition:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field position", values[i])
@@ -260,6 +269,11 @@ func (_m *ModuleBay) String() string {
 	builder.WriteString(", ")
 	if v := _m.RackID; v != nil {
 		builder.WriteString("_rack_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -13,6 +13,7 @@ import (
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/modulebay"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -44,6 +45,12 @@ func (_u *ModuleBayUpdate) ClearDevice() *ModuleBayUpdate {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *ModuleBayUpdate) ClearModule() *ModuleBayUpdate {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ModuleBayUpdate) ClearOwner() *ModuleBayUpdate {
+	_u.mutation.ClearOwner()
 	return _u
 }
 
@@ -253,6 +260,35 @@ func (_u *ModuleBayUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   modulebay.OwnerTable,
+			Columns: []string{modulebay.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   modulebay.OwnerTable,
+			Columns: []string{modulebay.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{modulebay.Label}
@@ -288,6 +324,12 @@ func (_u *ModuleBayUpdateOne) ClearDevice() *ModuleBayUpdateOne {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *ModuleBayUpdateOne) ClearModule() *ModuleBayUpdateOne {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ModuleBayUpdateOne) ClearOwner() *ModuleBayUpdateOne {
+	_u.mutation.ClearOwner()
 	return _u
 }
 
@@ -520,6 +562,35 @@ func (_u *ModuleBayUpdateOne) sqlSave(ctx context.Context) (_node *ModuleBay, er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   modulebay.OwnerTable,
+			Columns: []string{modulebay.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   modulebay.OwnerTable,
+			Columns: []string{modulebay.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

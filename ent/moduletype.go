@@ -28,6 +28,8 @@ type ModuleType struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// ProfileID holds the value of the "profile_id" field.
 	ProfileID *int `json:"profile_id,omitempty"`
 	// ManufacturerID holds the value of the "manufacturer_id" field.
@@ -56,7 +58,7 @@ func (*ModuleType) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case moduletype.FieldWeight:
 			values[i] = new(sql.NullFloat64)
-		case moduletype.FieldID, moduletype.FieldProfileID, moduletype.FieldManufacturerID:
+		case moduletype.FieldID, moduletype.FieldOwnerID, moduletype.FieldProfileID, moduletype.FieldManufacturerID:
 			values[i] = new(sql.NullInt64)
 		case moduletype.FieldDescription, moduletype.FieldComments, moduletype.FieldModel, moduletype.FieldPartNumber, moduletype.FieldAirflow, moduletype.FieldWeightUnit:
 			values[i] = new(sql.NullString)
@@ -116,6 +118,13 @@ func (_m *ModuleType) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case moduletype.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case moduletype.FieldProfileID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -218,6 +227,11 @@ func (_m *ModuleType) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	if v := _m.ProfileID; v != nil {
 		builder.WriteString("profile_id=")

@@ -12,6 +12,7 @@ import (
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/moduletype"
 	"github.com/inventory/inventory/ent/moduletypeprofile"
+	"github.com/inventory/inventory/ent/owner"
 )
 
 // ModuleTypeCreate is the builder for creating a ModuleType entity.
@@ -214,6 +215,23 @@ func (_c *ModuleTypeCreate) createSpec() (*ModuleType, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.AttributeData(); ok {
 		_spec.SetField(moduletype.FieldAttributeData, field.TypeJSON, value)
 		_node.AttributeData = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   moduletype.OwnerTable,
+			Columns: []string{moduletype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.ProfileIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -13,6 +13,7 @@ import (
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/moduletype"
 	"github.com/inventory/inventory/ent/moduletypeprofile"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -33,6 +34,12 @@ func (_u *ModuleTypeUpdate) Where(ps ...predicate.ModuleType) *ModuleTypeUpdate 
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ModuleTypeUpdate) Mutation() *ModuleTypeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ModuleTypeUpdate) ClearOwner() *ModuleTypeUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearProfile clears the "profile" edge to the ModuleTypeProfile entity.
@@ -190,6 +197,35 @@ func (_u *ModuleTypeUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	if _u.mutation.AttributeDataCleared() {
 		_spec.ClearField(moduletype.FieldAttributeData, field.TypeJSON)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   moduletype.OwnerTable,
+			Columns: []string{moduletype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   moduletype.OwnerTable,
+			Columns: []string{moduletype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.ProfileCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -272,6 +308,12 @@ type ModuleTypeUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ModuleTypeUpdateOne) Mutation() *ModuleTypeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ModuleTypeUpdateOne) ClearOwner() *ModuleTypeUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearProfile clears the "profile" edge to the ModuleTypeProfile entity.
@@ -458,6 +500,35 @@ func (_u *ModuleTypeUpdateOne) sqlSave(ctx context.Context) (_node *ModuleType, 
 	}
 	if _u.mutation.AttributeDataCleared() {
 		_spec.ClearField(moduletype.FieldAttributeData, field.TypeJSON)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   moduletype.OwnerTable,
+			Columns: []string{moduletype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   moduletype.OwnerTable,
+			Columns: []string{moduletype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.ProfileCleared() {
 		edge := &sqlgraph.EdgeSpec{

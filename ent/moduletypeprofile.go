@@ -28,6 +28,8 @@ type ModuleTypeProfile struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// Schema holds the value of the "schema" field.
@@ -42,7 +44,7 @@ func (*ModuleTypeProfile) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case moduletypeprofile.FieldCustomFieldData, moduletypeprofile.FieldSchema:
 			values[i] = new([]byte)
-		case moduletypeprofile.FieldID:
+		case moduletypeprofile.FieldID, moduletypeprofile.FieldOwnerID:
 			values[i] = new(sql.NullInt64)
 		case moduletypeprofile.FieldDescription, moduletypeprofile.FieldComments, moduletypeprofile.FieldName:
 			values[i] = new(sql.NullString)
@@ -102,6 +104,13 @@ func (_m *ModuleTypeProfile) assignValues(columns []string, values []any) error 
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case moduletypeprofile.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case moduletypeprofile.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -164,6 +173,11 @@ func (_m *ModuleTypeProfile) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

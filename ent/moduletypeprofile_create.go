@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/moduletypeprofile"
+	"github.com/inventory/inventory/ent/owner"
 )
 
 // ModuleTypeProfileCreate is the builder for creating a ModuleTypeProfile entity.
@@ -163,6 +164,23 @@ func (_c *ModuleTypeProfileCreate) createSpec() (*ModuleTypeProfile, *sqlgraph.C
 	if value, ok := _c.mutation.Schema(); ok {
 		_spec.SetField(moduletypeprofile.FieldSchema, field.TypeJSON, value)
 		_node.Schema = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   moduletypeprofile.OwnerTable,
+			Columns: []string{moduletypeprofile.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
 }

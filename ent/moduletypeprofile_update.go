@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/moduletypeprofile"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -31,6 +32,12 @@ func (_u *ModuleTypeProfileUpdate) Where(ps ...predicate.ModuleTypeProfile) *Mod
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ModuleTypeProfileUpdate) Mutation() *ModuleTypeProfileMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ModuleTypeProfileUpdate) ClearOwner() *ModuleTypeProfileUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -129,6 +136,35 @@ func (_u *ModuleTypeProfileUpdate) sqlSave(ctx context.Context) (_node int, err 
 	if _u.mutation.SchemaCleared() {
 		_spec.ClearField(moduletypeprofile.FieldSchema, field.TypeJSON)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   moduletypeprofile.OwnerTable,
+			Columns: []string{moduletypeprofile.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   moduletypeprofile.OwnerTable,
+			Columns: []string{moduletypeprofile.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{moduletypeprofile.Label}
@@ -153,6 +189,12 @@ type ModuleTypeProfileUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ModuleTypeProfileUpdateOne) Mutation() *ModuleTypeProfileMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ModuleTypeProfileUpdateOne) ClearOwner() *ModuleTypeProfileUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // Where appends a list predicates to the ModuleTypeProfileUpdate builder.
@@ -280,6 +322,35 @@ func (_u *ModuleTypeProfileUpdateOne) sqlSave(ctx context.Context) (_node *Modul
 	}
 	if _u.mutation.SchemaCleared() {
 		_spec.ClearField(moduletypeprofile.FieldSchema, field.TypeJSON)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   moduletypeprofile.OwnerTable,
+			Columns: []string{moduletypeprofile.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   moduletypeprofile.OwnerTable,
+			Columns: []string{moduletypeprofile.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &ModuleTypeProfile{config: _u.config}
 	_spec.Assign = _node.assignValues

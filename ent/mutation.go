@@ -64,6 +64,8 @@ import (
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
+	"github.com/inventory/inventory/ent/owner"
+	"github.com/inventory/inventory/ent/ownergroup"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/powerfeed"
 	"github.com/inventory/inventory/ent/poweroutlet"
@@ -175,6 +177,8 @@ const (
 	TypeObjectChange              = "ObjectChange"
 	TypeObjectPermission          = "ObjectPermission"
 	TypeOutboxEvent               = "OutboxEvent"
+	TypeOwner                     = "Owner"
+	TypeOwnerGroup                = "OwnerGroup"
 	TypePlatform                  = "Platform"
 	TypePowerFeed                 = "PowerFeed"
 	TypePowerOutlet               = "PowerOutlet"
@@ -238,6 +242,8 @@ type ASNMutation struct {
 	asn               *int
 	addasn            *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	rir               *int
 	clearedrir        bool
 	role              *int
@@ -474,6 +480,38 @@ func (m *ASNMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ASNMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ASNMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ASNMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[asn.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ASNMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[asn.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ASNMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, asn.FieldOwnerID)
+}
+
 // SetAsn sets the "asn" field.
 func (m *ASNMutation) SetAsn(i int) {
 	m.asn = &i
@@ -594,6 +632,33 @@ func (m *ASNMutation) TenantIDCleared() bool {
 func (m *ASNMutation) ResetTenantID() {
 	m.tenant = nil
 	delete(m.clearedFields, asn.FieldTenantID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ASNMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[asn.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ASNMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ASNMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ASNMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearRir clears the "rir" edge to the RIR entity.
@@ -819,7 +884,7 @@ func (m *ASNMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ASNMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, asn.FieldCreated)
 	}
@@ -834,6 +899,9 @@ func (m *ASNMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, asn.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, asn.FieldOwnerID)
 	}
 	if m.asn != nil {
 		fields = append(fields, asn.FieldAsn)
@@ -865,6 +933,8 @@ func (m *ASNMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case asn.FieldComments:
 		return m.Comments()
+	case asn.FieldOwnerID:
+		return m.OwnerID()
 	case asn.FieldAsn:
 		return m.Asn()
 	case asn.FieldRirID:
@@ -882,7 +952,7 @@ func (m *ASNMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ASNMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case asn.FieldCreated, asn.FieldLastUpdated, asn.FieldCustomFieldData, asn.FieldDescription, asn.FieldComments, asn.FieldAsn, asn.FieldRirID, asn.FieldRoleID, asn.FieldTenantID:
+	case asn.FieldCreated, asn.FieldLastUpdated, asn.FieldCustomFieldData, asn.FieldDescription, asn.FieldComments, asn.FieldOwnerID, asn.FieldAsn, asn.FieldRirID, asn.FieldRoleID, asn.FieldTenantID:
 	default:
 		return nil, fmt.Errorf("unknown ASN field %s", name)
 	}
@@ -907,6 +977,8 @@ func (m *ASNMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return old.Description, nil
 	case asn.FieldComments:
 		return old.Comments, nil
+	case asn.FieldOwnerID:
+		return old.OwnerID, nil
 	case asn.FieldAsn:
 		return old.Asn, nil
 	case asn.FieldRirID:
@@ -958,6 +1030,13 @@ func (m *ASNMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case asn.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case asn.FieldAsn:
 		v, ok := value.(int)
@@ -1038,6 +1117,9 @@ func (m *ASNMutation) ClearedFields() []string {
 	if m.FieldCleared(asn.FieldLastUpdated) {
 		fields = append(fields, asn.FieldLastUpdated)
 	}
+	if m.FieldCleared(asn.FieldOwnerID) {
+		fields = append(fields, asn.FieldOwnerID)
+	}
 	if m.FieldCleared(asn.FieldRoleID) {
 		fields = append(fields, asn.FieldRoleID)
 	}
@@ -1063,6 +1145,9 @@ func (m *ASNMutation) ClearField(name string) error {
 		return nil
 	case asn.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case asn.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case asn.FieldRoleID:
 		m.ClearRoleID()
@@ -1093,6 +1178,9 @@ func (m *ASNMutation) ResetField(name string) error {
 	case asn.FieldComments:
 		m.ResetComments()
 		return nil
+	case asn.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case asn.FieldAsn:
 		m.ResetAsn()
 		return nil
@@ -1111,7 +1199,10 @@ func (m *ASNMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ASNMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.owner != nil {
+		edges = append(edges, asn.EdgeOwner)
+	}
 	if m.rir != nil {
 		edges = append(edges, asn.EdgeRir)
 	}
@@ -1134,6 +1225,10 @@ func (m *ASNMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ASNMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case asn.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case asn.EdgeRir:
 		if id := m.rir; id != nil {
 			return []ent.Value{*id}
@@ -1164,7 +1259,7 @@ func (m *ASNMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ASNMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.removedsites != nil {
 		edges = append(edges, asn.EdgeSites)
 	}
@@ -1196,7 +1291,10 @@ func (m *ASNMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ASNMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.clearedowner {
+		edges = append(edges, asn.EdgeOwner)
+	}
 	if m.clearedrir {
 		edges = append(edges, asn.EdgeRir)
 	}
@@ -1219,6 +1317,8 @@ func (m *ASNMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ASNMutation) EdgeCleared(name string) bool {
 	switch name {
+	case asn.EdgeOwner:
+		return m.clearedowner
 	case asn.EdgeRir:
 		return m.clearedrir
 	case asn.EdgeRole:
@@ -1237,6 +1337,9 @@ func (m *ASNMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ASNMutation) ClearEdge(name string) error {
 	switch name {
+	case asn.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case asn.EdgeRir:
 		m.ClearRir()
 		return nil
@@ -1254,6 +1357,9 @@ func (m *ASNMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ASNMutation) ResetEdge(name string) error {
 	switch name {
+	case asn.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case asn.EdgeRir:
 		m.ResetRir()
 		return nil
@@ -1292,6 +1398,8 @@ type ASNRangeMutation struct {
 	end               *int
 	addend            *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	rir               *int
 	clearedrir        bool
 	tenant            *int
@@ -1520,6 +1628,38 @@ func (m *ASNRangeMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ASNRangeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ASNRangeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ASNRangeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[asnrange.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ASNRangeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[asnrange.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ASNRangeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, asnrange.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *ASNRangeMutation) SetName(s string) {
 	m.name = &s
@@ -1706,6 +1846,33 @@ func (m *ASNRangeMutation) ResetTenantID() {
 	delete(m.clearedFields, asnrange.FieldTenantID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ASNRangeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[asnrange.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ASNRangeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ASNRangeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ASNRangeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearRir clears the "rir" edge to the RIR entity.
 func (m *ASNRangeMutation) ClearRir() {
 	m.clearedrir = true
@@ -1794,7 +1961,7 @@ func (m *ASNRangeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ASNRangeMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 13)
 	if m.created != nil {
 		fields = append(fields, asnrange.FieldCreated)
 	}
@@ -1809,6 +1976,9 @@ func (m *ASNRangeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, asnrange.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, asnrange.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, asnrange.FieldName)
@@ -1849,6 +2019,8 @@ func (m *ASNRangeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case asnrange.FieldComments:
 		return m.Comments()
+	case asnrange.FieldOwnerID:
+		return m.OwnerID()
 	case asnrange.FieldName:
 		return m.Name()
 	case asnrange.FieldNameNatural:
@@ -1872,7 +2044,7 @@ func (m *ASNRangeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ASNRangeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case asnrange.FieldCreated, asnrange.FieldLastUpdated, asnrange.FieldCustomFieldData, asnrange.FieldDescription, asnrange.FieldComments, asnrange.FieldName, asnrange.FieldNameNatural, asnrange.FieldSlug, asnrange.FieldRirID, asnrange.FieldStart, asnrange.FieldEnd, asnrange.FieldTenantID:
+	case asnrange.FieldCreated, asnrange.FieldLastUpdated, asnrange.FieldCustomFieldData, asnrange.FieldDescription, asnrange.FieldComments, asnrange.FieldOwnerID, asnrange.FieldName, asnrange.FieldNameNatural, asnrange.FieldSlug, asnrange.FieldRirID, asnrange.FieldStart, asnrange.FieldEnd, asnrange.FieldTenantID:
 	default:
 		return nil, fmt.Errorf("unknown ASNRange field %s", name)
 	}
@@ -1897,6 +2069,8 @@ func (m *ASNRangeMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.Description, nil
 	case asnrange.FieldComments:
 		return old.Comments, nil
+	case asnrange.FieldOwnerID:
+		return old.OwnerID, nil
 	case asnrange.FieldName:
 		return old.Name, nil
 	case asnrange.FieldNameNatural:
@@ -1954,6 +2128,13 @@ func (m *ASNRangeMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case asnrange.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case asnrange.FieldName:
 		v, ok := value.(string)
@@ -2067,6 +2248,9 @@ func (m *ASNRangeMutation) ClearedFields() []string {
 	if m.FieldCleared(asnrange.FieldLastUpdated) {
 		fields = append(fields, asnrange.FieldLastUpdated)
 	}
+	if m.FieldCleared(asnrange.FieldOwnerID) {
+		fields = append(fields, asnrange.FieldOwnerID)
+	}
 	if m.FieldCleared(asnrange.FieldTenantID) {
 		fields = append(fields, asnrange.FieldTenantID)
 	}
@@ -2089,6 +2273,9 @@ func (m *ASNRangeMutation) ClearField(name string) error {
 		return nil
 	case asnrange.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case asnrange.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case asnrange.FieldTenantID:
 		m.ClearTenantID()
@@ -2115,6 +2302,9 @@ func (m *ASNRangeMutation) ResetField(name string) error {
 		return nil
 	case asnrange.FieldComments:
 		m.ResetComments()
+		return nil
+	case asnrange.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case asnrange.FieldName:
 		m.ResetName()
@@ -2143,7 +2333,10 @@ func (m *ASNRangeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ASNRangeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, asnrange.EdgeOwner)
+	}
 	if m.rir != nil {
 		edges = append(edges, asnrange.EdgeRir)
 	}
@@ -2157,6 +2350,10 @@ func (m *ASNRangeMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ASNRangeMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case asnrange.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case asnrange.EdgeRir:
 		if id := m.rir; id != nil {
 			return []ent.Value{*id}
@@ -2171,7 +2368,7 @@ func (m *ASNRangeMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ASNRangeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -2183,7 +2380,10 @@ func (m *ASNRangeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ASNRangeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, asnrange.EdgeOwner)
+	}
 	if m.clearedrir {
 		edges = append(edges, asnrange.EdgeRir)
 	}
@@ -2197,6 +2397,8 @@ func (m *ASNRangeMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ASNRangeMutation) EdgeCleared(name string) bool {
 	switch name {
+	case asnrange.EdgeOwner:
+		return m.clearedowner
 	case asnrange.EdgeRir:
 		return m.clearedrir
 	case asnrange.EdgeTenant:
@@ -2209,6 +2411,9 @@ func (m *ASNRangeMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ASNRangeMutation) ClearEdge(name string) error {
 	switch name {
+	case asnrange.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case asnrange.EdgeRir:
 		m.ClearRir()
 		return nil
@@ -2223,6 +2428,9 @@ func (m *ASNRangeMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ASNRangeMutation) ResetEdge(name string) error {
 	switch name {
+	case asnrange.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case asnrange.EdgeRir:
 		m.ResetRir()
 		return nil
@@ -2253,6 +2461,8 @@ type AggregateMutation struct {
 	prefix_length     *int
 	addprefix_length  *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	rir               *int
 	clearedrir        bool
 	tenant            *int
@@ -2481,6 +2691,38 @@ func (m *AggregateMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *AggregateMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *AggregateMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *AggregateMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[aggregate.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *AggregateMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[aggregate.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *AggregateMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, aggregate.FieldOwnerID)
+}
+
 // SetFamily sets the "family" field.
 func (m *AggregateMutation) SetFamily(i int) {
 	m.family = &i
@@ -2699,6 +2941,33 @@ func (m *AggregateMutation) ResetPrefixLength() {
 	m.addprefix_length = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *AggregateMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[aggregate.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *AggregateMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *AggregateMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *AggregateMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearRir clears the "rir" edge to the RIR entity.
 func (m *AggregateMutation) ClearRir() {
 	m.clearedrir = true
@@ -2787,7 +3056,7 @@ func (m *AggregateMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *AggregateMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.created != nil {
 		fields = append(fields, aggregate.FieldCreated)
 	}
@@ -2802,6 +3071,9 @@ func (m *AggregateMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, aggregate.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, aggregate.FieldOwnerID)
 	}
 	if m.family != nil {
 		fields = append(fields, aggregate.FieldFamily)
@@ -2845,6 +3117,8 @@ func (m *AggregateMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case aggregate.FieldComments:
 		return m.Comments()
+	case aggregate.FieldOwnerID:
+		return m.OwnerID()
 	case aggregate.FieldFamily:
 		return m.Family()
 	case aggregate.FieldPrefix:
@@ -2870,7 +3144,7 @@ func (m *AggregateMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *AggregateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case aggregate.FieldCreated, aggregate.FieldLastUpdated, aggregate.FieldCustomFieldData, aggregate.FieldDescription, aggregate.FieldComments, aggregate.FieldFamily, aggregate.FieldPrefix, aggregate.FieldRirID, aggregate.FieldTenantID, aggregate.FieldDateAdded, aggregate.FieldNetwork, aggregate.FieldBroadcast, aggregate.FieldPrefixLength:
+	case aggregate.FieldCreated, aggregate.FieldLastUpdated, aggregate.FieldCustomFieldData, aggregate.FieldDescription, aggregate.FieldComments, aggregate.FieldOwnerID, aggregate.FieldFamily, aggregate.FieldPrefix, aggregate.FieldRirID, aggregate.FieldTenantID, aggregate.FieldDateAdded, aggregate.FieldNetwork, aggregate.FieldBroadcast, aggregate.FieldPrefixLength:
 	default:
 		return nil, fmt.Errorf("unknown Aggregate field %s", name)
 	}
@@ -2895,6 +3169,8 @@ func (m *AggregateMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case aggregate.FieldComments:
 		return old.Comments, nil
+	case aggregate.FieldOwnerID:
+		return old.OwnerID, nil
 	case aggregate.FieldFamily:
 		return old.Family, nil
 	case aggregate.FieldPrefix:
@@ -2954,6 +3230,13 @@ func (m *AggregateMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case aggregate.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case aggregate.FieldFamily:
 		v, ok := value.(int)
@@ -3074,6 +3357,9 @@ func (m *AggregateMutation) ClearedFields() []string {
 	if m.FieldCleared(aggregate.FieldLastUpdated) {
 		fields = append(fields, aggregate.FieldLastUpdated)
 	}
+	if m.FieldCleared(aggregate.FieldOwnerID) {
+		fields = append(fields, aggregate.FieldOwnerID)
+	}
 	if m.FieldCleared(aggregate.FieldTenantID) {
 		fields = append(fields, aggregate.FieldTenantID)
 	}
@@ -3099,6 +3385,9 @@ func (m *AggregateMutation) ClearField(name string) error {
 		return nil
 	case aggregate.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case aggregate.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case aggregate.FieldTenantID:
 		m.ClearTenantID()
@@ -3128,6 +3417,9 @@ func (m *AggregateMutation) ResetField(name string) error {
 		return nil
 	case aggregate.FieldComments:
 		m.ResetComments()
+		return nil
+	case aggregate.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case aggregate.FieldFamily:
 		m.ResetFamily()
@@ -3159,7 +3451,10 @@ func (m *AggregateMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *AggregateMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, aggregate.EdgeOwner)
+	}
 	if m.rir != nil {
 		edges = append(edges, aggregate.EdgeRir)
 	}
@@ -3173,6 +3468,10 @@ func (m *AggregateMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *AggregateMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case aggregate.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case aggregate.EdgeRir:
 		if id := m.rir; id != nil {
 			return []ent.Value{*id}
@@ -3187,7 +3486,7 @@ func (m *AggregateMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *AggregateMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -3199,7 +3498,10 @@ func (m *AggregateMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *AggregateMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, aggregate.EdgeOwner)
+	}
 	if m.clearedrir {
 		edges = append(edges, aggregate.EdgeRir)
 	}
@@ -3213,6 +3515,8 @@ func (m *AggregateMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *AggregateMutation) EdgeCleared(name string) bool {
 	switch name {
+	case aggregate.EdgeOwner:
+		return m.clearedowner
 	case aggregate.EdgeRir:
 		return m.clearedrir
 	case aggregate.EdgeTenant:
@@ -3225,6 +3529,9 @@ func (m *AggregateMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *AggregateMutation) ClearEdge(name string) error {
 	switch name {
+	case aggregate.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case aggregate.EdgeRir:
 		m.ClearRir()
 		return nil
@@ -3239,6 +3546,9 @@ func (m *AggregateMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *AggregateMutation) ResetEdge(name string) error {
 	switch name {
+	case aggregate.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case aggregate.EdgeRir:
 		m.ResetRir()
 		return nil
@@ -3270,6 +3580,8 @@ type CircuitMutation struct {
 	adddistance             *float64
 	distance_unit           *string
 	clearedFields           map[string]struct{}
+	owner                   *int
+	clearedowner            bool
 	provider                *int
 	clearedprovider         bool
 	provider_account        *int
@@ -3504,6 +3816,38 @@ func (m *CircuitMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *CircuitMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *CircuitMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *CircuitMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *CircuitMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[circuit.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *CircuitMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[circuit.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *CircuitMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, circuit.FieldOwnerID)
 }
 
 // SetCid sets the "cid" field.
@@ -3912,6 +4256,33 @@ func (m *CircuitMutation) ResetTerminationZID() {
 	delete(m.clearedFields, circuit.FieldTerminationZID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *CircuitMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[circuit.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *CircuitMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *CircuitMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *CircuitMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearProvider clears the "provider" edge to the Provider entity.
 func (m *CircuitMutation) ClearProvider() {
 	m.clearedprovider = true
@@ -4108,7 +4479,7 @@ func (m *CircuitMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CircuitMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created != nil {
 		fields = append(fields, circuit.FieldCreated)
 	}
@@ -4123,6 +4494,9 @@ func (m *CircuitMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, circuit.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, circuit.FieldOwnerID)
 	}
 	if m.cid != nil {
 		fields = append(fields, circuit.FieldCid)
@@ -4181,6 +4555,8 @@ func (m *CircuitMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case circuit.FieldComments:
 		return m.Comments()
+	case circuit.FieldOwnerID:
+		return m.OwnerID()
 	case circuit.FieldCid:
 		return m.Cid()
 	case circuit.FieldProviderID:
@@ -4216,7 +4592,7 @@ func (m *CircuitMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *CircuitMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case circuit.FieldCreated, circuit.FieldLastUpdated, circuit.FieldCustomFieldData, circuit.FieldDescription, circuit.FieldComments, circuit.FieldCid, circuit.FieldProviderID, circuit.FieldProviderAccountID, circuit.FieldTypeID, circuit.FieldStatus, circuit.FieldTenantID, circuit.FieldInstallDate, circuit.FieldTerminationDate, circuit.FieldCommitRate, circuit.FieldDistance, circuit.FieldDistanceUnit, circuit.FieldTerminationAID, circuit.FieldTerminationZID:
+	case circuit.FieldCreated, circuit.FieldLastUpdated, circuit.FieldCustomFieldData, circuit.FieldDescription, circuit.FieldComments, circuit.FieldOwnerID, circuit.FieldCid, circuit.FieldProviderID, circuit.FieldProviderAccountID, circuit.FieldTypeID, circuit.FieldStatus, circuit.FieldTenantID, circuit.FieldInstallDate, circuit.FieldTerminationDate, circuit.FieldCommitRate, circuit.FieldDistance, circuit.FieldDistanceUnit, circuit.FieldTerminationAID, circuit.FieldTerminationZID:
 	default:
 		return nil, fmt.Errorf("unknown Circuit field %s", name)
 	}
@@ -4241,6 +4617,8 @@ func (m *CircuitMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return old.Description, nil
 	case circuit.FieldComments:
 		return old.Comments, nil
+	case circuit.FieldOwnerID:
+		return old.OwnerID, nil
 	case circuit.FieldCid:
 		return old.Cid, nil
 	case circuit.FieldProviderID:
@@ -4310,6 +4688,13 @@ func (m *CircuitMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case circuit.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case circuit.FieldCid:
 		v, ok := value.(string)
@@ -4465,6 +4850,9 @@ func (m *CircuitMutation) ClearedFields() []string {
 	if m.FieldCleared(circuit.FieldLastUpdated) {
 		fields = append(fields, circuit.FieldLastUpdated)
 	}
+	if m.FieldCleared(circuit.FieldOwnerID) {
+		fields = append(fields, circuit.FieldOwnerID)
+	}
 	if m.FieldCleared(circuit.FieldProviderAccountID) {
 		fields = append(fields, circuit.FieldProviderAccountID)
 	}
@@ -4511,6 +4899,9 @@ func (m *CircuitMutation) ClearField(name string) error {
 		return nil
 	case circuit.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case circuit.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case circuit.FieldProviderAccountID:
 		m.ClearProviderAccountID()
@@ -4562,6 +4953,9 @@ func (m *CircuitMutation) ResetField(name string) error {
 	case circuit.FieldComments:
 		m.ResetComments()
 		return nil
+	case circuit.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case circuit.FieldCid:
 		m.ResetCid()
 		return nil
@@ -4607,7 +5001,10 @@ func (m *CircuitMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CircuitMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
+	if m.owner != nil {
+		edges = append(edges, circuit.EdgeOwner)
+	}
 	if m.provider != nil {
 		edges = append(edges, circuit.EdgeProvider)
 	}
@@ -4633,6 +5030,10 @@ func (m *CircuitMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *CircuitMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case circuit.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case circuit.EdgeProvider:
 		if id := m.provider; id != nil {
 			return []ent.Value{*id}
@@ -4663,7 +5064,7 @@ func (m *CircuitMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CircuitMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
 	return edges
 }
 
@@ -4675,7 +5076,10 @@ func (m *CircuitMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CircuitMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
+	if m.clearedowner {
+		edges = append(edges, circuit.EdgeOwner)
+	}
 	if m.clearedprovider {
 		edges = append(edges, circuit.EdgeProvider)
 	}
@@ -4701,6 +5105,8 @@ func (m *CircuitMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *CircuitMutation) EdgeCleared(name string) bool {
 	switch name {
+	case circuit.EdgeOwner:
+		return m.clearedowner
 	case circuit.EdgeProvider:
 		return m.clearedprovider
 	case circuit.EdgeProviderAccount:
@@ -4721,6 +5127,9 @@ func (m *CircuitMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *CircuitMutation) ClearEdge(name string) error {
 	switch name {
+	case circuit.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case circuit.EdgeProvider:
 		m.ClearProvider()
 		return nil
@@ -4747,6 +5156,9 @@ func (m *CircuitMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *CircuitMutation) ResetEdge(name string) error {
 	switch name {
+	case circuit.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case circuit.EdgeProvider:
 		m.ResetProvider()
 		return nil
@@ -4783,6 +5195,8 @@ type CircuitGroupMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	tenant            *int
 	clearedtenant     bool
 	done              bool
@@ -5047,6 +5461,38 @@ func (m *CircuitGroupMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *CircuitGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *CircuitGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *CircuitGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[circuitgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *CircuitGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[circuitgroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *CircuitGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, circuitgroup.FieldOwnerID)
+}
+
 // SetTenantID sets the "tenant_id" field.
 func (m *CircuitGroupMutation) SetTenantID(i int) {
 	m.tenant = &i
@@ -5077,6 +5523,33 @@ func (m *CircuitGroupMutation) TenantIDCleared() bool {
 func (m *CircuitGroupMutation) ResetTenantID() {
 	m.tenant = nil
 	delete(m.clearedFields, circuitgroup.FieldTenantID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *CircuitGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[circuitgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *CircuitGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *CircuitGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *CircuitGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -5140,7 +5613,7 @@ func (m *CircuitGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CircuitGroupMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, circuitgroup.FieldCreated)
 	}
@@ -5161,6 +5634,9 @@ func (m *CircuitGroupMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, circuitgroup.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, circuitgroup.FieldOwnerID)
 	}
 	if m.tenant != nil {
 		fields = append(fields, circuitgroup.FieldTenantID)
@@ -5187,6 +5663,8 @@ func (m *CircuitGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case circuitgroup.FieldComments:
 		return m.Comments()
+	case circuitgroup.FieldOwnerID:
+		return m.OwnerID()
 	case circuitgroup.FieldTenantID:
 		return m.TenantID()
 	}
@@ -5198,7 +5676,7 @@ func (m *CircuitGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *CircuitGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case circuitgroup.FieldCreated, circuitgroup.FieldLastUpdated, circuitgroup.FieldCustomFieldData, circuitgroup.FieldName, circuitgroup.FieldSlug, circuitgroup.FieldDescription, circuitgroup.FieldComments, circuitgroup.FieldTenantID:
+	case circuitgroup.FieldCreated, circuitgroup.FieldLastUpdated, circuitgroup.FieldCustomFieldData, circuitgroup.FieldName, circuitgroup.FieldSlug, circuitgroup.FieldDescription, circuitgroup.FieldComments, circuitgroup.FieldOwnerID, circuitgroup.FieldTenantID:
 	default:
 		return nil, fmt.Errorf("unknown CircuitGroup field %s", name)
 	}
@@ -5227,6 +5705,8 @@ func (m *CircuitGroupMutation) OldField(ctx context.Context, name string) (ent.V
 		return old.Description, nil
 	case circuitgroup.FieldComments:
 		return old.Comments, nil
+	case circuitgroup.FieldOwnerID:
+		return old.OwnerID, nil
 	case circuitgroup.FieldTenantID:
 		return old.TenantID, nil
 	}
@@ -5287,6 +5767,13 @@ func (m *CircuitGroupMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case circuitgroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case circuitgroup.FieldTenantID:
 		v, ok := value.(int)
 		if !ok {
@@ -5333,6 +5820,9 @@ func (m *CircuitGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(circuitgroup.FieldLastUpdated) {
 		fields = append(fields, circuitgroup.FieldLastUpdated)
 	}
+	if m.FieldCleared(circuitgroup.FieldOwnerID) {
+		fields = append(fields, circuitgroup.FieldOwnerID)
+	}
 	if m.FieldCleared(circuitgroup.FieldTenantID) {
 		fields = append(fields, circuitgroup.FieldTenantID)
 	}
@@ -5355,6 +5845,9 @@ func (m *CircuitGroupMutation) ClearField(name string) error {
 		return nil
 	case circuitgroup.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case circuitgroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case circuitgroup.FieldTenantID:
 		m.ClearTenantID()
@@ -5388,6 +5881,9 @@ func (m *CircuitGroupMutation) ResetField(name string) error {
 	case circuitgroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case circuitgroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case circuitgroup.FieldTenantID:
 		m.ResetTenantID()
 		return nil
@@ -5397,7 +5893,10 @@ func (m *CircuitGroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CircuitGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, circuitgroup.EdgeOwner)
+	}
 	if m.tenant != nil {
 		edges = append(edges, circuitgroup.EdgeTenant)
 	}
@@ -5408,6 +5907,10 @@ func (m *CircuitGroupMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *CircuitGroupMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case circuitgroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case circuitgroup.EdgeTenant:
 		if id := m.tenant; id != nil {
 			return []ent.Value{*id}
@@ -5418,7 +5921,7 @@ func (m *CircuitGroupMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CircuitGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -5430,7 +5933,10 @@ func (m *CircuitGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CircuitGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, circuitgroup.EdgeOwner)
+	}
 	if m.clearedtenant {
 		edges = append(edges, circuitgroup.EdgeTenant)
 	}
@@ -5441,6 +5947,8 @@ func (m *CircuitGroupMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *CircuitGroupMutation) EdgeCleared(name string) bool {
 	switch name {
+	case circuitgroup.EdgeOwner:
+		return m.clearedowner
 	case circuitgroup.EdgeTenant:
 		return m.clearedtenant
 	}
@@ -5451,6 +5959,9 @@ func (m *CircuitGroupMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *CircuitGroupMutation) ClearEdge(name string) error {
 	switch name {
+	case circuitgroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case circuitgroup.EdgeTenant:
 		m.ClearTenant()
 		return nil
@@ -5462,6 +5973,9 @@ func (m *CircuitGroupMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *CircuitGroupMutation) ResetEdge(name string) error {
 	switch name {
+	case circuitgroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case circuitgroup.EdgeTenant:
 		m.ResetTenant()
 		return nil
@@ -7748,6 +8262,8 @@ type CircuitTypeMutation struct {
 	comments          *string
 	color             *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*CircuitType, error)
 	predicates        []predicate.CircuitType
@@ -8010,6 +8526,38 @@ func (m *CircuitTypeMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *CircuitTypeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *CircuitTypeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *CircuitTypeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[circuittype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *CircuitTypeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[circuittype.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *CircuitTypeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, circuittype.FieldOwnerID)
+}
+
 // SetColor sets the "color" field.
 func (m *CircuitTypeMutation) SetColor(s string) {
 	m.color = &s
@@ -8027,6 +8575,33 @@ func (m *CircuitTypeMutation) Color() (r string, exists bool) {
 // ResetColor resets all changes to the "color" field.
 func (m *CircuitTypeMutation) ResetColor() {
 	m.color = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *CircuitTypeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[circuittype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *CircuitTypeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *CircuitTypeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *CircuitTypeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // Where appends a list predicates to the CircuitTypeMutation builder.
@@ -8063,7 +8638,7 @@ func (m *CircuitTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CircuitTypeMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, circuittype.FieldCreated)
 	}
@@ -8084,6 +8659,9 @@ func (m *CircuitTypeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, circuittype.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, circuittype.FieldOwnerID)
 	}
 	if m.color != nil {
 		fields = append(fields, circuittype.FieldColor)
@@ -8110,6 +8688,8 @@ func (m *CircuitTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case circuittype.FieldComments:
 		return m.Comments()
+	case circuittype.FieldOwnerID:
+		return m.OwnerID()
 	case circuittype.FieldColor:
 		return m.Color()
 	}
@@ -8121,7 +8701,7 @@ func (m *CircuitTypeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *CircuitTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case circuittype.FieldCreated, circuittype.FieldLastUpdated, circuittype.FieldCustomFieldData, circuittype.FieldName, circuittype.FieldSlug, circuittype.FieldDescription, circuittype.FieldComments, circuittype.FieldColor:
+	case circuittype.FieldCreated, circuittype.FieldLastUpdated, circuittype.FieldCustomFieldData, circuittype.FieldName, circuittype.FieldSlug, circuittype.FieldDescription, circuittype.FieldComments, circuittype.FieldOwnerID, circuittype.FieldColor:
 	default:
 		return nil, fmt.Errorf("unknown CircuitType field %s", name)
 	}
@@ -8150,6 +8730,8 @@ func (m *CircuitTypeMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.Description, nil
 	case circuittype.FieldComments:
 		return old.Comments, nil
+	case circuittype.FieldOwnerID:
+		return old.OwnerID, nil
 	case circuittype.FieldColor:
 		return old.Color, nil
 	}
@@ -8210,6 +8792,13 @@ func (m *CircuitTypeMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case circuittype.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case circuittype.FieldColor:
 		v, ok := value.(string)
 		if !ok {
@@ -8224,13 +8813,16 @@ func (m *CircuitTypeMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *CircuitTypeMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *CircuitTypeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -8253,6 +8845,9 @@ func (m *CircuitTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(circuittype.FieldLastUpdated) {
 		fields = append(fields, circuittype.FieldLastUpdated)
 	}
+	if m.FieldCleared(circuittype.FieldOwnerID) {
+		fields = append(fields, circuittype.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -8272,6 +8867,9 @@ func (m *CircuitTypeMutation) ClearField(name string) error {
 		return nil
 	case circuittype.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case circuittype.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown CircuitType nullable field %s", name)
@@ -8302,6 +8900,9 @@ func (m *CircuitTypeMutation) ResetField(name string) error {
 	case circuittype.FieldComments:
 		m.ResetComments()
 		return nil
+	case circuittype.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case circuittype.FieldColor:
 		m.ResetColor()
 		return nil
@@ -8311,19 +8912,28 @@ func (m *CircuitTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CircuitTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, circuittype.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *CircuitTypeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case circuittype.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CircuitTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -8335,25 +8945,42 @@ func (m *CircuitTypeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CircuitTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, circuittype.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *CircuitTypeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case circuittype.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *CircuitTypeMutation) ClearEdge(name string) error {
+	switch name {
+	case circuittype.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown CircuitType unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *CircuitTypeMutation) ResetEdge(name string) error {
+	switch name {
+	case circuittype.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown CircuitType edge %s", name)
 }
 
@@ -8389,6 +9016,8 @@ type ClusterMutation struct {
 	__location_id       *int
 	add__location_id    *int
 	clearedFields       map[string]struct{}
+	owner               *int
+	clearedowner        bool
 	_type               *int
 	cleared_type        bool
 	group               *int
@@ -8617,6 +9246,38 @@ func (m *ClusterMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *ClusterMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *ClusterMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ClusterMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ClusterMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[cluster.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ClusterMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ClusterMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, cluster.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -9215,6 +9876,33 @@ func (m *ClusterMutation) ResetLocationID() {
 	delete(m.clearedFields, cluster.FieldLocationID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ClusterMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[cluster.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ClusterMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ClusterMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ClusterMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearType clears the "type" edge to the ClusterType entity.
 func (m *ClusterMutation) ClearType() {
 	m.cleared_type = true
@@ -9330,7 +10018,7 @@ func (m *ClusterMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ClusterMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created != nil {
 		fields = append(fields, cluster.FieldCreated)
 	}
@@ -9345,6 +10033,9 @@ func (m *ClusterMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, cluster.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, cluster.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, cluster.FieldName)
@@ -9409,6 +10100,8 @@ func (m *ClusterMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case cluster.FieldComments:
 		return m.Comments()
+	case cluster.FieldOwnerID:
+		return m.OwnerID()
 	case cluster.FieldName:
 		return m.Name()
 	case cluster.FieldNameNatural:
@@ -9448,7 +10141,7 @@ func (m *ClusterMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ClusterMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case cluster.FieldCreated, cluster.FieldLastUpdated, cluster.FieldCustomFieldData, cluster.FieldDescription, cluster.FieldComments, cluster.FieldName, cluster.FieldNameNatural, cluster.FieldTypeID, cluster.FieldGroupID, cluster.FieldStatus, cluster.FieldTenantID, cluster.FieldScopeType, cluster.FieldScopeID, cluster.FieldAllocatedVcpus, cluster.FieldAllocatedMemory, cluster.FieldAllocatedDisk, cluster.FieldRegionID, cluster.FieldSiteGroupID, cluster.FieldSiteID, cluster.FieldLocationID:
+	case cluster.FieldCreated, cluster.FieldLastUpdated, cluster.FieldCustomFieldData, cluster.FieldDescription, cluster.FieldComments, cluster.FieldOwnerID, cluster.FieldName, cluster.FieldNameNatural, cluster.FieldTypeID, cluster.FieldGroupID, cluster.FieldStatus, cluster.FieldTenantID, cluster.FieldScopeType, cluster.FieldScopeID, cluster.FieldAllocatedVcpus, cluster.FieldAllocatedMemory, cluster.FieldAllocatedDisk, cluster.FieldRegionID, cluster.FieldSiteGroupID, cluster.FieldSiteID, cluster.FieldLocationID:
 	default:
 		return nil, fmt.Errorf("unknown Cluster field %s", name)
 	}
@@ -9473,6 +10166,8 @@ func (m *ClusterMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return old.Description, nil
 	case cluster.FieldComments:
 		return old.Comments, nil
+	case cluster.FieldOwnerID:
+		return old.OwnerID, nil
 	case cluster.FieldName:
 		return old.Name, nil
 	case cluster.FieldNameNatural:
@@ -9546,6 +10241,13 @@ func (m *ClusterMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case cluster.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case cluster.FieldName:
 		v, ok := value.(string)
@@ -9787,6 +10489,9 @@ func (m *ClusterMutation) ClearedFields() []string {
 	if m.FieldCleared(cluster.FieldLastUpdated) {
 		fields = append(fields, cluster.FieldLastUpdated)
 	}
+	if m.FieldCleared(cluster.FieldOwnerID) {
+		fields = append(fields, cluster.FieldOwnerID)
+	}
 	if m.FieldCleared(cluster.FieldGroupID) {
 		fields = append(fields, cluster.FieldGroupID)
 	}
@@ -9839,6 +10544,9 @@ func (m *ClusterMutation) ClearField(name string) error {
 		return nil
 	case cluster.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case cluster.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case cluster.FieldGroupID:
 		m.ClearGroupID()
@@ -9896,6 +10604,9 @@ func (m *ClusterMutation) ResetField(name string) error {
 	case cluster.FieldComments:
 		m.ResetComments()
 		return nil
+	case cluster.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case cluster.FieldName:
 		m.ResetName()
 		return nil
@@ -9947,7 +10658,10 @@ func (m *ClusterMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ClusterMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, cluster.EdgeOwner)
+	}
 	if m._type != nil {
 		edges = append(edges, cluster.EdgeType)
 	}
@@ -9964,6 +10678,10 @@ func (m *ClusterMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ClusterMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case cluster.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case cluster.EdgeType:
 		if id := m._type; id != nil {
 			return []ent.Value{*id}
@@ -9982,7 +10700,7 @@ func (m *ClusterMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ClusterMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -9994,7 +10712,10 @@ func (m *ClusterMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ClusterMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, cluster.EdgeOwner)
+	}
 	if m.cleared_type {
 		edges = append(edges, cluster.EdgeType)
 	}
@@ -10011,6 +10732,8 @@ func (m *ClusterMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ClusterMutation) EdgeCleared(name string) bool {
 	switch name {
+	case cluster.EdgeOwner:
+		return m.clearedowner
 	case cluster.EdgeType:
 		return m.cleared_type
 	case cluster.EdgeGroup:
@@ -10025,6 +10748,9 @@ func (m *ClusterMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ClusterMutation) ClearEdge(name string) error {
 	switch name {
+	case cluster.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case cluster.EdgeType:
 		m.ClearType()
 		return nil
@@ -10042,6 +10768,9 @@ func (m *ClusterMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ClusterMutation) ResetEdge(name string) error {
 	switch name {
+	case cluster.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case cluster.EdgeType:
 		m.ResetType()
 		return nil
@@ -10069,6 +10798,8 @@ type ClusterGroupMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ClusterGroup, error)
 	predicates        []predicate.ClusterGroup
@@ -10331,6 +11062,65 @@ func (m *ClusterGroupMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ClusterGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ClusterGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ClusterGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[clustergroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ClusterGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[clustergroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ClusterGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, clustergroup.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ClusterGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[clustergroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ClusterGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ClusterGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ClusterGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ClusterGroupMutation builder.
 func (m *ClusterGroupMutation) Where(ps ...predicate.ClusterGroup) {
 	m.predicates = append(m.predicates, ps...)
@@ -10365,7 +11155,7 @@ func (m *ClusterGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ClusterGroupMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.created != nil {
 		fields = append(fields, clustergroup.FieldCreated)
 	}
@@ -10386,6 +11176,9 @@ func (m *ClusterGroupMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, clustergroup.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, clustergroup.FieldOwnerID)
 	}
 	return fields
 }
@@ -10409,6 +11202,8 @@ func (m *ClusterGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case clustergroup.FieldComments:
 		return m.Comments()
+	case clustergroup.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -10418,7 +11213,7 @@ func (m *ClusterGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ClusterGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case clustergroup.FieldCreated, clustergroup.FieldLastUpdated, clustergroup.FieldCustomFieldData, clustergroup.FieldName, clustergroup.FieldSlug, clustergroup.FieldDescription, clustergroup.FieldComments:
+	case clustergroup.FieldCreated, clustergroup.FieldLastUpdated, clustergroup.FieldCustomFieldData, clustergroup.FieldName, clustergroup.FieldSlug, clustergroup.FieldDescription, clustergroup.FieldComments, clustergroup.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown ClusterGroup field %s", name)
 	}
@@ -10447,6 +11242,8 @@ func (m *ClusterGroupMutation) OldField(ctx context.Context, name string) (ent.V
 		return old.Description, nil
 	case clustergroup.FieldComments:
 		return old.Comments, nil
+	case clustergroup.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown ClusterGroup field %s", name)
 }
@@ -10505,6 +11302,13 @@ func (m *ClusterGroupMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case clustergroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ClusterGroup field %s", name)
 }
@@ -10512,13 +11316,16 @@ func (m *ClusterGroupMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *ClusterGroupMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *ClusterGroupMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -10541,6 +11348,9 @@ func (m *ClusterGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(clustergroup.FieldLastUpdated) {
 		fields = append(fields, clustergroup.FieldLastUpdated)
 	}
+	if m.FieldCleared(clustergroup.FieldOwnerID) {
+		fields = append(fields, clustergroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -10560,6 +11370,9 @@ func (m *ClusterGroupMutation) ClearField(name string) error {
 		return nil
 	case clustergroup.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case clustergroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown ClusterGroup nullable field %s", name)
@@ -10590,25 +11403,37 @@ func (m *ClusterGroupMutation) ResetField(name string) error {
 	case clustergroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case clustergroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown ClusterGroup field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ClusterGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, clustergroup.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *ClusterGroupMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case clustergroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ClusterGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -10620,25 +11445,42 @@ func (m *ClusterGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ClusterGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, clustergroup.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *ClusterGroupMutation) EdgeCleared(name string) bool {
+	switch name {
+	case clustergroup.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *ClusterGroupMutation) ClearEdge(name string) error {
+	switch name {
+	case clustergroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ClusterGroup unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *ClusterGroupMutation) ResetEdge(name string) error {
+	switch name {
+	case clustergroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ClusterGroup edge %s", name)
 }
 
@@ -10656,6 +11498,8 @@ type ClusterTypeMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ClusterType, error)
 	predicates        []predicate.ClusterType
@@ -10918,6 +11762,65 @@ func (m *ClusterTypeMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ClusterTypeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ClusterTypeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ClusterTypeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[clustertype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ClusterTypeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[clustertype.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ClusterTypeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, clustertype.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ClusterTypeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[clustertype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ClusterTypeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ClusterTypeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ClusterTypeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ClusterTypeMutation builder.
 func (m *ClusterTypeMutation) Where(ps ...predicate.ClusterType) {
 	m.predicates = append(m.predicates, ps...)
@@ -10952,7 +11855,7 @@ func (m *ClusterTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ClusterTypeMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.created != nil {
 		fields = append(fields, clustertype.FieldCreated)
 	}
@@ -10973,6 +11876,9 @@ func (m *ClusterTypeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, clustertype.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, clustertype.FieldOwnerID)
 	}
 	return fields
 }
@@ -10996,6 +11902,8 @@ func (m *ClusterTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case clustertype.FieldComments:
 		return m.Comments()
+	case clustertype.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -11005,7 +11913,7 @@ func (m *ClusterTypeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ClusterTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case clustertype.FieldCreated, clustertype.FieldLastUpdated, clustertype.FieldCustomFieldData, clustertype.FieldName, clustertype.FieldSlug, clustertype.FieldDescription, clustertype.FieldComments:
+	case clustertype.FieldCreated, clustertype.FieldLastUpdated, clustertype.FieldCustomFieldData, clustertype.FieldName, clustertype.FieldSlug, clustertype.FieldDescription, clustertype.FieldComments, clustertype.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown ClusterType field %s", name)
 	}
@@ -11034,6 +11942,8 @@ func (m *ClusterTypeMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.Description, nil
 	case clustertype.FieldComments:
 		return old.Comments, nil
+	case clustertype.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown ClusterType field %s", name)
 }
@@ -11092,6 +12002,13 @@ func (m *ClusterTypeMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case clustertype.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ClusterType field %s", name)
 }
@@ -11099,13 +12016,16 @@ func (m *ClusterTypeMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *ClusterTypeMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *ClusterTypeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -11128,6 +12048,9 @@ func (m *ClusterTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(clustertype.FieldLastUpdated) {
 		fields = append(fields, clustertype.FieldLastUpdated)
 	}
+	if m.FieldCleared(clustertype.FieldOwnerID) {
+		fields = append(fields, clustertype.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -11147,6 +12070,9 @@ func (m *ClusterTypeMutation) ClearField(name string) error {
 		return nil
 	case clustertype.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case clustertype.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown ClusterType nullable field %s", name)
@@ -11177,25 +12103,37 @@ func (m *ClusterTypeMutation) ResetField(name string) error {
 	case clustertype.FieldComments:
 		m.ResetComments()
 		return nil
+	case clustertype.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown ClusterType field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ClusterTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, clustertype.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *ClusterTypeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case clustertype.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ClusterTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -11207,25 +12145,42 @@ func (m *ClusterTypeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ClusterTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, clustertype.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *ClusterTypeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case clustertype.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *ClusterTypeMutation) ClearEdge(name string) error {
+	switch name {
+	case clustertype.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ClusterType unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *ClusterTypeMutation) ResetEdge(name string) error {
+	switch name {
+	case clustertype.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ClusterType edge %s", name)
 }
 
@@ -11258,6 +12213,8 @@ type ConsolePortMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ConsolePort, error)
 	predicates        []predicate.ConsolePort
@@ -11768,6 +12725,38 @@ func (m *ConsolePortMutation) ResetRackID() {
 	delete(m.clearedFields, consoleport.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ConsolePortMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ConsolePortMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ConsolePortMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[consoleport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ConsolePortMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ConsolePortMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, consoleport.FieldOwnerID)
+}
+
 // SetType sets the "type" field.
 func (m *ConsolePortMutation) SetType(s string) {
 	m._type = &s
@@ -11907,6 +12896,33 @@ func (m *ConsolePortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ConsolePortMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[consoleport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ConsolePortMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ConsolePortMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ConsolePortMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ConsolePortMutation builder.
 func (m *ConsolePortMutation) Where(ps ...predicate.ConsolePort) {
 	m.predicates = append(m.predicates, ps...)
@@ -11941,7 +12957,7 @@ func (m *ConsolePortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ConsolePortMutation) Fields() []string {
-	fields := make([]string, 0, 16)
+	fields := make([]string, 0, 17)
 	if m.created != nil {
 		fields = append(fields, consoleport.FieldCreated)
 	}
@@ -11983,6 +12999,9 @@ func (m *ConsolePortMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, consoleport.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, consoleport.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, consoleport.FieldType)
@@ -12026,6 +13045,8 @@ func (m *ConsolePortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case consoleport.FieldRackID:
 		return m.RackID()
+	case consoleport.FieldOwnerID:
+		return m.OwnerID()
 	case consoleport.FieldType:
 		return m.GetType()
 	case consoleport.FieldSpeed:
@@ -12039,7 +13060,7 @@ func (m *ConsolePortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ConsolePortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case consoleport.FieldCreated, consoleport.FieldLastUpdated, consoleport.FieldCustomFieldData, consoleport.FieldDeviceID, consoleport.FieldModuleID, consoleport.FieldName, consoleport.FieldNameNatural, consoleport.FieldLabel, consoleport.FieldDescription, consoleport.FieldMarkConnected, consoleport.FieldOccupied, consoleport.FieldSiteID, consoleport.FieldLocationID, consoleport.FieldRackID, consoleport.FieldType, consoleport.FieldSpeed:
+	case consoleport.FieldCreated, consoleport.FieldLastUpdated, consoleport.FieldCustomFieldData, consoleport.FieldDeviceID, consoleport.FieldModuleID, consoleport.FieldName, consoleport.FieldNameNatural, consoleport.FieldLabel, consoleport.FieldDescription, consoleport.FieldMarkConnected, consoleport.FieldOccupied, consoleport.FieldSiteID, consoleport.FieldLocationID, consoleport.FieldRackID, consoleport.FieldOwnerID, consoleport.FieldType, consoleport.FieldSpeed:
 	default:
 		return nil, fmt.Errorf("unknown ConsolePort field %s", name)
 	}
@@ -12082,6 +13103,8 @@ func (m *ConsolePortMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.LocationID, nil
 	case consoleport.FieldRackID:
 		return old.RackID, nil
+	case consoleport.FieldOwnerID:
+		return old.OwnerID, nil
 	case consoleport.FieldType:
 		return old.Type, nil
 	case consoleport.FieldSpeed:
@@ -12192,6 +13215,13 @@ func (m *ConsolePortMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case consoleport.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case consoleport.FieldType:
 		v, ok := value.(string)
@@ -12306,6 +13336,9 @@ func (m *ConsolePortMutation) ClearedFields() []string {
 	if m.FieldCleared(consoleport.FieldRackID) {
 		fields = append(fields, consoleport.FieldRackID)
 	}
+	if m.FieldCleared(consoleport.FieldOwnerID) {
+		fields = append(fields, consoleport.FieldOwnerID)
+	}
 	if m.FieldCleared(consoleport.FieldType) {
 		fields = append(fields, consoleport.FieldType)
 	}
@@ -12343,6 +13376,9 @@ func (m *ConsolePortMutation) ClearField(name string) error {
 		return nil
 	case consoleport.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case consoleport.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case consoleport.FieldType:
 		m.ClearType()
@@ -12400,6 +13436,9 @@ func (m *ConsolePortMutation) ResetField(name string) error {
 	case consoleport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case consoleport.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case consoleport.FieldType:
 		m.ResetType()
 		return nil
@@ -12412,12 +13451,15 @@ func (m *ConsolePortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ConsolePortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, consoleport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, consoleport.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, consoleport.EdgeOwner)
 	}
 	return edges
 }
@@ -12434,13 +13476,17 @@ func (m *ConsolePortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case consoleport.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ConsolePortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -12452,12 +13498,15 @@ func (m *ConsolePortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ConsolePortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, consoleport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, consoleport.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, consoleport.EdgeOwner)
 	}
 	return edges
 }
@@ -12470,6 +13519,8 @@ func (m *ConsolePortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case consoleport.EdgeModule:
 		return m.clearedmodule
+	case consoleport.EdgeOwner:
+		return m.clearedowner
 	}
 	return false
 }
@@ -12484,6 +13535,9 @@ func (m *ConsolePortMutation) ClearEdge(name string) error {
 	case consoleport.EdgeModule:
 		m.ClearModule()
 		return nil
+	case consoleport.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown ConsolePort unique edge %s", name)
 }
@@ -12497,6 +13551,9 @@ func (m *ConsolePortMutation) ResetEdge(name string) error {
 		return nil
 	case consoleport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case consoleport.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	}
 	return fmt.Errorf("unknown ConsolePort edge %s", name)
@@ -13352,6 +14409,8 @@ type ConsoleServerPortMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ConsoleServerPort, error)
 	predicates        []predicate.ConsoleServerPort
@@ -13862,6 +14921,38 @@ func (m *ConsoleServerPortMutation) ResetRackID() {
 	delete(m.clearedFields, consoleserverport.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ConsoleServerPortMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ConsoleServerPortMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ConsoleServerPortMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[consoleserverport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ConsoleServerPortMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, consoleserverport.FieldOwnerID)
+}
+
 // SetType sets the "type" field.
 func (m *ConsoleServerPortMutation) SetType(s string) {
 	m._type = &s
@@ -14001,6 +15092,33 @@ func (m *ConsoleServerPortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ConsoleServerPortMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[consoleserverport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ConsoleServerPortMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ConsoleServerPortMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ConsoleServerPortMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ConsoleServerPortMutation builder.
 func (m *ConsoleServerPortMutation) Where(ps ...predicate.ConsoleServerPort) {
 	m.predicates = append(m.predicates, ps...)
@@ -14035,7 +15153,7 @@ func (m *ConsoleServerPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ConsoleServerPortMutation) Fields() []string {
-	fields := make([]string, 0, 16)
+	fields := make([]string, 0, 17)
 	if m.created != nil {
 		fields = append(fields, consoleserverport.FieldCreated)
 	}
@@ -14077,6 +15195,9 @@ func (m *ConsoleServerPortMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, consoleserverport.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, consoleserverport.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, consoleserverport.FieldType)
@@ -14120,6 +15241,8 @@ func (m *ConsoleServerPortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case consoleserverport.FieldRackID:
 		return m.RackID()
+	case consoleserverport.FieldOwnerID:
+		return m.OwnerID()
 	case consoleserverport.FieldType:
 		return m.GetType()
 	case consoleserverport.FieldSpeed:
@@ -14133,7 +15256,7 @@ func (m *ConsoleServerPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ConsoleServerPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case consoleserverport.FieldCreated, consoleserverport.FieldLastUpdated, consoleserverport.FieldCustomFieldData, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldName, consoleserverport.FieldNameNatural, consoleserverport.FieldLabel, consoleserverport.FieldDescription, consoleserverport.FieldMarkConnected, consoleserverport.FieldOccupied, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldType, consoleserverport.FieldSpeed:
+	case consoleserverport.FieldCreated, consoleserverport.FieldLastUpdated, consoleserverport.FieldCustomFieldData, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldName, consoleserverport.FieldNameNatural, consoleserverport.FieldLabel, consoleserverport.FieldDescription, consoleserverport.FieldMarkConnected, consoleserverport.FieldOccupied, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldOwnerID, consoleserverport.FieldType, consoleserverport.FieldSpeed:
 	default:
 		return nil, fmt.Errorf("unknown ConsoleServerPort field %s", name)
 	}
@@ -14176,6 +15299,8 @@ func (m *ConsoleServerPortMutation) OldField(ctx context.Context, name string) (
 		return old.LocationID, nil
 	case consoleserverport.FieldRackID:
 		return old.RackID, nil
+	case consoleserverport.FieldOwnerID:
+		return old.OwnerID, nil
 	case consoleserverport.FieldType:
 		return old.Type, nil
 	case consoleserverport.FieldSpeed:
@@ -14286,6 +15411,13 @@ func (m *ConsoleServerPortMutation) SetField(name string, value ent.Value) error
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case consoleserverport.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case consoleserverport.FieldType:
 		v, ok := value.(string)
@@ -14400,6 +15532,9 @@ func (m *ConsoleServerPortMutation) ClearedFields() []string {
 	if m.FieldCleared(consoleserverport.FieldRackID) {
 		fields = append(fields, consoleserverport.FieldRackID)
 	}
+	if m.FieldCleared(consoleserverport.FieldOwnerID) {
+		fields = append(fields, consoleserverport.FieldOwnerID)
+	}
 	if m.FieldCleared(consoleserverport.FieldType) {
 		fields = append(fields, consoleserverport.FieldType)
 	}
@@ -14437,6 +15572,9 @@ func (m *ConsoleServerPortMutation) ClearField(name string) error {
 		return nil
 	case consoleserverport.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case consoleserverport.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case consoleserverport.FieldType:
 		m.ClearType()
@@ -14494,6 +15632,9 @@ func (m *ConsoleServerPortMutation) ResetField(name string) error {
 	case consoleserverport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case consoleserverport.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case consoleserverport.FieldType:
 		m.ResetType()
 		return nil
@@ -14506,12 +15647,15 @@ func (m *ConsoleServerPortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ConsoleServerPortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, consoleserverport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, consoleserverport.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, consoleserverport.EdgeOwner)
 	}
 	return edges
 }
@@ -14528,13 +15672,17 @@ func (m *ConsoleServerPortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case consoleserverport.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ConsoleServerPortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -14546,12 +15694,15 @@ func (m *ConsoleServerPortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ConsoleServerPortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, consoleserverport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, consoleserverport.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, consoleserverport.EdgeOwner)
 	}
 	return edges
 }
@@ -14564,6 +15715,8 @@ func (m *ConsoleServerPortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case consoleserverport.EdgeModule:
 		return m.clearedmodule
+	case consoleserverport.EdgeOwner:
+		return m.clearedowner
 	}
 	return false
 }
@@ -14578,6 +15731,9 @@ func (m *ConsoleServerPortMutation) ClearEdge(name string) error {
 	case consoleserverport.EdgeModule:
 		m.ClearModule()
 		return nil
+	case consoleserverport.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown ConsoleServerPort unique edge %s", name)
 }
@@ -14591,6 +15747,9 @@ func (m *ConsoleServerPortMutation) ResetEdge(name string) error {
 		return nil
 	case consoleserverport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case consoleserverport.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	}
 	return fmt.Errorf("unknown ConsoleServerPort edge %s", name)
@@ -15436,6 +16595,8 @@ type ContactMutation struct {
 	address           *string
 	link              *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	groups            map[int]struct{}
 	removedgroups     map[int]struct{}
 	clearedgroups     bool
@@ -15663,6 +16824,38 @@ func (m *ContactMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ContactMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ContactMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ContactMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[contact.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ContactMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[contact.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ContactMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, contact.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *ContactMutation) SetName(s string) {
 	m.name = &s
@@ -15796,6 +16989,33 @@ func (m *ContactMutation) ResetLink() {
 	m.link = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ContactMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[contact.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ContactMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ContactMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ContactMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // AddGroupIDs adds the "groups" edge to the ContactGroup entity by ids.
 func (m *ContactMutation) AddGroupIDs(ids ...int) {
 	if m.groups == nil {
@@ -15884,7 +17104,7 @@ func (m *ContactMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ContactMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 13)
 	if m.created != nil {
 		fields = append(fields, contact.FieldCreated)
 	}
@@ -15899,6 +17119,9 @@ func (m *ContactMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, contact.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, contact.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, contact.FieldName)
@@ -15939,6 +17162,8 @@ func (m *ContactMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case contact.FieldComments:
 		return m.Comments()
+	case contact.FieldOwnerID:
+		return m.OwnerID()
 	case contact.FieldName:
 		return m.Name()
 	case contact.FieldNameNatural:
@@ -15962,7 +17187,7 @@ func (m *ContactMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ContactMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case contact.FieldCreated, contact.FieldLastUpdated, contact.FieldCustomFieldData, contact.FieldDescription, contact.FieldComments, contact.FieldName, contact.FieldNameNatural, contact.FieldTitle, contact.FieldPhone, contact.FieldEmail, contact.FieldAddress, contact.FieldLink:
+	case contact.FieldCreated, contact.FieldLastUpdated, contact.FieldCustomFieldData, contact.FieldDescription, contact.FieldComments, contact.FieldOwnerID, contact.FieldName, contact.FieldNameNatural, contact.FieldTitle, contact.FieldPhone, contact.FieldEmail, contact.FieldAddress, contact.FieldLink:
 	default:
 		return nil, fmt.Errorf("unknown Contact field %s", name)
 	}
@@ -15987,6 +17212,8 @@ func (m *ContactMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return old.Description, nil
 	case contact.FieldComments:
 		return old.Comments, nil
+	case contact.FieldOwnerID:
+		return old.OwnerID, nil
 	case contact.FieldName:
 		return old.Name, nil
 	case contact.FieldNameNatural:
@@ -16045,6 +17272,13 @@ func (m *ContactMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case contact.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case contact.FieldName:
 		v, ok := value.(string)
 		if !ok {
@@ -16101,13 +17335,16 @@ func (m *ContactMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *ContactMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *ContactMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -16130,6 +17367,9 @@ func (m *ContactMutation) ClearedFields() []string {
 	if m.FieldCleared(contact.FieldLastUpdated) {
 		fields = append(fields, contact.FieldLastUpdated)
 	}
+	if m.FieldCleared(contact.FieldOwnerID) {
+		fields = append(fields, contact.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -16149,6 +17389,9 @@ func (m *ContactMutation) ClearField(name string) error {
 		return nil
 	case contact.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case contact.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown Contact nullable field %s", name)
@@ -16172,6 +17415,9 @@ func (m *ContactMutation) ResetField(name string) error {
 		return nil
 	case contact.FieldComments:
 		m.ResetComments()
+		return nil
+	case contact.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case contact.FieldName:
 		m.ResetName()
@@ -16200,7 +17446,10 @@ func (m *ContactMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ContactMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, contact.EdgeOwner)
+	}
 	if m.groups != nil {
 		edges = append(edges, contact.EdgeGroups)
 	}
@@ -16211,6 +17460,10 @@ func (m *ContactMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ContactMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case contact.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case contact.EdgeGroups:
 		ids := make([]ent.Value, 0, len(m.groups))
 		for id := range m.groups {
@@ -16223,7 +17476,7 @@ func (m *ContactMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ContactMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.removedgroups != nil {
 		edges = append(edges, contact.EdgeGroups)
 	}
@@ -16246,7 +17499,10 @@ func (m *ContactMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ContactMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, contact.EdgeOwner)
+	}
 	if m.clearedgroups {
 		edges = append(edges, contact.EdgeGroups)
 	}
@@ -16257,6 +17513,8 @@ func (m *ContactMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ContactMutation) EdgeCleared(name string) bool {
 	switch name {
+	case contact.EdgeOwner:
+		return m.clearedowner
 	case contact.EdgeGroups:
 		return m.clearedgroups
 	}
@@ -16267,6 +17525,9 @@ func (m *ContactMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ContactMutation) ClearEdge(name string) error {
 	switch name {
+	case contact.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown Contact unique edge %s", name)
 }
@@ -16275,6 +17536,9 @@ func (m *ContactMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ContactMutation) ResetEdge(name string) error {
 	switch name {
+	case contact.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case contact.EdgeGroups:
 		m.ResetGroups()
 		return nil
@@ -17151,6 +18415,8 @@ type ContactGroupMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	parent            *int
 	clearedparent     bool
 	children          map[int]struct{}
@@ -17492,6 +18758,65 @@ func (m *ContactGroupMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ContactGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ContactGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ContactGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[contactgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ContactGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[contactgroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ContactGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, contactgroup.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ContactGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[contactgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ContactGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ContactGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ContactGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearParent clears the "parent" edge to the ContactGroup entity.
 func (m *ContactGroupMutation) ClearParent() {
 	m.clearedparent = true
@@ -17661,7 +18986,7 @@ func (m *ContactGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ContactGroupMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, contactgroup.FieldCreated)
 	}
@@ -17689,6 +19014,9 @@ func (m *ContactGroupMutation) Fields() []string {
 	if m.comments != nil {
 		fields = append(fields, contactgroup.FieldComments)
 	}
+	if m.owner != nil {
+		fields = append(fields, contactgroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -17715,6 +19043,8 @@ func (m *ContactGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case contactgroup.FieldComments:
 		return m.Comments()
+	case contactgroup.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -17724,7 +19054,7 @@ func (m *ContactGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ContactGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case contactgroup.FieldCreated, contactgroup.FieldLastUpdated, contactgroup.FieldCustomFieldData, contactgroup.FieldName, contactgroup.FieldSlug, contactgroup.FieldParentID, contactgroup.FieldDepth, contactgroup.FieldDescription, contactgroup.FieldComments:
+	case contactgroup.FieldCreated, contactgroup.FieldLastUpdated, contactgroup.FieldCustomFieldData, contactgroup.FieldName, contactgroup.FieldSlug, contactgroup.FieldParentID, contactgroup.FieldDepth, contactgroup.FieldDescription, contactgroup.FieldComments, contactgroup.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown ContactGroup field %s", name)
 	}
@@ -17757,6 +19087,8 @@ func (m *ContactGroupMutation) OldField(ctx context.Context, name string) (ent.V
 		return old.Description, nil
 	case contactgroup.FieldComments:
 		return old.Comments, nil
+	case contactgroup.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown ContactGroup field %s", name)
 }
@@ -17829,6 +19161,13 @@ func (m *ContactGroupMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case contactgroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ContactGroup field %s", name)
 }
@@ -17883,6 +19222,9 @@ func (m *ContactGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(contactgroup.FieldParentID) {
 		fields = append(fields, contactgroup.FieldParentID)
 	}
+	if m.FieldCleared(contactgroup.FieldOwnerID) {
+		fields = append(fields, contactgroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -17905,6 +19247,9 @@ func (m *ContactGroupMutation) ClearField(name string) error {
 		return nil
 	case contactgroup.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case contactgroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown ContactGroup nullable field %s", name)
@@ -17941,13 +19286,19 @@ func (m *ContactGroupMutation) ResetField(name string) error {
 	case contactgroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case contactgroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown ContactGroup field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ContactGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, contactgroup.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, contactgroup.EdgeParent)
 	}
@@ -17964,6 +19315,10 @@ func (m *ContactGroupMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ContactGroupMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case contactgroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case contactgroup.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -17986,7 +19341,7 @@ func (m *ContactGroupMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ContactGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedchildren != nil {
 		edges = append(edges, contactgroup.EdgeChildren)
 	}
@@ -18018,7 +19373,10 @@ func (m *ContactGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ContactGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, contactgroup.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, contactgroup.EdgeParent)
 	}
@@ -18035,6 +19393,8 @@ func (m *ContactGroupMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ContactGroupMutation) EdgeCleared(name string) bool {
 	switch name {
+	case contactgroup.EdgeOwner:
+		return m.clearedowner
 	case contactgroup.EdgeParent:
 		return m.clearedparent
 	case contactgroup.EdgeChildren:
@@ -18049,6 +19409,9 @@ func (m *ContactGroupMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ContactGroupMutation) ClearEdge(name string) error {
 	switch name {
+	case contactgroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case contactgroup.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -18060,6 +19423,9 @@ func (m *ContactGroupMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ContactGroupMutation) ResetEdge(name string) error {
 	switch name {
+	case contactgroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case contactgroup.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -18087,6 +19453,8 @@ type ContactRoleMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ContactRole, error)
 	predicates        []predicate.ContactRole
@@ -18349,6 +19717,65 @@ func (m *ContactRoleMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ContactRoleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ContactRoleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ContactRoleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[contactrole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ContactRoleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[contactrole.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ContactRoleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, contactrole.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ContactRoleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[contactrole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ContactRoleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ContactRoleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ContactRoleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ContactRoleMutation builder.
 func (m *ContactRoleMutation) Where(ps ...predicate.ContactRole) {
 	m.predicates = append(m.predicates, ps...)
@@ -18383,7 +19810,7 @@ func (m *ContactRoleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ContactRoleMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.created != nil {
 		fields = append(fields, contactrole.FieldCreated)
 	}
@@ -18404,6 +19831,9 @@ func (m *ContactRoleMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, contactrole.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, contactrole.FieldOwnerID)
 	}
 	return fields
 }
@@ -18427,6 +19857,8 @@ func (m *ContactRoleMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case contactrole.FieldComments:
 		return m.Comments()
+	case contactrole.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -18436,7 +19868,7 @@ func (m *ContactRoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ContactRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case contactrole.FieldCreated, contactrole.FieldLastUpdated, contactrole.FieldCustomFieldData, contactrole.FieldName, contactrole.FieldSlug, contactrole.FieldDescription, contactrole.FieldComments:
+	case contactrole.FieldCreated, contactrole.FieldLastUpdated, contactrole.FieldCustomFieldData, contactrole.FieldName, contactrole.FieldSlug, contactrole.FieldDescription, contactrole.FieldComments, contactrole.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown ContactRole field %s", name)
 	}
@@ -18465,6 +19897,8 @@ func (m *ContactRoleMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.Description, nil
 	case contactrole.FieldComments:
 		return old.Comments, nil
+	case contactrole.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown ContactRole field %s", name)
 }
@@ -18523,6 +19957,13 @@ func (m *ContactRoleMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case contactrole.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ContactRole field %s", name)
 }
@@ -18530,13 +19971,16 @@ func (m *ContactRoleMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *ContactRoleMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *ContactRoleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -18559,6 +20003,9 @@ func (m *ContactRoleMutation) ClearedFields() []string {
 	if m.FieldCleared(contactrole.FieldLastUpdated) {
 		fields = append(fields, contactrole.FieldLastUpdated)
 	}
+	if m.FieldCleared(contactrole.FieldOwnerID) {
+		fields = append(fields, contactrole.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -18578,6 +20025,9 @@ func (m *ContactRoleMutation) ClearField(name string) error {
 		return nil
 	case contactrole.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case contactrole.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown ContactRole nullable field %s", name)
@@ -18608,25 +20058,37 @@ func (m *ContactRoleMutation) ResetField(name string) error {
 	case contactrole.FieldComments:
 		m.ResetComments()
 		return nil
+	case contactrole.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown ContactRole field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ContactRoleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, contactrole.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *ContactRoleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case contactrole.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ContactRoleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -18638,25 +20100,42 @@ func (m *ContactRoleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ContactRoleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, contactrole.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *ContactRoleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case contactrole.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *ContactRoleMutation) ClearEdge(name string) error {
+	switch name {
+	case contactrole.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ContactRole unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *ContactRoleMutation) ResetEdge(name string) error {
+	switch name {
+	case contactrole.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ContactRole edge %s", name)
 }
 
@@ -18700,6 +20179,8 @@ type CustomFieldMutation struct {
 	appendvalidation_schema     json.RawMessage
 	comments                    *string
 	clearedFields               map[string]struct{}
+	owner                       *int
+	clearedowner                bool
 	choice_set                  *int
 	clearedchoice_set           bool
 	done                        bool
@@ -18867,6 +20348,38 @@ func (m *CustomFieldMutation) LastUpdatedCleared() bool {
 func (m *CustomFieldMutation) ResetLastUpdated() {
 	m.last_updated = nil
 	delete(m.clearedFields, customfield.FieldLastUpdated)
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *CustomFieldMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *CustomFieldMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *CustomFieldMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[customfield.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *CustomFieldMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *CustomFieldMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, customfield.FieldOwnerID)
 }
 
 // SetObjectTypes sets the "object_types" field.
@@ -19561,6 +21074,33 @@ func (m *CustomFieldMutation) ResetComments() {
 	m.comments = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *CustomFieldMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[customfield.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *CustomFieldMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *CustomFieldMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *CustomFieldMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearChoiceSet clears the "choice_set" edge to the CustomFieldChoiceSet entity.
 func (m *CustomFieldMutation) ClearChoiceSet() {
 	m.clearedchoice_set = true
@@ -19622,12 +21162,15 @@ func (m *CustomFieldMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CustomFieldMutation) Fields() []string {
-	fields := make([]string, 0, 26)
+	fields := make([]string, 0, 27)
 	if m.created != nil {
 		fields = append(fields, customfield.FieldCreated)
 	}
 	if m.last_updated != nil {
 		fields = append(fields, customfield.FieldLastUpdated)
+	}
+	if m.owner != nil {
+		fields = append(fields, customfield.FieldOwnerID)
 	}
 	if m.object_types != nil {
 		fields = append(fields, customfield.FieldObjectTypes)
@@ -19713,6 +21256,8 @@ func (m *CustomFieldMutation) Field(name string) (ent.Value, bool) {
 		return m.Created()
 	case customfield.FieldLastUpdated:
 		return m.LastUpdated()
+	case customfield.FieldOwnerID:
+		return m.OwnerID()
 	case customfield.FieldObjectTypes:
 		return m.ObjectTypes()
 	case customfield.FieldType:
@@ -19770,7 +21315,7 @@ func (m *CustomFieldMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *CustomFieldMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case customfield.FieldCreated, customfield.FieldLastUpdated, customfield.FieldObjectTypes, customfield.FieldType, customfield.FieldRelatedObjectType, customfield.FieldDataType, customfield.FieldName, customfield.FieldLabel, customfield.FieldGroupName, customfield.FieldDescription, customfield.FieldRequired, customfield.FieldUnique, customfield.FieldSearchWeight, customfield.FieldFilterLogic, customfield.FieldUIVisible, customfield.FieldUIEditable, customfield.FieldIsCloneable, customfield.FieldDefault, customfield.FieldRelatedObjectFilter, customfield.FieldWeight, customfield.FieldValidationMinimum, customfield.FieldValidationMaximum, customfield.FieldValidationRegex, customfield.FieldValidationSchema, customfield.FieldChoiceSetID, customfield.FieldComments:
+	case customfield.FieldCreated, customfield.FieldLastUpdated, customfield.FieldOwnerID, customfield.FieldObjectTypes, customfield.FieldType, customfield.FieldRelatedObjectType, customfield.FieldDataType, customfield.FieldName, customfield.FieldLabel, customfield.FieldGroupName, customfield.FieldDescription, customfield.FieldRequired, customfield.FieldUnique, customfield.FieldSearchWeight, customfield.FieldFilterLogic, customfield.FieldUIVisible, customfield.FieldUIEditable, customfield.FieldIsCloneable, customfield.FieldDefault, customfield.FieldRelatedObjectFilter, customfield.FieldWeight, customfield.FieldValidationMinimum, customfield.FieldValidationMaximum, customfield.FieldValidationRegex, customfield.FieldValidationSchema, customfield.FieldChoiceSetID, customfield.FieldComments:
 	default:
 		return nil, fmt.Errorf("unknown CustomField field %s", name)
 	}
@@ -19789,6 +21334,8 @@ func (m *CustomFieldMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.Created, nil
 	case customfield.FieldLastUpdated:
 		return old.LastUpdated, nil
+	case customfield.FieldOwnerID:
+		return old.OwnerID, nil
 	case customfield.FieldObjectTypes:
 		return old.ObjectTypes, nil
 	case customfield.FieldType:
@@ -19859,6 +21406,13 @@ func (m *CustomFieldMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetLastUpdated(v)
+		return nil
+	case customfield.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case customfield.FieldObjectTypes:
 		v, ok := value.([]string)
@@ -20115,6 +21669,9 @@ func (m *CustomFieldMutation) ClearedFields() []string {
 	if m.FieldCleared(customfield.FieldLastUpdated) {
 		fields = append(fields, customfield.FieldLastUpdated)
 	}
+	if m.FieldCleared(customfield.FieldOwnerID) {
+		fields = append(fields, customfield.FieldOwnerID)
+	}
 	if m.FieldCleared(customfield.FieldRelatedObjectType) {
 		fields = append(fields, customfield.FieldRelatedObjectType)
 	}
@@ -20156,6 +21713,9 @@ func (m *CustomFieldMutation) ClearField(name string) error {
 	case customfield.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case customfield.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	case customfield.FieldRelatedObjectType:
 		m.ClearRelatedObjectType()
 		return nil
@@ -20190,6 +21750,9 @@ func (m *CustomFieldMutation) ResetField(name string) error {
 		return nil
 	case customfield.FieldLastUpdated:
 		m.ResetLastUpdated()
+		return nil
+	case customfield.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case customfield.FieldObjectTypes:
 		m.ResetObjectTypes()
@@ -20269,7 +21832,10 @@ func (m *CustomFieldMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CustomFieldMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, customfield.EdgeOwner)
+	}
 	if m.choice_set != nil {
 		edges = append(edges, customfield.EdgeChoiceSet)
 	}
@@ -20280,6 +21846,10 @@ func (m *CustomFieldMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *CustomFieldMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case customfield.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case customfield.EdgeChoiceSet:
 		if id := m.choice_set; id != nil {
 			return []ent.Value{*id}
@@ -20290,7 +21860,7 @@ func (m *CustomFieldMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CustomFieldMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -20302,7 +21872,10 @@ func (m *CustomFieldMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CustomFieldMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, customfield.EdgeOwner)
+	}
 	if m.clearedchoice_set {
 		edges = append(edges, customfield.EdgeChoiceSet)
 	}
@@ -20313,6 +21886,8 @@ func (m *CustomFieldMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *CustomFieldMutation) EdgeCleared(name string) bool {
 	switch name {
+	case customfield.EdgeOwner:
+		return m.clearedowner
 	case customfield.EdgeChoiceSet:
 		return m.clearedchoice_set
 	}
@@ -20323,6 +21898,9 @@ func (m *CustomFieldMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *CustomFieldMutation) ClearEdge(name string) error {
 	switch name {
+	case customfield.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case customfield.EdgeChoiceSet:
 		m.ClearChoiceSet()
 		return nil
@@ -20334,6 +21912,9 @@ func (m *CustomFieldMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *CustomFieldMutation) ResetEdge(name string) error {
 	switch name {
+	case customfield.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case customfield.EdgeChoiceSet:
 		m.ResetChoiceSet()
 		return nil
@@ -20359,6 +21940,8 @@ type CustomFieldChoiceSetMutation struct {
 	choices_count        *int
 	addchoices_count     *int
 	clearedFields        map[string]struct{}
+	owner                *int
+	clearedowner         bool
 	done                 bool
 	oldValue             func(context.Context) (*CustomFieldChoiceSet, error)
 	predicates           []predicate.CustomFieldChoiceSet
@@ -20524,6 +22107,38 @@ func (m *CustomFieldChoiceSetMutation) LastUpdatedCleared() bool {
 func (m *CustomFieldChoiceSetMutation) ResetLastUpdated() {
 	m.last_updated = nil
 	delete(m.clearedFields, customfieldchoiceset.FieldLastUpdated)
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *CustomFieldChoiceSetMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *CustomFieldChoiceSetMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *CustomFieldChoiceSetMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[customfieldchoiceset.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *CustomFieldChoiceSetMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[customfieldchoiceset.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *CustomFieldChoiceSetMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, customfieldchoiceset.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -20707,6 +22322,33 @@ func (m *CustomFieldChoiceSetMutation) ResetChoicesCount() {
 	m.addchoices_count = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *CustomFieldChoiceSetMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[customfieldchoiceset.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *CustomFieldChoiceSetMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *CustomFieldChoiceSetMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *CustomFieldChoiceSetMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the CustomFieldChoiceSetMutation builder.
 func (m *CustomFieldChoiceSetMutation) Where(ps ...predicate.CustomFieldChoiceSet) {
 	m.predicates = append(m.predicates, ps...)
@@ -20741,12 +22383,15 @@ func (m *CustomFieldChoiceSetMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CustomFieldChoiceSetMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, customfieldchoiceset.FieldCreated)
 	}
 	if m.last_updated != nil {
 		fields = append(fields, customfieldchoiceset.FieldLastUpdated)
+	}
+	if m.owner != nil {
+		fields = append(fields, customfieldchoiceset.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, customfieldchoiceset.FieldName)
@@ -20781,6 +22426,8 @@ func (m *CustomFieldChoiceSetMutation) Field(name string) (ent.Value, bool) {
 		return m.Created()
 	case customfieldchoiceset.FieldLastUpdated:
 		return m.LastUpdated()
+	case customfieldchoiceset.FieldOwnerID:
+		return m.OwnerID()
 	case customfieldchoiceset.FieldName:
 		return m.Name()
 	case customfieldchoiceset.FieldDescription:
@@ -20804,7 +22451,7 @@ func (m *CustomFieldChoiceSetMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *CustomFieldChoiceSetMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case customfieldchoiceset.FieldCreated, customfieldchoiceset.FieldLastUpdated, customfieldchoiceset.FieldName, customfieldchoiceset.FieldDescription, customfieldchoiceset.FieldBaseChoices, customfieldchoiceset.FieldExtraChoices, customfieldchoiceset.FieldChoiceColors, customfieldchoiceset.FieldOrderAlphabetically, customfieldchoiceset.FieldChoicesCount:
+	case customfieldchoiceset.FieldCreated, customfieldchoiceset.FieldLastUpdated, customfieldchoiceset.FieldOwnerID, customfieldchoiceset.FieldName, customfieldchoiceset.FieldDescription, customfieldchoiceset.FieldBaseChoices, customfieldchoiceset.FieldExtraChoices, customfieldchoiceset.FieldChoiceColors, customfieldchoiceset.FieldOrderAlphabetically, customfieldchoiceset.FieldChoicesCount:
 	default:
 		return nil, fmt.Errorf("unknown CustomFieldChoiceSet field %s", name)
 	}
@@ -20823,6 +22470,8 @@ func (m *CustomFieldChoiceSetMutation) OldField(ctx context.Context, name string
 		return old.Created, nil
 	case customfieldchoiceset.FieldLastUpdated:
 		return old.LastUpdated, nil
+	case customfieldchoiceset.FieldOwnerID:
+		return old.OwnerID, nil
 	case customfieldchoiceset.FieldName:
 		return old.Name, nil
 	case customfieldchoiceset.FieldDescription:
@@ -20859,6 +22508,13 @@ func (m *CustomFieldChoiceSetMutation) SetField(name string, value ent.Value) er
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetLastUpdated(v)
+		return nil
+	case customfieldchoiceset.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case customfieldchoiceset.FieldName:
 		v, ok := value.(string)
@@ -20960,6 +22616,9 @@ func (m *CustomFieldChoiceSetMutation) ClearedFields() []string {
 	if m.FieldCleared(customfieldchoiceset.FieldLastUpdated) {
 		fields = append(fields, customfieldchoiceset.FieldLastUpdated)
 	}
+	if m.FieldCleared(customfieldchoiceset.FieldOwnerID) {
+		fields = append(fields, customfieldchoiceset.FieldOwnerID)
+	}
 	if m.FieldCleared(customfieldchoiceset.FieldBaseChoices) {
 		fields = append(fields, customfieldchoiceset.FieldBaseChoices)
 	}
@@ -20983,6 +22642,9 @@ func (m *CustomFieldChoiceSetMutation) ClearField(name string) error {
 	case customfieldchoiceset.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case customfieldchoiceset.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	case customfieldchoiceset.FieldBaseChoices:
 		m.ClearBaseChoices()
 		return nil
@@ -20999,6 +22661,9 @@ func (m *CustomFieldChoiceSetMutation) ResetField(name string) error {
 		return nil
 	case customfieldchoiceset.FieldLastUpdated:
 		m.ResetLastUpdated()
+		return nil
+	case customfieldchoiceset.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case customfieldchoiceset.FieldName:
 		m.ResetName()
@@ -21027,19 +22692,28 @@ func (m *CustomFieldChoiceSetMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CustomFieldChoiceSetMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, customfieldchoiceset.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *CustomFieldChoiceSetMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case customfieldchoiceset.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CustomFieldChoiceSetMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -21051,25 +22725,42 @@ func (m *CustomFieldChoiceSetMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CustomFieldChoiceSetMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, customfieldchoiceset.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *CustomFieldChoiceSetMutation) EdgeCleared(name string) bool {
+	switch name {
+	case customfieldchoiceset.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *CustomFieldChoiceSetMutation) ClearEdge(name string) error {
+	switch name {
+	case customfieldchoiceset.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown CustomFieldChoiceSet unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *CustomFieldChoiceSetMutation) ResetEdge(name string) error {
+	switch name {
+	case customfieldchoiceset.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown CustomFieldChoiceSet edge %s", name)
 }
 
@@ -23168,6 +24859,8 @@ type DeviceMutation struct {
 	__type_display         *string
 	__vc_name              *string
 	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
 	device_type            *int
 	cleareddevice_type     bool
 	role                   *int
@@ -23414,6 +25107,38 @@ func (m *DeviceMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *DeviceMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *DeviceMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *DeviceMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *DeviceMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[device.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *DeviceMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[device.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *DeviceMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, device.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -24313,6 +26038,33 @@ func (m *DeviceMutation) ResetVcName() {
 	delete(m.clearedFields, device.FieldVcName)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *DeviceMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[device.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *DeviceMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *DeviceMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearDeviceType clears the "device_type" edge to the DeviceType entity.
 func (m *DeviceMutation) ClearDeviceType() {
 	m.cleareddevice_type = true
@@ -24671,7 +26423,7 @@ func (m *DeviceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceMutation) Fields() []string {
-	fields := make([]string, 0, 33)
+	fields := make([]string, 0, 34)
 	if m.created != nil {
 		fields = append(fields, device.FieldCreated)
 	}
@@ -24686,6 +26438,9 @@ func (m *DeviceMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, device.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, device.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, device.FieldName)
@@ -24789,6 +26544,8 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case device.FieldComments:
 		return m.Comments()
+	case device.FieldOwnerID:
+		return m.OwnerID()
 	case device.FieldName:
 		return m.Name()
 	case device.FieldNameNatural:
@@ -24854,7 +26611,7 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData, device.FieldVirtualChassisID, device.FieldClusterID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID, device.FieldConfigContext, device.FieldTypeDisplay, device.FieldVcName:
+	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldOwnerID, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData, device.FieldVirtualChassisID, device.FieldClusterID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID, device.FieldConfigContext, device.FieldTypeDisplay, device.FieldVcName:
 	default:
 		return nil, fmt.Errorf("unknown Device field %s", name)
 	}
@@ -24879,6 +26636,8 @@ func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return old.Description, nil
 	case device.FieldComments:
 		return old.Comments, nil
+	case device.FieldOwnerID:
+		return old.OwnerID, nil
 	case device.FieldName:
 		return old.Name, nil
 	case device.FieldNameNatural:
@@ -24978,6 +26737,13 @@ func (m *DeviceMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case device.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case device.FieldName:
 		v, ok := value.(string)
@@ -25274,6 +27040,9 @@ func (m *DeviceMutation) ClearedFields() []string {
 	if m.FieldCleared(device.FieldLastUpdated) {
 		fields = append(fields, device.FieldLastUpdated)
 	}
+	if m.FieldCleared(device.FieldOwnerID) {
+		fields = append(fields, device.FieldOwnerID)
+	}
 	if m.FieldCleared(device.FieldName) {
 		fields = append(fields, device.FieldName)
 	}
@@ -25353,6 +27122,9 @@ func (m *DeviceMutation) ClearField(name string) error {
 		return nil
 	case device.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case device.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case device.FieldName:
 		m.ClearName()
@@ -25436,6 +27208,9 @@ func (m *DeviceMutation) ResetField(name string) error {
 		return nil
 	case device.FieldComments:
 		m.ResetComments()
+		return nil
+	case device.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case device.FieldName:
 		m.ResetName()
@@ -25527,7 +27302,10 @@ func (m *DeviceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 12)
+	edges := make([]string, 0, 13)
+	if m.owner != nil {
+		edges = append(edges, device.EdgeOwner)
+	}
 	if m.device_type != nil {
 		edges = append(edges, device.EdgeDeviceType)
 	}
@@ -25571,6 +27349,10 @@ func (m *DeviceMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *DeviceMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case device.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case device.EdgeDeviceType:
 		if id := m.device_type; id != nil {
 			return []ent.Value{*id}
@@ -25625,7 +27407,7 @@ func (m *DeviceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 12)
+	edges := make([]string, 0, 13)
 	return edges
 }
 
@@ -25637,7 +27419,10 @@ func (m *DeviceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 12)
+	edges := make([]string, 0, 13)
+	if m.clearedowner {
+		edges = append(edges, device.EdgeOwner)
+	}
 	if m.cleareddevice_type {
 		edges = append(edges, device.EdgeDeviceType)
 	}
@@ -25681,6 +27466,8 @@ func (m *DeviceMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *DeviceMutation) EdgeCleared(name string) bool {
 	switch name {
+	case device.EdgeOwner:
+		return m.clearedowner
 	case device.EdgeDeviceType:
 		return m.cleareddevice_type
 	case device.EdgeRole:
@@ -25713,6 +27500,9 @@ func (m *DeviceMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *DeviceMutation) ClearEdge(name string) error {
 	switch name {
+	case device.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case device.EdgeDeviceType:
 		m.ClearDeviceType()
 		return nil
@@ -25757,6 +27547,9 @@ func (m *DeviceMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *DeviceMutation) ResetEdge(name string) error {
 	switch name {
+	case device.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case device.EdgeDeviceType:
 		m.ResetDeviceType()
 		return nil
@@ -25821,6 +27614,8 @@ type DeviceBayMutation struct {
 	clearedFields           map[string]struct{}
 	device                  *int
 	cleareddevice           bool
+	owner                   *int
+	clearedowner            bool
 	installed_device        *int
 	clearedinstalled_device bool
 	done                    bool
@@ -26263,6 +28058,38 @@ func (m *DeviceBayMutation) ResetRackID() {
 	delete(m.clearedFields, devicebay.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *DeviceBayMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *DeviceBayMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *DeviceBayMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[devicebay.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *DeviceBayMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[devicebay.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *DeviceBayMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, devicebay.FieldOwnerID)
+}
+
 // SetEnabled sets the "enabled" field.
 func (m *DeviceBayMutation) SetEnabled(b bool) {
 	m.enabled = &b
@@ -26360,6 +28187,33 @@ func (m *DeviceBayMutation) ResetDevice() {
 	m.cleareddevice = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *DeviceBayMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[devicebay.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *DeviceBayMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *DeviceBayMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *DeviceBayMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearInstalledDevice clears the "installed_device" edge to the Device entity.
 func (m *DeviceBayMutation) ClearInstalledDevice() {
 	m.clearedinstalled_device = true
@@ -26421,7 +28275,7 @@ func (m *DeviceBayMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceBayMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created != nil {
 		fields = append(fields, devicebay.FieldCreated)
 	}
@@ -26454,6 +28308,9 @@ func (m *DeviceBayMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, devicebay.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, devicebay.FieldOwnerID)
 	}
 	if m.enabled != nil {
 		fields = append(fields, devicebay.FieldEnabled)
@@ -26494,6 +28351,8 @@ func (m *DeviceBayMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case devicebay.FieldRackID:
 		return m.RackID()
+	case devicebay.FieldOwnerID:
+		return m.OwnerID()
 	case devicebay.FieldEnabled:
 		return m.Enabled()
 	case devicebay.FieldInstalledDeviceID:
@@ -26509,7 +28368,7 @@ func (m *DeviceBayMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceBayMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case devicebay.FieldCreated, devicebay.FieldLastUpdated, devicebay.FieldCustomFieldData, devicebay.FieldDeviceID, devicebay.FieldName, devicebay.FieldNameNatural, devicebay.FieldLabel, devicebay.FieldDescription, devicebay.FieldSiteID, devicebay.FieldLocationID, devicebay.FieldRackID, devicebay.FieldEnabled, devicebay.FieldInstalledDeviceID, devicebay.FieldOccupied:
+	case devicebay.FieldCreated, devicebay.FieldLastUpdated, devicebay.FieldCustomFieldData, devicebay.FieldDeviceID, devicebay.FieldName, devicebay.FieldNameNatural, devicebay.FieldLabel, devicebay.FieldDescription, devicebay.FieldSiteID, devicebay.FieldLocationID, devicebay.FieldRackID, devicebay.FieldOwnerID, devicebay.FieldEnabled, devicebay.FieldInstalledDeviceID, devicebay.FieldOccupied:
 	default:
 		return nil, fmt.Errorf("unknown DeviceBay field %s", name)
 	}
@@ -26546,6 +28405,8 @@ func (m *DeviceBayMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.LocationID, nil
 	case devicebay.FieldRackID:
 		return old.RackID, nil
+	case devicebay.FieldOwnerID:
+		return old.OwnerID, nil
 	case devicebay.FieldEnabled:
 		return old.Enabled, nil
 	case devicebay.FieldInstalledDeviceID:
@@ -26637,6 +28498,13 @@ func (m *DeviceBayMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case devicebay.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case devicebay.FieldEnabled:
 		v, ok := value.(bool)
@@ -26743,6 +28611,9 @@ func (m *DeviceBayMutation) ClearedFields() []string {
 	if m.FieldCleared(devicebay.FieldRackID) {
 		fields = append(fields, devicebay.FieldRackID)
 	}
+	if m.FieldCleared(devicebay.FieldOwnerID) {
+		fields = append(fields, devicebay.FieldOwnerID)
+	}
 	if m.FieldCleared(devicebay.FieldInstalledDeviceID) {
 		fields = append(fields, devicebay.FieldInstalledDeviceID)
 	}
@@ -26774,6 +28645,9 @@ func (m *DeviceBayMutation) ClearField(name string) error {
 		return nil
 	case devicebay.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case devicebay.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case devicebay.FieldInstalledDeviceID:
 		m.ClearInstalledDeviceID()
@@ -26819,6 +28693,9 @@ func (m *DeviceBayMutation) ResetField(name string) error {
 	case devicebay.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case devicebay.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case devicebay.FieldEnabled:
 		m.ResetEnabled()
 		return nil
@@ -26834,9 +28711,12 @@ func (m *DeviceBayMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceBayMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, devicebay.EdgeDevice)
+	}
+	if m.owner != nil {
+		edges = append(edges, devicebay.EdgeOwner)
 	}
 	if m.installed_device != nil {
 		edges = append(edges, devicebay.EdgeInstalledDevice)
@@ -26852,6 +28732,10 @@ func (m *DeviceBayMutation) AddedIDs(name string) []ent.Value {
 		if id := m.device; id != nil {
 			return []ent.Value{*id}
 		}
+	case devicebay.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case devicebay.EdgeInstalledDevice:
 		if id := m.installed_device; id != nil {
 			return []ent.Value{*id}
@@ -26862,7 +28746,7 @@ func (m *DeviceBayMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceBayMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -26874,9 +28758,12 @@ func (m *DeviceBayMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceBayMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, devicebay.EdgeDevice)
+	}
+	if m.clearedowner {
+		edges = append(edges, devicebay.EdgeOwner)
 	}
 	if m.clearedinstalled_device {
 		edges = append(edges, devicebay.EdgeInstalledDevice)
@@ -26890,6 +28777,8 @@ func (m *DeviceBayMutation) EdgeCleared(name string) bool {
 	switch name {
 	case devicebay.EdgeDevice:
 		return m.cleareddevice
+	case devicebay.EdgeOwner:
+		return m.clearedowner
 	case devicebay.EdgeInstalledDevice:
 		return m.clearedinstalled_device
 	}
@@ -26902,6 +28791,9 @@ func (m *DeviceBayMutation) ClearEdge(name string) error {
 	switch name {
 	case devicebay.EdgeDevice:
 		m.ClearDevice()
+		return nil
+	case devicebay.EdgeOwner:
+		m.ClearOwner()
 		return nil
 	case devicebay.EdgeInstalledDevice:
 		m.ClearInstalledDevice()
@@ -26916,6 +28808,9 @@ func (m *DeviceBayMutation) ResetEdge(name string) error {
 	switch name {
 	case devicebay.EdgeDevice:
 		m.ResetDevice()
+		return nil
+	case devicebay.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	case devicebay.EdgeInstalledDevice:
 		m.ResetInstalledDevice()
@@ -27652,6 +29547,8 @@ type DeviceInterfaceMutation struct {
 	cleareddevice                  bool
 	module                         *int
 	clearedmodule                  bool
+	owner                          *int
+	clearedowner                   bool
 	parent                         *int
 	clearedparent                  bool
 	parent_of                      map[int]struct{}
@@ -28191,6 +30088,38 @@ func (m *DeviceInterfaceMutation) ResetRackID() {
 	m.__rack_id = nil
 	m.add__rack_id = nil
 	delete(m.clearedFields, deviceinterface.FieldRackID)
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *DeviceInterfaceMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *DeviceInterfaceMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *DeviceInterfaceMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[deviceinterface.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *DeviceInterfaceMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, deviceinterface.FieldOwnerID)
 }
 
 // SetType sets the "type" field.
@@ -29081,6 +31010,33 @@ func (m *DeviceInterfaceMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *DeviceInterfaceMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[deviceinterface.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *DeviceInterfaceMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *DeviceInterfaceMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *DeviceInterfaceMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearParent clears the "parent" edge to the DeviceInterface entity.
 func (m *DeviceInterfaceMutation) ClearParent() {
 	m.clearedparent = true
@@ -29601,7 +31557,7 @@ func (m *DeviceInterfaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceInterfaceMutation) Fields() []string {
-	fields := make([]string, 0, 38)
+	fields := make([]string, 0, 39)
 	if m.created != nil {
 		fields = append(fields, deviceinterface.FieldCreated)
 	}
@@ -29643,6 +31599,9 @@ func (m *DeviceInterfaceMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, deviceinterface.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, deviceinterface.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, deviceinterface.FieldType)
@@ -29752,6 +31711,8 @@ func (m *DeviceInterfaceMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case deviceinterface.FieldRackID:
 		return m.RackID()
+	case deviceinterface.FieldOwnerID:
+		return m.OwnerID()
 	case deviceinterface.FieldType:
 		return m.GetType()
 	case deviceinterface.FieldEnabled:
@@ -29809,7 +31770,7 @@ func (m *DeviceInterfaceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceInterfaceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case deviceinterface.FieldCreated, deviceinterface.FieldLastUpdated, deviceinterface.FieldCustomFieldData, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldMarkConnected, deviceinterface.FieldOccupied, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldType, deviceinterface.FieldEnabled, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldMACAddress, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMgmtOnly, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType, deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
+	case deviceinterface.FieldCreated, deviceinterface.FieldLastUpdated, deviceinterface.FieldCustomFieldData, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldMarkConnected, deviceinterface.FieldOccupied, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldOwnerID, deviceinterface.FieldType, deviceinterface.FieldEnabled, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldMACAddress, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMgmtOnly, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType, deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
 	default:
 		return nil, fmt.Errorf("unknown DeviceInterface field %s", name)
 	}
@@ -29852,6 +31813,8 @@ func (m *DeviceInterfaceMutation) OldField(ctx context.Context, name string) (en
 		return old.LocationID, nil
 	case deviceinterface.FieldRackID:
 		return old.RackID, nil
+	case deviceinterface.FieldOwnerID:
+		return old.OwnerID, nil
 	case deviceinterface.FieldType:
 		return old.Type, nil
 	case deviceinterface.FieldEnabled:
@@ -30006,6 +31969,13 @@ func (m *DeviceInterfaceMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case deviceinterface.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case deviceinterface.FieldType:
 		v, ok := value.(string)
@@ -30322,6 +32292,9 @@ func (m *DeviceInterfaceMutation) ClearedFields() []string {
 	if m.FieldCleared(deviceinterface.FieldRackID) {
 		fields = append(fields, deviceinterface.FieldRackID)
 	}
+	if m.FieldCleared(deviceinterface.FieldOwnerID) {
+		fields = append(fields, deviceinterface.FieldOwnerID)
+	}
 	if m.FieldCleared(deviceinterface.FieldParentID) {
 		fields = append(fields, deviceinterface.FieldParentID)
 	}
@@ -30416,6 +32389,9 @@ func (m *DeviceInterfaceMutation) ClearField(name string) error {
 		return nil
 	case deviceinterface.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case deviceinterface.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case deviceinterface.FieldParentID:
 		m.ClearParentID()
@@ -30530,6 +32506,9 @@ func (m *DeviceInterfaceMutation) ResetField(name string) error {
 	case deviceinterface.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case deviceinterface.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case deviceinterface.FieldType:
 		m.ResetType()
 		return nil
@@ -30608,12 +32587,15 @@ func (m *DeviceInterfaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceInterfaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 15)
+	edges := make([]string, 0, 16)
 	if m.device != nil {
 		edges = append(edges, deviceinterface.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, deviceinterface.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, deviceinterface.EdgeOwner)
 	}
 	if m.parent != nil {
 		edges = append(edges, deviceinterface.EdgeParent)
@@ -30667,6 +32649,10 @@ func (m *DeviceInterfaceMutation) AddedIDs(name string) []ent.Value {
 		}
 	case deviceinterface.EdgeModule:
 		if id := m.module; id != nil {
+			return []ent.Value{*id}
+		}
+	case deviceinterface.EdgeOwner:
+		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
 	case deviceinterface.EdgeParent:
@@ -30737,7 +32723,7 @@ func (m *DeviceInterfaceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceInterfaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 15)
+	edges := make([]string, 0, 16)
 	if m.removedparent_of != nil {
 		edges = append(edges, deviceinterface.EdgeParentOf)
 	}
@@ -30796,12 +32782,15 @@ func (m *DeviceInterfaceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceInterfaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 15)
+	edges := make([]string, 0, 16)
 	if m.cleareddevice {
 		edges = append(edges, deviceinterface.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, deviceinterface.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, deviceinterface.EdgeOwner)
 	}
 	if m.clearedparent {
 		edges = append(edges, deviceinterface.EdgeParent)
@@ -30853,6 +32842,8 @@ func (m *DeviceInterfaceMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case deviceinterface.EdgeModule:
 		return m.clearedmodule
+	case deviceinterface.EdgeOwner:
+		return m.clearedowner
 	case deviceinterface.EdgeParent:
 		return m.clearedparent
 	case deviceinterface.EdgeParentOf:
@@ -30893,6 +32884,9 @@ func (m *DeviceInterfaceMutation) ClearEdge(name string) error {
 	case deviceinterface.EdgeModule:
 		m.ClearModule()
 		return nil
+	case deviceinterface.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case deviceinterface.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -30930,6 +32924,9 @@ func (m *DeviceInterfaceMutation) ResetEdge(name string) error {
 		return nil
 	case deviceinterface.EdgeModule:
 		m.ResetModule()
+		return nil
+	case deviceinterface.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	case deviceinterface.EdgeParent:
 		m.ResetParent()
@@ -30992,6 +32989,8 @@ type DeviceRoleMutation struct {
 	color             *string
 	vm_role           *bool
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	parent            *int
 	clearedparent     bool
 	children          map[int]struct{}
@@ -31330,6 +33329,38 @@ func (m *DeviceRoleMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *DeviceRoleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *DeviceRoleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *DeviceRoleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[devicerole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *DeviceRoleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[devicerole.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *DeviceRoleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, devicerole.FieldOwnerID)
+}
+
 // SetColor sets the "color" field.
 func (m *DeviceRoleMutation) SetColor(s string) {
 	m.color = &s
@@ -31366,6 +33397,33 @@ func (m *DeviceRoleMutation) VMRole() (r bool, exists bool) {
 // ResetVMRole resets all changes to the "vm_role" field.
 func (m *DeviceRoleMutation) ResetVMRole() {
 	m.vm_role = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *DeviceRoleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[devicerole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *DeviceRoleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *DeviceRoleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *DeviceRoleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearParent clears the "parent" edge to the DeviceRole entity.
@@ -31483,7 +33541,7 @@ func (m *DeviceRoleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceRoleMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created != nil {
 		fields = append(fields, devicerole.FieldCreated)
 	}
@@ -31510,6 +33568,9 @@ func (m *DeviceRoleMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, devicerole.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, devicerole.FieldOwnerID)
 	}
 	if m.color != nil {
 		fields = append(fields, devicerole.FieldColor)
@@ -31543,6 +33604,8 @@ func (m *DeviceRoleMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case devicerole.FieldComments:
 		return m.Comments()
+	case devicerole.FieldOwnerID:
+		return m.OwnerID()
 	case devicerole.FieldColor:
 		return m.Color()
 	case devicerole.FieldVMRole:
@@ -31556,7 +33619,7 @@ func (m *DeviceRoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case devicerole.FieldCreated, devicerole.FieldLastUpdated, devicerole.FieldCustomFieldData, devicerole.FieldName, devicerole.FieldSlug, devicerole.FieldParentID, devicerole.FieldDepth, devicerole.FieldDescription, devicerole.FieldComments, devicerole.FieldColor, devicerole.FieldVMRole:
+	case devicerole.FieldCreated, devicerole.FieldLastUpdated, devicerole.FieldCustomFieldData, devicerole.FieldName, devicerole.FieldSlug, devicerole.FieldParentID, devicerole.FieldDepth, devicerole.FieldDescription, devicerole.FieldComments, devicerole.FieldOwnerID, devicerole.FieldColor, devicerole.FieldVMRole:
 	default:
 		return nil, fmt.Errorf("unknown DeviceRole field %s", name)
 	}
@@ -31589,6 +33652,8 @@ func (m *DeviceRoleMutation) OldField(ctx context.Context, name string) (ent.Val
 		return old.Description, nil
 	case devicerole.FieldComments:
 		return old.Comments, nil
+	case devicerole.FieldOwnerID:
+		return old.OwnerID, nil
 	case devicerole.FieldColor:
 		return old.Color, nil
 	case devicerole.FieldVMRole:
@@ -31665,6 +33730,13 @@ func (m *DeviceRoleMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case devicerole.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case devicerole.FieldColor:
 		v, ok := value.(string)
 		if !ok {
@@ -31733,6 +33805,9 @@ func (m *DeviceRoleMutation) ClearedFields() []string {
 	if m.FieldCleared(devicerole.FieldParentID) {
 		fields = append(fields, devicerole.FieldParentID)
 	}
+	if m.FieldCleared(devicerole.FieldOwnerID) {
+		fields = append(fields, devicerole.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -31755,6 +33830,9 @@ func (m *DeviceRoleMutation) ClearField(name string) error {
 		return nil
 	case devicerole.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case devicerole.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown DeviceRole nullable field %s", name)
@@ -31791,6 +33869,9 @@ func (m *DeviceRoleMutation) ResetField(name string) error {
 	case devicerole.FieldComments:
 		m.ResetComments()
 		return nil
+	case devicerole.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case devicerole.FieldColor:
 		m.ResetColor()
 		return nil
@@ -31803,7 +33884,10 @@ func (m *DeviceRoleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceRoleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, devicerole.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, devicerole.EdgeParent)
 	}
@@ -31817,6 +33901,10 @@ func (m *DeviceRoleMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *DeviceRoleMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case devicerole.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case devicerole.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -31833,7 +33921,7 @@ func (m *DeviceRoleMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceRoleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedchildren != nil {
 		edges = append(edges, devicerole.EdgeChildren)
 	}
@@ -31856,7 +33944,10 @@ func (m *DeviceRoleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceRoleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, devicerole.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, devicerole.EdgeParent)
 	}
@@ -31870,6 +33961,8 @@ func (m *DeviceRoleMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *DeviceRoleMutation) EdgeCleared(name string) bool {
 	switch name {
+	case devicerole.EdgeOwner:
+		return m.clearedowner
 	case devicerole.EdgeParent:
 		return m.clearedparent
 	case devicerole.EdgeChildren:
@@ -31882,6 +33975,9 @@ func (m *DeviceRoleMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *DeviceRoleMutation) ClearEdge(name string) error {
 	switch name {
+	case devicerole.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case devicerole.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -31893,6 +33989,9 @@ func (m *DeviceRoleMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *DeviceRoleMutation) ResetEdge(name string) error {
 	switch name {
+	case devicerole.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case devicerole.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -31927,6 +34026,8 @@ type DeviceTypeMutation struct {
 	addweight                *float64
 	weight_unit              *string
 	clearedFields            map[string]struct{}
+	owner                    *int
+	clearedowner             bool
 	manufacturer             *int
 	clearedmanufacturer      bool
 	default_platform         *int
@@ -32153,6 +34254,38 @@ func (m *DeviceTypeMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *DeviceTypeMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *DeviceTypeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *DeviceTypeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *DeviceTypeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[devicetype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *DeviceTypeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[devicetype.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *DeviceTypeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, devicetype.FieldOwnerID)
 }
 
 // SetManufacturerID sets the "manufacturer_id" field.
@@ -32489,6 +34622,33 @@ func (m *DeviceTypeMutation) ResetWeightUnit() {
 	delete(m.clearedFields, devicetype.FieldWeightUnit)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *DeviceTypeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[devicetype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *DeviceTypeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *DeviceTypeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *DeviceTypeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
 func (m *DeviceTypeMutation) ClearManufacturer() {
 	m.clearedmanufacturer = true
@@ -32577,7 +34737,7 @@ func (m *DeviceTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceTypeMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 18)
 	if m.created != nil {
 		fields = append(fields, devicetype.FieldCreated)
 	}
@@ -32592,6 +34752,9 @@ func (m *DeviceTypeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, devicetype.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, devicetype.FieldOwnerID)
 	}
 	if m.manufacturer != nil {
 		fields = append(fields, devicetype.FieldManufacturerID)
@@ -32647,6 +34810,8 @@ func (m *DeviceTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case devicetype.FieldComments:
 		return m.Comments()
+	case devicetype.FieldOwnerID:
+		return m.OwnerID()
 	case devicetype.FieldManufacturerID:
 		return m.ManufacturerID()
 	case devicetype.FieldDefaultPlatformID:
@@ -32680,7 +34845,7 @@ func (m *DeviceTypeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case devicetype.FieldCreated, devicetype.FieldLastUpdated, devicetype.FieldCustomFieldData, devicetype.FieldDescription, devicetype.FieldComments, devicetype.FieldManufacturerID, devicetype.FieldDefaultPlatformID, devicetype.FieldModel, devicetype.FieldSlug, devicetype.FieldPartNumber, devicetype.FieldUHeight, devicetype.FieldExcludeFromUtilization, devicetype.FieldIsFullDepth, devicetype.FieldSubdeviceRole, devicetype.FieldAirflow, devicetype.FieldWeight, devicetype.FieldWeightUnit:
+	case devicetype.FieldCreated, devicetype.FieldLastUpdated, devicetype.FieldCustomFieldData, devicetype.FieldDescription, devicetype.FieldComments, devicetype.FieldOwnerID, devicetype.FieldManufacturerID, devicetype.FieldDefaultPlatformID, devicetype.FieldModel, devicetype.FieldSlug, devicetype.FieldPartNumber, devicetype.FieldUHeight, devicetype.FieldExcludeFromUtilization, devicetype.FieldIsFullDepth, devicetype.FieldSubdeviceRole, devicetype.FieldAirflow, devicetype.FieldWeight, devicetype.FieldWeightUnit:
 	default:
 		return nil, fmt.Errorf("unknown DeviceType field %s", name)
 	}
@@ -32705,6 +34870,8 @@ func (m *DeviceTypeMutation) OldField(ctx context.Context, name string) (ent.Val
 		return old.Description, nil
 	case devicetype.FieldComments:
 		return old.Comments, nil
+	case devicetype.FieldOwnerID:
+		return old.OwnerID, nil
 	case devicetype.FieldManufacturerID:
 		return old.ManufacturerID, nil
 	case devicetype.FieldDefaultPlatformID:
@@ -32772,6 +34939,13 @@ func (m *DeviceTypeMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case devicetype.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case devicetype.FieldManufacturerID:
 		v, ok := value.(int)
@@ -32920,6 +35094,9 @@ func (m *DeviceTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(devicetype.FieldLastUpdated) {
 		fields = append(fields, devicetype.FieldLastUpdated)
 	}
+	if m.FieldCleared(devicetype.FieldOwnerID) {
+		fields = append(fields, devicetype.FieldOwnerID)
+	}
 	if m.FieldCleared(devicetype.FieldDefaultPlatformID) {
 		fields = append(fields, devicetype.FieldDefaultPlatformID)
 	}
@@ -32954,6 +35131,9 @@ func (m *DeviceTypeMutation) ClearField(name string) error {
 		return nil
 	case devicetype.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case devicetype.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case devicetype.FieldDefaultPlatformID:
 		m.ClearDefaultPlatformID()
@@ -32992,6 +35172,9 @@ func (m *DeviceTypeMutation) ResetField(name string) error {
 		return nil
 	case devicetype.FieldComments:
 		m.ResetComments()
+		return nil
+	case devicetype.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case devicetype.FieldManufacturerID:
 		m.ResetManufacturerID()
@@ -33035,7 +35218,10 @@ func (m *DeviceTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, devicetype.EdgeOwner)
+	}
 	if m.manufacturer != nil {
 		edges = append(edges, devicetype.EdgeManufacturer)
 	}
@@ -33049,6 +35235,10 @@ func (m *DeviceTypeMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *DeviceTypeMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case devicetype.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case devicetype.EdgeManufacturer:
 		if id := m.manufacturer; id != nil {
 			return []ent.Value{*id}
@@ -33063,7 +35253,7 @@ func (m *DeviceTypeMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -33075,7 +35265,10 @@ func (m *DeviceTypeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, devicetype.EdgeOwner)
+	}
 	if m.clearedmanufacturer {
 		edges = append(edges, devicetype.EdgeManufacturer)
 	}
@@ -33089,6 +35282,8 @@ func (m *DeviceTypeMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *DeviceTypeMutation) EdgeCleared(name string) bool {
 	switch name {
+	case devicetype.EdgeOwner:
+		return m.clearedowner
 	case devicetype.EdgeManufacturer:
 		return m.clearedmanufacturer
 	case devicetype.EdgeDefaultPlatform:
@@ -33101,6 +35296,9 @@ func (m *DeviceTypeMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *DeviceTypeMutation) ClearEdge(name string) error {
 	switch name {
+	case devicetype.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case devicetype.EdgeManufacturer:
 		m.ClearManufacturer()
 		return nil
@@ -33115,6 +35313,9 @@ func (m *DeviceTypeMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *DeviceTypeMutation) ResetEdge(name string) error {
 	switch name {
+	case devicetype.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case devicetype.EdgeManufacturer:
 		m.ResetManufacturer()
 		return nil
@@ -33151,6 +35352,8 @@ type EventRuleMutation struct {
 	description         *string
 	comments            *string
 	clearedFields       map[string]struct{}
+	owner               *int
+	clearedowner        bool
 	done                bool
 	oldValue            func(context.Context) (*EventRule, error)
 	predicates          []predicate.EventRule
@@ -33335,6 +35538,38 @@ func (m *EventRuleMutation) CustomFieldData() (r map[string]interface{}, exists 
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *EventRuleMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *EventRuleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *EventRuleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *EventRuleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[eventrule.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *EventRuleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[eventrule.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *EventRuleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, eventrule.FieldOwnerID)
 }
 
 // SetObjectTypes sets the "object_types" field.
@@ -33668,6 +35903,33 @@ func (m *EventRuleMutation) ResetComments() {
 	m.comments = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *EventRuleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[eventrule.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *EventRuleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *EventRuleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *EventRuleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the EventRuleMutation builder.
 func (m *EventRuleMutation) Where(ps ...predicate.EventRule) {
 	m.predicates = append(m.predicates, ps...)
@@ -33702,7 +35964,7 @@ func (m *EventRuleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *EventRuleMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created != nil {
 		fields = append(fields, eventrule.FieldCreated)
 	}
@@ -33711,6 +35973,9 @@ func (m *EventRuleMutation) Fields() []string {
 	}
 	if m.custom_field_data != nil {
 		fields = append(fields, eventrule.FieldCustomFieldData)
+	}
+	if m.owner != nil {
+		fields = append(fields, eventrule.FieldOwnerID)
 	}
 	if m.object_types != nil {
 		fields = append(fields, eventrule.FieldObjectTypes)
@@ -33759,6 +36024,8 @@ func (m *EventRuleMutation) Field(name string) (ent.Value, bool) {
 		return m.LastUpdated()
 	case eventrule.FieldCustomFieldData:
 		return m.CustomFieldData()
+	case eventrule.FieldOwnerID:
+		return m.OwnerID()
 	case eventrule.FieldObjectTypes:
 		return m.ObjectTypes()
 	case eventrule.FieldName:
@@ -33790,7 +36057,7 @@ func (m *EventRuleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *EventRuleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case eventrule.FieldCreated, eventrule.FieldLastUpdated, eventrule.FieldCustomFieldData, eventrule.FieldObjectTypes, eventrule.FieldName, eventrule.FieldEnabled, eventrule.FieldEventTypes, eventrule.FieldConditions, eventrule.FieldActionType, eventrule.FieldActionObjectType, eventrule.FieldActionObjectID, eventrule.FieldActionData, eventrule.FieldDescription, eventrule.FieldComments:
+	case eventrule.FieldCreated, eventrule.FieldLastUpdated, eventrule.FieldCustomFieldData, eventrule.FieldOwnerID, eventrule.FieldObjectTypes, eventrule.FieldName, eventrule.FieldEnabled, eventrule.FieldEventTypes, eventrule.FieldConditions, eventrule.FieldActionType, eventrule.FieldActionObjectType, eventrule.FieldActionObjectID, eventrule.FieldActionData, eventrule.FieldDescription, eventrule.FieldComments:
 	default:
 		return nil, fmt.Errorf("unknown EventRule field %s", name)
 	}
@@ -33811,6 +36078,8 @@ func (m *EventRuleMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.LastUpdated, nil
 	case eventrule.FieldCustomFieldData:
 		return old.CustomFieldData, nil
+	case eventrule.FieldOwnerID:
+		return old.OwnerID, nil
 	case eventrule.FieldObjectTypes:
 		return old.ObjectTypes, nil
 	case eventrule.FieldName:
@@ -33862,6 +36131,13 @@ func (m *EventRuleMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCustomFieldData(v)
+		return nil
+	case eventrule.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case eventrule.FieldObjectTypes:
 		v, ok := value.([]string)
@@ -33991,6 +36267,9 @@ func (m *EventRuleMutation) ClearedFields() []string {
 	if m.FieldCleared(eventrule.FieldLastUpdated) {
 		fields = append(fields, eventrule.FieldLastUpdated)
 	}
+	if m.FieldCleared(eventrule.FieldOwnerID) {
+		fields = append(fields, eventrule.FieldOwnerID)
+	}
 	if m.FieldCleared(eventrule.FieldConditions) {
 		fields = append(fields, eventrule.FieldConditions)
 	}
@@ -34020,6 +36299,9 @@ func (m *EventRuleMutation) ClearField(name string) error {
 	case eventrule.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case eventrule.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	case eventrule.FieldConditions:
 		m.ClearConditions()
 		return nil
@@ -34045,6 +36327,9 @@ func (m *EventRuleMutation) ResetField(name string) error {
 		return nil
 	case eventrule.FieldCustomFieldData:
 		m.ResetCustomFieldData()
+		return nil
+	case eventrule.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case eventrule.FieldObjectTypes:
 		m.ResetObjectTypes()
@@ -34085,19 +36370,28 @@ func (m *EventRuleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *EventRuleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, eventrule.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *EventRuleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case eventrule.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *EventRuleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -34109,25 +36403,42 @@ func (m *EventRuleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *EventRuleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, eventrule.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *EventRuleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case eventrule.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *EventRuleMutation) ClearEdge(name string) error {
+	switch name {
+	case eventrule.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown EventRule unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *EventRuleMutation) ResetEdge(name string) error {
+	switch name {
+	case eventrule.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown EventRule edge %s", name)
 }
 
@@ -34150,6 +36461,8 @@ type FHRPGroupMutation struct {
 	auth_key          *string
 	__first_ip        *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*FHRPGroup, error)
 	predicates        []predicate.FHRPGroup
@@ -34374,6 +36687,38 @@ func (m *FHRPGroupMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *FHRPGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *FHRPGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *FHRPGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[fhrpgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *FHRPGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[fhrpgroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *FHRPGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, fhrpgroup.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *FHRPGroupMutation) SetName(s string) {
 	m.name = &s
@@ -34521,6 +36866,33 @@ func (m *FHRPGroupMutation) ResetFirstIP() {
 	m.__first_ip = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *FHRPGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[fhrpgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *FHRPGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *FHRPGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *FHRPGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the FHRPGroupMutation builder.
 func (m *FHRPGroupMutation) Where(ps ...predicate.FHRPGroup) {
 	m.predicates = append(m.predicates, ps...)
@@ -34555,7 +36927,7 @@ func (m *FHRPGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *FHRPGroupMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created != nil {
 		fields = append(fields, fhrpgroup.FieldCreated)
 	}
@@ -34570,6 +36942,9 @@ func (m *FHRPGroupMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, fhrpgroup.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, fhrpgroup.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, fhrpgroup.FieldName)
@@ -34607,6 +36982,8 @@ func (m *FHRPGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case fhrpgroup.FieldComments:
 		return m.Comments()
+	case fhrpgroup.FieldOwnerID:
+		return m.OwnerID()
 	case fhrpgroup.FieldName:
 		return m.Name()
 	case fhrpgroup.FieldProtocol:
@@ -34628,7 +37005,7 @@ func (m *FHRPGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *FHRPGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case fhrpgroup.FieldCreated, fhrpgroup.FieldLastUpdated, fhrpgroup.FieldCustomFieldData, fhrpgroup.FieldDescription, fhrpgroup.FieldComments, fhrpgroup.FieldName, fhrpgroup.FieldProtocol, fhrpgroup.FieldGroupID, fhrpgroup.FieldAuthType, fhrpgroup.FieldAuthKey, fhrpgroup.FieldFirstIP:
+	case fhrpgroup.FieldCreated, fhrpgroup.FieldLastUpdated, fhrpgroup.FieldCustomFieldData, fhrpgroup.FieldDescription, fhrpgroup.FieldComments, fhrpgroup.FieldOwnerID, fhrpgroup.FieldName, fhrpgroup.FieldProtocol, fhrpgroup.FieldGroupID, fhrpgroup.FieldAuthType, fhrpgroup.FieldAuthKey, fhrpgroup.FieldFirstIP:
 	default:
 		return nil, fmt.Errorf("unknown FHRPGroup field %s", name)
 	}
@@ -34653,6 +37030,8 @@ func (m *FHRPGroupMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case fhrpgroup.FieldComments:
 		return old.Comments, nil
+	case fhrpgroup.FieldOwnerID:
+		return old.OwnerID, nil
 	case fhrpgroup.FieldName:
 		return old.Name, nil
 	case fhrpgroup.FieldProtocol:
@@ -34708,6 +37087,13 @@ func (m *FHRPGroupMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case fhrpgroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case fhrpgroup.FieldName:
 		v, ok := value.(string)
@@ -34802,6 +37188,9 @@ func (m *FHRPGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(fhrpgroup.FieldLastUpdated) {
 		fields = append(fields, fhrpgroup.FieldLastUpdated)
 	}
+	if m.FieldCleared(fhrpgroup.FieldOwnerID) {
+		fields = append(fields, fhrpgroup.FieldOwnerID)
+	}
 	if m.FieldCleared(fhrpgroup.FieldAuthType) {
 		fields = append(fields, fhrpgroup.FieldAuthType)
 	}
@@ -34824,6 +37213,9 @@ func (m *FHRPGroupMutation) ClearField(name string) error {
 		return nil
 	case fhrpgroup.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case fhrpgroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case fhrpgroup.FieldAuthType:
 		m.ClearAuthType()
@@ -34851,6 +37243,9 @@ func (m *FHRPGroupMutation) ResetField(name string) error {
 	case fhrpgroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case fhrpgroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case fhrpgroup.FieldName:
 		m.ResetName()
 		return nil
@@ -34875,19 +37270,28 @@ func (m *FHRPGroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *FHRPGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, fhrpgroup.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *FHRPGroupMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case fhrpgroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *FHRPGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -34899,25 +37303,42 @@ func (m *FHRPGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *FHRPGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, fhrpgroup.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *FHRPGroupMutation) EdgeCleared(name string) bool {
+	switch name {
+	case fhrpgroup.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *FHRPGroupMutation) ClearEdge(name string) error {
+	switch name {
+	case fhrpgroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown FHRPGroup unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *FHRPGroupMutation) ResetEdge(name string) error {
+	switch name {
+	case fhrpgroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown FHRPGroup edge %s", name)
 }
 
@@ -35663,6 +38084,8 @@ type FrontPortMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*FrontPort, error)
 	predicates        []predicate.FrontPort
@@ -36173,6 +38596,38 @@ func (m *FrontPortMutation) ResetRackID() {
 	delete(m.clearedFields, frontport.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *FrontPortMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *FrontPortMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *FrontPortMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[frontport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *FrontPortMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[frontport.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *FrontPortMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, frontport.FieldOwnerID)
+}
+
 // SetType sets the "type" field.
 func (m *FrontPortMutation) SetType(s string) {
 	m._type = &s
@@ -36338,6 +38793,33 @@ func (m *FrontPortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *FrontPortMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[frontport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *FrontPortMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *FrontPortMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *FrontPortMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the FrontPortMutation builder.
 func (m *FrontPortMutation) Where(ps ...predicate.FrontPort) {
 	m.predicates = append(m.predicates, ps...)
@@ -36372,7 +38854,7 @@ func (m *FrontPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *FrontPortMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created != nil {
 		fields = append(fields, frontport.FieldCreated)
 	}
@@ -36414,6 +38896,9 @@ func (m *FrontPortMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, frontport.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, frontport.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, frontport.FieldType)
@@ -36463,6 +38948,8 @@ func (m *FrontPortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case frontport.FieldRackID:
 		return m.RackID()
+	case frontport.FieldOwnerID:
+		return m.OwnerID()
 	case frontport.FieldType:
 		return m.GetType()
 	case frontport.FieldColor:
@@ -36480,7 +38967,7 @@ func (m *FrontPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *FrontPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case frontport.FieldCreated, frontport.FieldLastUpdated, frontport.FieldCustomFieldData, frontport.FieldDeviceID, frontport.FieldModuleID, frontport.FieldName, frontport.FieldNameNatural, frontport.FieldLabel, frontport.FieldDescription, frontport.FieldMarkConnected, frontport.FieldOccupied, frontport.FieldSiteID, frontport.FieldLocationID, frontport.FieldRackID, frontport.FieldType, frontport.FieldColor, frontport.FieldPositions, frontport.FieldMappings:
+	case frontport.FieldCreated, frontport.FieldLastUpdated, frontport.FieldCustomFieldData, frontport.FieldDeviceID, frontport.FieldModuleID, frontport.FieldName, frontport.FieldNameNatural, frontport.FieldLabel, frontport.FieldDescription, frontport.FieldMarkConnected, frontport.FieldOccupied, frontport.FieldSiteID, frontport.FieldLocationID, frontport.FieldRackID, frontport.FieldOwnerID, frontport.FieldType, frontport.FieldColor, frontport.FieldPositions, frontport.FieldMappings:
 	default:
 		return nil, fmt.Errorf("unknown FrontPort field %s", name)
 	}
@@ -36523,6 +39010,8 @@ func (m *FrontPortMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.LocationID, nil
 	case frontport.FieldRackID:
 		return old.RackID, nil
+	case frontport.FieldOwnerID:
+		return old.OwnerID, nil
 	case frontport.FieldType:
 		return old.Type, nil
 	case frontport.FieldColor:
@@ -36637,6 +39126,13 @@ func (m *FrontPortMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case frontport.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case frontport.FieldType:
 		v, ok := value.(string)
@@ -36765,6 +39261,9 @@ func (m *FrontPortMutation) ClearedFields() []string {
 	if m.FieldCleared(frontport.FieldRackID) {
 		fields = append(fields, frontport.FieldRackID)
 	}
+	if m.FieldCleared(frontport.FieldOwnerID) {
+		fields = append(fields, frontport.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -36796,6 +39295,9 @@ func (m *FrontPortMutation) ClearField(name string) error {
 		return nil
 	case frontport.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case frontport.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown FrontPort nullable field %s", name)
@@ -36847,6 +39349,9 @@ func (m *FrontPortMutation) ResetField(name string) error {
 	case frontport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case frontport.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case frontport.FieldType:
 		m.ResetType()
 		return nil
@@ -36865,12 +39370,15 @@ func (m *FrontPortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *FrontPortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, frontport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, frontport.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, frontport.EdgeOwner)
 	}
 	return edges
 }
@@ -36887,13 +39395,17 @@ func (m *FrontPortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case frontport.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *FrontPortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -36905,12 +39417,15 @@ func (m *FrontPortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *FrontPortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, frontport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, frontport.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, frontport.EdgeOwner)
 	}
 	return edges
 }
@@ -36923,6 +39438,8 @@ func (m *FrontPortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case frontport.EdgeModule:
 		return m.clearedmodule
+	case frontport.EdgeOwner:
+		return m.clearedowner
 	}
 	return false
 }
@@ -36937,6 +39454,9 @@ func (m *FrontPortMutation) ClearEdge(name string) error {
 	case frontport.EdgeModule:
 		m.ClearModule()
 		return nil
+	case frontport.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown FrontPort unique edge %s", name)
 }
@@ -36950,6 +39470,9 @@ func (m *FrontPortMutation) ResetEdge(name string) error {
 		return nil
 	case frontport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case frontport.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	}
 	return fmt.Errorf("unknown FrontPort edge %s", name)
@@ -37932,6 +40455,9 @@ type GroupMutation struct {
 	permissions        map[int]struct{}
 	removedpermissions map[int]struct{}
 	clearedpermissions bool
+	owners             map[int]struct{}
+	removedowners      map[int]struct{}
+	clearedowners      bool
 	done               bool
 	oldValue           func(context.Context) (*Group, error)
 	predicates         []predicate.Group
@@ -38215,6 +40741,60 @@ func (m *GroupMutation) ResetPermissions() {
 	m.removedpermissions = nil
 }
 
+// AddOwnerIDs adds the "owners" edge to the Owner entity by ids.
+func (m *GroupMutation) AddOwnerIDs(ids ...int) {
+	if m.owners == nil {
+		m.owners = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.owners[ids[i]] = struct{}{}
+	}
+}
+
+// ClearOwners clears the "owners" edge to the Owner entity.
+func (m *GroupMutation) ClearOwners() {
+	m.clearedowners = true
+}
+
+// OwnersCleared reports if the "owners" edge to the Owner entity was cleared.
+func (m *GroupMutation) OwnersCleared() bool {
+	return m.clearedowners
+}
+
+// RemoveOwnerIDs removes the "owners" edge to the Owner entity by IDs.
+func (m *GroupMutation) RemoveOwnerIDs(ids ...int) {
+	if m.removedowners == nil {
+		m.removedowners = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.owners, ids[i])
+		m.removedowners[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedOwners returns the removed IDs of the "owners" edge to the Owner entity.
+func (m *GroupMutation) RemovedOwnersIDs() (ids []int) {
+	for id := range m.removedowners {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// OwnersIDs returns the "owners" edge IDs in the mutation.
+func (m *GroupMutation) OwnersIDs() (ids []int) {
+	for id := range m.owners {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetOwners resets all changes to the "owners" edge.
+func (m *GroupMutation) ResetOwners() {
+	m.owners = nil
+	m.clearedowners = false
+	m.removedowners = nil
+}
+
 // Where appends a list predicates to the GroupMutation builder.
 func (m *GroupMutation) Where(ps ...predicate.Group) {
 	m.predicates = append(m.predicates, ps...)
@@ -38365,12 +40945,15 @@ func (m *GroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *GroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.users != nil {
 		edges = append(edges, group.EdgeUsers)
 	}
 	if m.permissions != nil {
 		edges = append(edges, group.EdgePermissions)
+	}
+	if m.owners != nil {
+		edges = append(edges, group.EdgeOwners)
 	}
 	return edges
 }
@@ -38391,18 +40974,27 @@ func (m *GroupMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case group.EdgeOwners:
+		ids := make([]ent.Value, 0, len(m.owners))
+		for id := range m.owners {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *GroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedusers != nil {
 		edges = append(edges, group.EdgeUsers)
 	}
 	if m.removedpermissions != nil {
 		edges = append(edges, group.EdgePermissions)
+	}
+	if m.removedowners != nil {
+		edges = append(edges, group.EdgeOwners)
 	}
 	return edges
 }
@@ -38423,18 +41015,27 @@ func (m *GroupMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case group.EdgeOwners:
+		ids := make([]ent.Value, 0, len(m.removedowners))
+		for id := range m.removedowners {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *GroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.clearedusers {
 		edges = append(edges, group.EdgeUsers)
 	}
 	if m.clearedpermissions {
 		edges = append(edges, group.EdgePermissions)
+	}
+	if m.clearedowners {
+		edges = append(edges, group.EdgeOwners)
 	}
 	return edges
 }
@@ -38447,6 +41048,8 @@ func (m *GroupMutation) EdgeCleared(name string) bool {
 		return m.clearedusers
 	case group.EdgePermissions:
 		return m.clearedpermissions
+	case group.EdgeOwners:
+		return m.clearedowners
 	}
 	return false
 }
@@ -38468,6 +41071,9 @@ func (m *GroupMutation) ResetEdge(name string) error {
 		return nil
 	case group.EdgePermissions:
 		m.ResetPermissions()
+		return nil
+	case group.EdgeOwners:
+		m.ResetOwners()
 		return nil
 	}
 	return fmt.Errorf("unknown Group edge %s", name)
@@ -38501,6 +41107,8 @@ type IPAddressMutation struct {
 	__network             *[]byte
 	__broadcast           *[]byte
 	clearedFields         map[string]struct{}
+	owner                 *int
+	clearedowner          bool
 	vrf                   *int
 	clearedvrf            bool
 	tenant                *int
@@ -38735,6 +41343,38 @@ func (m *IPAddressMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *IPAddressMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *IPAddressMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *IPAddressMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *IPAddressMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[ipaddress.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *IPAddressMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[ipaddress.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *IPAddressMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, ipaddress.FieldOwnerID)
 }
 
 // SetFamily sets the "family" field.
@@ -39181,6 +41821,33 @@ func (m *IPAddressMutation) ResetBroadcast() {
 	m.__broadcast = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *IPAddressMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[ipaddress.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *IPAddressMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *IPAddressMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *IPAddressMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearVrf clears the "vrf" edge to the VRF entity.
 func (m *IPAddressMutation) ClearVrf() {
 	m.clearedvrf = true
@@ -39404,7 +42071,7 @@ func (m *IPAddressMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *IPAddressMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created != nil {
 		fields = append(fields, ipaddress.FieldCreated)
 	}
@@ -39419,6 +42086,9 @@ func (m *IPAddressMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, ipaddress.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, ipaddress.FieldOwnerID)
 	}
 	if m.family != nil {
 		fields = append(fields, ipaddress.FieldFamily)
@@ -39483,6 +42153,8 @@ func (m *IPAddressMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case ipaddress.FieldComments:
 		return m.Comments()
+	case ipaddress.FieldOwnerID:
+		return m.OwnerID()
 	case ipaddress.FieldFamily:
 		return m.Family()
 	case ipaddress.FieldAddress:
@@ -39522,7 +42194,7 @@ func (m *IPAddressMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *IPAddressMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case ipaddress.FieldCreated, ipaddress.FieldLastUpdated, ipaddress.FieldCustomFieldData, ipaddress.FieldDescription, ipaddress.FieldComments, ipaddress.FieldFamily, ipaddress.FieldAddress, ipaddress.FieldVrfID, ipaddress.FieldTenantID, ipaddress.FieldStatus, ipaddress.FieldRole, ipaddress.FieldAssignedObjectType, ipaddress.FieldAssignedObjectID, ipaddress.FieldNatInsideID, ipaddress.FieldDNSName, ipaddress.FieldHost, ipaddress.FieldPrefixLength, ipaddress.FieldVrfKey, ipaddress.FieldNetwork, ipaddress.FieldBroadcast:
+	case ipaddress.FieldCreated, ipaddress.FieldLastUpdated, ipaddress.FieldCustomFieldData, ipaddress.FieldDescription, ipaddress.FieldComments, ipaddress.FieldOwnerID, ipaddress.FieldFamily, ipaddress.FieldAddress, ipaddress.FieldVrfID, ipaddress.FieldTenantID, ipaddress.FieldStatus, ipaddress.FieldRole, ipaddress.FieldAssignedObjectType, ipaddress.FieldAssignedObjectID, ipaddress.FieldNatInsideID, ipaddress.FieldDNSName, ipaddress.FieldHost, ipaddress.FieldPrefixLength, ipaddress.FieldVrfKey, ipaddress.FieldNetwork, ipaddress.FieldBroadcast:
 	default:
 		return nil, fmt.Errorf("unknown IPAddress field %s", name)
 	}
@@ -39547,6 +42219,8 @@ func (m *IPAddressMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case ipaddress.FieldComments:
 		return old.Comments, nil
+	case ipaddress.FieldOwnerID:
+		return old.OwnerID, nil
 	case ipaddress.FieldFamily:
 		return old.Family, nil
 	case ipaddress.FieldAddress:
@@ -39620,6 +42294,13 @@ func (m *IPAddressMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case ipaddress.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case ipaddress.FieldFamily:
 		v, ok := value.(int)
@@ -39813,6 +42494,9 @@ func (m *IPAddressMutation) ClearedFields() []string {
 	if m.FieldCleared(ipaddress.FieldLastUpdated) {
 		fields = append(fields, ipaddress.FieldLastUpdated)
 	}
+	if m.FieldCleared(ipaddress.FieldOwnerID) {
+		fields = append(fields, ipaddress.FieldOwnerID)
+	}
 	if m.FieldCleared(ipaddress.FieldVrfID) {
 		fields = append(fields, ipaddress.FieldVrfID)
 	}
@@ -39850,6 +42534,9 @@ func (m *IPAddressMutation) ClearField(name string) error {
 		return nil
 	case ipaddress.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case ipaddress.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case ipaddress.FieldVrfID:
 		m.ClearVrfID()
@@ -39891,6 +42578,9 @@ func (m *IPAddressMutation) ResetField(name string) error {
 		return nil
 	case ipaddress.FieldComments:
 		m.ResetComments()
+		return nil
+	case ipaddress.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case ipaddress.FieldFamily:
 		m.ResetFamily()
@@ -39943,7 +42633,10 @@ func (m *IPAddressMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *IPAddressMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.owner != nil {
+		edges = append(edges, ipaddress.EdgeOwner)
+	}
 	if m.vrf != nil {
 		edges = append(edges, ipaddress.EdgeVrf)
 	}
@@ -39966,6 +42659,10 @@ func (m *IPAddressMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *IPAddressMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case ipaddress.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case ipaddress.EdgeVrf:
 		if id := m.vrf; id != nil {
 			return []ent.Value{*id}
@@ -39996,7 +42693,7 @@ func (m *IPAddressMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *IPAddressMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.removednat_inside_of != nil {
 		edges = append(edges, ipaddress.EdgeNatInsideOf)
 	}
@@ -40028,7 +42725,10 @@ func (m *IPAddressMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *IPAddressMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.clearedowner {
+		edges = append(edges, ipaddress.EdgeOwner)
+	}
 	if m.clearedvrf {
 		edges = append(edges, ipaddress.EdgeVrf)
 	}
@@ -40051,6 +42751,8 @@ func (m *IPAddressMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *IPAddressMutation) EdgeCleared(name string) bool {
 	switch name {
+	case ipaddress.EdgeOwner:
+		return m.clearedowner
 	case ipaddress.EdgeVrf:
 		return m.clearedvrf
 	case ipaddress.EdgeTenant:
@@ -40069,6 +42771,9 @@ func (m *IPAddressMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *IPAddressMutation) ClearEdge(name string) error {
 	switch name {
+	case ipaddress.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case ipaddress.EdgeVrf:
 		m.ClearVrf()
 		return nil
@@ -40086,6 +42791,9 @@ func (m *IPAddressMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *IPAddressMutation) ResetEdge(name string) error {
 	switch name {
+	case ipaddress.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case ipaddress.EdgeVrf:
 		m.ResetVrf()
 		return nil
@@ -40132,6 +42840,8 @@ type IPRangeMutation struct {
 	vrf_key           *int
 	addvrf_key        *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	vrf               *int
 	clearedvrf        bool
 	tenant            *int
@@ -40360,6 +43070,38 @@ func (m *IPRangeMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *IPRangeMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *IPRangeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *IPRangeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *IPRangeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[iprange.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *IPRangeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[iprange.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *IPRangeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, iprange.FieldOwnerID)
 }
 
 // SetFamily sets the "family" field.
@@ -40747,6 +43489,33 @@ func (m *IPRangeMutation) ResetVrfKey() {
 	m.addvrf_key = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *IPRangeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[iprange.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *IPRangeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *IPRangeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *IPRangeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearVrf clears the "vrf" edge to the VRF entity.
 func (m *IPRangeMutation) ClearVrf() {
 	m.clearedvrf = true
@@ -40862,7 +43631,7 @@ func (m *IPRangeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *IPRangeMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 20)
 	if m.created != nil {
 		fields = append(fields, iprange.FieldCreated)
 	}
@@ -40877,6 +43646,9 @@ func (m *IPRangeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, iprange.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, iprange.FieldOwnerID)
 	}
 	if m.family != nil {
 		fields = append(fields, iprange.FieldFamily)
@@ -40938,6 +43710,8 @@ func (m *IPRangeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case iprange.FieldComments:
 		return m.Comments()
+	case iprange.FieldOwnerID:
+		return m.OwnerID()
 	case iprange.FieldFamily:
 		return m.Family()
 	case iprange.FieldStartAddress:
@@ -40975,7 +43749,7 @@ func (m *IPRangeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *IPRangeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case iprange.FieldCreated, iprange.FieldLastUpdated, iprange.FieldCustomFieldData, iprange.FieldDescription, iprange.FieldComments, iprange.FieldFamily, iprange.FieldStartAddress, iprange.FieldEndAddress, iprange.FieldSize, iprange.FieldVrfID, iprange.FieldTenantID, iprange.FieldStatus, iprange.FieldRoleID, iprange.FieldMarkPopulated, iprange.FieldMarkUtilized, iprange.FieldStartHost, iprange.FieldEndHost, iprange.FieldPrefixLength, iprange.FieldVrfKey:
+	case iprange.FieldCreated, iprange.FieldLastUpdated, iprange.FieldCustomFieldData, iprange.FieldDescription, iprange.FieldComments, iprange.FieldOwnerID, iprange.FieldFamily, iprange.FieldStartAddress, iprange.FieldEndAddress, iprange.FieldSize, iprange.FieldVrfID, iprange.FieldTenantID, iprange.FieldStatus, iprange.FieldRoleID, iprange.FieldMarkPopulated, iprange.FieldMarkUtilized, iprange.FieldStartHost, iprange.FieldEndHost, iprange.FieldPrefixLength, iprange.FieldVrfKey:
 	default:
 		return nil, fmt.Errorf("unknown IPRange field %s", name)
 	}
@@ -41000,6 +43774,8 @@ func (m *IPRangeMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return old.Description, nil
 	case iprange.FieldComments:
 		return old.Comments, nil
+	case iprange.FieldOwnerID:
+		return old.OwnerID, nil
 	case iprange.FieldFamily:
 		return old.Family, nil
 	case iprange.FieldStartAddress:
@@ -41071,6 +43847,13 @@ func (m *IPRangeMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case iprange.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case iprange.FieldFamily:
 		v, ok := value.(int)
@@ -41257,6 +44040,9 @@ func (m *IPRangeMutation) ClearedFields() []string {
 	if m.FieldCleared(iprange.FieldLastUpdated) {
 		fields = append(fields, iprange.FieldLastUpdated)
 	}
+	if m.FieldCleared(iprange.FieldOwnerID) {
+		fields = append(fields, iprange.FieldOwnerID)
+	}
 	if m.FieldCleared(iprange.FieldVrfID) {
 		fields = append(fields, iprange.FieldVrfID)
 	}
@@ -41285,6 +44071,9 @@ func (m *IPRangeMutation) ClearField(name string) error {
 		return nil
 	case iprange.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case iprange.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case iprange.FieldVrfID:
 		m.ClearVrfID()
@@ -41317,6 +44106,9 @@ func (m *IPRangeMutation) ResetField(name string) error {
 		return nil
 	case iprange.FieldComments:
 		m.ResetComments()
+		return nil
+	case iprange.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case iprange.FieldFamily:
 		m.ResetFamily()
@@ -41366,7 +44158,10 @@ func (m *IPRangeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *IPRangeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, iprange.EdgeOwner)
+	}
 	if m.vrf != nil {
 		edges = append(edges, iprange.EdgeVrf)
 	}
@@ -41383,6 +44178,10 @@ func (m *IPRangeMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *IPRangeMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case iprange.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case iprange.EdgeVrf:
 		if id := m.vrf; id != nil {
 			return []ent.Value{*id}
@@ -41401,7 +44200,7 @@ func (m *IPRangeMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *IPRangeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -41413,7 +44212,10 @@ func (m *IPRangeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *IPRangeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, iprange.EdgeOwner)
+	}
 	if m.clearedvrf {
 		edges = append(edges, iprange.EdgeVrf)
 	}
@@ -41430,6 +44232,8 @@ func (m *IPRangeMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *IPRangeMutation) EdgeCleared(name string) bool {
 	switch name {
+	case iprange.EdgeOwner:
+		return m.clearedowner
 	case iprange.EdgeVrf:
 		return m.clearedvrf
 	case iprange.EdgeTenant:
@@ -41444,6 +44248,9 @@ func (m *IPRangeMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *IPRangeMutation) ClearEdge(name string) error {
 	switch name {
+	case iprange.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case iprange.EdgeVrf:
 		m.ClearVrf()
 		return nil
@@ -41461,6 +44268,9 @@ func (m *IPRangeMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *IPRangeMutation) ResetEdge(name string) error {
 	switch name {
+	case iprange.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case iprange.EdgeVrf:
 		m.ResetVrf()
 		return nil
@@ -43512,6 +46322,8 @@ type InventoryItemMutation struct {
 	clearedFields       map[string]struct{}
 	device              *int
 	cleareddevice       bool
+	owner               *int
+	clearedowner        bool
 	role                *int
 	clearedrole         bool
 	manufacturer        *int
@@ -43956,6 +46768,38 @@ func (m *InventoryItemMutation) ResetRackID() {
 	delete(m.clearedFields, inventoryitem.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *InventoryItemMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *InventoryItemMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *InventoryItemMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[inventoryitem.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *InventoryItemMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitem.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *InventoryItemMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, inventoryitem.FieldOwnerID)
+}
+
 // SetParentID sets the "parent_id" field.
 func (m *InventoryItemMutation) SetParentID(i int) {
 	m.parent_id = &i
@@ -44332,6 +47176,33 @@ func (m *InventoryItemMutation) ResetDevice() {
 	m.cleareddevice = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *InventoryItemMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[inventoryitem.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *InventoryItemMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *InventoryItemMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *InventoryItemMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearRole clears the "role" edge to the InventoryItemRole entity.
 func (m *InventoryItemMutation) ClearRole() {
 	m.clearedrole = true
@@ -44420,7 +47291,7 @@ func (m *InventoryItemMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *InventoryItemMutation) Fields() []string {
-	fields := make([]string, 0, 22)
+	fields := make([]string, 0, 23)
 	if m.created != nil {
 		fields = append(fields, inventoryitem.FieldCreated)
 	}
@@ -44453,6 +47324,9 @@ func (m *InventoryItemMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, inventoryitem.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, inventoryitem.FieldOwnerID)
 	}
 	if m.parent_id != nil {
 		fields = append(fields, inventoryitem.FieldParentID)
@@ -44517,6 +47391,8 @@ func (m *InventoryItemMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case inventoryitem.FieldRackID:
 		return m.RackID()
+	case inventoryitem.FieldOwnerID:
+		return m.OwnerID()
 	case inventoryitem.FieldParentID:
 		return m.ParentID()
 	case inventoryitem.FieldDepth:
@@ -44548,7 +47424,7 @@ func (m *InventoryItemMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *InventoryItemMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case inventoryitem.FieldCreated, inventoryitem.FieldLastUpdated, inventoryitem.FieldCustomFieldData, inventoryitem.FieldDeviceID, inventoryitem.FieldName, inventoryitem.FieldNameNatural, inventoryitem.FieldLabel, inventoryitem.FieldDescription, inventoryitem.FieldSiteID, inventoryitem.FieldLocationID, inventoryitem.FieldRackID, inventoryitem.FieldParentID, inventoryitem.FieldDepth, inventoryitem.FieldStatus, inventoryitem.FieldRoleID, inventoryitem.FieldManufacturerID, inventoryitem.FieldPartID, inventoryitem.FieldSerial, inventoryitem.FieldAssetTag, inventoryitem.FieldDiscovered, inventoryitem.FieldComponentType, inventoryitem.FieldComponentID:
+	case inventoryitem.FieldCreated, inventoryitem.FieldLastUpdated, inventoryitem.FieldCustomFieldData, inventoryitem.FieldDeviceID, inventoryitem.FieldName, inventoryitem.FieldNameNatural, inventoryitem.FieldLabel, inventoryitem.FieldDescription, inventoryitem.FieldSiteID, inventoryitem.FieldLocationID, inventoryitem.FieldRackID, inventoryitem.FieldOwnerID, inventoryitem.FieldParentID, inventoryitem.FieldDepth, inventoryitem.FieldStatus, inventoryitem.FieldRoleID, inventoryitem.FieldManufacturerID, inventoryitem.FieldPartID, inventoryitem.FieldSerial, inventoryitem.FieldAssetTag, inventoryitem.FieldDiscovered, inventoryitem.FieldComponentType, inventoryitem.FieldComponentID:
 	default:
 		return nil, fmt.Errorf("unknown InventoryItem field %s", name)
 	}
@@ -44585,6 +47461,8 @@ func (m *InventoryItemMutation) OldField(ctx context.Context, name string) (ent.
 		return old.LocationID, nil
 	case inventoryitem.FieldRackID:
 		return old.RackID, nil
+	case inventoryitem.FieldOwnerID:
+		return old.OwnerID, nil
 	case inventoryitem.FieldParentID:
 		return old.ParentID, nil
 	case inventoryitem.FieldDepth:
@@ -44692,6 +47570,13 @@ func (m *InventoryItemMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case inventoryitem.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case inventoryitem.FieldParentID:
 		v, ok := value.(int)
@@ -44890,6 +47775,9 @@ func (m *InventoryItemMutation) ClearedFields() []string {
 	if m.FieldCleared(inventoryitem.FieldRackID) {
 		fields = append(fields, inventoryitem.FieldRackID)
 	}
+	if m.FieldCleared(inventoryitem.FieldOwnerID) {
+		fields = append(fields, inventoryitem.FieldOwnerID)
+	}
 	if m.FieldCleared(inventoryitem.FieldParentID) {
 		fields = append(fields, inventoryitem.FieldParentID)
 	}
@@ -44936,6 +47824,9 @@ func (m *InventoryItemMutation) ClearField(name string) error {
 		return nil
 	case inventoryitem.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case inventoryitem.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case inventoryitem.FieldParentID:
 		m.ClearParentID()
@@ -44996,6 +47887,9 @@ func (m *InventoryItemMutation) ResetField(name string) error {
 	case inventoryitem.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case inventoryitem.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case inventoryitem.FieldParentID:
 		m.ResetParentID()
 		return nil
@@ -45035,9 +47929,12 @@ func (m *InventoryItemMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *InventoryItemMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.device != nil {
 		edges = append(edges, inventoryitem.EdgeDevice)
+	}
+	if m.owner != nil {
+		edges = append(edges, inventoryitem.EdgeOwner)
 	}
 	if m.role != nil {
 		edges = append(edges, inventoryitem.EdgeRole)
@@ -45056,6 +47953,10 @@ func (m *InventoryItemMutation) AddedIDs(name string) []ent.Value {
 		if id := m.device; id != nil {
 			return []ent.Value{*id}
 		}
+	case inventoryitem.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case inventoryitem.EdgeRole:
 		if id := m.role; id != nil {
 			return []ent.Value{*id}
@@ -45070,7 +47971,7 @@ func (m *InventoryItemMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *InventoryItemMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -45082,9 +47983,12 @@ func (m *InventoryItemMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *InventoryItemMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.cleareddevice {
 		edges = append(edges, inventoryitem.EdgeDevice)
+	}
+	if m.clearedowner {
+		edges = append(edges, inventoryitem.EdgeOwner)
 	}
 	if m.clearedrole {
 		edges = append(edges, inventoryitem.EdgeRole)
@@ -45101,6 +48005,8 @@ func (m *InventoryItemMutation) EdgeCleared(name string) bool {
 	switch name {
 	case inventoryitem.EdgeDevice:
 		return m.cleareddevice
+	case inventoryitem.EdgeOwner:
+		return m.clearedowner
 	case inventoryitem.EdgeRole:
 		return m.clearedrole
 	case inventoryitem.EdgeManufacturer:
@@ -45115,6 +48021,9 @@ func (m *InventoryItemMutation) ClearEdge(name string) error {
 	switch name {
 	case inventoryitem.EdgeDevice:
 		m.ClearDevice()
+		return nil
+	case inventoryitem.EdgeOwner:
+		m.ClearOwner()
 		return nil
 	case inventoryitem.EdgeRole:
 		m.ClearRole()
@@ -45132,6 +48041,9 @@ func (m *InventoryItemMutation) ResetEdge(name string) error {
 	switch name {
 	case inventoryitem.EdgeDevice:
 		m.ResetDevice()
+		return nil
+	case inventoryitem.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	case inventoryitem.EdgeRole:
 		m.ResetRole()
@@ -45158,6 +48070,8 @@ type InventoryItemRoleMutation struct {
 	comments          *string
 	color             *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*InventoryItemRole, error)
 	predicates        []predicate.InventoryItemRole
@@ -45420,6 +48334,38 @@ func (m *InventoryItemRoleMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *InventoryItemRoleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *InventoryItemRoleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *InventoryItemRoleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[inventoryitemrole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *InventoryItemRoleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitemrole.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *InventoryItemRoleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, inventoryitemrole.FieldOwnerID)
+}
+
 // SetColor sets the "color" field.
 func (m *InventoryItemRoleMutation) SetColor(s string) {
 	m.color = &s
@@ -45437,6 +48383,33 @@ func (m *InventoryItemRoleMutation) Color() (r string, exists bool) {
 // ResetColor resets all changes to the "color" field.
 func (m *InventoryItemRoleMutation) ResetColor() {
 	m.color = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *InventoryItemRoleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[inventoryitemrole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *InventoryItemRoleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *InventoryItemRoleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *InventoryItemRoleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // Where appends a list predicates to the InventoryItemRoleMutation builder.
@@ -45473,7 +48446,7 @@ func (m *InventoryItemRoleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *InventoryItemRoleMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, inventoryitemrole.FieldCreated)
 	}
@@ -45494,6 +48467,9 @@ func (m *InventoryItemRoleMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, inventoryitemrole.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, inventoryitemrole.FieldOwnerID)
 	}
 	if m.color != nil {
 		fields = append(fields, inventoryitemrole.FieldColor)
@@ -45520,6 +48496,8 @@ func (m *InventoryItemRoleMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case inventoryitemrole.FieldComments:
 		return m.Comments()
+	case inventoryitemrole.FieldOwnerID:
+		return m.OwnerID()
 	case inventoryitemrole.FieldColor:
 		return m.Color()
 	}
@@ -45531,7 +48509,7 @@ func (m *InventoryItemRoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *InventoryItemRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case inventoryitemrole.FieldCreated, inventoryitemrole.FieldLastUpdated, inventoryitemrole.FieldCustomFieldData, inventoryitemrole.FieldName, inventoryitemrole.FieldSlug, inventoryitemrole.FieldDescription, inventoryitemrole.FieldComments, inventoryitemrole.FieldColor:
+	case inventoryitemrole.FieldCreated, inventoryitemrole.FieldLastUpdated, inventoryitemrole.FieldCustomFieldData, inventoryitemrole.FieldName, inventoryitemrole.FieldSlug, inventoryitemrole.FieldDescription, inventoryitemrole.FieldComments, inventoryitemrole.FieldOwnerID, inventoryitemrole.FieldColor:
 	default:
 		return nil, fmt.Errorf("unknown InventoryItemRole field %s", name)
 	}
@@ -45560,6 +48538,8 @@ func (m *InventoryItemRoleMutation) OldField(ctx context.Context, name string) (
 		return old.Description, nil
 	case inventoryitemrole.FieldComments:
 		return old.Comments, nil
+	case inventoryitemrole.FieldOwnerID:
+		return old.OwnerID, nil
 	case inventoryitemrole.FieldColor:
 		return old.Color, nil
 	}
@@ -45620,6 +48600,13 @@ func (m *InventoryItemRoleMutation) SetField(name string, value ent.Value) error
 		}
 		m.SetComments(v)
 		return nil
+	case inventoryitemrole.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case inventoryitemrole.FieldColor:
 		v, ok := value.(string)
 		if !ok {
@@ -45634,13 +48621,16 @@ func (m *InventoryItemRoleMutation) SetField(name string, value ent.Value) error
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *InventoryItemRoleMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *InventoryItemRoleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -45663,6 +48653,9 @@ func (m *InventoryItemRoleMutation) ClearedFields() []string {
 	if m.FieldCleared(inventoryitemrole.FieldLastUpdated) {
 		fields = append(fields, inventoryitemrole.FieldLastUpdated)
 	}
+	if m.FieldCleared(inventoryitemrole.FieldOwnerID) {
+		fields = append(fields, inventoryitemrole.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -45682,6 +48675,9 @@ func (m *InventoryItemRoleMutation) ClearField(name string) error {
 		return nil
 	case inventoryitemrole.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case inventoryitemrole.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown InventoryItemRole nullable field %s", name)
@@ -45712,6 +48708,9 @@ func (m *InventoryItemRoleMutation) ResetField(name string) error {
 	case inventoryitemrole.FieldComments:
 		m.ResetComments()
 		return nil
+	case inventoryitemrole.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case inventoryitemrole.FieldColor:
 		m.ResetColor()
 		return nil
@@ -45721,19 +48720,28 @@ func (m *InventoryItemRoleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *InventoryItemRoleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, inventoryitemrole.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *InventoryItemRoleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case inventoryitemrole.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *InventoryItemRoleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -45745,25 +48753,42 @@ func (m *InventoryItemRoleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *InventoryItemRoleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, inventoryitemrole.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *InventoryItemRoleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case inventoryitemrole.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *InventoryItemRoleMutation) ClearEdge(name string) error {
+	switch name {
+	case inventoryitemrole.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown InventoryItemRole unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *InventoryItemRoleMutation) ResetEdge(name string) error {
+	switch name {
+	case inventoryitemrole.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown InventoryItemRole edge %s", name)
 }
 
@@ -46976,6 +50001,8 @@ type LocationMutation struct {
 	status            *string
 	facility          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	parent            *int
 	clearedparent     bool
 	children          map[int]struct{}
@@ -47318,6 +50345,38 @@ func (m *LocationMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *LocationMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *LocationMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *LocationMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[location.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *LocationMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[location.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *LocationMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, location.FieldOwnerID)
+}
+
 // SetSiteID sets the "site_id" field.
 func (m *LocationMutation) SetSiteID(i int) {
 	m.site = &i
@@ -47405,6 +50464,33 @@ func (m *LocationMutation) Facility() (r string, exists bool) {
 // ResetFacility resets all changes to the "facility" field.
 func (m *LocationMutation) ResetFacility() {
 	m.facility = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *LocationMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[location.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *LocationMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *LocationMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *LocationMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearParent clears the "parent" edge to the Location entity.
@@ -47576,7 +50662,7 @@ func (m *LocationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *LocationMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.created != nil {
 		fields = append(fields, location.FieldCreated)
 	}
@@ -47603,6 +50689,9 @@ func (m *LocationMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, location.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, location.FieldOwnerID)
 	}
 	if m.site != nil {
 		fields = append(fields, location.FieldSiteID)
@@ -47642,6 +50731,8 @@ func (m *LocationMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case location.FieldComments:
 		return m.Comments()
+	case location.FieldOwnerID:
+		return m.OwnerID()
 	case location.FieldSiteID:
 		return m.SiteID()
 	case location.FieldStatus:
@@ -47659,7 +50750,7 @@ func (m *LocationMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *LocationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case location.FieldCreated, location.FieldLastUpdated, location.FieldCustomFieldData, location.FieldName, location.FieldSlug, location.FieldParentID, location.FieldDepth, location.FieldDescription, location.FieldComments, location.FieldSiteID, location.FieldStatus, location.FieldTenantID, location.FieldFacility:
+	case location.FieldCreated, location.FieldLastUpdated, location.FieldCustomFieldData, location.FieldName, location.FieldSlug, location.FieldParentID, location.FieldDepth, location.FieldDescription, location.FieldComments, location.FieldOwnerID, location.FieldSiteID, location.FieldStatus, location.FieldTenantID, location.FieldFacility:
 	default:
 		return nil, fmt.Errorf("unknown Location field %s", name)
 	}
@@ -47692,6 +50783,8 @@ func (m *LocationMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.Description, nil
 	case location.FieldComments:
 		return old.Comments, nil
+	case location.FieldOwnerID:
+		return old.OwnerID, nil
 	case location.FieldSiteID:
 		return old.SiteID, nil
 	case location.FieldStatus:
@@ -47771,6 +50864,13 @@ func (m *LocationMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case location.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case location.FieldSiteID:
 		v, ok := value.(int)
@@ -47854,6 +50954,9 @@ func (m *LocationMutation) ClearedFields() []string {
 	if m.FieldCleared(location.FieldParentID) {
 		fields = append(fields, location.FieldParentID)
 	}
+	if m.FieldCleared(location.FieldOwnerID) {
+		fields = append(fields, location.FieldOwnerID)
+	}
 	if m.FieldCleared(location.FieldTenantID) {
 		fields = append(fields, location.FieldTenantID)
 	}
@@ -47879,6 +50982,9 @@ func (m *LocationMutation) ClearField(name string) error {
 		return nil
 	case location.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case location.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case location.FieldTenantID:
 		m.ClearTenantID()
@@ -47918,6 +51024,9 @@ func (m *LocationMutation) ResetField(name string) error {
 	case location.FieldComments:
 		m.ResetComments()
 		return nil
+	case location.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case location.FieldSiteID:
 		m.ResetSiteID()
 		return nil
@@ -47936,7 +51045,10 @@ func (m *LocationMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *LocationMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.owner != nil {
+		edges = append(edges, location.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, location.EdgeParent)
 	}
@@ -47956,6 +51068,10 @@ func (m *LocationMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *LocationMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case location.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case location.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -47980,7 +51096,7 @@ func (m *LocationMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *LocationMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.removedchildren != nil {
 		edges = append(edges, location.EdgeChildren)
 	}
@@ -48003,7 +51119,10 @@ func (m *LocationMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *LocationMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.clearedowner {
+		edges = append(edges, location.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, location.EdgeParent)
 	}
@@ -48023,6 +51142,8 @@ func (m *LocationMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *LocationMutation) EdgeCleared(name string) bool {
 	switch name {
+	case location.EdgeOwner:
+		return m.clearedowner
 	case location.EdgeParent:
 		return m.clearedparent
 	case location.EdgeChildren:
@@ -48039,6 +51160,9 @@ func (m *LocationMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *LocationMutation) ClearEdge(name string) error {
 	switch name {
+	case location.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case location.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -48056,6 +51180,9 @@ func (m *LocationMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *LocationMutation) ResetEdge(name string) error {
 	switch name {
+	case location.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case location.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -48088,6 +51215,8 @@ type MACAddressMutation struct {
 	assigned_object_id    *int
 	addassigned_object_id *int
 	clearedFields         map[string]struct{}
+	owner                 *int
+	clearedowner          bool
 	done                  bool
 	oldValue              func(context.Context) (*MACAddress, error)
 	predicates            []predicate.MACAddress
@@ -48312,6 +51441,38 @@ func (m *MACAddressMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *MACAddressMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *MACAddressMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *MACAddressMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[macaddress.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *MACAddressMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[macaddress.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *MACAddressMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, macaddress.FieldOwnerID)
+}
+
 // SetMACAddress sets the "mac_address" field.
 func (m *MACAddressMutation) SetMACAddress(s string) {
 	m.mac_address = &s
@@ -48416,6 +51577,33 @@ func (m *MACAddressMutation) ResetAssignedObjectID() {
 	delete(m.clearedFields, macaddress.FieldAssignedObjectID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *MACAddressMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[macaddress.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *MACAddressMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *MACAddressMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *MACAddressMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the MACAddressMutation builder.
 func (m *MACAddressMutation) Where(ps ...predicate.MACAddress) {
 	m.predicates = append(m.predicates, ps...)
@@ -48450,7 +51638,7 @@ func (m *MACAddressMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MACAddressMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, macaddress.FieldCreated)
 	}
@@ -48465,6 +51653,9 @@ func (m *MACAddressMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, macaddress.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, macaddress.FieldOwnerID)
 	}
 	if m.mac_address != nil {
 		fields = append(fields, macaddress.FieldMACAddress)
@@ -48493,6 +51684,8 @@ func (m *MACAddressMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case macaddress.FieldComments:
 		return m.Comments()
+	case macaddress.FieldOwnerID:
+		return m.OwnerID()
 	case macaddress.FieldMACAddress:
 		return m.MACAddress()
 	case macaddress.FieldAssignedObjectType:
@@ -48508,7 +51701,7 @@ func (m *MACAddressMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *MACAddressMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case macaddress.FieldCreated, macaddress.FieldLastUpdated, macaddress.FieldCustomFieldData, macaddress.FieldDescription, macaddress.FieldComments, macaddress.FieldMACAddress, macaddress.FieldAssignedObjectType, macaddress.FieldAssignedObjectID:
+	case macaddress.FieldCreated, macaddress.FieldLastUpdated, macaddress.FieldCustomFieldData, macaddress.FieldDescription, macaddress.FieldComments, macaddress.FieldOwnerID, macaddress.FieldMACAddress, macaddress.FieldAssignedObjectType, macaddress.FieldAssignedObjectID:
 	default:
 		return nil, fmt.Errorf("unknown MACAddress field %s", name)
 	}
@@ -48533,6 +51726,8 @@ func (m *MACAddressMutation) OldField(ctx context.Context, name string) (ent.Val
 		return old.Description, nil
 	case macaddress.FieldComments:
 		return old.Comments, nil
+	case macaddress.FieldOwnerID:
+		return old.OwnerID, nil
 	case macaddress.FieldMACAddress:
 		return old.MACAddress, nil
 	case macaddress.FieldAssignedObjectType:
@@ -48582,6 +51777,13 @@ func (m *MACAddressMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case macaddress.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case macaddress.FieldMACAddress:
 		v, ok := value.(string)
@@ -48655,6 +51857,9 @@ func (m *MACAddressMutation) ClearedFields() []string {
 	if m.FieldCleared(macaddress.FieldLastUpdated) {
 		fields = append(fields, macaddress.FieldLastUpdated)
 	}
+	if m.FieldCleared(macaddress.FieldOwnerID) {
+		fields = append(fields, macaddress.FieldOwnerID)
+	}
 	if m.FieldCleared(macaddress.FieldAssignedObjectType) {
 		fields = append(fields, macaddress.FieldAssignedObjectType)
 	}
@@ -48680,6 +51885,9 @@ func (m *MACAddressMutation) ClearField(name string) error {
 		return nil
 	case macaddress.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case macaddress.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case macaddress.FieldAssignedObjectType:
 		m.ClearAssignedObjectType()
@@ -48710,6 +51918,9 @@ func (m *MACAddressMutation) ResetField(name string) error {
 	case macaddress.FieldComments:
 		m.ResetComments()
 		return nil
+	case macaddress.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case macaddress.FieldMACAddress:
 		m.ResetMACAddress()
 		return nil
@@ -48725,19 +51936,28 @@ func (m *MACAddressMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *MACAddressMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, macaddress.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *MACAddressMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case macaddress.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *MACAddressMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -48749,25 +51969,42 @@ func (m *MACAddressMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *MACAddressMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, macaddress.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *MACAddressMutation) EdgeCleared(name string) bool {
+	switch name {
+	case macaddress.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *MACAddressMutation) ClearEdge(name string) error {
+	switch name {
+	case macaddress.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown MACAddress unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *MACAddressMutation) ResetEdge(name string) error {
+	switch name {
+	case macaddress.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown MACAddress edge %s", name)
 }
 
@@ -48785,6 +52022,8 @@ type ManufacturerMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*Manufacturer, error)
 	predicates        []predicate.Manufacturer
@@ -49047,6 +52286,65 @@ func (m *ManufacturerMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ManufacturerMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ManufacturerMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ManufacturerMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[manufacturer.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ManufacturerMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[manufacturer.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ManufacturerMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, manufacturer.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ManufacturerMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[manufacturer.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ManufacturerMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ManufacturerMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ManufacturerMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ManufacturerMutation builder.
 func (m *ManufacturerMutation) Where(ps ...predicate.Manufacturer) {
 	m.predicates = append(m.predicates, ps...)
@@ -49081,7 +52379,7 @@ func (m *ManufacturerMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ManufacturerMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.created != nil {
 		fields = append(fields, manufacturer.FieldCreated)
 	}
@@ -49102,6 +52400,9 @@ func (m *ManufacturerMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, manufacturer.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, manufacturer.FieldOwnerID)
 	}
 	return fields
 }
@@ -49125,6 +52426,8 @@ func (m *ManufacturerMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case manufacturer.FieldComments:
 		return m.Comments()
+	case manufacturer.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -49134,7 +52437,7 @@ func (m *ManufacturerMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ManufacturerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case manufacturer.FieldCreated, manufacturer.FieldLastUpdated, manufacturer.FieldCustomFieldData, manufacturer.FieldName, manufacturer.FieldSlug, manufacturer.FieldDescription, manufacturer.FieldComments:
+	case manufacturer.FieldCreated, manufacturer.FieldLastUpdated, manufacturer.FieldCustomFieldData, manufacturer.FieldName, manufacturer.FieldSlug, manufacturer.FieldDescription, manufacturer.FieldComments, manufacturer.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown Manufacturer field %s", name)
 	}
@@ -49163,6 +52466,8 @@ func (m *ManufacturerMutation) OldField(ctx context.Context, name string) (ent.V
 		return old.Description, nil
 	case manufacturer.FieldComments:
 		return old.Comments, nil
+	case manufacturer.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown Manufacturer field %s", name)
 }
@@ -49221,6 +52526,13 @@ func (m *ManufacturerMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case manufacturer.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Manufacturer field %s", name)
 }
@@ -49228,13 +52540,16 @@ func (m *ManufacturerMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *ManufacturerMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *ManufacturerMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -49257,6 +52572,9 @@ func (m *ManufacturerMutation) ClearedFields() []string {
 	if m.FieldCleared(manufacturer.FieldLastUpdated) {
 		fields = append(fields, manufacturer.FieldLastUpdated)
 	}
+	if m.FieldCleared(manufacturer.FieldOwnerID) {
+		fields = append(fields, manufacturer.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -49276,6 +52594,9 @@ func (m *ManufacturerMutation) ClearField(name string) error {
 		return nil
 	case manufacturer.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case manufacturer.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown Manufacturer nullable field %s", name)
@@ -49306,25 +52627,37 @@ func (m *ManufacturerMutation) ResetField(name string) error {
 	case manufacturer.FieldComments:
 		m.ResetComments()
 		return nil
+	case manufacturer.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown Manufacturer field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ManufacturerMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, manufacturer.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *ManufacturerMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case manufacturer.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ManufacturerMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -49336,25 +52669,42 @@ func (m *ManufacturerMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ManufacturerMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, manufacturer.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *ManufacturerMutation) EdgeCleared(name string) bool {
+	switch name {
+	case manufacturer.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *ManufacturerMutation) ClearEdge(name string) error {
+	switch name {
+	case manufacturer.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown Manufacturer unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *ManufacturerMutation) ResetEdge(name string) error {
+	switch name {
+	case manufacturer.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown Manufacturer edge %s", name)
 }
 
@@ -49376,6 +52726,8 @@ type ModuleMutation struct {
 	adopt_components     *bool
 	__display            *string
 	clearedFields        map[string]struct{}
+	owner                *int
+	clearedowner         bool
 	device               *int
 	cleareddevice        bool
 	module_bay           *int
@@ -49566,6 +52918,38 @@ func (m *ModuleMutation) CustomFieldData() (r map[string]interface{}, exists boo
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *ModuleMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *ModuleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ModuleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ModuleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[module.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ModuleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[module.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ModuleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, module.FieldOwnerID)
 }
 
 // SetDeviceID sets the "device_id" field.
@@ -49790,6 +53174,33 @@ func (m *ModuleMutation) ResetDisplay() {
 	m.__display = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ModuleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[module.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ModuleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ModuleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ModuleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearDevice clears the "device" edge to the Device entity.
 func (m *ModuleMutation) ClearDevice() {
 	m.cleareddevice = true
@@ -49905,7 +53316,7 @@ func (m *ModuleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ModuleMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created != nil {
 		fields = append(fields, module.FieldCreated)
 	}
@@ -49914,6 +53325,9 @@ func (m *ModuleMutation) Fields() []string {
 	}
 	if m.custom_field_data != nil {
 		fields = append(fields, module.FieldCustomFieldData)
+	}
+	if m.owner != nil {
+		fields = append(fields, module.FieldOwnerID)
 	}
 	if m.device != nil {
 		fields = append(fields, module.FieldDeviceID)
@@ -49962,6 +53376,8 @@ func (m *ModuleMutation) Field(name string) (ent.Value, bool) {
 		return m.LastUpdated()
 	case module.FieldCustomFieldData:
 		return m.CustomFieldData()
+	case module.FieldOwnerID:
+		return m.OwnerID()
 	case module.FieldDeviceID:
 		return m.DeviceID()
 	case module.FieldModuleBayID:
@@ -49993,7 +53409,7 @@ func (m *ModuleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ModuleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case module.FieldCreated, module.FieldLastUpdated, module.FieldCustomFieldData, module.FieldDeviceID, module.FieldModuleBayID, module.FieldModuleTypeID, module.FieldStatus, module.FieldSerial, module.FieldAssetTag, module.FieldDescription, module.FieldComments, module.FieldReplicateComponents, module.FieldAdoptComponents, module.FieldDisplay:
+	case module.FieldCreated, module.FieldLastUpdated, module.FieldCustomFieldData, module.FieldOwnerID, module.FieldDeviceID, module.FieldModuleBayID, module.FieldModuleTypeID, module.FieldStatus, module.FieldSerial, module.FieldAssetTag, module.FieldDescription, module.FieldComments, module.FieldReplicateComponents, module.FieldAdoptComponents, module.FieldDisplay:
 	default:
 		return nil, fmt.Errorf("unknown Module field %s", name)
 	}
@@ -50014,6 +53430,8 @@ func (m *ModuleMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return old.LastUpdated, nil
 	case module.FieldCustomFieldData:
 		return old.CustomFieldData, nil
+	case module.FieldOwnerID:
+		return old.OwnerID, nil
 	case module.FieldDeviceID:
 		return old.DeviceID, nil
 	case module.FieldModuleBayID:
@@ -50065,6 +53483,13 @@ func (m *ModuleMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCustomFieldData(v)
+		return nil
+	case module.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case module.FieldDeviceID:
 		v, ok := value.(int)
@@ -50182,6 +53607,9 @@ func (m *ModuleMutation) ClearedFields() []string {
 	if m.FieldCleared(module.FieldLastUpdated) {
 		fields = append(fields, module.FieldLastUpdated)
 	}
+	if m.FieldCleared(module.FieldOwnerID) {
+		fields = append(fields, module.FieldOwnerID)
+	}
 	if m.FieldCleared(module.FieldAssetTag) {
 		fields = append(fields, module.FieldAssetTag)
 	}
@@ -50205,6 +53633,9 @@ func (m *ModuleMutation) ClearField(name string) error {
 	case module.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case module.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	case module.FieldAssetTag:
 		m.ClearAssetTag()
 		return nil
@@ -50224,6 +53655,9 @@ func (m *ModuleMutation) ResetField(name string) error {
 		return nil
 	case module.FieldCustomFieldData:
 		m.ResetCustomFieldData()
+		return nil
+	case module.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case module.FieldDeviceID:
 		m.ResetDeviceID()
@@ -50264,7 +53698,10 @@ func (m *ModuleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ModuleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, module.EdgeOwner)
+	}
 	if m.device != nil {
 		edges = append(edges, module.EdgeDevice)
 	}
@@ -50281,6 +53718,10 @@ func (m *ModuleMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ModuleMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case module.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case module.EdgeDevice:
 		if id := m.device; id != nil {
 			return []ent.Value{*id}
@@ -50299,7 +53740,7 @@ func (m *ModuleMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ModuleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -50311,7 +53752,10 @@ func (m *ModuleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ModuleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, module.EdgeOwner)
+	}
 	if m.cleareddevice {
 		edges = append(edges, module.EdgeDevice)
 	}
@@ -50328,6 +53772,8 @@ func (m *ModuleMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ModuleMutation) EdgeCleared(name string) bool {
 	switch name {
+	case module.EdgeOwner:
+		return m.clearedowner
 	case module.EdgeDevice:
 		return m.cleareddevice
 	case module.EdgeModuleBay:
@@ -50342,6 +53788,9 @@ func (m *ModuleMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ModuleMutation) ClearEdge(name string) error {
 	switch name {
+	case module.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case module.EdgeDevice:
 		m.ClearDevice()
 		return nil
@@ -50359,6 +53808,9 @@ func (m *ModuleMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ModuleMutation) ResetEdge(name string) error {
 	switch name {
+	case module.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case module.EdgeDevice:
 		m.ResetDevice()
 		return nil
@@ -50400,6 +53852,8 @@ type ModuleBayMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ModuleBay, error)
 	predicates        []predicate.ModuleBay
@@ -50872,6 +54326,38 @@ func (m *ModuleBayMutation) ResetRackID() {
 	delete(m.clearedFields, modulebay.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ModuleBayMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ModuleBayMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ModuleBayMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[modulebay.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ModuleBayMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[modulebay.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ModuleBayMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, modulebay.FieldOwnerID)
+}
+
 // SetPosition sets the "position" field.
 func (m *ModuleBayMutation) SetPosition(s string) {
 	m.position = &s
@@ -51017,6 +54503,33 @@ func (m *ModuleBayMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ModuleBayMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[modulebay.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ModuleBayMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ModuleBayMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ModuleBayMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ModuleBayMutation builder.
 func (m *ModuleBayMutation) Where(ps ...predicate.ModuleBay) {
 	m.predicates = append(m.predicates, ps...)
@@ -51051,7 +54564,7 @@ func (m *ModuleBayMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ModuleBayMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.created != nil {
 		fields = append(fields, modulebay.FieldCreated)
 	}
@@ -51087,6 +54600,9 @@ func (m *ModuleBayMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, modulebay.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, modulebay.FieldOwnerID)
 	}
 	if m.position != nil {
 		fields = append(fields, modulebay.FieldPosition)
@@ -51129,6 +54645,8 @@ func (m *ModuleBayMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case modulebay.FieldRackID:
 		return m.RackID()
+	case modulebay.FieldOwnerID:
+		return m.OwnerID()
 	case modulebay.FieldPosition:
 		return m.Position()
 	case modulebay.FieldEnabled:
@@ -51144,7 +54662,7 @@ func (m *ModuleBayMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ModuleBayMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case modulebay.FieldCreated, modulebay.FieldLastUpdated, modulebay.FieldCustomFieldData, modulebay.FieldDeviceID, modulebay.FieldModuleID, modulebay.FieldName, modulebay.FieldNameNatural, modulebay.FieldLabel, modulebay.FieldDescription, modulebay.FieldSiteID, modulebay.FieldLocationID, modulebay.FieldRackID, modulebay.FieldPosition, modulebay.FieldEnabled, modulebay.FieldParentID:
+	case modulebay.FieldCreated, modulebay.FieldLastUpdated, modulebay.FieldCustomFieldData, modulebay.FieldDeviceID, modulebay.FieldModuleID, modulebay.FieldName, modulebay.FieldNameNatural, modulebay.FieldLabel, modulebay.FieldDescription, modulebay.FieldSiteID, modulebay.FieldLocationID, modulebay.FieldRackID, modulebay.FieldOwnerID, modulebay.FieldPosition, modulebay.FieldEnabled, modulebay.FieldParentID:
 	default:
 		return nil, fmt.Errorf("unknown ModuleBay field %s", name)
 	}
@@ -51183,6 +54701,8 @@ func (m *ModuleBayMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.LocationID, nil
 	case modulebay.FieldRackID:
 		return old.RackID, nil
+	case modulebay.FieldOwnerID:
+		return old.OwnerID, nil
 	case modulebay.FieldPosition:
 		return old.Position, nil
 	case modulebay.FieldEnabled:
@@ -51281,6 +54801,13 @@ func (m *ModuleBayMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case modulebay.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case modulebay.FieldPosition:
 		v, ok := value.(string)
@@ -51402,6 +54929,9 @@ func (m *ModuleBayMutation) ClearedFields() []string {
 	if m.FieldCleared(modulebay.FieldRackID) {
 		fields = append(fields, modulebay.FieldRackID)
 	}
+	if m.FieldCleared(modulebay.FieldOwnerID) {
+		fields = append(fields, modulebay.FieldOwnerID)
+	}
 	if m.FieldCleared(modulebay.FieldParentID) {
 		fields = append(fields, modulebay.FieldParentID)
 	}
@@ -51436,6 +54966,9 @@ func (m *ModuleBayMutation) ClearField(name string) error {
 		return nil
 	case modulebay.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case modulebay.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case modulebay.FieldParentID:
 		m.ClearParentID()
@@ -51484,6 +55017,9 @@ func (m *ModuleBayMutation) ResetField(name string) error {
 	case modulebay.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case modulebay.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case modulebay.FieldPosition:
 		m.ResetPosition()
 		return nil
@@ -51499,12 +55035,15 @@ func (m *ModuleBayMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ModuleBayMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, modulebay.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, modulebay.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, modulebay.EdgeOwner)
 	}
 	return edges
 }
@@ -51521,13 +55060,17 @@ func (m *ModuleBayMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case modulebay.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ModuleBayMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -51539,12 +55082,15 @@ func (m *ModuleBayMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ModuleBayMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, modulebay.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, modulebay.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, modulebay.EdgeOwner)
 	}
 	return edges
 }
@@ -51557,6 +55103,8 @@ func (m *ModuleBayMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case modulebay.EdgeModule:
 		return m.clearedmodule
+	case modulebay.EdgeOwner:
+		return m.clearedowner
 	}
 	return false
 }
@@ -51571,6 +55119,9 @@ func (m *ModuleBayMutation) ClearEdge(name string) error {
 	case modulebay.EdgeModule:
 		m.ClearModule()
 		return nil
+	case modulebay.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown ModuleBay unique edge %s", name)
 }
@@ -51584,6 +55135,9 @@ func (m *ModuleBayMutation) ResetEdge(name string) error {
 		return nil
 	case modulebay.EdgeModule:
 		m.ResetModule()
+		return nil
+	case modulebay.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	}
 	return fmt.Errorf("unknown ModuleBay edge %s", name)
@@ -52447,6 +56001,8 @@ type ModuleTypeMutation struct {
 	weight_unit         *string
 	attribute_data      *map[string]interface{}
 	clearedFields       map[string]struct{}
+	owner               *int
+	clearedowner        bool
 	profile             *int
 	clearedprofile      bool
 	manufacturer        *int
@@ -52673,6 +56229,38 @@ func (m *ModuleTypeMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *ModuleTypeMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *ModuleTypeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ModuleTypeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ModuleTypeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[moduletype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ModuleTypeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[moduletype.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ModuleTypeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, moduletype.FieldOwnerID)
 }
 
 // SetProfileID sets the "profile_id" field.
@@ -52913,6 +56501,33 @@ func (m *ModuleTypeMutation) ResetAttributeData() {
 	delete(m.clearedFields, moduletype.FieldAttributeData)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ModuleTypeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[moduletype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ModuleTypeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ModuleTypeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ModuleTypeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearProfile clears the "profile" edge to the ModuleTypeProfile entity.
 func (m *ModuleTypeMutation) ClearProfile() {
 	m.clearedprofile = true
@@ -53001,7 +56616,7 @@ func (m *ModuleTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ModuleTypeMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.created != nil {
 		fields = append(fields, moduletype.FieldCreated)
 	}
@@ -53016,6 +56631,9 @@ func (m *ModuleTypeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, moduletype.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, moduletype.FieldOwnerID)
 	}
 	if m.profile != nil {
 		fields = append(fields, moduletype.FieldProfileID)
@@ -53059,6 +56677,8 @@ func (m *ModuleTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case moduletype.FieldComments:
 		return m.Comments()
+	case moduletype.FieldOwnerID:
+		return m.OwnerID()
 	case moduletype.FieldProfileID:
 		return m.ProfileID()
 	case moduletype.FieldManufacturerID:
@@ -53084,7 +56704,7 @@ func (m *ModuleTypeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ModuleTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case moduletype.FieldCreated, moduletype.FieldLastUpdated, moduletype.FieldCustomFieldData, moduletype.FieldDescription, moduletype.FieldComments, moduletype.FieldProfileID, moduletype.FieldManufacturerID, moduletype.FieldModel, moduletype.FieldPartNumber, moduletype.FieldAirflow, moduletype.FieldWeight, moduletype.FieldWeightUnit, moduletype.FieldAttributeData:
+	case moduletype.FieldCreated, moduletype.FieldLastUpdated, moduletype.FieldCustomFieldData, moduletype.FieldDescription, moduletype.FieldComments, moduletype.FieldOwnerID, moduletype.FieldProfileID, moduletype.FieldManufacturerID, moduletype.FieldModel, moduletype.FieldPartNumber, moduletype.FieldAirflow, moduletype.FieldWeight, moduletype.FieldWeightUnit, moduletype.FieldAttributeData:
 	default:
 		return nil, fmt.Errorf("unknown ModuleType field %s", name)
 	}
@@ -53109,6 +56729,8 @@ func (m *ModuleTypeMutation) OldField(ctx context.Context, name string) (ent.Val
 		return old.Description, nil
 	case moduletype.FieldComments:
 		return old.Comments, nil
+	case moduletype.FieldOwnerID:
+		return old.OwnerID, nil
 	case moduletype.FieldProfileID:
 		return old.ProfileID, nil
 	case moduletype.FieldManufacturerID:
@@ -53168,6 +56790,13 @@ func (m *ModuleTypeMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case moduletype.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case moduletype.FieldProfileID:
 		v, ok := value.(int)
@@ -53276,6 +56905,9 @@ func (m *ModuleTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(moduletype.FieldLastUpdated) {
 		fields = append(fields, moduletype.FieldLastUpdated)
 	}
+	if m.FieldCleared(moduletype.FieldOwnerID) {
+		fields = append(fields, moduletype.FieldOwnerID)
+	}
 	if m.FieldCleared(moduletype.FieldProfileID) {
 		fields = append(fields, moduletype.FieldProfileID)
 	}
@@ -53310,6 +56942,9 @@ func (m *ModuleTypeMutation) ClearField(name string) error {
 		return nil
 	case moduletype.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case moduletype.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case moduletype.FieldProfileID:
 		m.ClearProfileID()
@@ -53349,6 +56984,9 @@ func (m *ModuleTypeMutation) ResetField(name string) error {
 	case moduletype.FieldComments:
 		m.ResetComments()
 		return nil
+	case moduletype.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case moduletype.FieldProfileID:
 		m.ResetProfileID()
 		return nil
@@ -53379,7 +57017,10 @@ func (m *ModuleTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ModuleTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, moduletype.EdgeOwner)
+	}
 	if m.profile != nil {
 		edges = append(edges, moduletype.EdgeProfile)
 	}
@@ -53393,6 +57034,10 @@ func (m *ModuleTypeMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ModuleTypeMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case moduletype.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case moduletype.EdgeProfile:
 		if id := m.profile; id != nil {
 			return []ent.Value{*id}
@@ -53407,7 +57052,7 @@ func (m *ModuleTypeMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ModuleTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -53419,7 +57064,10 @@ func (m *ModuleTypeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ModuleTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, moduletype.EdgeOwner)
+	}
 	if m.clearedprofile {
 		edges = append(edges, moduletype.EdgeProfile)
 	}
@@ -53433,6 +57081,8 @@ func (m *ModuleTypeMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ModuleTypeMutation) EdgeCleared(name string) bool {
 	switch name {
+	case moduletype.EdgeOwner:
+		return m.clearedowner
 	case moduletype.EdgeProfile:
 		return m.clearedprofile
 	case moduletype.EdgeManufacturer:
@@ -53445,6 +57095,9 @@ func (m *ModuleTypeMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ModuleTypeMutation) ClearEdge(name string) error {
 	switch name {
+	case moduletype.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case moduletype.EdgeProfile:
 		m.ClearProfile()
 		return nil
@@ -53459,6 +57112,9 @@ func (m *ModuleTypeMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ModuleTypeMutation) ResetEdge(name string) error {
 	switch name {
+	case moduletype.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case moduletype.EdgeProfile:
 		m.ResetProfile()
 		return nil
@@ -53483,6 +57139,8 @@ type ModuleTypeProfileMutation struct {
 	name              *string
 	schema            *map[string]interface{}
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ModuleTypeProfile, error)
 	predicates        []predicate.ModuleTypeProfile
@@ -53707,6 +57365,38 @@ func (m *ModuleTypeProfileMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ModuleTypeProfileMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ModuleTypeProfileMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ModuleTypeProfileMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[moduletypeprofile.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ModuleTypeProfileMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[moduletypeprofile.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ModuleTypeProfileMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, moduletypeprofile.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *ModuleTypeProfileMutation) SetName(s string) {
 	m.name = &s
@@ -53758,6 +57448,33 @@ func (m *ModuleTypeProfileMutation) ResetSchema() {
 	delete(m.clearedFields, moduletypeprofile.FieldSchema)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ModuleTypeProfileMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[moduletypeprofile.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ModuleTypeProfileMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ModuleTypeProfileMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ModuleTypeProfileMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ModuleTypeProfileMutation builder.
 func (m *ModuleTypeProfileMutation) Where(ps ...predicate.ModuleTypeProfile) {
 	m.predicates = append(m.predicates, ps...)
@@ -53792,7 +57509,7 @@ func (m *ModuleTypeProfileMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ModuleTypeProfileMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.created != nil {
 		fields = append(fields, moduletypeprofile.FieldCreated)
 	}
@@ -53807,6 +57524,9 @@ func (m *ModuleTypeProfileMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, moduletypeprofile.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, moduletypeprofile.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, moduletypeprofile.FieldName)
@@ -53832,6 +57552,8 @@ func (m *ModuleTypeProfileMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case moduletypeprofile.FieldComments:
 		return m.Comments()
+	case moduletypeprofile.FieldOwnerID:
+		return m.OwnerID()
 	case moduletypeprofile.FieldName:
 		return m.Name()
 	case moduletypeprofile.FieldSchema:
@@ -53845,7 +57567,7 @@ func (m *ModuleTypeProfileMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ModuleTypeProfileMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case moduletypeprofile.FieldCreated, moduletypeprofile.FieldLastUpdated, moduletypeprofile.FieldCustomFieldData, moduletypeprofile.FieldDescription, moduletypeprofile.FieldComments, moduletypeprofile.FieldName, moduletypeprofile.FieldSchema:
+	case moduletypeprofile.FieldCreated, moduletypeprofile.FieldLastUpdated, moduletypeprofile.FieldCustomFieldData, moduletypeprofile.FieldDescription, moduletypeprofile.FieldComments, moduletypeprofile.FieldOwnerID, moduletypeprofile.FieldName, moduletypeprofile.FieldSchema:
 	default:
 		return nil, fmt.Errorf("unknown ModuleTypeProfile field %s", name)
 	}
@@ -53870,6 +57592,8 @@ func (m *ModuleTypeProfileMutation) OldField(ctx context.Context, name string) (
 		return old.Description, nil
 	case moduletypeprofile.FieldComments:
 		return old.Comments, nil
+	case moduletypeprofile.FieldOwnerID:
+		return old.OwnerID, nil
 	case moduletypeprofile.FieldName:
 		return old.Name, nil
 	case moduletypeprofile.FieldSchema:
@@ -53918,6 +57642,13 @@ func (m *ModuleTypeProfileMutation) SetField(name string, value ent.Value) error
 		}
 		m.SetComments(v)
 		return nil
+	case moduletypeprofile.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case moduletypeprofile.FieldName:
 		v, ok := value.(string)
 		if !ok {
@@ -53939,13 +57670,16 @@ func (m *ModuleTypeProfileMutation) SetField(name string, value ent.Value) error
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *ModuleTypeProfileMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *ModuleTypeProfileMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -53967,6 +57701,9 @@ func (m *ModuleTypeProfileMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(moduletypeprofile.FieldLastUpdated) {
 		fields = append(fields, moduletypeprofile.FieldLastUpdated)
+	}
+	if m.FieldCleared(moduletypeprofile.FieldOwnerID) {
+		fields = append(fields, moduletypeprofile.FieldOwnerID)
 	}
 	if m.FieldCleared(moduletypeprofile.FieldSchema) {
 		fields = append(fields, moduletypeprofile.FieldSchema)
@@ -53990,6 +57727,9 @@ func (m *ModuleTypeProfileMutation) ClearField(name string) error {
 		return nil
 	case moduletypeprofile.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case moduletypeprofile.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case moduletypeprofile.FieldSchema:
 		m.ClearSchema()
@@ -54017,6 +57757,9 @@ func (m *ModuleTypeProfileMutation) ResetField(name string) error {
 	case moduletypeprofile.FieldComments:
 		m.ResetComments()
 		return nil
+	case moduletypeprofile.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case moduletypeprofile.FieldName:
 		m.ResetName()
 		return nil
@@ -54029,19 +57772,28 @@ func (m *ModuleTypeProfileMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ModuleTypeProfileMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, moduletypeprofile.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *ModuleTypeProfileMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case moduletypeprofile.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ModuleTypeProfileMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -54053,25 +57805,42 @@ func (m *ModuleTypeProfileMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ModuleTypeProfileMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, moduletypeprofile.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *ModuleTypeProfileMutation) EdgeCleared(name string) bool {
+	switch name {
+	case moduletypeprofile.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *ModuleTypeProfileMutation) ClearEdge(name string) error {
+	switch name {
+	case moduletypeprofile.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ModuleTypeProfile unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *ModuleTypeProfileMutation) ResetEdge(name string) error {
+	switch name {
+	case moduletypeprofile.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ModuleTypeProfile edge %s", name)
 }
 
@@ -57321,6 +61090,1012 @@ func (m *OutboxEventMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown OutboxEvent edge %s", name)
 }
 
+// OwnerMutation represents an operation that mutates the Owner nodes in the graph.
+type OwnerMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	name               *string
+	description        *string
+	clearedFields      map[string]struct{}
+	group              *int
+	clearedgroup       bool
+	user_groups        map[int]struct{}
+	removeduser_groups map[int]struct{}
+	cleareduser_groups bool
+	users              map[int]struct{}
+	removedusers       map[int]struct{}
+	clearedusers       bool
+	done               bool
+	oldValue           func(context.Context) (*Owner, error)
+	predicates         []predicate.Owner
+}
+
+var _ ent.Mutation = (*OwnerMutation)(nil)
+
+// ownerOption allows management of the mutation configuration using functional options.
+type ownerOption func(*OwnerMutation)
+
+// newOwnerMutation creates new mutation for the Owner entity.
+func newOwnerMutation(c config, op Op, opts ...ownerOption) *OwnerMutation {
+	m := &OwnerMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOwner,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOwnerID sets the ID field of the mutation.
+func withOwnerID(id int) ownerOption {
+	return func(m *OwnerMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Owner
+		)
+		m.oldValue = func(ctx context.Context) (*Owner, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Owner.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOwner sets the old Owner of the mutation.
+func withOwner(node *Owner) ownerOption {
+	return func(m *OwnerMutation) {
+		m.oldValue = func(context.Context) (*Owner, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OwnerMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OwnerMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OwnerMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OwnerMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Owner.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetName sets the "name" field.
+func (m *OwnerMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *OwnerMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *OwnerMutation) ResetName() {
+	m.name = nil
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *OwnerMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *OwnerMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *OwnerMutation) ClearGroupID() {
+	m.group = nil
+	m.clearedFields[owner.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *OwnerMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[owner.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *OwnerMutation) ResetGroupID() {
+	m.group = nil
+	delete(m.clearedFields, owner.FieldGroupID)
+}
+
+// SetDescription sets the "description" field.
+func (m *OwnerMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *OwnerMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *OwnerMutation) ResetDescription() {
+	m.description = nil
+}
+
+// ClearGroup clears the "group" edge to the OwnerGroup entity.
+func (m *OwnerMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[owner.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the OwnerGroup entity was cleared.
+func (m *OwnerMutation) GroupCleared() bool {
+	return m.GroupIDCleared() || m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *OwnerMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *OwnerMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// AddUserGroupIDs adds the "user_groups" edge to the Group entity by ids.
+func (m *OwnerMutation) AddUserGroupIDs(ids ...int) {
+	if m.user_groups == nil {
+		m.user_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.user_groups[ids[i]] = struct{}{}
+	}
+}
+
+// ClearUserGroups clears the "user_groups" edge to the Group entity.
+func (m *OwnerMutation) ClearUserGroups() {
+	m.cleareduser_groups = true
+}
+
+// UserGroupsCleared reports if the "user_groups" edge to the Group entity was cleared.
+func (m *OwnerMutation) UserGroupsCleared() bool {
+	return m.cleareduser_groups
+}
+
+// RemoveUserGroupIDs removes the "user_groups" edge to the Group entity by IDs.
+func (m *OwnerMutation) RemoveUserGroupIDs(ids ...int) {
+	if m.removeduser_groups == nil {
+		m.removeduser_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.user_groups, ids[i])
+		m.removeduser_groups[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedUserGroups returns the removed IDs of the "user_groups" edge to the Group entity.
+func (m *OwnerMutation) RemovedUserGroupsIDs() (ids []int) {
+	for id := range m.removeduser_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// UserGroupsIDs returns the "user_groups" edge IDs in the mutation.
+func (m *OwnerMutation) UserGroupsIDs() (ids []int) {
+	for id := range m.user_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetUserGroups resets all changes to the "user_groups" edge.
+func (m *OwnerMutation) ResetUserGroups() {
+	m.user_groups = nil
+	m.cleareduser_groups = false
+	m.removeduser_groups = nil
+}
+
+// AddUserIDs adds the "users" edge to the User entity by ids.
+func (m *OwnerMutation) AddUserIDs(ids ...int) {
+	if m.users == nil {
+		m.users = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.users[ids[i]] = struct{}{}
+	}
+}
+
+// ClearUsers clears the "users" edge to the User entity.
+func (m *OwnerMutation) ClearUsers() {
+	m.clearedusers = true
+}
+
+// UsersCleared reports if the "users" edge to the User entity was cleared.
+func (m *OwnerMutation) UsersCleared() bool {
+	return m.clearedusers
+}
+
+// RemoveUserIDs removes the "users" edge to the User entity by IDs.
+func (m *OwnerMutation) RemoveUserIDs(ids ...int) {
+	if m.removedusers == nil {
+		m.removedusers = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.users, ids[i])
+		m.removedusers[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedUsers returns the removed IDs of the "users" edge to the User entity.
+func (m *OwnerMutation) RemovedUsersIDs() (ids []int) {
+	for id := range m.removedusers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// UsersIDs returns the "users" edge IDs in the mutation.
+func (m *OwnerMutation) UsersIDs() (ids []int) {
+	for id := range m.users {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetUsers resets all changes to the "users" edge.
+func (m *OwnerMutation) ResetUsers() {
+	m.users = nil
+	m.clearedusers = false
+	m.removedusers = nil
+}
+
+// Where appends a list predicates to the OwnerMutation builder.
+func (m *OwnerMutation) Where(ps ...predicate.Owner) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OwnerMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OwnerMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Owner, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OwnerMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OwnerMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Owner).
+func (m *OwnerMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OwnerMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.name != nil {
+		fields = append(fields, owner.FieldName)
+	}
+	if m.group != nil {
+		fields = append(fields, owner.FieldGroupID)
+	}
+	if m.description != nil {
+		fields = append(fields, owner.FieldDescription)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OwnerMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case owner.FieldName:
+		return m.Name()
+	case owner.FieldGroupID:
+		return m.GroupID()
+	case owner.FieldDescription:
+		return m.Description()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OwnerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case owner.FieldName, owner.FieldGroupID, owner.FieldDescription:
+	default:
+		return nil, fmt.Errorf("unknown Owner field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case owner.FieldName:
+		return old.Name, nil
+	case owner.FieldGroupID:
+		return old.GroupID, nil
+	case owner.FieldDescription:
+		return old.Description, nil
+	}
+	return nil, fmt.Errorf("unknown Owner field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OwnerMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case owner.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case owner.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case owner.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Owner field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OwnerMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OwnerMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OwnerMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Owner numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OwnerMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(owner.FieldGroupID) {
+		fields = append(fields, owner.FieldGroupID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OwnerMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OwnerMutation) ClearField(name string) error {
+	switch name {
+	case owner.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	}
+	return fmt.Errorf("unknown Owner nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OwnerMutation) ResetField(name string) error {
+	switch name {
+	case owner.FieldName:
+		m.ResetName()
+		return nil
+	case owner.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case owner.FieldDescription:
+		m.ResetDescription()
+		return nil
+	}
+	return fmt.Errorf("unknown Owner field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OwnerMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.group != nil {
+		edges = append(edges, owner.EdgeGroup)
+	}
+	if m.user_groups != nil {
+		edges = append(edges, owner.EdgeUserGroups)
+	}
+	if m.users != nil {
+		edges = append(edges, owner.EdgeUsers)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OwnerMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case owner.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	case owner.EdgeUserGroups:
+		ids := make([]ent.Value, 0, len(m.user_groups))
+		for id := range m.user_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case owner.EdgeUsers:
+		ids := make([]ent.Value, 0, len(m.users))
+		for id := range m.users {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OwnerMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.removeduser_groups != nil {
+		edges = append(edges, owner.EdgeUserGroups)
+	}
+	if m.removedusers != nil {
+		edges = append(edges, owner.EdgeUsers)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OwnerMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case owner.EdgeUserGroups:
+		ids := make([]ent.Value, 0, len(m.removeduser_groups))
+		for id := range m.removeduser_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case owner.EdgeUsers:
+		ids := make([]ent.Value, 0, len(m.removedusers))
+		for id := range m.removedusers {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OwnerMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedgroup {
+		edges = append(edges, owner.EdgeGroup)
+	}
+	if m.cleareduser_groups {
+		edges = append(edges, owner.EdgeUserGroups)
+	}
+	if m.clearedusers {
+		edges = append(edges, owner.EdgeUsers)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OwnerMutation) EdgeCleared(name string) bool {
+	switch name {
+	case owner.EdgeGroup:
+		return m.clearedgroup
+	case owner.EdgeUserGroups:
+		return m.cleareduser_groups
+	case owner.EdgeUsers:
+		return m.clearedusers
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OwnerMutation) ClearEdge(name string) error {
+	switch name {
+	case owner.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown Owner unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OwnerMutation) ResetEdge(name string) error {
+	switch name {
+	case owner.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	case owner.EdgeUserGroups:
+		m.ResetUserGroups()
+		return nil
+	case owner.EdgeUsers:
+		m.ResetUsers()
+		return nil
+	}
+	return fmt.Errorf("unknown Owner edge %s", name)
+}
+
+// OwnerGroupMutation represents an operation that mutates the OwnerGroup nodes in the graph.
+type OwnerGroupMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	name          *string
+	description   *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*OwnerGroup, error)
+	predicates    []predicate.OwnerGroup
+}
+
+var _ ent.Mutation = (*OwnerGroupMutation)(nil)
+
+// ownergroupOption allows management of the mutation configuration using functional options.
+type ownergroupOption func(*OwnerGroupMutation)
+
+// newOwnerGroupMutation creates new mutation for the OwnerGroup entity.
+func newOwnerGroupMutation(c config, op Op, opts ...ownergroupOption) *OwnerGroupMutation {
+	m := &OwnerGroupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOwnerGroup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOwnerGroupID sets the ID field of the mutation.
+func withOwnerGroupID(id int) ownergroupOption {
+	return func(m *OwnerGroupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OwnerGroup
+		)
+		m.oldValue = func(ctx context.Context) (*OwnerGroup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OwnerGroup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOwnerGroup sets the old OwnerGroup of the mutation.
+func withOwnerGroup(node *OwnerGroup) ownergroupOption {
+	return func(m *OwnerGroupMutation) {
+		m.oldValue = func(context.Context) (*OwnerGroup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OwnerGroupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OwnerGroupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OwnerGroupMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OwnerGroupMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OwnerGroup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetName sets the "name" field.
+func (m *OwnerGroupMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *OwnerGroupMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *OwnerGroupMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *OwnerGroupMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *OwnerGroupMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *OwnerGroupMutation) ResetDescription() {
+	m.description = nil
+}
+
+// Where appends a list predicates to the OwnerGroupMutation builder.
+func (m *OwnerGroupMutation) Where(ps ...predicate.OwnerGroup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OwnerGroupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OwnerGroupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OwnerGroup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OwnerGroupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OwnerGroupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OwnerGroup).
+func (m *OwnerGroupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OwnerGroupMutation) Fields() []string {
+	fields := make([]string, 0, 2)
+	if m.name != nil {
+		fields = append(fields, ownergroup.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, ownergroup.FieldDescription)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OwnerGroupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case ownergroup.FieldName:
+		return m.Name()
+	case ownergroup.FieldDescription:
+		return m.Description()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OwnerGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case ownergroup.FieldName, ownergroup.FieldDescription:
+	default:
+		return nil, fmt.Errorf("unknown OwnerGroup field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case ownergroup.FieldName:
+		return old.Name, nil
+	case ownergroup.FieldDescription:
+		return old.Description, nil
+	}
+	return nil, fmt.Errorf("unknown OwnerGroup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OwnerGroupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case ownergroup.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case ownergroup.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OwnerGroup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OwnerGroupMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OwnerGroupMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OwnerGroupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown OwnerGroup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OwnerGroupMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OwnerGroupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OwnerGroupMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown OwnerGroup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OwnerGroupMutation) ResetField(name string) error {
+	switch name {
+	case ownergroup.FieldName:
+		m.ResetName()
+		return nil
+	case ownergroup.FieldDescription:
+		m.ResetDescription()
+		return nil
+	}
+	return fmt.Errorf("unknown OwnerGroup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OwnerGroupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OwnerGroupMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OwnerGroupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OwnerGroupMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OwnerGroupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OwnerGroupMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OwnerGroupMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown OwnerGroup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OwnerGroupMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown OwnerGroup edge %s", name)
+}
+
 // PlatformMutation represents an operation that mutates the Platform nodes in the graph.
 type PlatformMutation struct {
 	config
@@ -57337,6 +62112,8 @@ type PlatformMutation struct {
 	description         *string
 	comments            *string
 	clearedFields       map[string]struct{}
+	owner               *int
+	clearedowner        bool
 	parent              *int
 	clearedparent       bool
 	children            map[int]struct{}
@@ -57677,6 +62454,38 @@ func (m *PlatformMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *PlatformMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *PlatformMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *PlatformMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[platform.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *PlatformMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[platform.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *PlatformMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, platform.FieldOwnerID)
+}
+
 // SetManufacturerID sets the "manufacturer_id" field.
 func (m *PlatformMutation) SetManufacturerID(i int) {
 	m.manufacturer = &i
@@ -57707,6 +62516,33 @@ func (m *PlatformMutation) ManufacturerIDCleared() bool {
 func (m *PlatformMutation) ResetManufacturerID() {
 	m.manufacturer = nil
 	delete(m.clearedFields, platform.FieldManufacturerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *PlatformMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[platform.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *PlatformMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *PlatformMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *PlatformMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearParent clears the "parent" edge to the Platform entity.
@@ -57851,7 +62687,7 @@ func (m *PlatformMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PlatformMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 11)
 	if m.created != nil {
 		fields = append(fields, platform.FieldCreated)
 	}
@@ -57878,6 +62714,9 @@ func (m *PlatformMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, platform.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, platform.FieldOwnerID)
 	}
 	if m.manufacturer != nil {
 		fields = append(fields, platform.FieldManufacturerID)
@@ -57908,6 +62747,8 @@ func (m *PlatformMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case platform.FieldComments:
 		return m.Comments()
+	case platform.FieldOwnerID:
+		return m.OwnerID()
 	case platform.FieldManufacturerID:
 		return m.ManufacturerID()
 	}
@@ -57919,7 +62760,7 @@ func (m *PlatformMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PlatformMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case platform.FieldCreated, platform.FieldLastUpdated, platform.FieldCustomFieldData, platform.FieldName, platform.FieldSlug, platform.FieldParentID, platform.FieldDepth, platform.FieldDescription, platform.FieldComments, platform.FieldManufacturerID:
+	case platform.FieldCreated, platform.FieldLastUpdated, platform.FieldCustomFieldData, platform.FieldName, platform.FieldSlug, platform.FieldParentID, platform.FieldDepth, platform.FieldDescription, platform.FieldComments, platform.FieldOwnerID, platform.FieldManufacturerID:
 	default:
 		return nil, fmt.Errorf("unknown Platform field %s", name)
 	}
@@ -57952,6 +62793,8 @@ func (m *PlatformMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.Description, nil
 	case platform.FieldComments:
 		return old.Comments, nil
+	case platform.FieldOwnerID:
+		return old.OwnerID, nil
 	case platform.FieldManufacturerID:
 		return old.ManufacturerID, nil
 	}
@@ -58026,6 +62869,13 @@ func (m *PlatformMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case platform.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case platform.FieldManufacturerID:
 		v, ok := value.(int)
 		if !ok {
@@ -58087,6 +62937,9 @@ func (m *PlatformMutation) ClearedFields() []string {
 	if m.FieldCleared(platform.FieldParentID) {
 		fields = append(fields, platform.FieldParentID)
 	}
+	if m.FieldCleared(platform.FieldOwnerID) {
+		fields = append(fields, platform.FieldOwnerID)
+	}
 	if m.FieldCleared(platform.FieldManufacturerID) {
 		fields = append(fields, platform.FieldManufacturerID)
 	}
@@ -58112,6 +62965,9 @@ func (m *PlatformMutation) ClearField(name string) error {
 		return nil
 	case platform.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case platform.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case platform.FieldManufacturerID:
 		m.ClearManufacturerID()
@@ -58151,6 +63007,9 @@ func (m *PlatformMutation) ResetField(name string) error {
 	case platform.FieldComments:
 		m.ResetComments()
 		return nil
+	case platform.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case platform.FieldManufacturerID:
 		m.ResetManufacturerID()
 		return nil
@@ -58160,7 +63019,10 @@ func (m *PlatformMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PlatformMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, platform.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, platform.EdgeParent)
 	}
@@ -58177,6 +63039,10 @@ func (m *PlatformMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *PlatformMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case platform.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case platform.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -58197,7 +63063,7 @@ func (m *PlatformMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PlatformMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedchildren != nil {
 		edges = append(edges, platform.EdgeChildren)
 	}
@@ -58220,7 +63086,10 @@ func (m *PlatformMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PlatformMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, platform.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, platform.EdgeParent)
 	}
@@ -58237,6 +63106,8 @@ func (m *PlatformMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *PlatformMutation) EdgeCleared(name string) bool {
 	switch name {
+	case platform.EdgeOwner:
+		return m.clearedowner
 	case platform.EdgeParent:
 		return m.clearedparent
 	case platform.EdgeChildren:
@@ -58251,6 +63122,9 @@ func (m *PlatformMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *PlatformMutation) ClearEdge(name string) error {
 	switch name {
+	case platform.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case platform.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -58265,6 +63139,9 @@ func (m *PlatformMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PlatformMutation) ResetEdge(name string) error {
 	switch name {
+	case platform.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case platform.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -58308,6 +63185,8 @@ type PowerFeedMutation struct {
 	__occupied         *bool
 	__power_panel_name *string
 	clearedFields      map[string]struct{}
+	owner              *int
+	clearedowner       bool
 	power_panel        *int
 	clearedpower_panel bool
 	rack               *int
@@ -58536,6 +63415,38 @@ func (m *PowerFeedMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *PowerFeedMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *PowerFeedMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *PowerFeedMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *PowerFeedMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[powerfeed.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *PowerFeedMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[powerfeed.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *PowerFeedMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, powerfeed.FieldOwnerID)
 }
 
 // SetPowerPanelID sets the "power_panel_id" field.
@@ -58980,6 +63891,33 @@ func (m *PowerFeedMutation) ResetPowerPanelName() {
 	m.__power_panel_name = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *PowerFeedMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[powerfeed.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *PowerFeedMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *PowerFeedMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *PowerFeedMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearPowerPanel clears the "power_panel" edge to the PowerPanel entity.
 func (m *PowerFeedMutation) ClearPowerPanel() {
 	m.clearedpower_panel = true
@@ -59095,7 +64033,7 @@ func (m *PowerFeedMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerFeedMutation) Fields() []string {
-	fields := make([]string, 0, 22)
+	fields := make([]string, 0, 23)
 	if m.created != nil {
 		fields = append(fields, powerfeed.FieldCreated)
 	}
@@ -59110,6 +64048,9 @@ func (m *PowerFeedMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, powerfeed.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, powerfeed.FieldOwnerID)
 	}
 	if m.power_panel != nil {
 		fields = append(fields, powerfeed.FieldPowerPanelID)
@@ -59180,6 +64121,8 @@ func (m *PowerFeedMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case powerfeed.FieldComments:
 		return m.Comments()
+	case powerfeed.FieldOwnerID:
+		return m.OwnerID()
 	case powerfeed.FieldPowerPanelID:
 		return m.PowerPanelID()
 	case powerfeed.FieldRackID:
@@ -59223,7 +64166,7 @@ func (m *PowerFeedMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerFeedMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case powerfeed.FieldCreated, powerfeed.FieldLastUpdated, powerfeed.FieldCustomFieldData, powerfeed.FieldDescription, powerfeed.FieldComments, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldName, powerfeed.FieldNameNatural, powerfeed.FieldStatus, powerfeed.FieldType, powerfeed.FieldSupply, powerfeed.FieldPhase, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldMarkConnected, powerfeed.FieldCableEnd, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower, powerfeed.FieldOccupied, powerfeed.FieldPowerPanelName:
+	case powerfeed.FieldCreated, powerfeed.FieldLastUpdated, powerfeed.FieldCustomFieldData, powerfeed.FieldDescription, powerfeed.FieldComments, powerfeed.FieldOwnerID, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldName, powerfeed.FieldNameNatural, powerfeed.FieldStatus, powerfeed.FieldType, powerfeed.FieldSupply, powerfeed.FieldPhase, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldMarkConnected, powerfeed.FieldCableEnd, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower, powerfeed.FieldOccupied, powerfeed.FieldPowerPanelName:
 	default:
 		return nil, fmt.Errorf("unknown PowerFeed field %s", name)
 	}
@@ -59248,6 +64191,8 @@ func (m *PowerFeedMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case powerfeed.FieldComments:
 		return old.Comments, nil
+	case powerfeed.FieldOwnerID:
+		return old.OwnerID, nil
 	case powerfeed.FieldPowerPanelID:
 		return old.PowerPanelID, nil
 	case powerfeed.FieldRackID:
@@ -59325,6 +64270,13 @@ func (m *PowerFeedMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case powerfeed.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case powerfeed.FieldPowerPanelID:
 		v, ok := value.(int)
@@ -59532,6 +64484,9 @@ func (m *PowerFeedMutation) ClearedFields() []string {
 	if m.FieldCleared(powerfeed.FieldLastUpdated) {
 		fields = append(fields, powerfeed.FieldLastUpdated)
 	}
+	if m.FieldCleared(powerfeed.FieldOwnerID) {
+		fields = append(fields, powerfeed.FieldOwnerID)
+	}
 	if m.FieldCleared(powerfeed.FieldRackID) {
 		fields = append(fields, powerfeed.FieldRackID)
 	}
@@ -59560,6 +64515,9 @@ func (m *PowerFeedMutation) ClearField(name string) error {
 		return nil
 	case powerfeed.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case powerfeed.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case powerfeed.FieldRackID:
 		m.ClearRackID()
@@ -59592,6 +64550,9 @@ func (m *PowerFeedMutation) ResetField(name string) error {
 		return nil
 	case powerfeed.FieldComments:
 		m.ResetComments()
+		return nil
+	case powerfeed.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case powerfeed.FieldPowerPanelID:
 		m.ResetPowerPanelID()
@@ -59650,7 +64611,10 @@ func (m *PowerFeedMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PowerFeedMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, powerfeed.EdgeOwner)
+	}
 	if m.power_panel != nil {
 		edges = append(edges, powerfeed.EdgePowerPanel)
 	}
@@ -59667,6 +64631,10 @@ func (m *PowerFeedMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *PowerFeedMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case powerfeed.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case powerfeed.EdgePowerPanel:
 		if id := m.power_panel; id != nil {
 			return []ent.Value{*id}
@@ -59685,7 +64653,7 @@ func (m *PowerFeedMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PowerFeedMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -59697,7 +64665,10 @@ func (m *PowerFeedMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PowerFeedMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, powerfeed.EdgeOwner)
+	}
 	if m.clearedpower_panel {
 		edges = append(edges, powerfeed.EdgePowerPanel)
 	}
@@ -59714,6 +64685,8 @@ func (m *PowerFeedMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *PowerFeedMutation) EdgeCleared(name string) bool {
 	switch name {
+	case powerfeed.EdgeOwner:
+		return m.clearedowner
 	case powerfeed.EdgePowerPanel:
 		return m.clearedpower_panel
 	case powerfeed.EdgeRack:
@@ -59728,6 +64701,9 @@ func (m *PowerFeedMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *PowerFeedMutation) ClearEdge(name string) error {
 	switch name {
+	case powerfeed.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case powerfeed.EdgePowerPanel:
 		m.ClearPowerPanel()
 		return nil
@@ -59745,6 +64721,9 @@ func (m *PowerFeedMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PowerFeedMutation) ResetEdge(name string) error {
 	switch name {
+	case powerfeed.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case powerfeed.EdgePowerPanel:
 		m.ResetPowerPanel()
 		return nil
@@ -59788,6 +64767,8 @@ type PowerOutletMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	power_port        *int
 	clearedpower_port bool
 	done              bool
@@ -60300,6 +65281,38 @@ func (m *PowerOutletMutation) ResetRackID() {
 	delete(m.clearedFields, poweroutlet.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *PowerOutletMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *PowerOutletMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *PowerOutletMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[poweroutlet.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *PowerOutletMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *PowerOutletMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, poweroutlet.FieldOwnerID)
+}
+
 // SetType sets the "type" field.
 func (m *PowerOutletMutation) SetType(s string) {
 	m._type = &s
@@ -60488,6 +65501,33 @@ func (m *PowerOutletMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *PowerOutletMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[poweroutlet.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *PowerOutletMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *PowerOutletMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *PowerOutletMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearPowerPort clears the "power_port" edge to the PowerPort entity.
 func (m *PowerOutletMutation) ClearPowerPort() {
 	m.clearedpower_port = true
@@ -60549,7 +65589,7 @@ func (m *PowerOutletMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerOutletMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 20)
 	if m.created != nil {
 		fields = append(fields, poweroutlet.FieldCreated)
 	}
@@ -60591,6 +65631,9 @@ func (m *PowerOutletMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, poweroutlet.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, poweroutlet.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, poweroutlet.FieldType)
@@ -60643,6 +65686,8 @@ func (m *PowerOutletMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case poweroutlet.FieldRackID:
 		return m.RackID()
+	case poweroutlet.FieldOwnerID:
+		return m.OwnerID()
 	case poweroutlet.FieldType:
 		return m.GetType()
 	case poweroutlet.FieldStatus:
@@ -60662,7 +65707,7 @@ func (m *PowerOutletMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerOutletMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case poweroutlet.FieldCreated, poweroutlet.FieldLastUpdated, poweroutlet.FieldCustomFieldData, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldName, poweroutlet.FieldNameNatural, poweroutlet.FieldLabel, poweroutlet.FieldDescription, poweroutlet.FieldMarkConnected, poweroutlet.FieldOccupied, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldType, poweroutlet.FieldStatus, poweroutlet.FieldColor, poweroutlet.FieldPowerPortID, poweroutlet.FieldFeedLeg:
+	case poweroutlet.FieldCreated, poweroutlet.FieldLastUpdated, poweroutlet.FieldCustomFieldData, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldName, poweroutlet.FieldNameNatural, poweroutlet.FieldLabel, poweroutlet.FieldDescription, poweroutlet.FieldMarkConnected, poweroutlet.FieldOccupied, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldOwnerID, poweroutlet.FieldType, poweroutlet.FieldStatus, poweroutlet.FieldColor, poweroutlet.FieldPowerPortID, poweroutlet.FieldFeedLeg:
 	default:
 		return nil, fmt.Errorf("unknown PowerOutlet field %s", name)
 	}
@@ -60705,6 +65750,8 @@ func (m *PowerOutletMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.LocationID, nil
 	case poweroutlet.FieldRackID:
 		return old.RackID, nil
+	case poweroutlet.FieldOwnerID:
+		return old.OwnerID, nil
 	case poweroutlet.FieldType:
 		return old.Type, nil
 	case poweroutlet.FieldStatus:
@@ -60821,6 +65868,13 @@ func (m *PowerOutletMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case poweroutlet.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case poweroutlet.FieldType:
 		v, ok := value.(string)
@@ -60944,6 +65998,9 @@ func (m *PowerOutletMutation) ClearedFields() []string {
 	if m.FieldCleared(poweroutlet.FieldRackID) {
 		fields = append(fields, poweroutlet.FieldRackID)
 	}
+	if m.FieldCleared(poweroutlet.FieldOwnerID) {
+		fields = append(fields, poweroutlet.FieldOwnerID)
+	}
 	if m.FieldCleared(poweroutlet.FieldType) {
 		fields = append(fields, poweroutlet.FieldType)
 	}
@@ -60984,6 +66041,9 @@ func (m *PowerOutletMutation) ClearField(name string) error {
 		return nil
 	case poweroutlet.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case poweroutlet.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case poweroutlet.FieldType:
 		m.ClearType()
@@ -61044,6 +66104,9 @@ func (m *PowerOutletMutation) ResetField(name string) error {
 	case poweroutlet.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case poweroutlet.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case poweroutlet.FieldType:
 		m.ResetType()
 		return nil
@@ -61065,12 +66128,15 @@ func (m *PowerOutletMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PowerOutletMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.device != nil {
 		edges = append(edges, poweroutlet.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, poweroutlet.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, poweroutlet.EdgeOwner)
 	}
 	if m.power_port != nil {
 		edges = append(edges, poweroutlet.EdgePowerPort)
@@ -61090,6 +66156,10 @@ func (m *PowerOutletMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case poweroutlet.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case poweroutlet.EdgePowerPort:
 		if id := m.power_port; id != nil {
 			return []ent.Value{*id}
@@ -61100,7 +66170,7 @@ func (m *PowerOutletMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PowerOutletMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -61112,12 +66182,15 @@ func (m *PowerOutletMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PowerOutletMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.cleareddevice {
 		edges = append(edges, poweroutlet.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, poweroutlet.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, poweroutlet.EdgeOwner)
 	}
 	if m.clearedpower_port {
 		edges = append(edges, poweroutlet.EdgePowerPort)
@@ -61133,6 +66206,8 @@ func (m *PowerOutletMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case poweroutlet.EdgeModule:
 		return m.clearedmodule
+	case poweroutlet.EdgeOwner:
+		return m.clearedowner
 	case poweroutlet.EdgePowerPort:
 		return m.clearedpower_port
 	}
@@ -61148,6 +66223,9 @@ func (m *PowerOutletMutation) ClearEdge(name string) error {
 		return nil
 	case poweroutlet.EdgeModule:
 		m.ClearModule()
+		return nil
+	case poweroutlet.EdgeOwner:
+		m.ClearOwner()
 		return nil
 	case poweroutlet.EdgePowerPort:
 		m.ClearPowerPort()
@@ -61165,6 +66243,9 @@ func (m *PowerOutletMutation) ResetEdge(name string) error {
 		return nil
 	case poweroutlet.EdgeModule:
 		m.ResetModule()
+		return nil
+	case poweroutlet.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	case poweroutlet.EdgePowerPort:
 		m.ResetPowerPort()
@@ -62203,6 +67284,8 @@ type PowerPanelMutation struct {
 	name              *string
 	__name_natural    *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	site              *int
 	clearedsite       bool
 	location          *int
@@ -62431,6 +67514,38 @@ func (m *PowerPanelMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *PowerPanelMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *PowerPanelMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *PowerPanelMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[powerpanel.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *PowerPanelMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[powerpanel.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *PowerPanelMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, powerpanel.FieldOwnerID)
+}
+
 // SetSiteID sets the "site_id" field.
 func (m *PowerPanelMutation) SetSiteID(i int) {
 	m.site = &i
@@ -62518,6 +67633,33 @@ func (m *PowerPanelMutation) NameNatural() (r string, exists bool) {
 // ResetNameNatural resets all changes to the "_name_natural" field.
 func (m *PowerPanelMutation) ResetNameNatural() {
 	m.__name_natural = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *PowerPanelMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[powerpanel.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *PowerPanelMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *PowerPanelMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *PowerPanelMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearSite clears the "site" edge to the Site entity.
@@ -62608,7 +67750,7 @@ func (m *PowerPanelMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerPanelMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, powerpanel.FieldCreated)
 	}
@@ -62623,6 +67765,9 @@ func (m *PowerPanelMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, powerpanel.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, powerpanel.FieldOwnerID)
 	}
 	if m.site != nil {
 		fields = append(fields, powerpanel.FieldSiteID)
@@ -62654,6 +67799,8 @@ func (m *PowerPanelMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case powerpanel.FieldComments:
 		return m.Comments()
+	case powerpanel.FieldOwnerID:
+		return m.OwnerID()
 	case powerpanel.FieldSiteID:
 		return m.SiteID()
 	case powerpanel.FieldLocationID:
@@ -62671,7 +67818,7 @@ func (m *PowerPanelMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerPanelMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case powerpanel.FieldCreated, powerpanel.FieldLastUpdated, powerpanel.FieldCustomFieldData, powerpanel.FieldDescription, powerpanel.FieldComments, powerpanel.FieldSiteID, powerpanel.FieldLocationID, powerpanel.FieldName, powerpanel.FieldNameNatural:
+	case powerpanel.FieldCreated, powerpanel.FieldLastUpdated, powerpanel.FieldCustomFieldData, powerpanel.FieldDescription, powerpanel.FieldComments, powerpanel.FieldOwnerID, powerpanel.FieldSiteID, powerpanel.FieldLocationID, powerpanel.FieldName, powerpanel.FieldNameNatural:
 	default:
 		return nil, fmt.Errorf("unknown PowerPanel field %s", name)
 	}
@@ -62696,6 +67843,8 @@ func (m *PowerPanelMutation) OldField(ctx context.Context, name string) (ent.Val
 		return old.Description, nil
 	case powerpanel.FieldComments:
 		return old.Comments, nil
+	case powerpanel.FieldOwnerID:
+		return old.OwnerID, nil
 	case powerpanel.FieldSiteID:
 		return old.SiteID, nil
 	case powerpanel.FieldLocationID:
@@ -62747,6 +67896,13 @@ func (m *PowerPanelMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case powerpanel.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case powerpanel.FieldSiteID:
 		v, ok := value.(int)
@@ -62815,6 +67971,9 @@ func (m *PowerPanelMutation) ClearedFields() []string {
 	if m.FieldCleared(powerpanel.FieldLastUpdated) {
 		fields = append(fields, powerpanel.FieldLastUpdated)
 	}
+	if m.FieldCleared(powerpanel.FieldOwnerID) {
+		fields = append(fields, powerpanel.FieldOwnerID)
+	}
 	if m.FieldCleared(powerpanel.FieldLocationID) {
 		fields = append(fields, powerpanel.FieldLocationID)
 	}
@@ -62837,6 +67996,9 @@ func (m *PowerPanelMutation) ClearField(name string) error {
 		return nil
 	case powerpanel.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case powerpanel.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case powerpanel.FieldLocationID:
 		m.ClearLocationID()
@@ -62864,6 +68026,9 @@ func (m *PowerPanelMutation) ResetField(name string) error {
 	case powerpanel.FieldComments:
 		m.ResetComments()
 		return nil
+	case powerpanel.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case powerpanel.FieldSiteID:
 		m.ResetSiteID()
 		return nil
@@ -62882,7 +68047,10 @@ func (m *PowerPanelMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PowerPanelMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, powerpanel.EdgeOwner)
+	}
 	if m.site != nil {
 		edges = append(edges, powerpanel.EdgeSite)
 	}
@@ -62896,6 +68064,10 @@ func (m *PowerPanelMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *PowerPanelMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case powerpanel.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case powerpanel.EdgeSite:
 		if id := m.site; id != nil {
 			return []ent.Value{*id}
@@ -62910,7 +68082,7 @@ func (m *PowerPanelMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PowerPanelMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -62922,7 +68094,10 @@ func (m *PowerPanelMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PowerPanelMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, powerpanel.EdgeOwner)
+	}
 	if m.clearedsite {
 		edges = append(edges, powerpanel.EdgeSite)
 	}
@@ -62936,6 +68111,8 @@ func (m *PowerPanelMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *PowerPanelMutation) EdgeCleared(name string) bool {
 	switch name {
+	case powerpanel.EdgeOwner:
+		return m.clearedowner
 	case powerpanel.EdgeSite:
 		return m.clearedsite
 	case powerpanel.EdgeLocation:
@@ -62948,6 +68125,9 @@ func (m *PowerPanelMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *PowerPanelMutation) ClearEdge(name string) error {
 	switch name {
+	case powerpanel.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case powerpanel.EdgeSite:
 		m.ClearSite()
 		return nil
@@ -62962,6 +68142,9 @@ func (m *PowerPanelMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PowerPanelMutation) ResetEdge(name string) error {
 	switch name {
+	case powerpanel.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case powerpanel.EdgeSite:
 		m.ResetSite()
 		return nil
@@ -63003,6 +68186,8 @@ type PowerPortMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*PowerPort, error)
 	predicates        []predicate.PowerPort
@@ -63513,6 +68698,38 @@ func (m *PowerPortMutation) ResetRackID() {
 	delete(m.clearedFields, powerport.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *PowerPortMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *PowerPortMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *PowerPortMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[powerport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *PowerPortMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *PowerPortMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, powerport.FieldOwnerID)
+}
+
 // SetType sets the "type" field.
 func (m *PowerPortMutation) SetType(s string) {
 	m._type = &s
@@ -63705,6 +68922,33 @@ func (m *PowerPortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *PowerPortMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[powerport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *PowerPortMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *PowerPortMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *PowerPortMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the PowerPortMutation builder.
 func (m *PowerPortMutation) Where(ps ...predicate.PowerPort) {
 	m.predicates = append(m.predicates, ps...)
@@ -63739,7 +68983,7 @@ func (m *PowerPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerPortMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 18)
 	if m.created != nil {
 		fields = append(fields, powerport.FieldCreated)
 	}
@@ -63781,6 +69025,9 @@ func (m *PowerPortMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, powerport.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, powerport.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, powerport.FieldType)
@@ -63827,6 +69074,8 @@ func (m *PowerPortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case powerport.FieldRackID:
 		return m.RackID()
+	case powerport.FieldOwnerID:
+		return m.OwnerID()
 	case powerport.FieldType:
 		return m.GetType()
 	case powerport.FieldMaximumDraw:
@@ -63842,7 +69091,7 @@ func (m *PowerPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case powerport.FieldCreated, powerport.FieldLastUpdated, powerport.FieldCustomFieldData, powerport.FieldDeviceID, powerport.FieldModuleID, powerport.FieldName, powerport.FieldNameNatural, powerport.FieldLabel, powerport.FieldDescription, powerport.FieldMarkConnected, powerport.FieldOccupied, powerport.FieldSiteID, powerport.FieldLocationID, powerport.FieldRackID, powerport.FieldType, powerport.FieldMaximumDraw, powerport.FieldAllocatedDraw:
+	case powerport.FieldCreated, powerport.FieldLastUpdated, powerport.FieldCustomFieldData, powerport.FieldDeviceID, powerport.FieldModuleID, powerport.FieldName, powerport.FieldNameNatural, powerport.FieldLabel, powerport.FieldDescription, powerport.FieldMarkConnected, powerport.FieldOccupied, powerport.FieldSiteID, powerport.FieldLocationID, powerport.FieldRackID, powerport.FieldOwnerID, powerport.FieldType, powerport.FieldMaximumDraw, powerport.FieldAllocatedDraw:
 	default:
 		return nil, fmt.Errorf("unknown PowerPort field %s", name)
 	}
@@ -63885,6 +69134,8 @@ func (m *PowerPortMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.LocationID, nil
 	case powerport.FieldRackID:
 		return old.RackID, nil
+	case powerport.FieldOwnerID:
+		return old.OwnerID, nil
 	case powerport.FieldType:
 		return old.Type, nil
 	case powerport.FieldMaximumDraw:
@@ -63997,6 +69248,13 @@ func (m *PowerPortMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case powerport.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case powerport.FieldType:
 		v, ok := value.(string)
@@ -64130,6 +69388,9 @@ func (m *PowerPortMutation) ClearedFields() []string {
 	if m.FieldCleared(powerport.FieldRackID) {
 		fields = append(fields, powerport.FieldRackID)
 	}
+	if m.FieldCleared(powerport.FieldOwnerID) {
+		fields = append(fields, powerport.FieldOwnerID)
+	}
 	if m.FieldCleared(powerport.FieldType) {
 		fields = append(fields, powerport.FieldType)
 	}
@@ -64170,6 +69431,9 @@ func (m *PowerPortMutation) ClearField(name string) error {
 		return nil
 	case powerport.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case powerport.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case powerport.FieldType:
 		m.ClearType()
@@ -64230,6 +69494,9 @@ func (m *PowerPortMutation) ResetField(name string) error {
 	case powerport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case powerport.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case powerport.FieldType:
 		m.ResetType()
 		return nil
@@ -64245,12 +69512,15 @@ func (m *PowerPortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PowerPortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, powerport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, powerport.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, powerport.EdgeOwner)
 	}
 	return edges
 }
@@ -64267,13 +69537,17 @@ func (m *PowerPortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case powerport.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PowerPortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -64285,12 +69559,15 @@ func (m *PowerPortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PowerPortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, powerport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, powerport.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, powerport.EdgeOwner)
 	}
 	return edges
 }
@@ -64303,6 +69580,8 @@ func (m *PowerPortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case powerport.EdgeModule:
 		return m.clearedmodule
+	case powerport.EdgeOwner:
+		return m.clearedowner
 	}
 	return false
 }
@@ -64317,6 +69596,9 @@ func (m *PowerPortMutation) ClearEdge(name string) error {
 	case powerport.EdgeModule:
 		m.ClearModule()
 		return nil
+	case powerport.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown PowerPort unique edge %s", name)
 }
@@ -64330,6 +69612,9 @@ func (m *PowerPortMutation) ResetEdge(name string) error {
 		return nil
 	case powerport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case powerport.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	}
 	return fmt.Errorf("unknown PowerPort edge %s", name)
@@ -65375,6 +70660,8 @@ type PrefixMutation struct {
 	__location_id      *int
 	add__location_id   *int
 	clearedFields      map[string]struct{}
+	owner              *int
+	clearedowner       bool
 	vrf                *int
 	clearedvrf         bool
 	tenant             *int
@@ -65690,6 +70977,55 @@ func (m *PrefixMutation) OldComments(ctx context.Context) (v string, err error) 
 // ResetComments resets all changes to the "comments" field.
 func (m *PrefixMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *PrefixMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *PrefixMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwnerID returns the old "owner_id" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldOwnerID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwnerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwnerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwnerID: %w", err)
+	}
+	return oldValue.OwnerID, nil
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *PrefixMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[prefix.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *PrefixMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *PrefixMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, prefix.FieldOwnerID)
 }
 
 // SetFamily sets the "family" field.
@@ -66783,6 +72119,33 @@ func (m *PrefixMutation) ResetLocationID() {
 	delete(m.clearedFields, prefix.FieldLocationID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *PrefixMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[prefix.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *PrefixMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *PrefixMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *PrefixMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearVrf clears the "vrf" edge to the VRF entity.
 func (m *PrefixMutation) ClearVrf() {
 	m.clearedvrf = true
@@ -66925,7 +72288,7 @@ func (m *PrefixMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PrefixMutation) Fields() []string {
-	fields := make([]string, 0, 26)
+	fields := make([]string, 0, 27)
 	if m.created != nil {
 		fields = append(fields, prefix.FieldCreated)
 	}
@@ -66940,6 +72303,9 @@ func (m *PrefixMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, prefix.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, prefix.FieldOwnerID)
 	}
 	if m.family != nil {
 		fields = append(fields, prefix.FieldFamily)
@@ -67022,6 +72388,8 @@ func (m *PrefixMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case prefix.FieldComments:
 		return m.Comments()
+	case prefix.FieldOwnerID:
+		return m.OwnerID()
 	case prefix.FieldFamily:
 		return m.Family()
 	case prefix.FieldPrefix:
@@ -67083,6 +72451,8 @@ func (m *PrefixMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldDescription(ctx)
 	case prefix.FieldComments:
 		return m.OldComments(ctx)
+	case prefix.FieldOwnerID:
+		return m.OldOwnerID(ctx)
 	case prefix.FieldFamily:
 		return m.OldFamily(ctx)
 	case prefix.FieldPrefix:
@@ -67168,6 +72538,13 @@ func (m *PrefixMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case prefix.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case prefix.FieldFamily:
 		v, ok := value.(int)
@@ -67475,6 +72852,9 @@ func (m *PrefixMutation) ClearedFields() []string {
 	if m.FieldCleared(prefix.FieldLastUpdated) {
 		fields = append(fields, prefix.FieldLastUpdated)
 	}
+	if m.FieldCleared(prefix.FieldOwnerID) {
+		fields = append(fields, prefix.FieldOwnerID)
+	}
 	if m.FieldCleared(prefix.FieldVrfID) {
 		fields = append(fields, prefix.FieldVrfID)
 	}
@@ -67524,6 +72904,9 @@ func (m *PrefixMutation) ClearField(name string) error {
 		return nil
 	case prefix.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case prefix.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case prefix.FieldVrfID:
 		m.ClearVrfID()
@@ -67577,6 +72960,9 @@ func (m *PrefixMutation) ResetField(name string) error {
 		return nil
 	case prefix.FieldComments:
 		m.ResetComments()
+		return nil
+	case prefix.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case prefix.FieldFamily:
 		m.ResetFamily()
@@ -67647,7 +73033,10 @@ func (m *PrefixMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PrefixMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.owner != nil {
+		edges = append(edges, prefix.EdgeOwner)
+	}
 	if m.vrf != nil {
 		edges = append(edges, prefix.EdgeVrf)
 	}
@@ -67667,6 +73056,10 @@ func (m *PrefixMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *PrefixMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case prefix.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case prefix.EdgeVrf:
 		if id := m.vrf; id != nil {
 			return []ent.Value{*id}
@@ -67689,7 +73082,7 @@ func (m *PrefixMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PrefixMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	return edges
 }
 
@@ -67701,7 +73094,10 @@ func (m *PrefixMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PrefixMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.clearedowner {
+		edges = append(edges, prefix.EdgeOwner)
+	}
 	if m.clearedvrf {
 		edges = append(edges, prefix.EdgeVrf)
 	}
@@ -67721,6 +73117,8 @@ func (m *PrefixMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *PrefixMutation) EdgeCleared(name string) bool {
 	switch name {
+	case prefix.EdgeOwner:
+		return m.clearedowner
 	case prefix.EdgeVrf:
 		return m.clearedvrf
 	case prefix.EdgeTenant:
@@ -67737,6 +73135,9 @@ func (m *PrefixMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *PrefixMutation) ClearEdge(name string) error {
 	switch name {
+	case prefix.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case prefix.EdgeVrf:
 		m.ClearVrf()
 		return nil
@@ -67757,6 +73158,9 @@ func (m *PrefixMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PrefixMutation) ResetEdge(name string) error {
 	switch name {
+	case prefix.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case prefix.EdgeVrf:
 		m.ResetVrf()
 		return nil
@@ -67788,6 +73192,8 @@ type ProviderMutation struct {
 	__name_natural    *string
 	slug              *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	asns              map[int]struct{}
 	removedasns       map[int]struct{}
 	clearedasns       bool
@@ -68015,6 +73421,38 @@ func (m *ProviderMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ProviderMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ProviderMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ProviderMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[provider.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ProviderMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[provider.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ProviderMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, provider.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *ProviderMutation) SetName(s string) {
 	m.name = &s
@@ -68070,6 +73508,33 @@ func (m *ProviderMutation) Slug() (r string, exists bool) {
 // ResetSlug resets all changes to the "slug" field.
 func (m *ProviderMutation) ResetSlug() {
 	m.slug = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ProviderMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[provider.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ProviderMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ProviderMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ProviderMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // AddAsnIDs adds the "asns" edge to the ASN entity by ids.
@@ -68160,7 +73625,7 @@ func (m *ProviderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProviderMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, provider.FieldCreated)
 	}
@@ -68175,6 +73640,9 @@ func (m *ProviderMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, provider.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, provider.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, provider.FieldName)
@@ -68203,6 +73671,8 @@ func (m *ProviderMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case provider.FieldComments:
 		return m.Comments()
+	case provider.FieldOwnerID:
+		return m.OwnerID()
 	case provider.FieldName:
 		return m.Name()
 	case provider.FieldNameNatural:
@@ -68218,7 +73688,7 @@ func (m *ProviderMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ProviderMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case provider.FieldCreated, provider.FieldLastUpdated, provider.FieldCustomFieldData, provider.FieldDescription, provider.FieldComments, provider.FieldName, provider.FieldNameNatural, provider.FieldSlug:
+	case provider.FieldCreated, provider.FieldLastUpdated, provider.FieldCustomFieldData, provider.FieldDescription, provider.FieldComments, provider.FieldOwnerID, provider.FieldName, provider.FieldNameNatural, provider.FieldSlug:
 	default:
 		return nil, fmt.Errorf("unknown Provider field %s", name)
 	}
@@ -68243,6 +73713,8 @@ func (m *ProviderMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.Description, nil
 	case provider.FieldComments:
 		return old.Comments, nil
+	case provider.FieldOwnerID:
+		return old.OwnerID, nil
 	case provider.FieldName:
 		return old.Name, nil
 	case provider.FieldNameNatural:
@@ -68293,6 +73765,13 @@ func (m *ProviderMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case provider.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case provider.FieldName:
 		v, ok := value.(string)
 		if !ok {
@@ -68321,13 +73800,16 @@ func (m *ProviderMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *ProviderMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *ProviderMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -68350,6 +73832,9 @@ func (m *ProviderMutation) ClearedFields() []string {
 	if m.FieldCleared(provider.FieldLastUpdated) {
 		fields = append(fields, provider.FieldLastUpdated)
 	}
+	if m.FieldCleared(provider.FieldOwnerID) {
+		fields = append(fields, provider.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -68369,6 +73854,9 @@ func (m *ProviderMutation) ClearField(name string) error {
 		return nil
 	case provider.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case provider.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown Provider nullable field %s", name)
@@ -68393,6 +73881,9 @@ func (m *ProviderMutation) ResetField(name string) error {
 	case provider.FieldComments:
 		m.ResetComments()
 		return nil
+	case provider.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case provider.FieldName:
 		m.ResetName()
 		return nil
@@ -68408,7 +73899,10 @@ func (m *ProviderMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ProviderMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, provider.EdgeOwner)
+	}
 	if m.asns != nil {
 		edges = append(edges, provider.EdgeAsns)
 	}
@@ -68419,6 +73913,10 @@ func (m *ProviderMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ProviderMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case provider.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case provider.EdgeAsns:
 		ids := make([]ent.Value, 0, len(m.asns))
 		for id := range m.asns {
@@ -68431,7 +73929,7 @@ func (m *ProviderMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ProviderMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.removedasns != nil {
 		edges = append(edges, provider.EdgeAsns)
 	}
@@ -68454,7 +73952,10 @@ func (m *ProviderMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ProviderMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, provider.EdgeOwner)
+	}
 	if m.clearedasns {
 		edges = append(edges, provider.EdgeAsns)
 	}
@@ -68465,6 +73966,8 @@ func (m *ProviderMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ProviderMutation) EdgeCleared(name string) bool {
 	switch name {
+	case provider.EdgeOwner:
+		return m.clearedowner
 	case provider.EdgeAsns:
 		return m.clearedasns
 	}
@@ -68475,6 +73978,9 @@ func (m *ProviderMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ProviderMutation) ClearEdge(name string) error {
 	switch name {
+	case provider.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown Provider unique edge %s", name)
 }
@@ -68483,6 +73989,9 @@ func (m *ProviderMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ProviderMutation) ResetEdge(name string) error {
 	switch name {
+	case provider.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case provider.EdgeAsns:
 		m.ResetAsns()
 		return nil
@@ -68504,6 +74013,8 @@ type ProviderAccountMutation struct {
 	name              *string
 	account           *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	provider          *int
 	clearedprovider   bool
 	done              bool
@@ -68730,6 +74241,38 @@ func (m *ProviderAccountMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ProviderAccountMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ProviderAccountMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ProviderAccountMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[provideraccount.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ProviderAccountMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[provideraccount.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ProviderAccountMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, provideraccount.FieldOwnerID)
+}
+
 // SetProviderID sets the "provider_id" field.
 func (m *ProviderAccountMutation) SetProviderID(i int) {
 	m.provider = &i
@@ -68785,6 +74328,33 @@ func (m *ProviderAccountMutation) Account() (r string, exists bool) {
 // ResetAccount resets all changes to the "account" field.
 func (m *ProviderAccountMutation) ResetAccount() {
 	m.account = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ProviderAccountMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[provideraccount.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ProviderAccountMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ProviderAccountMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ProviderAccountMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearProvider clears the "provider" edge to the Provider entity.
@@ -68848,7 +74418,7 @@ func (m *ProviderAccountMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProviderAccountMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, provideraccount.FieldCreated)
 	}
@@ -68863,6 +74433,9 @@ func (m *ProviderAccountMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, provideraccount.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, provideraccount.FieldOwnerID)
 	}
 	if m.provider != nil {
 		fields = append(fields, provideraccount.FieldProviderID)
@@ -68891,6 +74464,8 @@ func (m *ProviderAccountMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case provideraccount.FieldComments:
 		return m.Comments()
+	case provideraccount.FieldOwnerID:
+		return m.OwnerID()
 	case provideraccount.FieldProviderID:
 		return m.ProviderID()
 	case provideraccount.FieldName:
@@ -68906,7 +74481,7 @@ func (m *ProviderAccountMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ProviderAccountMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case provideraccount.FieldCreated, provideraccount.FieldLastUpdated, provideraccount.FieldCustomFieldData, provideraccount.FieldDescription, provideraccount.FieldComments, provideraccount.FieldProviderID, provideraccount.FieldName, provideraccount.FieldAccount:
+	case provideraccount.FieldCreated, provideraccount.FieldLastUpdated, provideraccount.FieldCustomFieldData, provideraccount.FieldDescription, provideraccount.FieldComments, provideraccount.FieldOwnerID, provideraccount.FieldProviderID, provideraccount.FieldName, provideraccount.FieldAccount:
 	default:
 		return nil, fmt.Errorf("unknown ProviderAccount field %s", name)
 	}
@@ -68931,6 +74506,8 @@ func (m *ProviderAccountMutation) OldField(ctx context.Context, name string) (en
 		return old.Description, nil
 	case provideraccount.FieldComments:
 		return old.Comments, nil
+	case provideraccount.FieldOwnerID:
+		return old.OwnerID, nil
 	case provideraccount.FieldProviderID:
 		return old.ProviderID, nil
 	case provideraccount.FieldName:
@@ -68980,6 +74557,13 @@ func (m *ProviderAccountMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case provideraccount.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case provideraccount.FieldProviderID:
 		v, ok := value.(int)
@@ -69041,6 +74625,9 @@ func (m *ProviderAccountMutation) ClearedFields() []string {
 	if m.FieldCleared(provideraccount.FieldLastUpdated) {
 		fields = append(fields, provideraccount.FieldLastUpdated)
 	}
+	if m.FieldCleared(provideraccount.FieldOwnerID) {
+		fields = append(fields, provideraccount.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -69060,6 +74647,9 @@ func (m *ProviderAccountMutation) ClearField(name string) error {
 		return nil
 	case provideraccount.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case provideraccount.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown ProviderAccount nullable field %s", name)
@@ -69084,6 +74674,9 @@ func (m *ProviderAccountMutation) ResetField(name string) error {
 	case provideraccount.FieldComments:
 		m.ResetComments()
 		return nil
+	case provideraccount.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case provideraccount.FieldProviderID:
 		m.ResetProviderID()
 		return nil
@@ -69099,7 +74692,10 @@ func (m *ProviderAccountMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ProviderAccountMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, provideraccount.EdgeOwner)
+	}
 	if m.provider != nil {
 		edges = append(edges, provideraccount.EdgeProvider)
 	}
@@ -69110,6 +74706,10 @@ func (m *ProviderAccountMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ProviderAccountMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case provideraccount.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case provideraccount.EdgeProvider:
 		if id := m.provider; id != nil {
 			return []ent.Value{*id}
@@ -69120,7 +74720,7 @@ func (m *ProviderAccountMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ProviderAccountMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -69132,7 +74732,10 @@ func (m *ProviderAccountMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ProviderAccountMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, provideraccount.EdgeOwner)
+	}
 	if m.clearedprovider {
 		edges = append(edges, provideraccount.EdgeProvider)
 	}
@@ -69143,6 +74746,8 @@ func (m *ProviderAccountMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ProviderAccountMutation) EdgeCleared(name string) bool {
 	switch name {
+	case provideraccount.EdgeOwner:
+		return m.clearedowner
 	case provideraccount.EdgeProvider:
 		return m.clearedprovider
 	}
@@ -69153,6 +74758,9 @@ func (m *ProviderAccountMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ProviderAccountMutation) ClearEdge(name string) error {
 	switch name {
+	case provideraccount.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case provideraccount.EdgeProvider:
 		m.ClearProvider()
 		return nil
@@ -69164,6 +74772,9 @@ func (m *ProviderAccountMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ProviderAccountMutation) ResetEdge(name string) error {
 	switch name {
+	case provideraccount.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case provideraccount.EdgeProvider:
 		m.ResetProvider()
 		return nil
@@ -69186,6 +74797,8 @@ type ProviderNetworkMutation struct {
 	__name_natural    *string
 	service_id        *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	provider          *int
 	clearedprovider   bool
 	done              bool
@@ -69412,6 +75025,38 @@ func (m *ProviderNetworkMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ProviderNetworkMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ProviderNetworkMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ProviderNetworkMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[providernetwork.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ProviderNetworkMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[providernetwork.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ProviderNetworkMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, providernetwork.FieldOwnerID)
+}
+
 // SetProviderID sets the "provider_id" field.
 func (m *ProviderNetworkMutation) SetProviderID(i int) {
 	m.provider = &i
@@ -69488,6 +75133,33 @@ func (m *ProviderNetworkMutation) ResetServiceID() {
 	m.service_id = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ProviderNetworkMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[providernetwork.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ProviderNetworkMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ProviderNetworkMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ProviderNetworkMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearProvider clears the "provider" edge to the Provider entity.
 func (m *ProviderNetworkMutation) ClearProvider() {
 	m.clearedprovider = true
@@ -69549,7 +75221,7 @@ func (m *ProviderNetworkMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProviderNetworkMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, providernetwork.FieldCreated)
 	}
@@ -69564,6 +75236,9 @@ func (m *ProviderNetworkMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, providernetwork.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, providernetwork.FieldOwnerID)
 	}
 	if m.provider != nil {
 		fields = append(fields, providernetwork.FieldProviderID)
@@ -69595,6 +75270,8 @@ func (m *ProviderNetworkMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case providernetwork.FieldComments:
 		return m.Comments()
+	case providernetwork.FieldOwnerID:
+		return m.OwnerID()
 	case providernetwork.FieldProviderID:
 		return m.ProviderID()
 	case providernetwork.FieldName:
@@ -69612,7 +75289,7 @@ func (m *ProviderNetworkMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ProviderNetworkMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case providernetwork.FieldCreated, providernetwork.FieldLastUpdated, providernetwork.FieldCustomFieldData, providernetwork.FieldDescription, providernetwork.FieldComments, providernetwork.FieldProviderID, providernetwork.FieldName, providernetwork.FieldNameNatural, providernetwork.FieldServiceID:
+	case providernetwork.FieldCreated, providernetwork.FieldLastUpdated, providernetwork.FieldCustomFieldData, providernetwork.FieldDescription, providernetwork.FieldComments, providernetwork.FieldOwnerID, providernetwork.FieldProviderID, providernetwork.FieldName, providernetwork.FieldNameNatural, providernetwork.FieldServiceID:
 	default:
 		return nil, fmt.Errorf("unknown ProviderNetwork field %s", name)
 	}
@@ -69637,6 +75314,8 @@ func (m *ProviderNetworkMutation) OldField(ctx context.Context, name string) (en
 		return old.Description, nil
 	case providernetwork.FieldComments:
 		return old.Comments, nil
+	case providernetwork.FieldOwnerID:
+		return old.OwnerID, nil
 	case providernetwork.FieldProviderID:
 		return old.ProviderID, nil
 	case providernetwork.FieldName:
@@ -69688,6 +75367,13 @@ func (m *ProviderNetworkMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case providernetwork.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case providernetwork.FieldProviderID:
 		v, ok := value.(int)
@@ -69756,6 +75442,9 @@ func (m *ProviderNetworkMutation) ClearedFields() []string {
 	if m.FieldCleared(providernetwork.FieldLastUpdated) {
 		fields = append(fields, providernetwork.FieldLastUpdated)
 	}
+	if m.FieldCleared(providernetwork.FieldOwnerID) {
+		fields = append(fields, providernetwork.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -69775,6 +75464,9 @@ func (m *ProviderNetworkMutation) ClearField(name string) error {
 		return nil
 	case providernetwork.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case providernetwork.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown ProviderNetwork nullable field %s", name)
@@ -69799,6 +75491,9 @@ func (m *ProviderNetworkMutation) ResetField(name string) error {
 	case providernetwork.FieldComments:
 		m.ResetComments()
 		return nil
+	case providernetwork.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case providernetwork.FieldProviderID:
 		m.ResetProviderID()
 		return nil
@@ -69817,7 +75512,10 @@ func (m *ProviderNetworkMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ProviderNetworkMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, providernetwork.EdgeOwner)
+	}
 	if m.provider != nil {
 		edges = append(edges, providernetwork.EdgeProvider)
 	}
@@ -69828,6 +75526,10 @@ func (m *ProviderNetworkMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ProviderNetworkMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case providernetwork.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case providernetwork.EdgeProvider:
 		if id := m.provider; id != nil {
 			return []ent.Value{*id}
@@ -69838,7 +75540,7 @@ func (m *ProviderNetworkMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ProviderNetworkMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -69850,7 +75552,10 @@ func (m *ProviderNetworkMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ProviderNetworkMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, providernetwork.EdgeOwner)
+	}
 	if m.clearedprovider {
 		edges = append(edges, providernetwork.EdgeProvider)
 	}
@@ -69861,6 +75566,8 @@ func (m *ProviderNetworkMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ProviderNetworkMutation) EdgeCleared(name string) bool {
 	switch name {
+	case providernetwork.EdgeOwner:
+		return m.clearedowner
 	case providernetwork.EdgeProvider:
 		return m.clearedprovider
 	}
@@ -69871,6 +75578,9 @@ func (m *ProviderNetworkMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ProviderNetworkMutation) ClearEdge(name string) error {
 	switch name {
+	case providernetwork.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case providernetwork.EdgeProvider:
 		m.ClearProvider()
 		return nil
@@ -69882,6 +75592,9 @@ func (m *ProviderNetworkMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ProviderNetworkMutation) ResetEdge(name string) error {
 	switch name {
+	case providernetwork.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case providernetwork.EdgeProvider:
 		m.ResetProvider()
 		return nil
@@ -69904,6 +75617,8 @@ type RIRMutation struct {
 	comments          *string
 	is_private        *bool
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*RIR, error)
 	predicates        []predicate.RIR
@@ -70166,6 +75881,38 @@ func (m *RIRMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RIRMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RIRMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RIRMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[rir.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RIRMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[rir.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RIRMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, rir.FieldOwnerID)
+}
+
 // SetIsPrivate sets the "is_private" field.
 func (m *RIRMutation) SetIsPrivate(b bool) {
 	m.is_private = &b
@@ -70183,6 +75930,33 @@ func (m *RIRMutation) IsPrivate() (r bool, exists bool) {
 // ResetIsPrivate resets all changes to the "is_private" field.
 func (m *RIRMutation) ResetIsPrivate() {
 	m.is_private = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RIRMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[rir.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RIRMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RIRMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RIRMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // Where appends a list predicates to the RIRMutation builder.
@@ -70219,7 +75993,7 @@ func (m *RIRMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RIRMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, rir.FieldCreated)
 	}
@@ -70240,6 +76014,9 @@ func (m *RIRMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, rir.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, rir.FieldOwnerID)
 	}
 	if m.is_private != nil {
 		fields = append(fields, rir.FieldIsPrivate)
@@ -70266,6 +76043,8 @@ func (m *RIRMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case rir.FieldComments:
 		return m.Comments()
+	case rir.FieldOwnerID:
+		return m.OwnerID()
 	case rir.FieldIsPrivate:
 		return m.IsPrivate()
 	}
@@ -70277,7 +76056,7 @@ func (m *RIRMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RIRMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case rir.FieldCreated, rir.FieldLastUpdated, rir.FieldCustomFieldData, rir.FieldName, rir.FieldSlug, rir.FieldDescription, rir.FieldComments, rir.FieldIsPrivate:
+	case rir.FieldCreated, rir.FieldLastUpdated, rir.FieldCustomFieldData, rir.FieldName, rir.FieldSlug, rir.FieldDescription, rir.FieldComments, rir.FieldOwnerID, rir.FieldIsPrivate:
 	default:
 		return nil, fmt.Errorf("unknown RIR field %s", name)
 	}
@@ -70306,6 +76085,8 @@ func (m *RIRMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return old.Description, nil
 	case rir.FieldComments:
 		return old.Comments, nil
+	case rir.FieldOwnerID:
+		return old.OwnerID, nil
 	case rir.FieldIsPrivate:
 		return old.IsPrivate, nil
 	}
@@ -70366,6 +76147,13 @@ func (m *RIRMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case rir.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case rir.FieldIsPrivate:
 		v, ok := value.(bool)
 		if !ok {
@@ -70380,13 +76168,16 @@ func (m *RIRMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *RIRMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *RIRMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -70409,6 +76200,9 @@ func (m *RIRMutation) ClearedFields() []string {
 	if m.FieldCleared(rir.FieldLastUpdated) {
 		fields = append(fields, rir.FieldLastUpdated)
 	}
+	if m.FieldCleared(rir.FieldOwnerID) {
+		fields = append(fields, rir.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -70428,6 +76222,9 @@ func (m *RIRMutation) ClearField(name string) error {
 		return nil
 	case rir.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case rir.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown RIR nullable field %s", name)
@@ -70458,6 +76255,9 @@ func (m *RIRMutation) ResetField(name string) error {
 	case rir.FieldComments:
 		m.ResetComments()
 		return nil
+	case rir.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case rir.FieldIsPrivate:
 		m.ResetIsPrivate()
 		return nil
@@ -70467,19 +76267,28 @@ func (m *RIRMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RIRMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, rir.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *RIRMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case rir.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RIRMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -70491,25 +76300,42 @@ func (m *RIRMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RIRMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, rir.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *RIRMutation) EdgeCleared(name string) bool {
+	switch name {
+	case rir.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *RIRMutation) ClearEdge(name string) error {
+	switch name {
+	case rir.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown RIR unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *RIRMutation) ResetEdge(name string) error {
+	switch name {
+	case rir.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown RIR edge %s", name)
 }
 
@@ -70554,6 +76380,8 @@ type RackMutation struct {
 	max_weight        *int
 	addmax_weight     *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	site              *int
 	clearedsite       bool
 	location          *int
@@ -70788,6 +76616,38 @@ func (m *RackMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *RackMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *RackMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RackMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RackMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[rack.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RackMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[rack.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RackMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, rack.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -71691,6 +77551,33 @@ func (m *RackMutation) ResetMaxWeight() {
 	delete(m.clearedFields, rack.FieldMaxWeight)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RackMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[rack.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RackMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RackMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RackMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearSite clears the "site" edge to the Site entity.
 func (m *RackMutation) ClearSite() {
 	m.clearedsite = true
@@ -71887,7 +77774,7 @@ func (m *RackMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RackMutation) Fields() []string {
-	fields := make([]string, 0, 31)
+	fields := make([]string, 0, 32)
 	if m.created != nil {
 		fields = append(fields, rack.FieldCreated)
 	}
@@ -71902,6 +77789,9 @@ func (m *RackMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, rack.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, rack.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, rack.FieldName)
@@ -71999,6 +77889,8 @@ func (m *RackMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case rack.FieldComments:
 		return m.Comments()
+	case rack.FieldOwnerID:
+		return m.OwnerID()
 	case rack.FieldName:
 		return m.Name()
 	case rack.FieldNameNatural:
@@ -72060,7 +77952,7 @@ func (m *RackMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case rack.FieldCreated, rack.FieldLastUpdated, rack.FieldCustomFieldData, rack.FieldDescription, rack.FieldComments, rack.FieldName, rack.FieldNameNatural, rack.FieldFacilityID, rack.FieldSiteID, rack.FieldLocationID, rack.FieldGroupID, rack.FieldTenantID, rack.FieldStatus, rack.FieldRoleID, rack.FieldSerial, rack.FieldAssetTag, rack.FieldRackTypeID, rack.FieldAirflow, rack.FieldFormFactor, rack.FieldWidth, rack.FieldUHeight, rack.FieldStartingUnit, rack.FieldDescUnits, rack.FieldOuterWidth, rack.FieldOuterHeight, rack.FieldOuterDepth, rack.FieldOuterUnit, rack.FieldMountingDepth, rack.FieldWeight, rack.FieldWeightUnit, rack.FieldMaxWeight:
+	case rack.FieldCreated, rack.FieldLastUpdated, rack.FieldCustomFieldData, rack.FieldDescription, rack.FieldComments, rack.FieldOwnerID, rack.FieldName, rack.FieldNameNatural, rack.FieldFacilityID, rack.FieldSiteID, rack.FieldLocationID, rack.FieldGroupID, rack.FieldTenantID, rack.FieldStatus, rack.FieldRoleID, rack.FieldSerial, rack.FieldAssetTag, rack.FieldRackTypeID, rack.FieldAirflow, rack.FieldFormFactor, rack.FieldWidth, rack.FieldUHeight, rack.FieldStartingUnit, rack.FieldDescUnits, rack.FieldOuterWidth, rack.FieldOuterHeight, rack.FieldOuterDepth, rack.FieldOuterUnit, rack.FieldMountingDepth, rack.FieldWeight, rack.FieldWeightUnit, rack.FieldMaxWeight:
 	default:
 		return nil, fmt.Errorf("unknown Rack field %s", name)
 	}
@@ -72085,6 +77977,8 @@ func (m *RackMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return old.Description, nil
 	case rack.FieldComments:
 		return old.Comments, nil
+	case rack.FieldOwnerID:
+		return old.OwnerID, nil
 	case rack.FieldName:
 		return old.Name, nil
 	case rack.FieldNameNatural:
@@ -72180,6 +78074,13 @@ func (m *RackMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case rack.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case rack.FieldName:
 		v, ok := value.(string)
@@ -72510,6 +78411,9 @@ func (m *RackMutation) ClearedFields() []string {
 	if m.FieldCleared(rack.FieldLastUpdated) {
 		fields = append(fields, rack.FieldLastUpdated)
 	}
+	if m.FieldCleared(rack.FieldOwnerID) {
+		fields = append(fields, rack.FieldOwnerID)
+	}
 	if m.FieldCleared(rack.FieldFacilityID) {
 		fields = append(fields, rack.FieldFacilityID)
 	}
@@ -72580,6 +78484,9 @@ func (m *RackMutation) ClearField(name string) error {
 		return nil
 	case rack.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case rack.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case rack.FieldFacilityID:
 		m.ClearFacilityID()
@@ -72654,6 +78561,9 @@ func (m *RackMutation) ResetField(name string) error {
 		return nil
 	case rack.FieldComments:
 		m.ResetComments()
+		return nil
+	case rack.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case rack.FieldName:
 		m.ResetName()
@@ -72739,7 +78649,10 @@ func (m *RackMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RackMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
+	if m.owner != nil {
+		edges = append(edges, rack.EdgeOwner)
+	}
 	if m.site != nil {
 		edges = append(edges, rack.EdgeSite)
 	}
@@ -72765,6 +78678,10 @@ func (m *RackMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *RackMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case rack.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case rack.EdgeSite:
 		if id := m.site; id != nil {
 			return []ent.Value{*id}
@@ -72795,7 +78712,7 @@ func (m *RackMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RackMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
 	return edges
 }
 
@@ -72807,7 +78724,10 @@ func (m *RackMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RackMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
+	if m.clearedowner {
+		edges = append(edges, rack.EdgeOwner)
+	}
 	if m.clearedsite {
 		edges = append(edges, rack.EdgeSite)
 	}
@@ -72833,6 +78753,8 @@ func (m *RackMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *RackMutation) EdgeCleared(name string) bool {
 	switch name {
+	case rack.EdgeOwner:
+		return m.clearedowner
 	case rack.EdgeSite:
 		return m.clearedsite
 	case rack.EdgeLocation:
@@ -72853,6 +78775,9 @@ func (m *RackMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *RackMutation) ClearEdge(name string) error {
 	switch name {
+	case rack.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case rack.EdgeSite:
 		m.ClearSite()
 		return nil
@@ -72879,6 +78804,9 @@ func (m *RackMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RackMutation) ResetEdge(name string) error {
 	switch name {
+	case rack.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case rack.EdgeSite:
 		m.ResetSite()
 		return nil
@@ -72915,6 +78843,8 @@ type RackGroupMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*RackGroup, error)
 	predicates        []predicate.RackGroup
@@ -73177,6 +79107,65 @@ func (m *RackGroupMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RackGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RackGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RackGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[rackgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RackGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[rackgroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RackGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, rackgroup.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RackGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[rackgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RackGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RackGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RackGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the RackGroupMutation builder.
 func (m *RackGroupMutation) Where(ps ...predicate.RackGroup) {
 	m.predicates = append(m.predicates, ps...)
@@ -73211,7 +79200,7 @@ func (m *RackGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RackGroupMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.created != nil {
 		fields = append(fields, rackgroup.FieldCreated)
 	}
@@ -73232,6 +79221,9 @@ func (m *RackGroupMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, rackgroup.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, rackgroup.FieldOwnerID)
 	}
 	return fields
 }
@@ -73255,6 +79247,8 @@ func (m *RackGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case rackgroup.FieldComments:
 		return m.Comments()
+	case rackgroup.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -73264,7 +79258,7 @@ func (m *RackGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case rackgroup.FieldCreated, rackgroup.FieldLastUpdated, rackgroup.FieldCustomFieldData, rackgroup.FieldName, rackgroup.FieldSlug, rackgroup.FieldDescription, rackgroup.FieldComments:
+	case rackgroup.FieldCreated, rackgroup.FieldLastUpdated, rackgroup.FieldCustomFieldData, rackgroup.FieldName, rackgroup.FieldSlug, rackgroup.FieldDescription, rackgroup.FieldComments, rackgroup.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown RackGroup field %s", name)
 	}
@@ -73293,6 +79287,8 @@ func (m *RackGroupMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case rackgroup.FieldComments:
 		return old.Comments, nil
+	case rackgroup.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown RackGroup field %s", name)
 }
@@ -73351,6 +79347,13 @@ func (m *RackGroupMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case rackgroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown RackGroup field %s", name)
 }
@@ -73358,13 +79361,16 @@ func (m *RackGroupMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *RackGroupMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *RackGroupMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -73387,6 +79393,9 @@ func (m *RackGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(rackgroup.FieldLastUpdated) {
 		fields = append(fields, rackgroup.FieldLastUpdated)
 	}
+	if m.FieldCleared(rackgroup.FieldOwnerID) {
+		fields = append(fields, rackgroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -73406,6 +79415,9 @@ func (m *RackGroupMutation) ClearField(name string) error {
 		return nil
 	case rackgroup.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case rackgroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown RackGroup nullable field %s", name)
@@ -73436,25 +79448,37 @@ func (m *RackGroupMutation) ResetField(name string) error {
 	case rackgroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case rackgroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown RackGroup field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RackGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, rackgroup.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *RackGroupMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case rackgroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RackGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -73466,25 +79490,42 @@ func (m *RackGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RackGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, rackgroup.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *RackGroupMutation) EdgeCleared(name string) bool {
+	switch name {
+	case rackgroup.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *RackGroupMutation) ClearEdge(name string) error {
+	switch name {
+	case rackgroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown RackGroup unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *RackGroupMutation) ResetEdge(name string) error {
+	switch name {
+	case rackgroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown RackGroup edge %s", name)
 }
 
@@ -73506,6 +79547,8 @@ type RackReservationMutation struct {
 	comments          *string
 	__rack_display    *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	rack              *int
 	clearedrack       bool
 	tenant            *int
@@ -73696,6 +79739,38 @@ func (m *RackReservationMutation) CustomFieldData() (r map[string]interface{}, e
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *RackReservationMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *RackReservationMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RackReservationMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RackReservationMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[rackreservation.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RackReservationMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[rackreservation.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RackReservationMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, rackreservation.FieldOwnerID)
 }
 
 // SetRackID sets the "rack_id" field.
@@ -73917,6 +79992,33 @@ func (m *RackReservationMutation) ResetRackDisplay() {
 	m.__rack_display = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RackReservationMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[rackreservation.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RackReservationMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RackReservationMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RackReservationMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearRack clears the "rack" edge to the Rack entity.
 func (m *RackReservationMutation) ClearRack() {
 	m.clearedrack = true
@@ -74032,7 +80134,7 @@ func (m *RackReservationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RackReservationMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 13)
 	if m.created != nil {
 		fields = append(fields, rackreservation.FieldCreated)
 	}
@@ -74041,6 +80143,9 @@ func (m *RackReservationMutation) Fields() []string {
 	}
 	if m.custom_field_data != nil {
 		fields = append(fields, rackreservation.FieldCustomFieldData)
+	}
+	if m.owner != nil {
+		fields = append(fields, rackreservation.FieldOwnerID)
 	}
 	if m.rack != nil {
 		fields = append(fields, rackreservation.FieldRackID)
@@ -74083,6 +80188,8 @@ func (m *RackReservationMutation) Field(name string) (ent.Value, bool) {
 		return m.LastUpdated()
 	case rackreservation.FieldCustomFieldData:
 		return m.CustomFieldData()
+	case rackreservation.FieldOwnerID:
+		return m.OwnerID()
 	case rackreservation.FieldRackID:
 		return m.RackID()
 	case rackreservation.FieldUnits:
@@ -74110,7 +80217,7 @@ func (m *RackReservationMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackReservationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case rackreservation.FieldCreated, rackreservation.FieldLastUpdated, rackreservation.FieldCustomFieldData, rackreservation.FieldRackID, rackreservation.FieldUnits, rackreservation.FieldUnitCount, rackreservation.FieldStatus, rackreservation.FieldTenantID, rackreservation.FieldUserID, rackreservation.FieldDescription, rackreservation.FieldComments, rackreservation.FieldRackDisplay:
+	case rackreservation.FieldCreated, rackreservation.FieldLastUpdated, rackreservation.FieldCustomFieldData, rackreservation.FieldOwnerID, rackreservation.FieldRackID, rackreservation.FieldUnits, rackreservation.FieldUnitCount, rackreservation.FieldStatus, rackreservation.FieldTenantID, rackreservation.FieldUserID, rackreservation.FieldDescription, rackreservation.FieldComments, rackreservation.FieldRackDisplay:
 	default:
 		return nil, fmt.Errorf("unknown RackReservation field %s", name)
 	}
@@ -74131,6 +80238,8 @@ func (m *RackReservationMutation) OldField(ctx context.Context, name string) (en
 		return old.LastUpdated, nil
 	case rackreservation.FieldCustomFieldData:
 		return old.CustomFieldData, nil
+	case rackreservation.FieldOwnerID:
+		return old.OwnerID, nil
 	case rackreservation.FieldRackID:
 		return old.RackID, nil
 	case rackreservation.FieldUnits:
@@ -74178,6 +80287,13 @@ func (m *RackReservationMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCustomFieldData(v)
+		return nil
+	case rackreservation.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case rackreservation.FieldRackID:
 		v, ok := value.(int)
@@ -74293,6 +80409,9 @@ func (m *RackReservationMutation) ClearedFields() []string {
 	if m.FieldCleared(rackreservation.FieldLastUpdated) {
 		fields = append(fields, rackreservation.FieldLastUpdated)
 	}
+	if m.FieldCleared(rackreservation.FieldOwnerID) {
+		fields = append(fields, rackreservation.FieldOwnerID)
+	}
 	if m.FieldCleared(rackreservation.FieldTenantID) {
 		fields = append(fields, rackreservation.FieldTenantID)
 	}
@@ -74316,6 +80435,9 @@ func (m *RackReservationMutation) ClearField(name string) error {
 	case rackreservation.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case rackreservation.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	case rackreservation.FieldTenantID:
 		m.ClearTenantID()
 		return nil
@@ -74335,6 +80457,9 @@ func (m *RackReservationMutation) ResetField(name string) error {
 		return nil
 	case rackreservation.FieldCustomFieldData:
 		m.ResetCustomFieldData()
+		return nil
+	case rackreservation.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case rackreservation.FieldRackID:
 		m.ResetRackID()
@@ -74369,7 +80494,10 @@ func (m *RackReservationMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RackReservationMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, rackreservation.EdgeOwner)
+	}
 	if m.rack != nil {
 		edges = append(edges, rackreservation.EdgeRack)
 	}
@@ -74386,6 +80514,10 @@ func (m *RackReservationMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *RackReservationMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case rackreservation.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case rackreservation.EdgeRack:
 		if id := m.rack; id != nil {
 			return []ent.Value{*id}
@@ -74404,7 +80536,7 @@ func (m *RackReservationMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RackReservationMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -74416,7 +80548,10 @@ func (m *RackReservationMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RackReservationMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, rackreservation.EdgeOwner)
+	}
 	if m.clearedrack {
 		edges = append(edges, rackreservation.EdgeRack)
 	}
@@ -74433,6 +80568,8 @@ func (m *RackReservationMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *RackReservationMutation) EdgeCleared(name string) bool {
 	switch name {
+	case rackreservation.EdgeOwner:
+		return m.clearedowner
 	case rackreservation.EdgeRack:
 		return m.clearedrack
 	case rackreservation.EdgeTenant:
@@ -74447,6 +80584,9 @@ func (m *RackReservationMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *RackReservationMutation) ClearEdge(name string) error {
 	switch name {
+	case rackreservation.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case rackreservation.EdgeRack:
 		m.ClearRack()
 		return nil
@@ -74464,6 +80604,9 @@ func (m *RackReservationMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RackReservationMutation) ResetEdge(name string) error {
 	switch name {
+	case rackreservation.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case rackreservation.EdgeRack:
 		m.ResetRack()
 		return nil
@@ -74492,6 +80635,8 @@ type RackRoleMutation struct {
 	comments          *string
 	color             *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*RackRole, error)
 	predicates        []predicate.RackRole
@@ -74754,6 +80899,38 @@ func (m *RackRoleMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RackRoleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RackRoleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RackRoleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[rackrole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RackRoleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[rackrole.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RackRoleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, rackrole.FieldOwnerID)
+}
+
 // SetColor sets the "color" field.
 func (m *RackRoleMutation) SetColor(s string) {
 	m.color = &s
@@ -74771,6 +80948,33 @@ func (m *RackRoleMutation) Color() (r string, exists bool) {
 // ResetColor resets all changes to the "color" field.
 func (m *RackRoleMutation) ResetColor() {
 	m.color = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RackRoleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[rackrole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RackRoleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RackRoleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RackRoleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // Where appends a list predicates to the RackRoleMutation builder.
@@ -74807,7 +81011,7 @@ func (m *RackRoleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RackRoleMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, rackrole.FieldCreated)
 	}
@@ -74828,6 +81032,9 @@ func (m *RackRoleMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, rackrole.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, rackrole.FieldOwnerID)
 	}
 	if m.color != nil {
 		fields = append(fields, rackrole.FieldColor)
@@ -74854,6 +81061,8 @@ func (m *RackRoleMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case rackrole.FieldComments:
 		return m.Comments()
+	case rackrole.FieldOwnerID:
+		return m.OwnerID()
 	case rackrole.FieldColor:
 		return m.Color()
 	}
@@ -74865,7 +81074,7 @@ func (m *RackRoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case rackrole.FieldCreated, rackrole.FieldLastUpdated, rackrole.FieldCustomFieldData, rackrole.FieldName, rackrole.FieldSlug, rackrole.FieldDescription, rackrole.FieldComments, rackrole.FieldColor:
+	case rackrole.FieldCreated, rackrole.FieldLastUpdated, rackrole.FieldCustomFieldData, rackrole.FieldName, rackrole.FieldSlug, rackrole.FieldDescription, rackrole.FieldComments, rackrole.FieldOwnerID, rackrole.FieldColor:
 	default:
 		return nil, fmt.Errorf("unknown RackRole field %s", name)
 	}
@@ -74894,6 +81103,8 @@ func (m *RackRoleMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.Description, nil
 	case rackrole.FieldComments:
 		return old.Comments, nil
+	case rackrole.FieldOwnerID:
+		return old.OwnerID, nil
 	case rackrole.FieldColor:
 		return old.Color, nil
 	}
@@ -74954,6 +81165,13 @@ func (m *RackRoleMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case rackrole.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case rackrole.FieldColor:
 		v, ok := value.(string)
 		if !ok {
@@ -74968,13 +81186,16 @@ func (m *RackRoleMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *RackRoleMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *RackRoleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -74997,6 +81218,9 @@ func (m *RackRoleMutation) ClearedFields() []string {
 	if m.FieldCleared(rackrole.FieldLastUpdated) {
 		fields = append(fields, rackrole.FieldLastUpdated)
 	}
+	if m.FieldCleared(rackrole.FieldOwnerID) {
+		fields = append(fields, rackrole.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -75016,6 +81240,9 @@ func (m *RackRoleMutation) ClearField(name string) error {
 		return nil
 	case rackrole.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case rackrole.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown RackRole nullable field %s", name)
@@ -75046,6 +81273,9 @@ func (m *RackRoleMutation) ResetField(name string) error {
 	case rackrole.FieldComments:
 		m.ResetComments()
 		return nil
+	case rackrole.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case rackrole.FieldColor:
 		m.ResetColor()
 		return nil
@@ -75055,19 +81285,28 @@ func (m *RackRoleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RackRoleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, rackrole.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *RackRoleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case rackrole.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RackRoleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -75079,25 +81318,42 @@ func (m *RackRoleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RackRoleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, rackrole.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *RackRoleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case rackrole.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *RackRoleMutation) ClearEdge(name string) error {
+	switch name {
+	case rackrole.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown RackRole unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *RackRoleMutation) ResetEdge(name string) error {
+	switch name {
+	case rackrole.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown RackRole edge %s", name)
 }
 
@@ -75137,6 +81393,8 @@ type RackTypeMutation struct {
 	max_weight          *int
 	addmax_weight       *int
 	clearedFields       map[string]struct{}
+	owner               *int
+	clearedowner        bool
 	manufacturer        *int
 	clearedmanufacturer bool
 	done                bool
@@ -75361,6 +81619,38 @@ func (m *RackTypeMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *RackTypeMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *RackTypeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RackTypeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RackTypeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[racktype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RackTypeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[racktype.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RackTypeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, racktype.FieldOwnerID)
 }
 
 // SetManufacturerID sets the "manufacturer_id" field.
@@ -75970,6 +82260,33 @@ func (m *RackTypeMutation) ResetMaxWeight() {
 	delete(m.clearedFields, racktype.FieldMaxWeight)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RackTypeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[racktype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RackTypeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RackTypeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RackTypeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
 func (m *RackTypeMutation) ClearManufacturer() {
 	m.clearedmanufacturer = true
@@ -76031,7 +82348,7 @@ func (m *RackTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RackTypeMutation) Fields() []string {
-	fields := make([]string, 0, 21)
+	fields := make([]string, 0, 22)
 	if m.created != nil {
 		fields = append(fields, racktype.FieldCreated)
 	}
@@ -76046,6 +82363,9 @@ func (m *RackTypeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, racktype.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, racktype.FieldOwnerID)
 	}
 	if m.manufacturer != nil {
 		fields = append(fields, racktype.FieldManufacturerID)
@@ -76113,6 +82433,8 @@ func (m *RackTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case racktype.FieldComments:
 		return m.Comments()
+	case racktype.FieldOwnerID:
+		return m.OwnerID()
 	case racktype.FieldManufacturerID:
 		return m.ManufacturerID()
 	case racktype.FieldModel:
@@ -76154,7 +82476,7 @@ func (m *RackTypeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case racktype.FieldCreated, racktype.FieldLastUpdated, racktype.FieldCustomFieldData, racktype.FieldDescription, racktype.FieldComments, racktype.FieldManufacturerID, racktype.FieldModel, racktype.FieldSlug, racktype.FieldFormFactor, racktype.FieldWidth, racktype.FieldUHeight, racktype.FieldStartingUnit, racktype.FieldDescUnits, racktype.FieldOuterWidth, racktype.FieldOuterHeight, racktype.FieldOuterDepth, racktype.FieldOuterUnit, racktype.FieldMountingDepth, racktype.FieldWeight, racktype.FieldWeightUnit, racktype.FieldMaxWeight:
+	case racktype.FieldCreated, racktype.FieldLastUpdated, racktype.FieldCustomFieldData, racktype.FieldDescription, racktype.FieldComments, racktype.FieldOwnerID, racktype.FieldManufacturerID, racktype.FieldModel, racktype.FieldSlug, racktype.FieldFormFactor, racktype.FieldWidth, racktype.FieldUHeight, racktype.FieldStartingUnit, racktype.FieldDescUnits, racktype.FieldOuterWidth, racktype.FieldOuterHeight, racktype.FieldOuterDepth, racktype.FieldOuterUnit, racktype.FieldMountingDepth, racktype.FieldWeight, racktype.FieldWeightUnit, racktype.FieldMaxWeight:
 	default:
 		return nil, fmt.Errorf("unknown RackType field %s", name)
 	}
@@ -76179,6 +82501,8 @@ func (m *RackTypeMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.Description, nil
 	case racktype.FieldComments:
 		return old.Comments, nil
+	case racktype.FieldOwnerID:
+		return old.OwnerID, nil
 	case racktype.FieldManufacturerID:
 		return old.ManufacturerID, nil
 	case racktype.FieldModel:
@@ -76254,6 +82578,13 @@ func (m *RackTypeMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case racktype.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case racktype.FieldManufacturerID:
 		v, ok := value.(int)
@@ -76514,6 +82845,9 @@ func (m *RackTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(racktype.FieldLastUpdated) {
 		fields = append(fields, racktype.FieldLastUpdated)
 	}
+	if m.FieldCleared(racktype.FieldOwnerID) {
+		fields = append(fields, racktype.FieldOwnerID)
+	}
 	if m.FieldCleared(racktype.FieldFormFactor) {
 		fields = append(fields, racktype.FieldFormFactor)
 	}
@@ -76560,6 +82894,9 @@ func (m *RackTypeMutation) ClearField(name string) error {
 		return nil
 	case racktype.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case racktype.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case racktype.FieldFormFactor:
 		m.ClearFormFactor()
@@ -76610,6 +82947,9 @@ func (m *RackTypeMutation) ResetField(name string) error {
 		return nil
 	case racktype.FieldComments:
 		m.ResetComments()
+		return nil
+	case racktype.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case racktype.FieldManufacturerID:
 		m.ResetManufacturerID()
@@ -76665,7 +83005,10 @@ func (m *RackTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RackTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, racktype.EdgeOwner)
+	}
 	if m.manufacturer != nil {
 		edges = append(edges, racktype.EdgeManufacturer)
 	}
@@ -76676,6 +83019,10 @@ func (m *RackTypeMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *RackTypeMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case racktype.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case racktype.EdgeManufacturer:
 		if id := m.manufacturer; id != nil {
 			return []ent.Value{*id}
@@ -76686,7 +83033,7 @@ func (m *RackTypeMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RackTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -76698,7 +83045,10 @@ func (m *RackTypeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RackTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, racktype.EdgeOwner)
+	}
 	if m.clearedmanufacturer {
 		edges = append(edges, racktype.EdgeManufacturer)
 	}
@@ -76709,6 +83059,8 @@ func (m *RackTypeMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *RackTypeMutation) EdgeCleared(name string) bool {
 	switch name {
+	case racktype.EdgeOwner:
+		return m.clearedowner
 	case racktype.EdgeManufacturer:
 		return m.clearedmanufacturer
 	}
@@ -76719,6 +83071,9 @@ func (m *RackTypeMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *RackTypeMutation) ClearEdge(name string) error {
 	switch name {
+	case racktype.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case racktype.EdgeManufacturer:
 		m.ClearManufacturer()
 		return nil
@@ -76730,6 +83085,9 @@ func (m *RackTypeMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RackTypeMutation) ResetEdge(name string) error {
 	switch name {
+	case racktype.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case racktype.EdgeManufacturer:
 		m.ResetManufacturer()
 		return nil
@@ -76769,6 +83127,8 @@ type RearPortMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*RearPort, error)
 	predicates        []predicate.RearPort
@@ -77279,6 +83639,38 @@ func (m *RearPortMutation) ResetRackID() {
 	delete(m.clearedFields, rearport.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RearPortMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RearPortMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RearPortMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[rearport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RearPortMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[rearport.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RearPortMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, rearport.FieldOwnerID)
+}
+
 // SetType sets the "type" field.
 func (m *RearPortMutation) SetType(s string) {
 	m._type = &s
@@ -77444,6 +83836,33 @@ func (m *RearPortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RearPortMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[rearport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RearPortMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RearPortMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RearPortMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the RearPortMutation builder.
 func (m *RearPortMutation) Where(ps ...predicate.RearPort) {
 	m.predicates = append(m.predicates, ps...)
@@ -77478,7 +83897,7 @@ func (m *RearPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RearPortMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created != nil {
 		fields = append(fields, rearport.FieldCreated)
 	}
@@ -77520,6 +83939,9 @@ func (m *RearPortMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, rearport.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, rearport.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, rearport.FieldType)
@@ -77569,6 +83991,8 @@ func (m *RearPortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case rearport.FieldRackID:
 		return m.RackID()
+	case rearport.FieldOwnerID:
+		return m.OwnerID()
 	case rearport.FieldType:
 		return m.GetType()
 	case rearport.FieldColor:
@@ -77586,7 +84010,7 @@ func (m *RearPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RearPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case rearport.FieldCreated, rearport.FieldLastUpdated, rearport.FieldCustomFieldData, rearport.FieldDeviceID, rearport.FieldModuleID, rearport.FieldName, rearport.FieldNameNatural, rearport.FieldLabel, rearport.FieldDescription, rearport.FieldMarkConnected, rearport.FieldOccupied, rearport.FieldSiteID, rearport.FieldLocationID, rearport.FieldRackID, rearport.FieldType, rearport.FieldColor, rearport.FieldPositions, rearport.FieldMappings:
+	case rearport.FieldCreated, rearport.FieldLastUpdated, rearport.FieldCustomFieldData, rearport.FieldDeviceID, rearport.FieldModuleID, rearport.FieldName, rearport.FieldNameNatural, rearport.FieldLabel, rearport.FieldDescription, rearport.FieldMarkConnected, rearport.FieldOccupied, rearport.FieldSiteID, rearport.FieldLocationID, rearport.FieldRackID, rearport.FieldOwnerID, rearport.FieldType, rearport.FieldColor, rearport.FieldPositions, rearport.FieldMappings:
 	default:
 		return nil, fmt.Errorf("unknown RearPort field %s", name)
 	}
@@ -77629,6 +84053,8 @@ func (m *RearPortMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.LocationID, nil
 	case rearport.FieldRackID:
 		return old.RackID, nil
+	case rearport.FieldOwnerID:
+		return old.OwnerID, nil
 	case rearport.FieldType:
 		return old.Type, nil
 	case rearport.FieldColor:
@@ -77743,6 +84169,13 @@ func (m *RearPortMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case rearport.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case rearport.FieldType:
 		v, ok := value.(string)
@@ -77871,6 +84304,9 @@ func (m *RearPortMutation) ClearedFields() []string {
 	if m.FieldCleared(rearport.FieldRackID) {
 		fields = append(fields, rearport.FieldRackID)
 	}
+	if m.FieldCleared(rearport.FieldOwnerID) {
+		fields = append(fields, rearport.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -77902,6 +84338,9 @@ func (m *RearPortMutation) ClearField(name string) error {
 		return nil
 	case rearport.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case rearport.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown RearPort nullable field %s", name)
@@ -77953,6 +84392,9 @@ func (m *RearPortMutation) ResetField(name string) error {
 	case rearport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case rearport.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case rearport.FieldType:
 		m.ResetType()
 		return nil
@@ -77971,12 +84413,15 @@ func (m *RearPortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RearPortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, rearport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, rearport.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, rearport.EdgeOwner)
 	}
 	return edges
 }
@@ -77993,13 +84438,17 @@ func (m *RearPortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case rearport.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RearPortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -78011,12 +84460,15 @@ func (m *RearPortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RearPortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, rearport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, rearport.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, rearport.EdgeOwner)
 	}
 	return edges
 }
@@ -78029,6 +84481,8 @@ func (m *RearPortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case rearport.EdgeModule:
 		return m.clearedmodule
+	case rearport.EdgeOwner:
+		return m.clearedowner
 	}
 	return false
 }
@@ -78043,6 +84497,9 @@ func (m *RearPortMutation) ClearEdge(name string) error {
 	case rearport.EdgeModule:
 		m.ClearModule()
 		return nil
+	case rearport.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown RearPort unique edge %s", name)
 }
@@ -78056,6 +84513,9 @@ func (m *RearPortMutation) ResetEdge(name string) error {
 		return nil
 	case rearport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case rearport.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	}
 	return fmt.Errorf("unknown RearPort edge %s", name)
@@ -79039,6 +85499,8 @@ type RegionMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	parent            *int
 	clearedparent     bool
 	children          map[int]struct{}
@@ -79377,6 +85839,65 @@ func (m *RegionMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RegionMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RegionMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RegionMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[region.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RegionMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[region.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RegionMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, region.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RegionMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[region.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RegionMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RegionMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RegionMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearParent clears the "parent" edge to the Region entity.
 func (m *RegionMutation) ClearParent() {
 	m.clearedparent = true
@@ -79492,7 +86013,7 @@ func (m *RegionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RegionMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, region.FieldCreated)
 	}
@@ -79520,6 +86041,9 @@ func (m *RegionMutation) Fields() []string {
 	if m.comments != nil {
 		fields = append(fields, region.FieldComments)
 	}
+	if m.owner != nil {
+		fields = append(fields, region.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -79546,6 +86070,8 @@ func (m *RegionMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case region.FieldComments:
 		return m.Comments()
+	case region.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -79555,7 +86081,7 @@ func (m *RegionMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RegionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case region.FieldCreated, region.FieldLastUpdated, region.FieldCustomFieldData, region.FieldName, region.FieldSlug, region.FieldParentID, region.FieldDepth, region.FieldDescription, region.FieldComments:
+	case region.FieldCreated, region.FieldLastUpdated, region.FieldCustomFieldData, region.FieldName, region.FieldSlug, region.FieldParentID, region.FieldDepth, region.FieldDescription, region.FieldComments, region.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown Region field %s", name)
 	}
@@ -79588,6 +86114,8 @@ func (m *RegionMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return old.Description, nil
 	case region.FieldComments:
 		return old.Comments, nil
+	case region.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown Region field %s", name)
 }
@@ -79660,6 +86188,13 @@ func (m *RegionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case region.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Region field %s", name)
 }
@@ -79714,6 +86249,9 @@ func (m *RegionMutation) ClearedFields() []string {
 	if m.FieldCleared(region.FieldParentID) {
 		fields = append(fields, region.FieldParentID)
 	}
+	if m.FieldCleared(region.FieldOwnerID) {
+		fields = append(fields, region.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -79736,6 +86274,9 @@ func (m *RegionMutation) ClearField(name string) error {
 		return nil
 	case region.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case region.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown Region nullable field %s", name)
@@ -79772,13 +86313,19 @@ func (m *RegionMutation) ResetField(name string) error {
 	case region.FieldComments:
 		m.ResetComments()
 		return nil
+	case region.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown Region field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RegionMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, region.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, region.EdgeParent)
 	}
@@ -79792,6 +86339,10 @@ func (m *RegionMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *RegionMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case region.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case region.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -79808,7 +86359,7 @@ func (m *RegionMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RegionMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedchildren != nil {
 		edges = append(edges, region.EdgeChildren)
 	}
@@ -79831,7 +86382,10 @@ func (m *RegionMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RegionMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, region.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, region.EdgeParent)
 	}
@@ -79845,6 +86399,8 @@ func (m *RegionMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *RegionMutation) EdgeCleared(name string) bool {
 	switch name {
+	case region.EdgeOwner:
+		return m.clearedowner
 	case region.EdgeParent:
 		return m.clearedparent
 	case region.EdgeChildren:
@@ -79857,6 +86413,9 @@ func (m *RegionMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *RegionMutation) ClearEdge(name string) error {
 	switch name {
+	case region.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case region.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -79868,6 +86427,9 @@ func (m *RegionMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RegionMutation) ResetEdge(name string) error {
 	switch name {
+	case region.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case region.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -79894,6 +86456,8 @@ type RoleMutation struct {
 	weight            *int
 	addweight         *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*Role, error)
 	predicates        []predicate.Role
@@ -80156,6 +86720,38 @@ func (m *RoleMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RoleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RoleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RoleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[role.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RoleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[role.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RoleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, role.FieldOwnerID)
+}
+
 // SetWeight sets the "weight" field.
 func (m *RoleMutation) SetWeight(i int) {
 	m.weight = &i
@@ -80195,6 +86791,33 @@ func (m *RoleMutation) ResetWeight() {
 	m.addweight = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RoleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[role.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RoleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RoleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RoleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the RoleMutation builder.
 func (m *RoleMutation) Where(ps ...predicate.Role) {
 	m.predicates = append(m.predicates, ps...)
@@ -80229,7 +86852,7 @@ func (m *RoleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RoleMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, role.FieldCreated)
 	}
@@ -80250,6 +86873,9 @@ func (m *RoleMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, role.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, role.FieldOwnerID)
 	}
 	if m.weight != nil {
 		fields = append(fields, role.FieldWeight)
@@ -80276,6 +86902,8 @@ func (m *RoleMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case role.FieldComments:
 		return m.Comments()
+	case role.FieldOwnerID:
+		return m.OwnerID()
 	case role.FieldWeight:
 		return m.Weight()
 	}
@@ -80287,7 +86915,7 @@ func (m *RoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case role.FieldCreated, role.FieldLastUpdated, role.FieldCustomFieldData, role.FieldName, role.FieldSlug, role.FieldDescription, role.FieldComments, role.FieldWeight:
+	case role.FieldCreated, role.FieldLastUpdated, role.FieldCustomFieldData, role.FieldName, role.FieldSlug, role.FieldDescription, role.FieldComments, role.FieldOwnerID, role.FieldWeight:
 	default:
 		return nil, fmt.Errorf("unknown Role field %s", name)
 	}
@@ -80316,6 +86944,8 @@ func (m *RoleMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return old.Description, nil
 	case role.FieldComments:
 		return old.Comments, nil
+	case role.FieldOwnerID:
+		return old.OwnerID, nil
 	case role.FieldWeight:
 		return old.Weight, nil
 	}
@@ -80376,6 +87006,13 @@ func (m *RoleMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case role.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case role.FieldWeight:
 		v, ok := value.(int)
 		if !ok {
@@ -80434,6 +87071,9 @@ func (m *RoleMutation) ClearedFields() []string {
 	if m.FieldCleared(role.FieldLastUpdated) {
 		fields = append(fields, role.FieldLastUpdated)
 	}
+	if m.FieldCleared(role.FieldOwnerID) {
+		fields = append(fields, role.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -80453,6 +87093,9 @@ func (m *RoleMutation) ClearField(name string) error {
 		return nil
 	case role.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case role.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown Role nullable field %s", name)
@@ -80483,6 +87126,9 @@ func (m *RoleMutation) ResetField(name string) error {
 	case role.FieldComments:
 		m.ResetComments()
 		return nil
+	case role.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case role.FieldWeight:
 		m.ResetWeight()
 		return nil
@@ -80492,19 +87138,28 @@ func (m *RoleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RoleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, role.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *RoleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case role.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RoleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -80516,25 +87171,42 @@ func (m *RoleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RoleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, role.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *RoleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case role.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *RoleMutation) ClearEdge(name string) error {
+	switch name {
+	case role.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown Role unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *RoleMutation) ResetEdge(name string) error {
+	switch name {
+	case role.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown Role edge %s", name)
 }
 
@@ -80552,6 +87224,8 @@ type RouteTargetMutation struct {
 	name                  *string
 	__name_natural        *string
 	clearedFields         map[string]struct{}
+	owner                 *int
+	clearedowner          bool
 	tenant                *int
 	clearedtenant         bool
 	importing_vrfs        map[int]struct{}
@@ -80784,6 +87458,38 @@ func (m *RouteTargetMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RouteTargetMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RouteTargetMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RouteTargetMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[routetarget.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RouteTargetMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[routetarget.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RouteTargetMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, routetarget.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *RouteTargetMutation) SetName(s string) {
 	m.name = &s
@@ -80852,6 +87558,33 @@ func (m *RouteTargetMutation) TenantIDCleared() bool {
 func (m *RouteTargetMutation) ResetTenantID() {
 	m.tenant = nil
 	delete(m.clearedFields, routetarget.FieldTenantID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RouteTargetMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[routetarget.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RouteTargetMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RouteTargetMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RouteTargetMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -81023,7 +87756,7 @@ func (m *RouteTargetMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RouteTargetMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, routetarget.FieldCreated)
 	}
@@ -81038,6 +87771,9 @@ func (m *RouteTargetMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, routetarget.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, routetarget.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, routetarget.FieldName)
@@ -81066,6 +87802,8 @@ func (m *RouteTargetMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case routetarget.FieldComments:
 		return m.Comments()
+	case routetarget.FieldOwnerID:
+		return m.OwnerID()
 	case routetarget.FieldName:
 		return m.Name()
 	case routetarget.FieldNameNatural:
@@ -81081,7 +87819,7 @@ func (m *RouteTargetMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RouteTargetMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case routetarget.FieldCreated, routetarget.FieldLastUpdated, routetarget.FieldCustomFieldData, routetarget.FieldDescription, routetarget.FieldComments, routetarget.FieldName, routetarget.FieldNameNatural, routetarget.FieldTenantID:
+	case routetarget.FieldCreated, routetarget.FieldLastUpdated, routetarget.FieldCustomFieldData, routetarget.FieldDescription, routetarget.FieldComments, routetarget.FieldOwnerID, routetarget.FieldName, routetarget.FieldNameNatural, routetarget.FieldTenantID:
 	default:
 		return nil, fmt.Errorf("unknown RouteTarget field %s", name)
 	}
@@ -81106,6 +87844,8 @@ func (m *RouteTargetMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.Description, nil
 	case routetarget.FieldComments:
 		return old.Comments, nil
+	case routetarget.FieldOwnerID:
+		return old.OwnerID, nil
 	case routetarget.FieldName:
 		return old.Name, nil
 	case routetarget.FieldNameNatural:
@@ -81155,6 +87895,13 @@ func (m *RouteTargetMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case routetarget.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case routetarget.FieldName:
 		v, ok := value.(string)
@@ -81216,6 +87963,9 @@ func (m *RouteTargetMutation) ClearedFields() []string {
 	if m.FieldCleared(routetarget.FieldLastUpdated) {
 		fields = append(fields, routetarget.FieldLastUpdated)
 	}
+	if m.FieldCleared(routetarget.FieldOwnerID) {
+		fields = append(fields, routetarget.FieldOwnerID)
+	}
 	if m.FieldCleared(routetarget.FieldTenantID) {
 		fields = append(fields, routetarget.FieldTenantID)
 	}
@@ -81238,6 +87988,9 @@ func (m *RouteTargetMutation) ClearField(name string) error {
 		return nil
 	case routetarget.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case routetarget.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case routetarget.FieldTenantID:
 		m.ClearTenantID()
@@ -81265,6 +88018,9 @@ func (m *RouteTargetMutation) ResetField(name string) error {
 	case routetarget.FieldComments:
 		m.ResetComments()
 		return nil
+	case routetarget.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case routetarget.FieldName:
 		m.ResetName()
 		return nil
@@ -81280,7 +88036,10 @@ func (m *RouteTargetMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RouteTargetMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, routetarget.EdgeOwner)
+	}
 	if m.tenant != nil {
 		edges = append(edges, routetarget.EdgeTenant)
 	}
@@ -81297,6 +88056,10 @@ func (m *RouteTargetMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *RouteTargetMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case routetarget.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case routetarget.EdgeTenant:
 		if id := m.tenant; id != nil {
 			return []ent.Value{*id}
@@ -81319,7 +88082,7 @@ func (m *RouteTargetMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RouteTargetMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedimporting_vrfs != nil {
 		edges = append(edges, routetarget.EdgeImportingVrfs)
 	}
@@ -81351,7 +88114,10 @@ func (m *RouteTargetMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RouteTargetMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, routetarget.EdgeOwner)
+	}
 	if m.clearedtenant {
 		edges = append(edges, routetarget.EdgeTenant)
 	}
@@ -81368,6 +88134,8 @@ func (m *RouteTargetMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *RouteTargetMutation) EdgeCleared(name string) bool {
 	switch name {
+	case routetarget.EdgeOwner:
+		return m.clearedowner
 	case routetarget.EdgeTenant:
 		return m.clearedtenant
 	case routetarget.EdgeImportingVrfs:
@@ -81382,6 +88150,9 @@ func (m *RouteTargetMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *RouteTargetMutation) ClearEdge(name string) error {
 	switch name {
+	case routetarget.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case routetarget.EdgeTenant:
 		m.ClearTenant()
 		return nil
@@ -81393,6 +88164,9 @@ func (m *RouteTargetMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RouteTargetMutation) ResetEdge(name string) error {
 	switch name {
+	case routetarget.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case routetarget.EdgeTenant:
 		m.ResetTenant()
 		return nil
@@ -81427,6 +88201,8 @@ type ServiceMutation struct {
 	__ports_lowest      *int
 	add__ports_lowest   *int
 	clearedFields       map[string]struct{}
+	owner               *int
+	clearedowner        bool
 	ipaddresses         map[int]struct{}
 	removedipaddresses  map[int]struct{}
 	clearedipaddresses  bool
@@ -81654,6 +88430,38 @@ func (m *ServiceMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ServiceMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ServiceMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ServiceMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[service.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ServiceMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[service.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ServiceMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, service.FieldOwnerID)
+}
+
 // SetParentObjectType sets the "parent_object_type" field.
 func (m *ServiceMutation) SetParentObjectType(s string) {
 	m.parent_object_type = &s
@@ -81837,6 +88645,33 @@ func (m *ServiceMutation) ResetPortsLowest() {
 	delete(m.clearedFields, service.FieldPortsLowest)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ServiceMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[service.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ServiceMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ServiceMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ServiceMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // AddIpaddressIDs adds the "ipaddresses" edge to the IPAddress entity by ids.
 func (m *ServiceMutation) AddIpaddressIDs(ids ...int) {
 	if m.ipaddresses == nil {
@@ -81925,7 +88760,7 @@ func (m *ServiceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ServiceMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created != nil {
 		fields = append(fields, service.FieldCreated)
 	}
@@ -81940,6 +88775,9 @@ func (m *ServiceMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, service.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, service.FieldOwnerID)
 	}
 	if m.parent_object_type != nil {
 		fields = append(fields, service.FieldParentObjectType)
@@ -81977,6 +88815,8 @@ func (m *ServiceMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case service.FieldComments:
 		return m.Comments()
+	case service.FieldOwnerID:
+		return m.OwnerID()
 	case service.FieldParentObjectType:
 		return m.ParentObjectType()
 	case service.FieldParentObjectID:
@@ -81998,7 +88838,7 @@ func (m *ServiceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ServiceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case service.FieldCreated, service.FieldLastUpdated, service.FieldCustomFieldData, service.FieldDescription, service.FieldComments, service.FieldParentObjectType, service.FieldParentObjectID, service.FieldName, service.FieldProtocol, service.FieldPorts, service.FieldPortsLowest:
+	case service.FieldCreated, service.FieldLastUpdated, service.FieldCustomFieldData, service.FieldDescription, service.FieldComments, service.FieldOwnerID, service.FieldParentObjectType, service.FieldParentObjectID, service.FieldName, service.FieldProtocol, service.FieldPorts, service.FieldPortsLowest:
 	default:
 		return nil, fmt.Errorf("unknown Service field %s", name)
 	}
@@ -82023,6 +88863,8 @@ func (m *ServiceMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return old.Description, nil
 	case service.FieldComments:
 		return old.Comments, nil
+	case service.FieldOwnerID:
+		return old.OwnerID, nil
 	case service.FieldParentObjectType:
 		return old.ParentObjectType, nil
 	case service.FieldParentObjectID:
@@ -82078,6 +88920,13 @@ func (m *ServiceMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case service.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case service.FieldParentObjectType:
 		v, ok := value.(string)
@@ -82184,6 +89033,9 @@ func (m *ServiceMutation) ClearedFields() []string {
 	if m.FieldCleared(service.FieldLastUpdated) {
 		fields = append(fields, service.FieldLastUpdated)
 	}
+	if m.FieldCleared(service.FieldOwnerID) {
+		fields = append(fields, service.FieldOwnerID)
+	}
 	if m.FieldCleared(service.FieldPortsLowest) {
 		fields = append(fields, service.FieldPortsLowest)
 	}
@@ -82206,6 +89058,9 @@ func (m *ServiceMutation) ClearField(name string) error {
 		return nil
 	case service.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case service.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case service.FieldPortsLowest:
 		m.ClearPortsLowest()
@@ -82233,6 +89088,9 @@ func (m *ServiceMutation) ResetField(name string) error {
 	case service.FieldComments:
 		m.ResetComments()
 		return nil
+	case service.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case service.FieldParentObjectType:
 		m.ResetParentObjectType()
 		return nil
@@ -82257,7 +89115,10 @@ func (m *ServiceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ServiceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, service.EdgeOwner)
+	}
 	if m.ipaddresses != nil {
 		edges = append(edges, service.EdgeIpaddresses)
 	}
@@ -82268,6 +89129,10 @@ func (m *ServiceMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ServiceMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case service.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case service.EdgeIpaddresses:
 		ids := make([]ent.Value, 0, len(m.ipaddresses))
 		for id := range m.ipaddresses {
@@ -82280,7 +89145,7 @@ func (m *ServiceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ServiceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.removedipaddresses != nil {
 		edges = append(edges, service.EdgeIpaddresses)
 	}
@@ -82303,7 +89168,10 @@ func (m *ServiceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ServiceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, service.EdgeOwner)
+	}
 	if m.clearedipaddresses {
 		edges = append(edges, service.EdgeIpaddresses)
 	}
@@ -82314,6 +89182,8 @@ func (m *ServiceMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ServiceMutation) EdgeCleared(name string) bool {
 	switch name {
+	case service.EdgeOwner:
+		return m.clearedowner
 	case service.EdgeIpaddresses:
 		return m.clearedipaddresses
 	}
@@ -82324,6 +89194,9 @@ func (m *ServiceMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ServiceMutation) ClearEdge(name string) error {
 	switch name {
+	case service.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown Service unique edge %s", name)
 }
@@ -82332,6 +89205,9 @@ func (m *ServiceMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ServiceMutation) ResetEdge(name string) error {
 	switch name {
+	case service.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case service.EdgeIpaddresses:
 		m.ResetIpaddresses()
 		return nil
@@ -82357,6 +89233,8 @@ type ServiceTemplateMutation struct {
 	__ports_lowest    *int
 	add__ports_lowest *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ServiceTemplate, error)
 	predicates        []predicate.ServiceTemplate
@@ -82581,6 +89459,38 @@ func (m *ServiceTemplateMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ServiceTemplateMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ServiceTemplateMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ServiceTemplateMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[servicetemplate.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ServiceTemplateMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[servicetemplate.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ServiceTemplateMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, servicetemplate.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *ServiceTemplateMutation) SetName(s string) {
 	m.name = &s
@@ -82706,6 +89616,33 @@ func (m *ServiceTemplateMutation) ResetPortsLowest() {
 	delete(m.clearedFields, servicetemplate.FieldPortsLowest)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ServiceTemplateMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[servicetemplate.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ServiceTemplateMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ServiceTemplateMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ServiceTemplateMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ServiceTemplateMutation builder.
 func (m *ServiceTemplateMutation) Where(ps ...predicate.ServiceTemplate) {
 	m.predicates = append(m.predicates, ps...)
@@ -82740,7 +89677,7 @@ func (m *ServiceTemplateMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ServiceTemplateMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, servicetemplate.FieldCreated)
 	}
@@ -82755,6 +89692,9 @@ func (m *ServiceTemplateMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, servicetemplate.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, servicetemplate.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, servicetemplate.FieldName)
@@ -82786,6 +89726,8 @@ func (m *ServiceTemplateMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case servicetemplate.FieldComments:
 		return m.Comments()
+	case servicetemplate.FieldOwnerID:
+		return m.OwnerID()
 	case servicetemplate.FieldName:
 		return m.Name()
 	case servicetemplate.FieldProtocol:
@@ -82803,7 +89745,7 @@ func (m *ServiceTemplateMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ServiceTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case servicetemplate.FieldCreated, servicetemplate.FieldLastUpdated, servicetemplate.FieldCustomFieldData, servicetemplate.FieldDescription, servicetemplate.FieldComments, servicetemplate.FieldName, servicetemplate.FieldProtocol, servicetemplate.FieldPorts, servicetemplate.FieldPortsLowest:
+	case servicetemplate.FieldCreated, servicetemplate.FieldLastUpdated, servicetemplate.FieldCustomFieldData, servicetemplate.FieldDescription, servicetemplate.FieldComments, servicetemplate.FieldOwnerID, servicetemplate.FieldName, servicetemplate.FieldProtocol, servicetemplate.FieldPorts, servicetemplate.FieldPortsLowest:
 	default:
 		return nil, fmt.Errorf("unknown ServiceTemplate field %s", name)
 	}
@@ -82828,6 +89770,8 @@ func (m *ServiceTemplateMutation) OldField(ctx context.Context, name string) (en
 		return old.Description, nil
 	case servicetemplate.FieldComments:
 		return old.Comments, nil
+	case servicetemplate.FieldOwnerID:
+		return old.OwnerID, nil
 	case servicetemplate.FieldName:
 		return old.Name, nil
 	case servicetemplate.FieldProtocol:
@@ -82879,6 +89823,13 @@ func (m *ServiceTemplateMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case servicetemplate.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case servicetemplate.FieldName:
 		v, ok := value.(string)
@@ -82959,6 +89910,9 @@ func (m *ServiceTemplateMutation) ClearedFields() []string {
 	if m.FieldCleared(servicetemplate.FieldLastUpdated) {
 		fields = append(fields, servicetemplate.FieldLastUpdated)
 	}
+	if m.FieldCleared(servicetemplate.FieldOwnerID) {
+		fields = append(fields, servicetemplate.FieldOwnerID)
+	}
 	if m.FieldCleared(servicetemplate.FieldPortsLowest) {
 		fields = append(fields, servicetemplate.FieldPortsLowest)
 	}
@@ -82981,6 +89935,9 @@ func (m *ServiceTemplateMutation) ClearField(name string) error {
 		return nil
 	case servicetemplate.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case servicetemplate.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case servicetemplate.FieldPortsLowest:
 		m.ClearPortsLowest()
@@ -83008,6 +89965,9 @@ func (m *ServiceTemplateMutation) ResetField(name string) error {
 	case servicetemplate.FieldComments:
 		m.ResetComments()
 		return nil
+	case servicetemplate.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case servicetemplate.FieldName:
 		m.ResetName()
 		return nil
@@ -83026,19 +89986,28 @@ func (m *ServiceTemplateMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ServiceTemplateMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, servicetemplate.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *ServiceTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case servicetemplate.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ServiceTemplateMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -83050,25 +90019,42 @@ func (m *ServiceTemplateMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ServiceTemplateMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, servicetemplate.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *ServiceTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case servicetemplate.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *ServiceTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case servicetemplate.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ServiceTemplate unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *ServiceTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case servicetemplate.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ServiceTemplate edge %s", name)
 }
 
@@ -83096,6 +90082,8 @@ type SiteMutation struct {
 	longitude         *float64
 	addlongitude      *float64
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	region            *int
 	clearedregion     bool
 	group             *int
@@ -83327,6 +90315,38 @@ func (m *SiteMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *SiteMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *SiteMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *SiteMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *SiteMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[site.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *SiteMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[site.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *SiteMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, site.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -83696,6 +90716,33 @@ func (m *SiteMutation) ResetLongitude() {
 	delete(m.clearedFields, site.FieldLongitude)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *SiteMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[site.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *SiteMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *SiteMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *SiteMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearRegion clears the "region" edge to the Region entity.
 func (m *SiteMutation) ClearRegion() {
 	m.clearedregion = true
@@ -83865,7 +90912,7 @@ func (m *SiteMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SiteMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created != nil {
 		fields = append(fields, site.FieldCreated)
 	}
@@ -83880,6 +90927,9 @@ func (m *SiteMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, site.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, site.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, site.FieldName)
@@ -83938,6 +90988,8 @@ func (m *SiteMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case site.FieldComments:
 		return m.Comments()
+	case site.FieldOwnerID:
+		return m.OwnerID()
 	case site.FieldName:
 		return m.Name()
 	case site.FieldNameNatural:
@@ -83973,7 +91025,7 @@ func (m *SiteMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case site.FieldCreated, site.FieldLastUpdated, site.FieldCustomFieldData, site.FieldDescription, site.FieldComments, site.FieldName, site.FieldNameNatural, site.FieldSlug, site.FieldStatus, site.FieldRegionID, site.FieldGroupID, site.FieldTenantID, site.FieldFacility, site.FieldTimeZone, site.FieldPhysicalAddress, site.FieldShippingAddress, site.FieldLatitude, site.FieldLongitude:
+	case site.FieldCreated, site.FieldLastUpdated, site.FieldCustomFieldData, site.FieldDescription, site.FieldComments, site.FieldOwnerID, site.FieldName, site.FieldNameNatural, site.FieldSlug, site.FieldStatus, site.FieldRegionID, site.FieldGroupID, site.FieldTenantID, site.FieldFacility, site.FieldTimeZone, site.FieldPhysicalAddress, site.FieldShippingAddress, site.FieldLatitude, site.FieldLongitude:
 	default:
 		return nil, fmt.Errorf("unknown Site field %s", name)
 	}
@@ -83998,6 +91050,8 @@ func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return old.Description, nil
 	case site.FieldComments:
 		return old.Comments, nil
+	case site.FieldOwnerID:
+		return old.OwnerID, nil
 	case site.FieldName:
 		return old.Name, nil
 	case site.FieldNameNatural:
@@ -84067,6 +91121,13 @@ func (m *SiteMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case site.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case site.FieldName:
 		v, ok := value.(string)
@@ -84222,6 +91283,9 @@ func (m *SiteMutation) ClearedFields() []string {
 	if m.FieldCleared(site.FieldLastUpdated) {
 		fields = append(fields, site.FieldLastUpdated)
 	}
+	if m.FieldCleared(site.FieldOwnerID) {
+		fields = append(fields, site.FieldOwnerID)
+	}
 	if m.FieldCleared(site.FieldRegionID) {
 		fields = append(fields, site.FieldRegionID)
 	}
@@ -84259,6 +91323,9 @@ func (m *SiteMutation) ClearField(name string) error {
 		return nil
 	case site.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case site.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case site.FieldRegionID:
 		m.ClearRegionID()
@@ -84300,6 +91367,9 @@ func (m *SiteMutation) ResetField(name string) error {
 		return nil
 	case site.FieldComments:
 		m.ResetComments()
+		return nil
+	case site.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case site.FieldName:
 		m.ResetName()
@@ -84346,7 +91416,10 @@ func (m *SiteMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SiteMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.owner != nil {
+		edges = append(edges, site.EdgeOwner)
+	}
 	if m.region != nil {
 		edges = append(edges, site.EdgeRegion)
 	}
@@ -84366,6 +91439,10 @@ func (m *SiteMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *SiteMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case site.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case site.EdgeRegion:
 		if id := m.region; id != nil {
 			return []ent.Value{*id}
@@ -84390,7 +91467,7 @@ func (m *SiteMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SiteMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.removedasns != nil {
 		edges = append(edges, site.EdgeAsns)
 	}
@@ -84413,7 +91490,10 @@ func (m *SiteMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SiteMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.clearedowner {
+		edges = append(edges, site.EdgeOwner)
+	}
 	if m.clearedregion {
 		edges = append(edges, site.EdgeRegion)
 	}
@@ -84433,6 +91513,8 @@ func (m *SiteMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *SiteMutation) EdgeCleared(name string) bool {
 	switch name {
+	case site.EdgeOwner:
+		return m.clearedowner
 	case site.EdgeRegion:
 		return m.clearedregion
 	case site.EdgeGroup:
@@ -84449,6 +91531,9 @@ func (m *SiteMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *SiteMutation) ClearEdge(name string) error {
 	switch name {
+	case site.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case site.EdgeRegion:
 		m.ClearRegion()
 		return nil
@@ -84466,6 +91551,9 @@ func (m *SiteMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *SiteMutation) ResetEdge(name string) error {
 	switch name {
+	case site.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case site.EdgeRegion:
 		m.ResetRegion()
 		return nil
@@ -84498,6 +91586,8 @@ type SiteGroupMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	parent            *int
 	clearedparent     bool
 	children          map[int]struct{}
@@ -84836,6 +91926,65 @@ func (m *SiteGroupMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *SiteGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *SiteGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *SiteGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[sitegroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *SiteGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[sitegroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *SiteGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, sitegroup.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *SiteGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[sitegroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *SiteGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *SiteGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *SiteGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearParent clears the "parent" edge to the SiteGroup entity.
 func (m *SiteGroupMutation) ClearParent() {
 	m.clearedparent = true
@@ -84951,7 +92100,7 @@ func (m *SiteGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SiteGroupMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, sitegroup.FieldCreated)
 	}
@@ -84979,6 +92128,9 @@ func (m *SiteGroupMutation) Fields() []string {
 	if m.comments != nil {
 		fields = append(fields, sitegroup.FieldComments)
 	}
+	if m.owner != nil {
+		fields = append(fields, sitegroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -85005,6 +92157,8 @@ func (m *SiteGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case sitegroup.FieldComments:
 		return m.Comments()
+	case sitegroup.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -85014,7 +92168,7 @@ func (m *SiteGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *SiteGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case sitegroup.FieldCreated, sitegroup.FieldLastUpdated, sitegroup.FieldCustomFieldData, sitegroup.FieldName, sitegroup.FieldSlug, sitegroup.FieldParentID, sitegroup.FieldDepth, sitegroup.FieldDescription, sitegroup.FieldComments:
+	case sitegroup.FieldCreated, sitegroup.FieldLastUpdated, sitegroup.FieldCustomFieldData, sitegroup.FieldName, sitegroup.FieldSlug, sitegroup.FieldParentID, sitegroup.FieldDepth, sitegroup.FieldDescription, sitegroup.FieldComments, sitegroup.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown SiteGroup field %s", name)
 	}
@@ -85047,6 +92201,8 @@ func (m *SiteGroupMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case sitegroup.FieldComments:
 		return old.Comments, nil
+	case sitegroup.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown SiteGroup field %s", name)
 }
@@ -85119,6 +92275,13 @@ func (m *SiteGroupMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case sitegroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown SiteGroup field %s", name)
 }
@@ -85173,6 +92336,9 @@ func (m *SiteGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(sitegroup.FieldParentID) {
 		fields = append(fields, sitegroup.FieldParentID)
 	}
+	if m.FieldCleared(sitegroup.FieldOwnerID) {
+		fields = append(fields, sitegroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -85195,6 +92361,9 @@ func (m *SiteGroupMutation) ClearField(name string) error {
 		return nil
 	case sitegroup.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case sitegroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown SiteGroup nullable field %s", name)
@@ -85231,13 +92400,19 @@ func (m *SiteGroupMutation) ResetField(name string) error {
 	case sitegroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case sitegroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown SiteGroup field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SiteGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, sitegroup.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, sitegroup.EdgeParent)
 	}
@@ -85251,6 +92426,10 @@ func (m *SiteGroupMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *SiteGroupMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case sitegroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case sitegroup.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -85267,7 +92446,7 @@ func (m *SiteGroupMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SiteGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedchildren != nil {
 		edges = append(edges, sitegroup.EdgeChildren)
 	}
@@ -85290,7 +92469,10 @@ func (m *SiteGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SiteGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, sitegroup.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, sitegroup.EdgeParent)
 	}
@@ -85304,6 +92486,8 @@ func (m *SiteGroupMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *SiteGroupMutation) EdgeCleared(name string) bool {
 	switch name {
+	case sitegroup.EdgeOwner:
+		return m.clearedowner
 	case sitegroup.EdgeParent:
 		return m.clearedparent
 	case sitegroup.EdgeChildren:
@@ -85316,6 +92500,9 @@ func (m *SiteGroupMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *SiteGroupMutation) ClearEdge(name string) error {
 	switch name {
+	case sitegroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case sitegroup.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -85327,6 +92514,9 @@ func (m *SiteGroupMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *SiteGroupMutation) ResetEdge(name string) error {
 	switch name {
+	case sitegroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case sitegroup.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -85345,6 +92535,8 @@ type TagMutation struct {
 	id                 *int
 	created            *time.Time
 	last_updated       *time.Time
+	owner_id           *int
+	addowner_id        *int
 	name               *string
 	slug               *string
 	color              *string
@@ -85519,6 +92711,59 @@ func (m *TagMutation) LastUpdatedCleared() bool {
 func (m *TagMutation) ResetLastUpdated() {
 	m.last_updated = nil
 	delete(m.clearedFields, tag.FieldLastUpdated)
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *TagMutation) SetOwnerID(i int) {
+	m.owner_id = &i
+	m.addowner_id = nil
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *TagMutation) OwnerID() (r int, exists bool) {
+	v := m.owner_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddOwnerID adds i to the "owner_id" field.
+func (m *TagMutation) AddOwnerID(i int) {
+	if m.addowner_id != nil {
+		*m.addowner_id += i
+	} else {
+		m.addowner_id = &i
+	}
+}
+
+// AddedOwnerID returns the value that was added to the "owner_id" field in this mutation.
+func (m *TagMutation) AddedOwnerID() (r int, exists bool) {
+	v := m.addowner_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *TagMutation) ClearOwnerID() {
+	m.owner_id = nil
+	m.addowner_id = nil
+	m.clearedFields[tag.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *TagMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[tag.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *TagMutation) ResetOwnerID() {
+	m.owner_id = nil
+	m.addowner_id = nil
+	delete(m.clearedFields, tag.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -85704,12 +92949,15 @@ func (m *TagMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *TagMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, tag.FieldCreated)
 	}
 	if m.last_updated != nil {
 		fields = append(fields, tag.FieldLastUpdated)
+	}
+	if m.owner_id != nil {
+		fields = append(fields, tag.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, tag.FieldName)
@@ -85741,6 +92989,8 @@ func (m *TagMutation) Field(name string) (ent.Value, bool) {
 		return m.Created()
 	case tag.FieldLastUpdated:
 		return m.LastUpdated()
+	case tag.FieldOwnerID:
+		return m.OwnerID()
 	case tag.FieldName:
 		return m.Name()
 	case tag.FieldSlug:
@@ -85762,7 +93012,7 @@ func (m *TagMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *TagMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case tag.FieldCreated, tag.FieldLastUpdated, tag.FieldName, tag.FieldSlug, tag.FieldColor, tag.FieldDescription, tag.FieldWeight, tag.FieldObjectTypes:
+	case tag.FieldCreated, tag.FieldLastUpdated, tag.FieldOwnerID, tag.FieldName, tag.FieldSlug, tag.FieldColor, tag.FieldDescription, tag.FieldWeight, tag.FieldObjectTypes:
 	default:
 		return nil, fmt.Errorf("unknown Tag field %s", name)
 	}
@@ -85781,6 +93031,8 @@ func (m *TagMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return old.Created, nil
 	case tag.FieldLastUpdated:
 		return old.LastUpdated, nil
+	case tag.FieldOwnerID:
+		return old.OwnerID, nil
 	case tag.FieldName:
 		return old.Name, nil
 	case tag.FieldSlug:
@@ -85815,6 +93067,13 @@ func (m *TagMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetLastUpdated(v)
+		return nil
+	case tag.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case tag.FieldName:
 		v, ok := value.(string)
@@ -85866,6 +93125,9 @@ func (m *TagMutation) SetField(name string, value ent.Value) error {
 // this mutation.
 func (m *TagMutation) AddedFields() []string {
 	var fields []string
+	if m.addowner_id != nil {
+		fields = append(fields, tag.FieldOwnerID)
+	}
 	if m.addweight != nil {
 		fields = append(fields, tag.FieldWeight)
 	}
@@ -85877,6 +93139,8 @@ func (m *TagMutation) AddedFields() []string {
 // was not set, or was not defined in the schema.
 func (m *TagMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
+	case tag.FieldOwnerID:
+		return m.AddedOwnerID()
 	case tag.FieldWeight:
 		return m.AddedWeight()
 	}
@@ -85888,6 +93152,13 @@ func (m *TagMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *TagMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case tag.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOwnerID(v)
+		return nil
 	case tag.FieldWeight:
 		v, ok := value.(int)
 		if !ok {
@@ -85909,6 +93180,9 @@ func (m *TagMutation) ClearedFields() []string {
 	if m.FieldCleared(tag.FieldLastUpdated) {
 		fields = append(fields, tag.FieldLastUpdated)
 	}
+	if m.FieldCleared(tag.FieldOwnerID) {
+		fields = append(fields, tag.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -85929,6 +93203,9 @@ func (m *TagMutation) ClearField(name string) error {
 	case tag.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case tag.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown Tag nullable field %s", name)
 }
@@ -85942,6 +93219,9 @@ func (m *TagMutation) ResetField(name string) error {
 		return nil
 	case tag.FieldLastUpdated:
 		m.ResetLastUpdated()
+		return nil
+	case tag.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case tag.FieldName:
 		m.ResetName()
@@ -86552,6 +93832,8 @@ type TenantMutation struct {
 	__name_natural    *string
 	slug              *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	group             *int
 	clearedgroup      bool
 	done              bool
@@ -86863,6 +94145,55 @@ func (m *TenantMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *TenantMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *TenantMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwnerID returns the old "owner_id" field's value of the Tenant entity.
+// If the Tenant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TenantMutation) OldOwnerID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwnerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwnerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwnerID: %w", err)
+	}
+	return oldValue.OwnerID, nil
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *TenantMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[tenant.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *TenantMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[tenant.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *TenantMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, tenant.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *TenantMutation) SetName(s string) {
 	m.name = &s
@@ -87020,6 +94351,33 @@ func (m *TenantMutation) ResetGroupID() {
 	delete(m.clearedFields, tenant.FieldGroupID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *TenantMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[tenant.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *TenantMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *TenantMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *TenantMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearGroup clears the "group" edge to the TenantGroup entity.
 func (m *TenantMutation) ClearGroup() {
 	m.clearedgroup = true
@@ -87081,7 +94439,7 @@ func (m *TenantMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *TenantMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, tenant.FieldCreated)
 	}
@@ -87096,6 +94454,9 @@ func (m *TenantMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, tenant.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, tenant.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, tenant.FieldName)
@@ -87127,6 +94488,8 @@ func (m *TenantMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case tenant.FieldComments:
 		return m.Comments()
+	case tenant.FieldOwnerID:
+		return m.OwnerID()
 	case tenant.FieldName:
 		return m.Name()
 	case tenant.FieldNameNatural:
@@ -87154,6 +94517,8 @@ func (m *TenantMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldDescription(ctx)
 	case tenant.FieldComments:
 		return m.OldComments(ctx)
+	case tenant.FieldOwnerID:
+		return m.OldOwnerID(ctx)
 	case tenant.FieldName:
 		return m.OldName(ctx)
 	case tenant.FieldNameNatural:
@@ -87205,6 +94570,13 @@ func (m *TenantMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case tenant.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case tenant.FieldName:
 		v, ok := value.(string)
@@ -87273,6 +94645,9 @@ func (m *TenantMutation) ClearedFields() []string {
 	if m.FieldCleared(tenant.FieldLastUpdated) {
 		fields = append(fields, tenant.FieldLastUpdated)
 	}
+	if m.FieldCleared(tenant.FieldOwnerID) {
+		fields = append(fields, tenant.FieldOwnerID)
+	}
 	if m.FieldCleared(tenant.FieldGroupID) {
 		fields = append(fields, tenant.FieldGroupID)
 	}
@@ -87295,6 +94670,9 @@ func (m *TenantMutation) ClearField(name string) error {
 		return nil
 	case tenant.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case tenant.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case tenant.FieldGroupID:
 		m.ClearGroupID()
@@ -87322,6 +94700,9 @@ func (m *TenantMutation) ResetField(name string) error {
 	case tenant.FieldComments:
 		m.ResetComments()
 		return nil
+	case tenant.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case tenant.FieldName:
 		m.ResetName()
 		return nil
@@ -87340,7 +94721,10 @@ func (m *TenantMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *TenantMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, tenant.EdgeOwner)
+	}
 	if m.group != nil {
 		edges = append(edges, tenant.EdgeGroup)
 	}
@@ -87351,6 +94735,10 @@ func (m *TenantMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *TenantMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case tenant.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case tenant.EdgeGroup:
 		if id := m.group; id != nil {
 			return []ent.Value{*id}
@@ -87361,7 +94749,7 @@ func (m *TenantMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *TenantMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -87373,7 +94761,10 @@ func (m *TenantMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *TenantMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, tenant.EdgeOwner)
+	}
 	if m.clearedgroup {
 		edges = append(edges, tenant.EdgeGroup)
 	}
@@ -87384,6 +94775,8 @@ func (m *TenantMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *TenantMutation) EdgeCleared(name string) bool {
 	switch name {
+	case tenant.EdgeOwner:
+		return m.clearedowner
 	case tenant.EdgeGroup:
 		return m.clearedgroup
 	}
@@ -87394,6 +94787,9 @@ func (m *TenantMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *TenantMutation) ClearEdge(name string) error {
 	switch name {
+	case tenant.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case tenant.EdgeGroup:
 		m.ClearGroup()
 		return nil
@@ -87405,6 +94801,9 @@ func (m *TenantMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *TenantMutation) ResetEdge(name string) error {
 	switch name {
+	case tenant.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case tenant.EdgeGroup:
 		m.ResetGroup()
 		return nil
@@ -87429,6 +94828,8 @@ type TenantGroupMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	parent            *int
 	clearedparent     bool
 	children          map[int]struct{}
@@ -87786,6 +95187,65 @@ func (m *TenantGroupMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *TenantGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *TenantGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *TenantGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[tenantgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *TenantGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[tenantgroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *TenantGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, tenantgroup.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *TenantGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[tenantgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *TenantGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *TenantGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *TenantGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearParent clears the "parent" edge to the TenantGroup entity.
 func (m *TenantGroupMutation) ClearParent() {
 	m.clearedparent = true
@@ -87901,7 +95361,7 @@ func (m *TenantGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *TenantGroupMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 11)
 	if m.created != nil {
 		fields = append(fields, tenantgroup.FieldCreated)
 	}
@@ -87932,6 +95392,9 @@ func (m *TenantGroupMutation) Fields() []string {
 	if m.comments != nil {
 		fields = append(fields, tenantgroup.FieldComments)
 	}
+	if m.owner != nil {
+		fields = append(fields, tenantgroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -87960,6 +95423,8 @@ func (m *TenantGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case tenantgroup.FieldComments:
 		return m.Comments()
+	case tenantgroup.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -87969,7 +95434,7 @@ func (m *TenantGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *TenantGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case tenantgroup.FieldCreated, tenantgroup.FieldLastUpdated, tenantgroup.FieldCustomFieldData, tenantgroup.FieldName, tenantgroup.FieldNameNatural, tenantgroup.FieldSlug, tenantgroup.FieldParentID, tenantgroup.FieldDepth, tenantgroup.FieldDescription, tenantgroup.FieldComments:
+	case tenantgroup.FieldCreated, tenantgroup.FieldLastUpdated, tenantgroup.FieldCustomFieldData, tenantgroup.FieldName, tenantgroup.FieldNameNatural, tenantgroup.FieldSlug, tenantgroup.FieldParentID, tenantgroup.FieldDepth, tenantgroup.FieldDescription, tenantgroup.FieldComments, tenantgroup.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown TenantGroup field %s", name)
 	}
@@ -88004,6 +95469,8 @@ func (m *TenantGroupMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.Description, nil
 	case tenantgroup.FieldComments:
 		return old.Comments, nil
+	case tenantgroup.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown TenantGroup field %s", name)
 }
@@ -88083,6 +95550,13 @@ func (m *TenantGroupMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case tenantgroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown TenantGroup field %s", name)
 }
@@ -88137,6 +95611,9 @@ func (m *TenantGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(tenantgroup.FieldParentID) {
 		fields = append(fields, tenantgroup.FieldParentID)
 	}
+	if m.FieldCleared(tenantgroup.FieldOwnerID) {
+		fields = append(fields, tenantgroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -88159,6 +95636,9 @@ func (m *TenantGroupMutation) ClearField(name string) error {
 		return nil
 	case tenantgroup.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case tenantgroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown TenantGroup nullable field %s", name)
@@ -88198,13 +95678,19 @@ func (m *TenantGroupMutation) ResetField(name string) error {
 	case tenantgroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case tenantgroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown TenantGroup field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *TenantGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, tenantgroup.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, tenantgroup.EdgeParent)
 	}
@@ -88218,6 +95704,10 @@ func (m *TenantGroupMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *TenantGroupMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case tenantgroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case tenantgroup.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -88234,7 +95724,7 @@ func (m *TenantGroupMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *TenantGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedchildren != nil {
 		edges = append(edges, tenantgroup.EdgeChildren)
 	}
@@ -88257,7 +95747,10 @@ func (m *TenantGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *TenantGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, tenantgroup.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, tenantgroup.EdgeParent)
 	}
@@ -88271,6 +95764,8 @@ func (m *TenantGroupMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *TenantGroupMutation) EdgeCleared(name string) bool {
 	switch name {
+	case tenantgroup.EdgeOwner:
+		return m.clearedowner
 	case tenantgroup.EdgeParent:
 		return m.clearedparent
 	case tenantgroup.EdgeChildren:
@@ -88283,6 +95778,9 @@ func (m *TenantGroupMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *TenantGroupMutation) ClearEdge(name string) error {
 	switch name {
+	case tenantgroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case tenantgroup.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -88294,6 +95792,9 @@ func (m *TenantGroupMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *TenantGroupMutation) ResetEdge(name string) error {
 	switch name {
+	case tenantgroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case tenantgroup.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -89594,6 +97095,9 @@ type UserMutation struct {
 	permissions        map[int]struct{}
 	removedpermissions map[int]struct{}
 	clearedpermissions bool
+	owners             map[int]struct{}
+	removedowners      map[int]struct{}
+	clearedowners      bool
 	done               bool
 	oldValue           func(context.Context) (*User, error)
 	predicates         []predicate.User
@@ -90214,6 +97718,60 @@ func (m *UserMutation) ResetPermissions() {
 	m.removedpermissions = nil
 }
 
+// AddOwnerIDs adds the "owners" edge to the Owner entity by ids.
+func (m *UserMutation) AddOwnerIDs(ids ...int) {
+	if m.owners == nil {
+		m.owners = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.owners[ids[i]] = struct{}{}
+	}
+}
+
+// ClearOwners clears the "owners" edge to the Owner entity.
+func (m *UserMutation) ClearOwners() {
+	m.clearedowners = true
+}
+
+// OwnersCleared reports if the "owners" edge to the Owner entity was cleared.
+func (m *UserMutation) OwnersCleared() bool {
+	return m.clearedowners
+}
+
+// RemoveOwnerIDs removes the "owners" edge to the Owner entity by IDs.
+func (m *UserMutation) RemoveOwnerIDs(ids ...int) {
+	if m.removedowners == nil {
+		m.removedowners = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.owners, ids[i])
+		m.removedowners[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedOwners returns the removed IDs of the "owners" edge to the Owner entity.
+func (m *UserMutation) RemovedOwnersIDs() (ids []int) {
+	for id := range m.removedowners {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// OwnersIDs returns the "owners" edge IDs in the mutation.
+func (m *UserMutation) OwnersIDs() (ids []int) {
+	for id := range m.owners {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetOwners resets all changes to the "owners" edge.
+func (m *UserMutation) ResetOwners() {
+	m.owners = nil
+	m.clearedowners = false
+	m.removedowners = nil
+}
+
 // Where appends a list predicates to the UserMutation builder.
 func (m *UserMutation) Where(ps ...predicate.User) {
 	m.predicates = append(m.predicates, ps...)
@@ -90526,12 +98084,15 @@ func (m *UserMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *UserMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.groups != nil {
 		edges = append(edges, user.EdgeGroups)
 	}
 	if m.permissions != nil {
 		edges = append(edges, user.EdgePermissions)
+	}
+	if m.owners != nil {
+		edges = append(edges, user.EdgeOwners)
 	}
 	return edges
 }
@@ -90552,18 +98113,27 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeOwners:
+		ids := make([]ent.Value, 0, len(m.owners))
+		for id := range m.owners {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *UserMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedgroups != nil {
 		edges = append(edges, user.EdgeGroups)
 	}
 	if m.removedpermissions != nil {
 		edges = append(edges, user.EdgePermissions)
+	}
+	if m.removedowners != nil {
+		edges = append(edges, user.EdgeOwners)
 	}
 	return edges
 }
@@ -90584,18 +98154,27 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeOwners:
+		ids := make([]ent.Value, 0, len(m.removedowners))
+		for id := range m.removedowners {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *UserMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.clearedgroups {
 		edges = append(edges, user.EdgeGroups)
 	}
 	if m.clearedpermissions {
 		edges = append(edges, user.EdgePermissions)
+	}
+	if m.clearedowners {
+		edges = append(edges, user.EdgeOwners)
 	}
 	return edges
 }
@@ -90608,6 +98187,8 @@ func (m *UserMutation) EdgeCleared(name string) bool {
 		return m.clearedgroups
 	case user.EdgePermissions:
 		return m.clearedpermissions
+	case user.EdgeOwners:
+		return m.clearedowners
 	}
 	return false
 }
@@ -90630,6 +98211,9 @@ func (m *UserMutation) ResetEdge(name string) error {
 	case user.EdgePermissions:
 		m.ResetPermissions()
 		return nil
+	case user.EdgeOwners:
+		m.ResetOwners()
+		return nil
 	}
 	return fmt.Errorf("unknown User edge %s", name)
 }
@@ -90651,6 +98235,8 @@ type VLANMutation struct {
 	status                     *string
 	qinq_role                  *string
 	clearedFields              map[string]struct{}
+	owner                      *int
+	clearedowner               bool
 	site                       *int
 	clearedsite                bool
 	group                      *int
@@ -90892,6 +98478,38 @@ func (m *VLANMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *VLANMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *VLANMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VLANMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VLANMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[vlan.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VLANMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[vlan.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VLANMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, vlan.FieldOwnerID)
 }
 
 // SetSiteID sets the "site_id" field.
@@ -91161,6 +98779,33 @@ func (m *VLANMutation) QinqSvlanIDCleared() bool {
 func (m *VLANMutation) ResetQinqSvlanID() {
 	m.qinq_svlan = nil
 	delete(m.clearedFields, vlan.FieldQinqSvlanID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VLANMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[vlan.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VLANMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VLANMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VLANMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearSite clears the "site" edge to the Site entity.
@@ -91494,7 +99139,7 @@ func (m *VLANMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VLANMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created != nil {
 		fields = append(fields, vlan.FieldCreated)
 	}
@@ -91509,6 +99154,9 @@ func (m *VLANMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, vlan.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, vlan.FieldOwnerID)
 	}
 	if m.site != nil {
 		fields = append(fields, vlan.FieldSiteID)
@@ -91555,6 +99203,8 @@ func (m *VLANMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case vlan.FieldComments:
 		return m.Comments()
+	case vlan.FieldOwnerID:
+		return m.OwnerID()
 	case vlan.FieldSiteID:
 		return m.SiteID()
 	case vlan.FieldGroupID:
@@ -91582,7 +99232,7 @@ func (m *VLANMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VLANMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case vlan.FieldCreated, vlan.FieldLastUpdated, vlan.FieldCustomFieldData, vlan.FieldDescription, vlan.FieldComments, vlan.FieldSiteID, vlan.FieldGroupID, vlan.FieldVid, vlan.FieldName, vlan.FieldTenantID, vlan.FieldStatus, vlan.FieldRoleID, vlan.FieldQinqRole, vlan.FieldQinqSvlanID:
+	case vlan.FieldCreated, vlan.FieldLastUpdated, vlan.FieldCustomFieldData, vlan.FieldDescription, vlan.FieldComments, vlan.FieldOwnerID, vlan.FieldSiteID, vlan.FieldGroupID, vlan.FieldVid, vlan.FieldName, vlan.FieldTenantID, vlan.FieldStatus, vlan.FieldRoleID, vlan.FieldQinqRole, vlan.FieldQinqSvlanID:
 	default:
 		return nil, fmt.Errorf("unknown VLAN field %s", name)
 	}
@@ -91607,6 +99257,8 @@ func (m *VLANMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return old.Description, nil
 	case vlan.FieldComments:
 		return old.Comments, nil
+	case vlan.FieldOwnerID:
+		return old.OwnerID, nil
 	case vlan.FieldSiteID:
 		return old.SiteID, nil
 	case vlan.FieldGroupID:
@@ -91668,6 +99320,13 @@ func (m *VLANMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case vlan.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case vlan.FieldSiteID:
 		v, ok := value.(int)
@@ -91783,6 +99442,9 @@ func (m *VLANMutation) ClearedFields() []string {
 	if m.FieldCleared(vlan.FieldLastUpdated) {
 		fields = append(fields, vlan.FieldLastUpdated)
 	}
+	if m.FieldCleared(vlan.FieldOwnerID) {
+		fields = append(fields, vlan.FieldOwnerID)
+	}
 	if m.FieldCleared(vlan.FieldSiteID) {
 		fields = append(fields, vlan.FieldSiteID)
 	}
@@ -91820,6 +99482,9 @@ func (m *VLANMutation) ClearField(name string) error {
 		return nil
 	case vlan.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case vlan.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case vlan.FieldSiteID:
 		m.ClearSiteID()
@@ -91862,6 +99527,9 @@ func (m *VLANMutation) ResetField(name string) error {
 	case vlan.FieldComments:
 		m.ResetComments()
 		return nil
+	case vlan.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case vlan.FieldSiteID:
 		m.ResetSiteID()
 		return nil
@@ -91895,7 +99563,10 @@ func (m *VLANMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VLANMutation) AddedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
+	if m.owner != nil {
+		edges = append(edges, vlan.EdgeOwner)
+	}
 	if m.site != nil {
 		edges = append(edges, vlan.EdgeSite)
 	}
@@ -91927,6 +99598,10 @@ func (m *VLANMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VLANMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case vlan.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case vlan.EdgeSite:
 		if id := m.site; id != nil {
 			return []ent.Value{*id}
@@ -91971,7 +99646,7 @@ func (m *VLANMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VLANMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.removedqinq_svlan_of != nil {
 		edges = append(edges, vlan.EdgeQinqSvlanOf)
 	}
@@ -92012,7 +99687,10 @@ func (m *VLANMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VLANMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
+	if m.clearedowner {
+		edges = append(edges, vlan.EdgeOwner)
+	}
 	if m.clearedsite {
 		edges = append(edges, vlan.EdgeSite)
 	}
@@ -92044,6 +99722,8 @@ func (m *VLANMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VLANMutation) EdgeCleared(name string) bool {
 	switch name {
+	case vlan.EdgeOwner:
+		return m.clearedowner
 	case vlan.EdgeSite:
 		return m.clearedsite
 	case vlan.EdgeGroup:
@@ -92068,6 +99748,9 @@ func (m *VLANMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VLANMutation) ClearEdge(name string) error {
 	switch name {
+	case vlan.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case vlan.EdgeSite:
 		m.ClearSite()
 		return nil
@@ -92091,6 +99774,9 @@ func (m *VLANMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VLANMutation) ResetEdge(name string) error {
 	switch name {
+	case vlan.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case vlan.EdgeSite:
 		m.ResetSite()
 		return nil
@@ -92141,6 +99827,8 @@ type VLANGroupMutation struct {
 	total_vlan_ids    *int
 	addtotal_vlan_ids *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	tenant            *int
 	clearedtenant     bool
 	done              bool
@@ -92365,6 +100053,38 @@ func (m *VLANGroupMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *VLANGroupMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *VLANGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VLANGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VLANGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[vlangroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VLANGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[vlangroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VLANGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, vlangroup.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -92614,6 +100334,33 @@ func (m *VLANGroupMutation) ResetTenantID() {
 	delete(m.clearedFields, vlangroup.FieldTenantID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VLANGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[vlangroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VLANGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VLANGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VLANGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearTenant clears the "tenant" edge to the Tenant entity.
 func (m *VLANGroupMutation) ClearTenant() {
 	m.clearedtenant = true
@@ -92675,7 +100422,7 @@ func (m *VLANGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VLANGroupMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.created != nil {
 		fields = append(fields, vlangroup.FieldCreated)
 	}
@@ -92690,6 +100437,9 @@ func (m *VLANGroupMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, vlangroup.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, vlangroup.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, vlangroup.FieldName)
@@ -92733,6 +100483,8 @@ func (m *VLANGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case vlangroup.FieldComments:
 		return m.Comments()
+	case vlangroup.FieldOwnerID:
+		return m.OwnerID()
 	case vlangroup.FieldName:
 		return m.Name()
 	case vlangroup.FieldNameNatural:
@@ -92758,7 +100510,7 @@ func (m *VLANGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VLANGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case vlangroup.FieldCreated, vlangroup.FieldLastUpdated, vlangroup.FieldCustomFieldData, vlangroup.FieldDescription, vlangroup.FieldComments, vlangroup.FieldName, vlangroup.FieldNameNatural, vlangroup.FieldSlug, vlangroup.FieldScopeType, vlangroup.FieldScopeID, vlangroup.FieldVidRanges, vlangroup.FieldTotalVlanIds, vlangroup.FieldTenantID:
+	case vlangroup.FieldCreated, vlangroup.FieldLastUpdated, vlangroup.FieldCustomFieldData, vlangroup.FieldDescription, vlangroup.FieldComments, vlangroup.FieldOwnerID, vlangroup.FieldName, vlangroup.FieldNameNatural, vlangroup.FieldSlug, vlangroup.FieldScopeType, vlangroup.FieldScopeID, vlangroup.FieldVidRanges, vlangroup.FieldTotalVlanIds, vlangroup.FieldTenantID:
 	default:
 		return nil, fmt.Errorf("unknown VLANGroup field %s", name)
 	}
@@ -92783,6 +100535,8 @@ func (m *VLANGroupMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case vlangroup.FieldComments:
 		return old.Comments, nil
+	case vlangroup.FieldOwnerID:
+		return old.OwnerID, nil
 	case vlangroup.FieldName:
 		return old.Name, nil
 	case vlangroup.FieldNameNatural:
@@ -92842,6 +100596,13 @@ func (m *VLANGroupMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case vlangroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case vlangroup.FieldName:
 		v, ok := value.(string)
@@ -92962,6 +100723,9 @@ func (m *VLANGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(vlangroup.FieldLastUpdated) {
 		fields = append(fields, vlangroup.FieldLastUpdated)
 	}
+	if m.FieldCleared(vlangroup.FieldOwnerID) {
+		fields = append(fields, vlangroup.FieldOwnerID)
+	}
 	if m.FieldCleared(vlangroup.FieldScopeType) {
 		fields = append(fields, vlangroup.FieldScopeType)
 	}
@@ -92990,6 +100754,9 @@ func (m *VLANGroupMutation) ClearField(name string) error {
 		return nil
 	case vlangroup.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case vlangroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case vlangroup.FieldScopeType:
 		m.ClearScopeType()
@@ -93023,6 +100790,9 @@ func (m *VLANGroupMutation) ResetField(name string) error {
 	case vlangroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case vlangroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case vlangroup.FieldName:
 		m.ResetName()
 		return nil
@@ -93053,7 +100823,10 @@ func (m *VLANGroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VLANGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, vlangroup.EdgeOwner)
+	}
 	if m.tenant != nil {
 		edges = append(edges, vlangroup.EdgeTenant)
 	}
@@ -93064,6 +100837,10 @@ func (m *VLANGroupMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VLANGroupMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case vlangroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case vlangroup.EdgeTenant:
 		if id := m.tenant; id != nil {
 			return []ent.Value{*id}
@@ -93074,7 +100851,7 @@ func (m *VLANGroupMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VLANGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -93086,7 +100863,10 @@ func (m *VLANGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VLANGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, vlangroup.EdgeOwner)
+	}
 	if m.clearedtenant {
 		edges = append(edges, vlangroup.EdgeTenant)
 	}
@@ -93097,6 +100877,8 @@ func (m *VLANGroupMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VLANGroupMutation) EdgeCleared(name string) bool {
 	switch name {
+	case vlangroup.EdgeOwner:
+		return m.clearedowner
 	case vlangroup.EdgeTenant:
 		return m.clearedtenant
 	}
@@ -93107,6 +100889,9 @@ func (m *VLANGroupMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VLANGroupMutation) ClearEdge(name string) error {
 	switch name {
+	case vlangroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case vlangroup.EdgeTenant:
 		m.ClearTenant()
 		return nil
@@ -93118,6 +100903,9 @@ func (m *VLANGroupMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VLANGroupMutation) ResetEdge(name string) error {
 	switch name {
+	case vlangroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case vlangroup.EdgeTenant:
 		m.ResetTenant()
 		return nil
@@ -93137,6 +100925,8 @@ type VLANTranslationPolicyMutation struct {
 	comments      *string
 	name          *string
 	clearedFields map[string]struct{}
+	owner         *int
+	clearedowner  bool
 	done          bool
 	oldValue      func(context.Context) (*VLANTranslationPolicy, error)
 	predicates    []predicate.VLANTranslationPolicy
@@ -93342,6 +101132,38 @@ func (m *VLANTranslationPolicyMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VLANTranslationPolicyMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VLANTranslationPolicyMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VLANTranslationPolicyMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[vlantranslationpolicy.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VLANTranslationPolicyMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[vlantranslationpolicy.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VLANTranslationPolicyMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, vlantranslationpolicy.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *VLANTranslationPolicyMutation) SetName(s string) {
 	m.name = &s
@@ -93359,6 +101181,33 @@ func (m *VLANTranslationPolicyMutation) Name() (r string, exists bool) {
 // ResetName resets all changes to the "name" field.
 func (m *VLANTranslationPolicyMutation) ResetName() {
 	m.name = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VLANTranslationPolicyMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[vlantranslationpolicy.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VLANTranslationPolicyMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VLANTranslationPolicyMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VLANTranslationPolicyMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // Where appends a list predicates to the VLANTranslationPolicyMutation builder.
@@ -93395,7 +101244,7 @@ func (m *VLANTranslationPolicyMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VLANTranslationPolicyMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 6)
 	if m.created != nil {
 		fields = append(fields, vlantranslationpolicy.FieldCreated)
 	}
@@ -93407,6 +101256,9 @@ func (m *VLANTranslationPolicyMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, vlantranslationpolicy.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, vlantranslationpolicy.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, vlantranslationpolicy.FieldName)
@@ -93427,6 +101279,8 @@ func (m *VLANTranslationPolicyMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case vlantranslationpolicy.FieldComments:
 		return m.Comments()
+	case vlantranslationpolicy.FieldOwnerID:
+		return m.OwnerID()
 	case vlantranslationpolicy.FieldName:
 		return m.Name()
 	}
@@ -93438,7 +101292,7 @@ func (m *VLANTranslationPolicyMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VLANTranslationPolicyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case vlantranslationpolicy.FieldCreated, vlantranslationpolicy.FieldLastUpdated, vlantranslationpolicy.FieldDescription, vlantranslationpolicy.FieldComments, vlantranslationpolicy.FieldName:
+	case vlantranslationpolicy.FieldCreated, vlantranslationpolicy.FieldLastUpdated, vlantranslationpolicy.FieldDescription, vlantranslationpolicy.FieldComments, vlantranslationpolicy.FieldOwnerID, vlantranslationpolicy.FieldName:
 	default:
 		return nil, fmt.Errorf("unknown VLANTranslationPolicy field %s", name)
 	}
@@ -93461,6 +101315,8 @@ func (m *VLANTranslationPolicyMutation) OldField(ctx context.Context, name strin
 		return old.Description, nil
 	case vlantranslationpolicy.FieldComments:
 		return old.Comments, nil
+	case vlantranslationpolicy.FieldOwnerID:
+		return old.OwnerID, nil
 	case vlantranslationpolicy.FieldName:
 		return old.Name, nil
 	}
@@ -93500,6 +101356,13 @@ func (m *VLANTranslationPolicyMutation) SetField(name string, value ent.Value) e
 		}
 		m.SetComments(v)
 		return nil
+	case vlantranslationpolicy.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case vlantranslationpolicy.FieldName:
 		v, ok := value.(string)
 		if !ok {
@@ -93514,13 +101377,16 @@ func (m *VLANTranslationPolicyMutation) SetField(name string, value ent.Value) e
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *VLANTranslationPolicyMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *VLANTranslationPolicyMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -93543,6 +101409,9 @@ func (m *VLANTranslationPolicyMutation) ClearedFields() []string {
 	if m.FieldCleared(vlantranslationpolicy.FieldLastUpdated) {
 		fields = append(fields, vlantranslationpolicy.FieldLastUpdated)
 	}
+	if m.FieldCleared(vlantranslationpolicy.FieldOwnerID) {
+		fields = append(fields, vlantranslationpolicy.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -93562,6 +101431,9 @@ func (m *VLANTranslationPolicyMutation) ClearField(name string) error {
 		return nil
 	case vlantranslationpolicy.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case vlantranslationpolicy.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown VLANTranslationPolicy nullable field %s", name)
@@ -93583,6 +101455,9 @@ func (m *VLANTranslationPolicyMutation) ResetField(name string) error {
 	case vlantranslationpolicy.FieldComments:
 		m.ResetComments()
 		return nil
+	case vlantranslationpolicy.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case vlantranslationpolicy.FieldName:
 		m.ResetName()
 		return nil
@@ -93592,19 +101467,28 @@ func (m *VLANTranslationPolicyMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VLANTranslationPolicyMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, vlantranslationpolicy.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *VLANTranslationPolicyMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case vlantranslationpolicy.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VLANTranslationPolicyMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -93616,25 +101500,42 @@ func (m *VLANTranslationPolicyMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VLANTranslationPolicyMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, vlantranslationpolicy.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *VLANTranslationPolicyMutation) EdgeCleared(name string) bool {
+	switch name {
+	case vlantranslationpolicy.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *VLANTranslationPolicyMutation) ClearEdge(name string) error {
+	switch name {
+	case vlantranslationpolicy.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown VLANTranslationPolicy unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *VLANTranslationPolicyMutation) ResetEdge(name string) error {
+	switch name {
+	case vlantranslationpolicy.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown VLANTranslationPolicy edge %s", name)
 }
 
@@ -94345,6 +102246,8 @@ type VMInterfaceMutation struct {
 	mac_address                    *string
 	mode                           *string
 	clearedFields                  map[string]struct{}
+	owner                          *int
+	clearedowner                   bool
 	virtual_machine                *int
 	clearedvirtual_machine         bool
 	parent                         *int
@@ -94554,6 +102457,38 @@ func (m *VMInterfaceMutation) CustomFieldData() (r map[string]interface{}, exist
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *VMInterfaceMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *VMInterfaceMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VMInterfaceMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VMInterfaceMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[vminterface.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VMInterfaceMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[vminterface.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VMInterfaceMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, vminterface.FieldOwnerID)
 }
 
 // SetVirtualMachineID sets the "virtual_machine_id" field.
@@ -94992,6 +102927,33 @@ func (m *VMInterfaceMutation) ResetVlanTranslationPolicyID() {
 	delete(m.clearedFields, vminterface.FieldVlanTranslationPolicyID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VMInterfaceMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[vminterface.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VMInterfaceMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VMInterfaceMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VMInterfaceMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearVirtualMachine clears the "virtual_machine" edge to the VirtualMachine entity.
 func (m *VMInterfaceMutation) ClearVirtualMachine() {
 	m.clearedvirtual_machine = true
@@ -95404,7 +103366,7 @@ func (m *VMInterfaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VMInterfaceMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created != nil {
 		fields = append(fields, vminterface.FieldCreated)
 	}
@@ -95413,6 +103375,9 @@ func (m *VMInterfaceMutation) Fields() []string {
 	}
 	if m.custom_field_data != nil {
 		fields = append(fields, vminterface.FieldCustomFieldData)
+	}
+	if m.owner != nil {
+		fields = append(fields, vminterface.FieldOwnerID)
 	}
 	if m.virtual_machine != nil {
 		fields = append(fields, vminterface.FieldVirtualMachineID)
@@ -95473,6 +103438,8 @@ func (m *VMInterfaceMutation) Field(name string) (ent.Value, bool) {
 		return m.LastUpdated()
 	case vminterface.FieldCustomFieldData:
 		return m.CustomFieldData()
+	case vminterface.FieldOwnerID:
+		return m.OwnerID()
 	case vminterface.FieldVirtualMachineID:
 		return m.VirtualMachineID()
 	case vminterface.FieldName:
@@ -95512,7 +103479,7 @@ func (m *VMInterfaceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VMInterfaceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case vminterface.FieldCreated, vminterface.FieldLastUpdated, vminterface.FieldCustomFieldData, vminterface.FieldVirtualMachineID, vminterface.FieldName, vminterface.FieldNameNatural, vminterface.FieldDescription, vminterface.FieldEnabled, vminterface.FieldParentID, vminterface.FieldBridgeID, vminterface.FieldMtu, vminterface.FieldMACAddress, vminterface.FieldPrimaryMACAddressID, vminterface.FieldMode, vminterface.FieldUntaggedVlanID, vminterface.FieldQinqSvlanID, vminterface.FieldVrfID, vminterface.FieldVlanTranslationPolicyID:
+	case vminterface.FieldCreated, vminterface.FieldLastUpdated, vminterface.FieldCustomFieldData, vminterface.FieldOwnerID, vminterface.FieldVirtualMachineID, vminterface.FieldName, vminterface.FieldNameNatural, vminterface.FieldDescription, vminterface.FieldEnabled, vminterface.FieldParentID, vminterface.FieldBridgeID, vminterface.FieldMtu, vminterface.FieldMACAddress, vminterface.FieldPrimaryMACAddressID, vminterface.FieldMode, vminterface.FieldUntaggedVlanID, vminterface.FieldQinqSvlanID, vminterface.FieldVrfID, vminterface.FieldVlanTranslationPolicyID:
 	default:
 		return nil, fmt.Errorf("unknown VMInterface field %s", name)
 	}
@@ -95533,6 +103500,8 @@ func (m *VMInterfaceMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.LastUpdated, nil
 	case vminterface.FieldCustomFieldData:
 		return old.CustomFieldData, nil
+	case vminterface.FieldOwnerID:
+		return old.OwnerID, nil
 	case vminterface.FieldVirtualMachineID:
 		return old.VirtualMachineID, nil
 	case vminterface.FieldName:
@@ -95592,6 +103561,13 @@ func (m *VMInterfaceMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCustomFieldData(v)
+		return nil
+	case vminterface.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case vminterface.FieldVirtualMachineID:
 		v, ok := value.(int)
@@ -95749,6 +103725,9 @@ func (m *VMInterfaceMutation) ClearedFields() []string {
 	if m.FieldCleared(vminterface.FieldLastUpdated) {
 		fields = append(fields, vminterface.FieldLastUpdated)
 	}
+	if m.FieldCleared(vminterface.FieldOwnerID) {
+		fields = append(fields, vminterface.FieldOwnerID)
+	}
 	if m.FieldCleared(vminterface.FieldParentID) {
 		fields = append(fields, vminterface.FieldParentID)
 	}
@@ -95799,6 +103778,9 @@ func (m *VMInterfaceMutation) ClearField(name string) error {
 	case vminterface.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case vminterface.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	case vminterface.FieldParentID:
 		m.ClearParentID()
 		return nil
@@ -95845,6 +103827,9 @@ func (m *VMInterfaceMutation) ResetField(name string) error {
 		return nil
 	case vminterface.FieldCustomFieldData:
 		m.ResetCustomFieldData()
+		return nil
+	case vminterface.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case vminterface.FieldVirtualMachineID:
 		m.ResetVirtualMachineID()
@@ -95897,7 +103882,10 @@ func (m *VMInterfaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VMInterfaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 12)
+	if m.owner != nil {
+		edges = append(edges, vminterface.EdgeOwner)
+	}
 	if m.virtual_machine != nil {
 		edges = append(edges, vminterface.EdgeVirtualMachine)
 	}
@@ -95938,6 +103926,10 @@ func (m *VMInterfaceMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VMInterfaceMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case vminterface.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case vminterface.EdgeVirtualMachine:
 		if id := m.virtual_machine; id != nil {
 			return []ent.Value{*id}
@@ -95994,7 +103986,7 @@ func (m *VMInterfaceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VMInterfaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 12)
 	if m.removedparent_of != nil {
 		edges = append(edges, vminterface.EdgeParentOf)
 	}
@@ -96035,7 +104027,10 @@ func (m *VMInterfaceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VMInterfaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 12)
+	if m.clearedowner {
+		edges = append(edges, vminterface.EdgeOwner)
+	}
 	if m.clearedvirtual_machine {
 		edges = append(edges, vminterface.EdgeVirtualMachine)
 	}
@@ -96076,6 +104071,8 @@ func (m *VMInterfaceMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VMInterfaceMutation) EdgeCleared(name string) bool {
 	switch name {
+	case vminterface.EdgeOwner:
+		return m.clearedowner
 	case vminterface.EdgeVirtualMachine:
 		return m.clearedvirtual_machine
 	case vminterface.EdgeParent:
@@ -96106,6 +104103,9 @@ func (m *VMInterfaceMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VMInterfaceMutation) ClearEdge(name string) error {
 	switch name {
+	case vminterface.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case vminterface.EdgeVirtualMachine:
 		m.ClearVirtualMachine()
 		return nil
@@ -96138,6 +104138,9 @@ func (m *VMInterfaceMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VMInterfaceMutation) ResetEdge(name string) error {
 	switch name {
+	case vminterface.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case vminterface.EdgeVirtualMachine:
 		m.ResetVirtualMachine()
 		return nil
@@ -96191,6 +104194,8 @@ type VRFMutation struct {
 	rd                    *string
 	enforce_unique        *bool
 	clearedFields         map[string]struct{}
+	owner                 *int
+	clearedowner          bool
 	tenant                *int
 	clearedtenant         bool
 	import_targets        map[int]struct{}
@@ -96423,6 +104428,38 @@ func (m *VRFMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VRFMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VRFMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VRFMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[vrf.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VRFMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[vrf.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VRFMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, vrf.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *VRFMutation) SetName(s string) {
 	m.name = &s
@@ -96542,6 +104579,33 @@ func (m *VRFMutation) EnforceUnique() (r bool, exists bool) {
 // ResetEnforceUnique resets all changes to the "enforce_unique" field.
 func (m *VRFMutation) ResetEnforceUnique() {
 	m.enforce_unique = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VRFMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[vrf.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VRFMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VRFMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VRFMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -96713,7 +104777,7 @@ func (m *VRFMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VRFMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 11)
 	if m.created != nil {
 		fields = append(fields, vrf.FieldCreated)
 	}
@@ -96728,6 +104792,9 @@ func (m *VRFMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, vrf.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, vrf.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, vrf.FieldName)
@@ -96762,6 +104829,8 @@ func (m *VRFMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case vrf.FieldComments:
 		return m.Comments()
+	case vrf.FieldOwnerID:
+		return m.OwnerID()
 	case vrf.FieldName:
 		return m.Name()
 	case vrf.FieldNameNatural:
@@ -96781,7 +104850,7 @@ func (m *VRFMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VRFMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case vrf.FieldCreated, vrf.FieldLastUpdated, vrf.FieldCustomFieldData, vrf.FieldDescription, vrf.FieldComments, vrf.FieldName, vrf.FieldNameNatural, vrf.FieldRd, vrf.FieldTenantID, vrf.FieldEnforceUnique:
+	case vrf.FieldCreated, vrf.FieldLastUpdated, vrf.FieldCustomFieldData, vrf.FieldDescription, vrf.FieldComments, vrf.FieldOwnerID, vrf.FieldName, vrf.FieldNameNatural, vrf.FieldRd, vrf.FieldTenantID, vrf.FieldEnforceUnique:
 	default:
 		return nil, fmt.Errorf("unknown VRF field %s", name)
 	}
@@ -96806,6 +104875,8 @@ func (m *VRFMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return old.Description, nil
 	case vrf.FieldComments:
 		return old.Comments, nil
+	case vrf.FieldOwnerID:
+		return old.OwnerID, nil
 	case vrf.FieldName:
 		return old.Name, nil
 	case vrf.FieldNameNatural:
@@ -96859,6 +104930,13 @@ func (m *VRFMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case vrf.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case vrf.FieldName:
 		v, ok := value.(string)
@@ -96934,6 +105012,9 @@ func (m *VRFMutation) ClearedFields() []string {
 	if m.FieldCleared(vrf.FieldLastUpdated) {
 		fields = append(fields, vrf.FieldLastUpdated)
 	}
+	if m.FieldCleared(vrf.FieldOwnerID) {
+		fields = append(fields, vrf.FieldOwnerID)
+	}
 	if m.FieldCleared(vrf.FieldRd) {
 		fields = append(fields, vrf.FieldRd)
 	}
@@ -96959,6 +105040,9 @@ func (m *VRFMutation) ClearField(name string) error {
 		return nil
 	case vrf.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case vrf.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case vrf.FieldRd:
 		m.ClearRd()
@@ -96989,6 +105073,9 @@ func (m *VRFMutation) ResetField(name string) error {
 	case vrf.FieldComments:
 		m.ResetComments()
 		return nil
+	case vrf.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case vrf.FieldName:
 		m.ResetName()
 		return nil
@@ -97010,7 +105097,10 @@ func (m *VRFMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VRFMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, vrf.EdgeOwner)
+	}
 	if m.tenant != nil {
 		edges = append(edges, vrf.EdgeTenant)
 	}
@@ -97027,6 +105117,10 @@ func (m *VRFMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VRFMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case vrf.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case vrf.EdgeTenant:
 		if id := m.tenant; id != nil {
 			return []ent.Value{*id}
@@ -97049,7 +105143,7 @@ func (m *VRFMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VRFMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedimport_targets != nil {
 		edges = append(edges, vrf.EdgeImportTargets)
 	}
@@ -97081,7 +105175,10 @@ func (m *VRFMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VRFMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, vrf.EdgeOwner)
+	}
 	if m.clearedtenant {
 		edges = append(edges, vrf.EdgeTenant)
 	}
@@ -97098,6 +105195,8 @@ func (m *VRFMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VRFMutation) EdgeCleared(name string) bool {
 	switch name {
+	case vrf.EdgeOwner:
+		return m.clearedowner
 	case vrf.EdgeTenant:
 		return m.clearedtenant
 	case vrf.EdgeImportTargets:
@@ -97112,6 +105211,9 @@ func (m *VRFMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VRFMutation) ClearEdge(name string) error {
 	switch name {
+	case vrf.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case vrf.EdgeTenant:
 		m.ClearTenant()
 		return nil
@@ -97123,6 +105225,9 @@ func (m *VRFMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VRFMutation) ResetEdge(name string) error {
 	switch name {
+	case vrf.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case vrf.EdgeTenant:
 		m.ResetTenant()
 		return nil
@@ -97151,6 +105256,8 @@ type VirtualChassisMutation struct {
 	__name_natural    *string
 	domain            *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	master            *int
 	clearedmaster     bool
 	done              bool
@@ -97377,6 +105484,38 @@ func (m *VirtualChassisMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VirtualChassisMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VirtualChassisMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VirtualChassisMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[virtualchassis.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VirtualChassisMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[virtualchassis.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VirtualChassisMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, virtualchassis.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *VirtualChassisMutation) SetName(s string) {
 	m.name = &s
@@ -97466,6 +105605,33 @@ func (m *VirtualChassisMutation) ResetMasterID() {
 	delete(m.clearedFields, virtualchassis.FieldMasterID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VirtualChassisMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[virtualchassis.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VirtualChassisMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VirtualChassisMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VirtualChassisMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearMaster clears the "master" edge to the Device entity.
 func (m *VirtualChassisMutation) ClearMaster() {
 	m.clearedmaster = true
@@ -97527,7 +105693,7 @@ func (m *VirtualChassisMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualChassisMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, virtualchassis.FieldCreated)
 	}
@@ -97542,6 +105708,9 @@ func (m *VirtualChassisMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, virtualchassis.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, virtualchassis.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, virtualchassis.FieldName)
@@ -97573,6 +105742,8 @@ func (m *VirtualChassisMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case virtualchassis.FieldComments:
 		return m.Comments()
+	case virtualchassis.FieldOwnerID:
+		return m.OwnerID()
 	case virtualchassis.FieldName:
 		return m.Name()
 	case virtualchassis.FieldNameNatural:
@@ -97590,7 +105761,7 @@ func (m *VirtualChassisMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualChassisMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualchassis.FieldCreated, virtualchassis.FieldLastUpdated, virtualchassis.FieldCustomFieldData, virtualchassis.FieldDescription, virtualchassis.FieldComments, virtualchassis.FieldName, virtualchassis.FieldNameNatural, virtualchassis.FieldDomain, virtualchassis.FieldMasterID:
+	case virtualchassis.FieldCreated, virtualchassis.FieldLastUpdated, virtualchassis.FieldCustomFieldData, virtualchassis.FieldDescription, virtualchassis.FieldComments, virtualchassis.FieldOwnerID, virtualchassis.FieldName, virtualchassis.FieldNameNatural, virtualchassis.FieldDomain, virtualchassis.FieldMasterID:
 	default:
 		return nil, fmt.Errorf("unknown VirtualChassis field %s", name)
 	}
@@ -97615,6 +105786,8 @@ func (m *VirtualChassisMutation) OldField(ctx context.Context, name string) (ent
 		return old.Description, nil
 	case virtualchassis.FieldComments:
 		return old.Comments, nil
+	case virtualchassis.FieldOwnerID:
+		return old.OwnerID, nil
 	case virtualchassis.FieldName:
 		return old.Name, nil
 	case virtualchassis.FieldNameNatural:
@@ -97666,6 +105839,13 @@ func (m *VirtualChassisMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case virtualchassis.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case virtualchassis.FieldName:
 		v, ok := value.(string)
@@ -97734,6 +105914,9 @@ func (m *VirtualChassisMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualchassis.FieldLastUpdated) {
 		fields = append(fields, virtualchassis.FieldLastUpdated)
 	}
+	if m.FieldCleared(virtualchassis.FieldOwnerID) {
+		fields = append(fields, virtualchassis.FieldOwnerID)
+	}
 	if m.FieldCleared(virtualchassis.FieldMasterID) {
 		fields = append(fields, virtualchassis.FieldMasterID)
 	}
@@ -97756,6 +105939,9 @@ func (m *VirtualChassisMutation) ClearField(name string) error {
 		return nil
 	case virtualchassis.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case virtualchassis.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case virtualchassis.FieldMasterID:
 		m.ClearMasterID()
@@ -97783,6 +105969,9 @@ func (m *VirtualChassisMutation) ResetField(name string) error {
 	case virtualchassis.FieldComments:
 		m.ResetComments()
 		return nil
+	case virtualchassis.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case virtualchassis.FieldName:
 		m.ResetName()
 		return nil
@@ -97801,7 +105990,10 @@ func (m *VirtualChassisMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualChassisMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, virtualchassis.EdgeOwner)
+	}
 	if m.master != nil {
 		edges = append(edges, virtualchassis.EdgeMaster)
 	}
@@ -97812,6 +106004,10 @@ func (m *VirtualChassisMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VirtualChassisMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case virtualchassis.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case virtualchassis.EdgeMaster:
 		if id := m.master; id != nil {
 			return []ent.Value{*id}
@@ -97822,7 +106018,7 @@ func (m *VirtualChassisMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualChassisMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -97834,7 +106030,10 @@ func (m *VirtualChassisMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualChassisMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, virtualchassis.EdgeOwner)
+	}
 	if m.clearedmaster {
 		edges = append(edges, virtualchassis.EdgeMaster)
 	}
@@ -97845,6 +106044,8 @@ func (m *VirtualChassisMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VirtualChassisMutation) EdgeCleared(name string) bool {
 	switch name {
+	case virtualchassis.EdgeOwner:
+		return m.clearedowner
 	case virtualchassis.EdgeMaster:
 		return m.clearedmaster
 	}
@@ -97855,6 +106056,9 @@ func (m *VirtualChassisMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VirtualChassisMutation) ClearEdge(name string) error {
 	switch name {
+	case virtualchassis.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case virtualchassis.EdgeMaster:
 		m.ClearMaster()
 		return nil
@@ -97866,6 +106070,9 @@ func (m *VirtualChassisMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VirtualChassisMutation) ResetEdge(name string) error {
 	switch name {
+	case virtualchassis.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case virtualchassis.EdgeMaster:
 		m.ResetMaster()
 		return nil
@@ -97887,6 +106094,8 @@ type VirtualCircuitMutation struct {
 	cid                     *string
 	status                  *string
 	clearedFields           map[string]struct{}
+	owner                   *int
+	clearedowner            bool
 	provider_network        *int
 	clearedprovider_network bool
 	provider_account        *int
@@ -98119,6 +106328,38 @@ func (m *VirtualCircuitMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VirtualCircuitMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VirtualCircuitMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VirtualCircuitMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[virtualcircuit.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VirtualCircuitMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[virtualcircuit.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VirtualCircuitMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, virtualcircuit.FieldOwnerID)
+}
+
 // SetCid sets the "cid" field.
 func (m *VirtualCircuitMutation) SetCid(s string) {
 	m.cid = &s
@@ -98257,6 +106498,33 @@ func (m *VirtualCircuitMutation) TenantIDCleared() bool {
 func (m *VirtualCircuitMutation) ResetTenantID() {
 	m.tenant = nil
 	delete(m.clearedFields, virtualcircuit.FieldTenantID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VirtualCircuitMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[virtualcircuit.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VirtualCircuitMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VirtualCircuitMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VirtualCircuitMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearProviderNetwork clears the "provider_network" edge to the ProviderNetwork entity.
@@ -98401,7 +106669,7 @@ func (m *VirtualCircuitMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualCircuitMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created != nil {
 		fields = append(fields, virtualcircuit.FieldCreated)
 	}
@@ -98416,6 +106684,9 @@ func (m *VirtualCircuitMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, virtualcircuit.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, virtualcircuit.FieldOwnerID)
 	}
 	if m.cid != nil {
 		fields = append(fields, virtualcircuit.FieldCid)
@@ -98453,6 +106724,8 @@ func (m *VirtualCircuitMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case virtualcircuit.FieldComments:
 		return m.Comments()
+	case virtualcircuit.FieldOwnerID:
+		return m.OwnerID()
 	case virtualcircuit.FieldCid:
 		return m.Cid()
 	case virtualcircuit.FieldProviderNetworkID:
@@ -98474,7 +106747,7 @@ func (m *VirtualCircuitMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualCircuitMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualcircuit.FieldCreated, virtualcircuit.FieldLastUpdated, virtualcircuit.FieldCustomFieldData, virtualcircuit.FieldDescription, virtualcircuit.FieldComments, virtualcircuit.FieldCid, virtualcircuit.FieldProviderNetworkID, virtualcircuit.FieldProviderAccountID, virtualcircuit.FieldTypeID, virtualcircuit.FieldStatus, virtualcircuit.FieldTenantID:
+	case virtualcircuit.FieldCreated, virtualcircuit.FieldLastUpdated, virtualcircuit.FieldCustomFieldData, virtualcircuit.FieldDescription, virtualcircuit.FieldComments, virtualcircuit.FieldOwnerID, virtualcircuit.FieldCid, virtualcircuit.FieldProviderNetworkID, virtualcircuit.FieldProviderAccountID, virtualcircuit.FieldTypeID, virtualcircuit.FieldStatus, virtualcircuit.FieldTenantID:
 	default:
 		return nil, fmt.Errorf("unknown VirtualCircuit field %s", name)
 	}
@@ -98499,6 +106772,8 @@ func (m *VirtualCircuitMutation) OldField(ctx context.Context, name string) (ent
 		return old.Description, nil
 	case virtualcircuit.FieldComments:
 		return old.Comments, nil
+	case virtualcircuit.FieldOwnerID:
+		return old.OwnerID, nil
 	case virtualcircuit.FieldCid:
 		return old.Cid, nil
 	case virtualcircuit.FieldProviderNetworkID:
@@ -98554,6 +106829,13 @@ func (m *VirtualCircuitMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case virtualcircuit.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case virtualcircuit.FieldCid:
 		v, ok := value.(string)
@@ -98636,6 +106918,9 @@ func (m *VirtualCircuitMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualcircuit.FieldLastUpdated) {
 		fields = append(fields, virtualcircuit.FieldLastUpdated)
 	}
+	if m.FieldCleared(virtualcircuit.FieldOwnerID) {
+		fields = append(fields, virtualcircuit.FieldOwnerID)
+	}
 	if m.FieldCleared(virtualcircuit.FieldProviderAccountID) {
 		fields = append(fields, virtualcircuit.FieldProviderAccountID)
 	}
@@ -98661,6 +106946,9 @@ func (m *VirtualCircuitMutation) ClearField(name string) error {
 		return nil
 	case virtualcircuit.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case virtualcircuit.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case virtualcircuit.FieldProviderAccountID:
 		m.ClearProviderAccountID()
@@ -98691,6 +106979,9 @@ func (m *VirtualCircuitMutation) ResetField(name string) error {
 	case virtualcircuit.FieldComments:
 		m.ResetComments()
 		return nil
+	case virtualcircuit.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case virtualcircuit.FieldCid:
 		m.ResetCid()
 		return nil
@@ -98715,7 +107006,10 @@ func (m *VirtualCircuitMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualCircuitMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.owner != nil {
+		edges = append(edges, virtualcircuit.EdgeOwner)
+	}
 	if m.provider_network != nil {
 		edges = append(edges, virtualcircuit.EdgeProviderNetwork)
 	}
@@ -98735,6 +107029,10 @@ func (m *VirtualCircuitMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VirtualCircuitMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case virtualcircuit.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case virtualcircuit.EdgeProviderNetwork:
 		if id := m.provider_network; id != nil {
 			return []ent.Value{*id}
@@ -98757,7 +107055,7 @@ func (m *VirtualCircuitMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualCircuitMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	return edges
 }
 
@@ -98769,7 +107067,10 @@ func (m *VirtualCircuitMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualCircuitMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.clearedowner {
+		edges = append(edges, virtualcircuit.EdgeOwner)
+	}
 	if m.clearedprovider_network {
 		edges = append(edges, virtualcircuit.EdgeProviderNetwork)
 	}
@@ -98789,6 +107090,8 @@ func (m *VirtualCircuitMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VirtualCircuitMutation) EdgeCleared(name string) bool {
 	switch name {
+	case virtualcircuit.EdgeOwner:
+		return m.clearedowner
 	case virtualcircuit.EdgeProviderNetwork:
 		return m.clearedprovider_network
 	case virtualcircuit.EdgeProviderAccount:
@@ -98805,6 +107108,9 @@ func (m *VirtualCircuitMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VirtualCircuitMutation) ClearEdge(name string) error {
 	switch name {
+	case virtualcircuit.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case virtualcircuit.EdgeProviderNetwork:
 		m.ClearProviderNetwork()
 		return nil
@@ -98825,6 +107131,9 @@ func (m *VirtualCircuitMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VirtualCircuitMutation) ResetEdge(name string) error {
 	switch name {
+	case virtualcircuit.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case virtualcircuit.EdgeProviderNetwork:
 		m.ResetProviderNetwork()
 		return nil
@@ -99583,6 +107892,8 @@ type VirtualCircuitTypeMutation struct {
 	comments          *string
 	color             *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*VirtualCircuitType, error)
 	predicates        []predicate.VirtualCircuitType
@@ -99845,6 +108156,38 @@ func (m *VirtualCircuitTypeMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VirtualCircuitTypeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VirtualCircuitTypeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VirtualCircuitTypeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[virtualcircuittype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VirtualCircuitTypeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[virtualcircuittype.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VirtualCircuitTypeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, virtualcircuittype.FieldOwnerID)
+}
+
 // SetColor sets the "color" field.
 func (m *VirtualCircuitTypeMutation) SetColor(s string) {
 	m.color = &s
@@ -99862,6 +108205,33 @@ func (m *VirtualCircuitTypeMutation) Color() (r string, exists bool) {
 // ResetColor resets all changes to the "color" field.
 func (m *VirtualCircuitTypeMutation) ResetColor() {
 	m.color = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VirtualCircuitTypeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[virtualcircuittype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VirtualCircuitTypeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VirtualCircuitTypeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VirtualCircuitTypeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // Where appends a list predicates to the VirtualCircuitTypeMutation builder.
@@ -99898,7 +108268,7 @@ func (m *VirtualCircuitTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualCircuitTypeMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, virtualcircuittype.FieldCreated)
 	}
@@ -99919,6 +108289,9 @@ func (m *VirtualCircuitTypeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, virtualcircuittype.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, virtualcircuittype.FieldOwnerID)
 	}
 	if m.color != nil {
 		fields = append(fields, virtualcircuittype.FieldColor)
@@ -99945,6 +108318,8 @@ func (m *VirtualCircuitTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case virtualcircuittype.FieldComments:
 		return m.Comments()
+	case virtualcircuittype.FieldOwnerID:
+		return m.OwnerID()
 	case virtualcircuittype.FieldColor:
 		return m.Color()
 	}
@@ -99956,7 +108331,7 @@ func (m *VirtualCircuitTypeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualCircuitTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualcircuittype.FieldCreated, virtualcircuittype.FieldLastUpdated, virtualcircuittype.FieldCustomFieldData, virtualcircuittype.FieldName, virtualcircuittype.FieldSlug, virtualcircuittype.FieldDescription, virtualcircuittype.FieldComments, virtualcircuittype.FieldColor:
+	case virtualcircuittype.FieldCreated, virtualcircuittype.FieldLastUpdated, virtualcircuittype.FieldCustomFieldData, virtualcircuittype.FieldName, virtualcircuittype.FieldSlug, virtualcircuittype.FieldDescription, virtualcircuittype.FieldComments, virtualcircuittype.FieldOwnerID, virtualcircuittype.FieldColor:
 	default:
 		return nil, fmt.Errorf("unknown VirtualCircuitType field %s", name)
 	}
@@ -99985,6 +108360,8 @@ func (m *VirtualCircuitTypeMutation) OldField(ctx context.Context, name string) 
 		return old.Description, nil
 	case virtualcircuittype.FieldComments:
 		return old.Comments, nil
+	case virtualcircuittype.FieldOwnerID:
+		return old.OwnerID, nil
 	case virtualcircuittype.FieldColor:
 		return old.Color, nil
 	}
@@ -100045,6 +108422,13 @@ func (m *VirtualCircuitTypeMutation) SetField(name string, value ent.Value) erro
 		}
 		m.SetComments(v)
 		return nil
+	case virtualcircuittype.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case virtualcircuittype.FieldColor:
 		v, ok := value.(string)
 		if !ok {
@@ -100059,13 +108443,16 @@ func (m *VirtualCircuitTypeMutation) SetField(name string, value ent.Value) erro
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *VirtualCircuitTypeMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *VirtualCircuitTypeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -100088,6 +108475,9 @@ func (m *VirtualCircuitTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualcircuittype.FieldLastUpdated) {
 		fields = append(fields, virtualcircuittype.FieldLastUpdated)
 	}
+	if m.FieldCleared(virtualcircuittype.FieldOwnerID) {
+		fields = append(fields, virtualcircuittype.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -100107,6 +108497,9 @@ func (m *VirtualCircuitTypeMutation) ClearField(name string) error {
 		return nil
 	case virtualcircuittype.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case virtualcircuittype.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown VirtualCircuitType nullable field %s", name)
@@ -100137,6 +108530,9 @@ func (m *VirtualCircuitTypeMutation) ResetField(name string) error {
 	case virtualcircuittype.FieldComments:
 		m.ResetComments()
 		return nil
+	case virtualcircuittype.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case virtualcircuittype.FieldColor:
 		m.ResetColor()
 		return nil
@@ -100146,19 +108542,28 @@ func (m *VirtualCircuitTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualCircuitTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, virtualcircuittype.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *VirtualCircuitTypeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case virtualcircuittype.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualCircuitTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -100170,25 +108575,42 @@ func (m *VirtualCircuitTypeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualCircuitTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, virtualcircuittype.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *VirtualCircuitTypeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case virtualcircuittype.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *VirtualCircuitTypeMutation) ClearEdge(name string) error {
+	switch name {
+	case virtualcircuittype.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown VirtualCircuitType unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *VirtualCircuitTypeMutation) ResetEdge(name string) error {
+	switch name {
+	case virtualcircuittype.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown VirtualCircuitType edge %s", name)
 }
 
@@ -100209,6 +108631,8 @@ type VirtualDeviceContextMutation struct {
 	addidentifier      *int
 	status             *string
 	clearedFields      map[string]struct{}
+	owner              *int
+	clearedowner       bool
 	device             *int
 	cleareddevice      bool
 	tenant             *int
@@ -100444,6 +108868,38 @@ func (m *VirtualDeviceContextMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VirtualDeviceContextMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VirtualDeviceContextMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VirtualDeviceContextMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[virtualdevicecontext.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VirtualDeviceContextMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[virtualdevicecontext.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VirtualDeviceContextMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, virtualdevicecontext.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *VirtualDeviceContextMutation) SetName(s string) {
 	m.name = &s
@@ -100669,6 +109125,33 @@ func (m *VirtualDeviceContextMutation) ResetStatus() {
 	m.status = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VirtualDeviceContextMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[virtualdevicecontext.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VirtualDeviceContextMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VirtualDeviceContextMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VirtualDeviceContextMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearDevice clears the "device" edge to the Device entity.
 func (m *VirtualDeviceContextMutation) ClearDevice() {
 	m.cleareddevice = true
@@ -100865,7 +109348,7 @@ func (m *VirtualDeviceContextMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualDeviceContextMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.created != nil {
 		fields = append(fields, virtualdevicecontext.FieldCreated)
 	}
@@ -100880,6 +109363,9 @@ func (m *VirtualDeviceContextMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, virtualdevicecontext.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, virtualdevicecontext.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, virtualdevicecontext.FieldName)
@@ -100923,6 +109409,8 @@ func (m *VirtualDeviceContextMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case virtualdevicecontext.FieldComments:
 		return m.Comments()
+	case virtualdevicecontext.FieldOwnerID:
+		return m.OwnerID()
 	case virtualdevicecontext.FieldName:
 		return m.Name()
 	case virtualdevicecontext.FieldNameNatural:
@@ -100948,7 +109436,7 @@ func (m *VirtualDeviceContextMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualDeviceContextMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualdevicecontext.FieldCreated, virtualdevicecontext.FieldLastUpdated, virtualdevicecontext.FieldCustomFieldData, virtualdevicecontext.FieldDescription, virtualdevicecontext.FieldComments, virtualdevicecontext.FieldName, virtualdevicecontext.FieldNameNatural, virtualdevicecontext.FieldDeviceID, virtualdevicecontext.FieldIdentifier, virtualdevicecontext.FieldTenantID, virtualdevicecontext.FieldPrimaryIp4ID, virtualdevicecontext.FieldPrimaryIp6ID, virtualdevicecontext.FieldStatus:
+	case virtualdevicecontext.FieldCreated, virtualdevicecontext.FieldLastUpdated, virtualdevicecontext.FieldCustomFieldData, virtualdevicecontext.FieldDescription, virtualdevicecontext.FieldComments, virtualdevicecontext.FieldOwnerID, virtualdevicecontext.FieldName, virtualdevicecontext.FieldNameNatural, virtualdevicecontext.FieldDeviceID, virtualdevicecontext.FieldIdentifier, virtualdevicecontext.FieldTenantID, virtualdevicecontext.FieldPrimaryIp4ID, virtualdevicecontext.FieldPrimaryIp6ID, virtualdevicecontext.FieldStatus:
 	default:
 		return nil, fmt.Errorf("unknown VirtualDeviceContext field %s", name)
 	}
@@ -100973,6 +109461,8 @@ func (m *VirtualDeviceContextMutation) OldField(ctx context.Context, name string
 		return old.Description, nil
 	case virtualdevicecontext.FieldComments:
 		return old.Comments, nil
+	case virtualdevicecontext.FieldOwnerID:
+		return old.OwnerID, nil
 	case virtualdevicecontext.FieldName:
 		return old.Name, nil
 	case virtualdevicecontext.FieldNameNatural:
@@ -101032,6 +109522,13 @@ func (m *VirtualDeviceContextMutation) SetField(name string, value ent.Value) er
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case virtualdevicecontext.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case virtualdevicecontext.FieldName:
 		v, ok := value.(string)
@@ -101140,6 +109637,9 @@ func (m *VirtualDeviceContextMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualdevicecontext.FieldLastUpdated) {
 		fields = append(fields, virtualdevicecontext.FieldLastUpdated)
 	}
+	if m.FieldCleared(virtualdevicecontext.FieldOwnerID) {
+		fields = append(fields, virtualdevicecontext.FieldOwnerID)
+	}
 	if m.FieldCleared(virtualdevicecontext.FieldIdentifier) {
 		fields = append(fields, virtualdevicecontext.FieldIdentifier)
 	}
@@ -101171,6 +109671,9 @@ func (m *VirtualDeviceContextMutation) ClearField(name string) error {
 		return nil
 	case virtualdevicecontext.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case virtualdevicecontext.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case virtualdevicecontext.FieldIdentifier:
 		m.ClearIdentifier()
@@ -101207,6 +109710,9 @@ func (m *VirtualDeviceContextMutation) ResetField(name string) error {
 	case virtualdevicecontext.FieldComments:
 		m.ResetComments()
 		return nil
+	case virtualdevicecontext.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case virtualdevicecontext.FieldName:
 		m.ResetName()
 		return nil
@@ -101237,7 +109743,10 @@ func (m *VirtualDeviceContextMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualDeviceContextMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.owner != nil {
+		edges = append(edges, virtualdevicecontext.EdgeOwner)
+	}
 	if m.device != nil {
 		edges = append(edges, virtualdevicecontext.EdgeDevice)
 	}
@@ -101260,6 +109769,10 @@ func (m *VirtualDeviceContextMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VirtualDeviceContextMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case virtualdevicecontext.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case virtualdevicecontext.EdgeDevice:
 		if id := m.device; id != nil {
 			return []ent.Value{*id}
@@ -101288,7 +109801,7 @@ func (m *VirtualDeviceContextMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualDeviceContextMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.removedinterfaces != nil {
 		edges = append(edges, virtualdevicecontext.EdgeInterfaces)
 	}
@@ -101311,7 +109824,10 @@ func (m *VirtualDeviceContextMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualDeviceContextMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.clearedowner {
+		edges = append(edges, virtualdevicecontext.EdgeOwner)
+	}
 	if m.cleareddevice {
 		edges = append(edges, virtualdevicecontext.EdgeDevice)
 	}
@@ -101334,6 +109850,8 @@ func (m *VirtualDeviceContextMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VirtualDeviceContextMutation) EdgeCleared(name string) bool {
 	switch name {
+	case virtualdevicecontext.EdgeOwner:
+		return m.clearedowner
 	case virtualdevicecontext.EdgeDevice:
 		return m.cleareddevice
 	case virtualdevicecontext.EdgeTenant:
@@ -101352,6 +109870,9 @@ func (m *VirtualDeviceContextMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VirtualDeviceContextMutation) ClearEdge(name string) error {
 	switch name {
+	case virtualdevicecontext.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case virtualdevicecontext.EdgeDevice:
 		m.ClearDevice()
 		return nil
@@ -101372,6 +109893,9 @@ func (m *VirtualDeviceContextMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VirtualDeviceContextMutation) ResetEdge(name string) error {
 	switch name {
+	case virtualdevicecontext.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case virtualdevicecontext.EdgeDevice:
 		m.ResetDevice()
 		return nil
@@ -101406,6 +109930,8 @@ type VirtualDiskMutation struct {
 	size                   *int
 	addsize                *int
 	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
 	virtual_machine        *int
 	clearedvirtual_machine bool
 	done                   bool
@@ -101594,6 +110120,38 @@ func (m *VirtualDiskMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VirtualDiskMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VirtualDiskMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VirtualDiskMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[virtualdisk.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VirtualDiskMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[virtualdisk.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VirtualDiskMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, virtualdisk.FieldOwnerID)
+}
+
 // SetVirtualMachineID sets the "virtual_machine_id" field.
 func (m *VirtualDiskMutation) SetVirtualMachineID(i int) {
 	m.virtual_machine = &i
@@ -101709,6 +110267,33 @@ func (m *VirtualDiskMutation) ResetSize() {
 	m.addsize = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VirtualDiskMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[virtualdisk.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VirtualDiskMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VirtualDiskMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VirtualDiskMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearVirtualMachine clears the "virtual_machine" edge to the VirtualMachine entity.
 func (m *VirtualDiskMutation) ClearVirtualMachine() {
 	m.clearedvirtual_machine = true
@@ -101770,7 +110355,7 @@ func (m *VirtualDiskMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualDiskMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, virtualdisk.FieldCreated)
 	}
@@ -101779,6 +110364,9 @@ func (m *VirtualDiskMutation) Fields() []string {
 	}
 	if m.custom_field_data != nil {
 		fields = append(fields, virtualdisk.FieldCustomFieldData)
+	}
+	if m.owner != nil {
+		fields = append(fields, virtualdisk.FieldOwnerID)
 	}
 	if m.virtual_machine != nil {
 		fields = append(fields, virtualdisk.FieldVirtualMachineID)
@@ -101809,6 +110397,8 @@ func (m *VirtualDiskMutation) Field(name string) (ent.Value, bool) {
 		return m.LastUpdated()
 	case virtualdisk.FieldCustomFieldData:
 		return m.CustomFieldData()
+	case virtualdisk.FieldOwnerID:
+		return m.OwnerID()
 	case virtualdisk.FieldVirtualMachineID:
 		return m.VirtualMachineID()
 	case virtualdisk.FieldName:
@@ -101828,7 +110418,7 @@ func (m *VirtualDiskMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualDiskMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualdisk.FieldCreated, virtualdisk.FieldLastUpdated, virtualdisk.FieldCustomFieldData, virtualdisk.FieldVirtualMachineID, virtualdisk.FieldName, virtualdisk.FieldNameNatural, virtualdisk.FieldDescription, virtualdisk.FieldSize:
+	case virtualdisk.FieldCreated, virtualdisk.FieldLastUpdated, virtualdisk.FieldCustomFieldData, virtualdisk.FieldOwnerID, virtualdisk.FieldVirtualMachineID, virtualdisk.FieldName, virtualdisk.FieldNameNatural, virtualdisk.FieldDescription, virtualdisk.FieldSize:
 	default:
 		return nil, fmt.Errorf("unknown VirtualDisk field %s", name)
 	}
@@ -101849,6 +110439,8 @@ func (m *VirtualDiskMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.LastUpdated, nil
 	case virtualdisk.FieldCustomFieldData:
 		return old.CustomFieldData, nil
+	case virtualdisk.FieldOwnerID:
+		return old.OwnerID, nil
 	case virtualdisk.FieldVirtualMachineID:
 		return old.VirtualMachineID, nil
 	case virtualdisk.FieldName:
@@ -101888,6 +110480,13 @@ func (m *VirtualDiskMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCustomFieldData(v)
+		return nil
+	case virtualdisk.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case virtualdisk.FieldVirtualMachineID:
 		v, ok := value.(int)
@@ -101975,6 +110574,9 @@ func (m *VirtualDiskMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualdisk.FieldLastUpdated) {
 		fields = append(fields, virtualdisk.FieldLastUpdated)
 	}
+	if m.FieldCleared(virtualdisk.FieldOwnerID) {
+		fields = append(fields, virtualdisk.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -101995,6 +110597,9 @@ func (m *VirtualDiskMutation) ClearField(name string) error {
 	case virtualdisk.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case virtualdisk.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown VirtualDisk nullable field %s", name)
 }
@@ -102011,6 +110616,9 @@ func (m *VirtualDiskMutation) ResetField(name string) error {
 		return nil
 	case virtualdisk.FieldCustomFieldData:
 		m.ResetCustomFieldData()
+		return nil
+	case virtualdisk.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case virtualdisk.FieldVirtualMachineID:
 		m.ResetVirtualMachineID()
@@ -102033,7 +110641,10 @@ func (m *VirtualDiskMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualDiskMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, virtualdisk.EdgeOwner)
+	}
 	if m.virtual_machine != nil {
 		edges = append(edges, virtualdisk.EdgeVirtualMachine)
 	}
@@ -102044,6 +110655,10 @@ func (m *VirtualDiskMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VirtualDiskMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case virtualdisk.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case virtualdisk.EdgeVirtualMachine:
 		if id := m.virtual_machine; id != nil {
 			return []ent.Value{*id}
@@ -102054,7 +110669,7 @@ func (m *VirtualDiskMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualDiskMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -102066,7 +110681,10 @@ func (m *VirtualDiskMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualDiskMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, virtualdisk.EdgeOwner)
+	}
 	if m.clearedvirtual_machine {
 		edges = append(edges, virtualdisk.EdgeVirtualMachine)
 	}
@@ -102077,6 +110695,8 @@ func (m *VirtualDiskMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VirtualDiskMutation) EdgeCleared(name string) bool {
 	switch name {
+	case virtualdisk.EdgeOwner:
+		return m.clearedowner
 	case virtualdisk.EdgeVirtualMachine:
 		return m.clearedvirtual_machine
 	}
@@ -102087,6 +110707,9 @@ func (m *VirtualDiskMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VirtualDiskMutation) ClearEdge(name string) error {
 	switch name {
+	case virtualdisk.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case virtualdisk.EdgeVirtualMachine:
 		m.ClearVirtualMachine()
 		return nil
@@ -102098,6 +110721,9 @@ func (m *VirtualDiskMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VirtualDiskMutation) ResetEdge(name string) error {
 	switch name {
+	case virtualdisk.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case virtualdisk.EdgeVirtualMachine:
 		m.ResetVirtualMachine()
 		return nil
@@ -102130,6 +110756,8 @@ type VirtualMachineMutation struct {
 	local_context_data          *map[string]interface{}
 	config_context              *map[string]interface{}
 	clearedFields               map[string]struct{}
+	owner                       *int
+	clearedowner                bool
 	virtual_machine_type        *int
 	clearedvirtual_machine_type bool
 	role                        *int
@@ -102370,6 +110998,38 @@ func (m *VirtualMachineMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *VirtualMachineMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *VirtualMachineMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VirtualMachineMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VirtualMachineMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[virtualmachine.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VirtualMachineMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VirtualMachineMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, virtualmachine.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -102978,6 +111638,33 @@ func (m *VirtualMachineMutation) ResetConfigContext() {
 	delete(m.clearedFields, virtualmachine.FieldConfigContext)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VirtualMachineMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[virtualmachine.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VirtualMachineMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VirtualMachineMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VirtualMachineMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearVirtualMachineType clears the "virtual_machine_type" edge to the VirtualMachineType entity.
 func (m *VirtualMachineMutation) ClearVirtualMachineType() {
 	m.clearedvirtual_machine_type = true
@@ -103255,7 +111942,7 @@ func (m *VirtualMachineMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualMachineMutation) Fields() []string {
-	fields := make([]string, 0, 24)
+	fields := make([]string, 0, 25)
 	if m.created != nil {
 		fields = append(fields, virtualmachine.FieldCreated)
 	}
@@ -103270,6 +111957,9 @@ func (m *VirtualMachineMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, virtualmachine.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, virtualmachine.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, virtualmachine.FieldName)
@@ -103346,6 +112036,8 @@ func (m *VirtualMachineMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case virtualmachine.FieldComments:
 		return m.Comments()
+	case virtualmachine.FieldOwnerID:
+		return m.OwnerID()
 	case virtualmachine.FieldName:
 		return m.Name()
 	case virtualmachine.FieldNameNatural:
@@ -103393,7 +112085,7 @@ func (m *VirtualMachineMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualMachineMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualmachine.FieldCreated, virtualmachine.FieldLastUpdated, virtualmachine.FieldCustomFieldData, virtualmachine.FieldDescription, virtualmachine.FieldComments, virtualmachine.FieldName, virtualmachine.FieldNameNatural, virtualmachine.FieldVirtualMachineTypeID, virtualmachine.FieldRoleID, virtualmachine.FieldStatus, virtualmachine.FieldStartOnBoot, virtualmachine.FieldSiteID, virtualmachine.FieldClusterID, virtualmachine.FieldDeviceID, virtualmachine.FieldPlatformID, virtualmachine.FieldPrimaryIp4ID, virtualmachine.FieldPrimaryIp6ID, virtualmachine.FieldVcpus, virtualmachine.FieldMemory, virtualmachine.FieldDisk, virtualmachine.FieldSerial, virtualmachine.FieldTenantID, virtualmachine.FieldLocalContextData, virtualmachine.FieldConfigContext:
+	case virtualmachine.FieldCreated, virtualmachine.FieldLastUpdated, virtualmachine.FieldCustomFieldData, virtualmachine.FieldDescription, virtualmachine.FieldComments, virtualmachine.FieldOwnerID, virtualmachine.FieldName, virtualmachine.FieldNameNatural, virtualmachine.FieldVirtualMachineTypeID, virtualmachine.FieldRoleID, virtualmachine.FieldStatus, virtualmachine.FieldStartOnBoot, virtualmachine.FieldSiteID, virtualmachine.FieldClusterID, virtualmachine.FieldDeviceID, virtualmachine.FieldPlatformID, virtualmachine.FieldPrimaryIp4ID, virtualmachine.FieldPrimaryIp6ID, virtualmachine.FieldVcpus, virtualmachine.FieldMemory, virtualmachine.FieldDisk, virtualmachine.FieldSerial, virtualmachine.FieldTenantID, virtualmachine.FieldLocalContextData, virtualmachine.FieldConfigContext:
 	default:
 		return nil, fmt.Errorf("unknown VirtualMachine field %s", name)
 	}
@@ -103418,6 +112110,8 @@ func (m *VirtualMachineMutation) OldField(ctx context.Context, name string) (ent
 		return old.Description, nil
 	case virtualmachine.FieldComments:
 		return old.Comments, nil
+	case virtualmachine.FieldOwnerID:
+		return old.OwnerID, nil
 	case virtualmachine.FieldName:
 		return old.Name, nil
 	case virtualmachine.FieldNameNatural:
@@ -103499,6 +112193,13 @@ func (m *VirtualMachineMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case virtualmachine.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case virtualmachine.FieldName:
 		v, ok := value.(string)
@@ -103708,6 +112409,9 @@ func (m *VirtualMachineMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualmachine.FieldLastUpdated) {
 		fields = append(fields, virtualmachine.FieldLastUpdated)
 	}
+	if m.FieldCleared(virtualmachine.FieldOwnerID) {
+		fields = append(fields, virtualmachine.FieldOwnerID)
+	}
 	if m.FieldCleared(virtualmachine.FieldVirtualMachineTypeID) {
 		fields = append(fields, virtualmachine.FieldVirtualMachineTypeID)
 	}
@@ -103769,6 +112473,9 @@ func (m *VirtualMachineMutation) ClearField(name string) error {
 		return nil
 	case virtualmachine.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case virtualmachine.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case virtualmachine.FieldVirtualMachineTypeID:
 		m.ClearVirtualMachineTypeID()
@@ -103835,6 +112542,9 @@ func (m *VirtualMachineMutation) ResetField(name string) error {
 	case virtualmachine.FieldComments:
 		m.ResetComments()
 		return nil
+	case virtualmachine.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case virtualmachine.FieldName:
 		m.ResetName()
 		return nil
@@ -103898,7 +112608,10 @@ func (m *VirtualMachineMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualMachineMutation) AddedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
+	if m.owner != nil {
+		edges = append(edges, virtualmachine.EdgeOwner)
+	}
 	if m.virtual_machine_type != nil {
 		edges = append(edges, virtualmachine.EdgeVirtualMachineType)
 	}
@@ -103933,6 +112646,10 @@ func (m *VirtualMachineMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VirtualMachineMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case virtualmachine.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case virtualmachine.EdgeVirtualMachineType:
 		if id := m.virtual_machine_type; id != nil {
 			return []ent.Value{*id}
@@ -103975,7 +112692,7 @@ func (m *VirtualMachineMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualMachineMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
 	return edges
 }
 
@@ -103987,7 +112704,10 @@ func (m *VirtualMachineMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualMachineMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
+	if m.clearedowner {
+		edges = append(edges, virtualmachine.EdgeOwner)
+	}
 	if m.clearedvirtual_machine_type {
 		edges = append(edges, virtualmachine.EdgeVirtualMachineType)
 	}
@@ -104022,6 +112742,8 @@ func (m *VirtualMachineMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VirtualMachineMutation) EdgeCleared(name string) bool {
 	switch name {
+	case virtualmachine.EdgeOwner:
+		return m.clearedowner
 	case virtualmachine.EdgeVirtualMachineType:
 		return m.clearedvirtual_machine_type
 	case virtualmachine.EdgeRole:
@@ -104048,6 +112770,9 @@ func (m *VirtualMachineMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VirtualMachineMutation) ClearEdge(name string) error {
 	switch name {
+	case virtualmachine.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case virtualmachine.EdgeVirtualMachineType:
 		m.ClearVirtualMachineType()
 		return nil
@@ -104083,6 +112808,9 @@ func (m *VirtualMachineMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VirtualMachineMutation) ResetEdge(name string) error {
 	switch name {
+	case virtualmachine.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case virtualmachine.EdgeVirtualMachineType:
 		m.ResetVirtualMachineType()
 		return nil
@@ -104132,6 +112860,8 @@ type VirtualMachineTypeMutation struct {
 	default_memory          *int
 	adddefault_memory       *int
 	clearedFields           map[string]struct{}
+	owner                   *int
+	clearedowner            bool
 	default_platform        *int
 	cleareddefault_platform bool
 	done                    bool
@@ -104358,6 +113088,38 @@ func (m *VirtualMachineTypeMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VirtualMachineTypeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VirtualMachineTypeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VirtualMachineTypeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[virtualmachinetype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VirtualMachineTypeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[virtualmachinetype.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VirtualMachineTypeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, virtualmachinetype.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *VirtualMachineTypeMutation) SetName(s string) {
 	m.name = &s
@@ -104534,6 +113296,33 @@ func (m *VirtualMachineTypeMutation) ResetDefaultMemory() {
 	delete(m.clearedFields, virtualmachinetype.FieldDefaultMemory)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VirtualMachineTypeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[virtualmachinetype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VirtualMachineTypeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VirtualMachineTypeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VirtualMachineTypeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearDefaultPlatform clears the "default_platform" edge to the Platform entity.
 func (m *VirtualMachineTypeMutation) ClearDefaultPlatform() {
 	m.cleareddefault_platform = true
@@ -104595,7 +113384,7 @@ func (m *VirtualMachineTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualMachineTypeMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 11)
 	if m.created != nil {
 		fields = append(fields, virtualmachinetype.FieldCreated)
 	}
@@ -104610,6 +113399,9 @@ func (m *VirtualMachineTypeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, virtualmachinetype.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, virtualmachinetype.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, virtualmachinetype.FieldName)
@@ -104644,6 +113436,8 @@ func (m *VirtualMachineTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case virtualmachinetype.FieldComments:
 		return m.Comments()
+	case virtualmachinetype.FieldOwnerID:
+		return m.OwnerID()
 	case virtualmachinetype.FieldName:
 		return m.Name()
 	case virtualmachinetype.FieldSlug:
@@ -104663,7 +113457,7 @@ func (m *VirtualMachineTypeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualMachineTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualmachinetype.FieldCreated, virtualmachinetype.FieldLastUpdated, virtualmachinetype.FieldCustomFieldData, virtualmachinetype.FieldDescription, virtualmachinetype.FieldComments, virtualmachinetype.FieldName, virtualmachinetype.FieldSlug, virtualmachinetype.FieldDefaultPlatformID, virtualmachinetype.FieldDefaultVcpus, virtualmachinetype.FieldDefaultMemory:
+	case virtualmachinetype.FieldCreated, virtualmachinetype.FieldLastUpdated, virtualmachinetype.FieldCustomFieldData, virtualmachinetype.FieldDescription, virtualmachinetype.FieldComments, virtualmachinetype.FieldOwnerID, virtualmachinetype.FieldName, virtualmachinetype.FieldSlug, virtualmachinetype.FieldDefaultPlatformID, virtualmachinetype.FieldDefaultVcpus, virtualmachinetype.FieldDefaultMemory:
 	default:
 		return nil, fmt.Errorf("unknown VirtualMachineType field %s", name)
 	}
@@ -104688,6 +113482,8 @@ func (m *VirtualMachineTypeMutation) OldField(ctx context.Context, name string) 
 		return old.Description, nil
 	case virtualmachinetype.FieldComments:
 		return old.Comments, nil
+	case virtualmachinetype.FieldOwnerID:
+		return old.OwnerID, nil
 	case virtualmachinetype.FieldName:
 		return old.Name, nil
 	case virtualmachinetype.FieldSlug:
@@ -104741,6 +113537,13 @@ func (m *VirtualMachineTypeMutation) SetField(name string, value ent.Value) erro
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case virtualmachinetype.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case virtualmachinetype.FieldName:
 		v, ok := value.(string)
@@ -104840,6 +113643,9 @@ func (m *VirtualMachineTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualmachinetype.FieldLastUpdated) {
 		fields = append(fields, virtualmachinetype.FieldLastUpdated)
 	}
+	if m.FieldCleared(virtualmachinetype.FieldOwnerID) {
+		fields = append(fields, virtualmachinetype.FieldOwnerID)
+	}
 	if m.FieldCleared(virtualmachinetype.FieldDefaultPlatformID) {
 		fields = append(fields, virtualmachinetype.FieldDefaultPlatformID)
 	}
@@ -104868,6 +113674,9 @@ func (m *VirtualMachineTypeMutation) ClearField(name string) error {
 		return nil
 	case virtualmachinetype.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case virtualmachinetype.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case virtualmachinetype.FieldDefaultPlatformID:
 		m.ClearDefaultPlatformID()
@@ -104901,6 +113710,9 @@ func (m *VirtualMachineTypeMutation) ResetField(name string) error {
 	case virtualmachinetype.FieldComments:
 		m.ResetComments()
 		return nil
+	case virtualmachinetype.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case virtualmachinetype.FieldName:
 		m.ResetName()
 		return nil
@@ -104922,7 +113734,10 @@ func (m *VirtualMachineTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualMachineTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, virtualmachinetype.EdgeOwner)
+	}
 	if m.default_platform != nil {
 		edges = append(edges, virtualmachinetype.EdgeDefaultPlatform)
 	}
@@ -104933,6 +113748,10 @@ func (m *VirtualMachineTypeMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VirtualMachineTypeMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case virtualmachinetype.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case virtualmachinetype.EdgeDefaultPlatform:
 		if id := m.default_platform; id != nil {
 			return []ent.Value{*id}
@@ -104943,7 +113762,7 @@ func (m *VirtualMachineTypeMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualMachineTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -104955,7 +113774,10 @@ func (m *VirtualMachineTypeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualMachineTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, virtualmachinetype.EdgeOwner)
+	}
 	if m.cleareddefault_platform {
 		edges = append(edges, virtualmachinetype.EdgeDefaultPlatform)
 	}
@@ -104966,6 +113788,8 @@ func (m *VirtualMachineTypeMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VirtualMachineTypeMutation) EdgeCleared(name string) bool {
 	switch name {
+	case virtualmachinetype.EdgeOwner:
+		return m.clearedowner
 	case virtualmachinetype.EdgeDefaultPlatform:
 		return m.cleareddefault_platform
 	}
@@ -104976,6 +113800,9 @@ func (m *VirtualMachineTypeMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VirtualMachineTypeMutation) ClearEdge(name string) error {
 	switch name {
+	case virtualmachinetype.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case virtualmachinetype.EdgeDefaultPlatform:
 		m.ClearDefaultPlatform()
 		return nil
@@ -104987,6 +113814,9 @@ func (m *VirtualMachineTypeMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VirtualMachineTypeMutation) ResetEdge(name string) error {
 	switch name {
+	case virtualmachinetype.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case virtualmachinetype.EdgeDefaultPlatform:
 		m.ResetDefaultPlatform()
 		return nil
@@ -105014,6 +113844,8 @@ type WebhookMutation struct {
 	ssl_verification   *bool
 	ca_file_path       *string
 	clearedFields      map[string]struct{}
+	owner              *int
+	clearedowner       bool
 	done               bool
 	oldValue           func(context.Context) (*Webhook, error)
 	predicates         []predicate.Webhook
@@ -105198,6 +114030,38 @@ func (m *WebhookMutation) CustomFieldData() (r map[string]interface{}, exists bo
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *WebhookMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *WebhookMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *WebhookMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *WebhookMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[webhook.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *WebhookMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[webhook.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *WebhookMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, webhook.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -105403,6 +114267,33 @@ func (m *WebhookMutation) ResetCaFilePath() {
 	delete(m.clearedFields, webhook.FieldCaFilePath)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *WebhookMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[webhook.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *WebhookMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *WebhookMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *WebhookMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the WebhookMutation builder.
 func (m *WebhookMutation) Where(ps ...predicate.Webhook) {
 	m.predicates = append(m.predicates, ps...)
@@ -105437,7 +114328,7 @@ func (m *WebhookMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *WebhookMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.created != nil {
 		fields = append(fields, webhook.FieldCreated)
 	}
@@ -105446,6 +114337,9 @@ func (m *WebhookMutation) Fields() []string {
 	}
 	if m.custom_field_data != nil {
 		fields = append(fields, webhook.FieldCustomFieldData)
+	}
+	if m.owner != nil {
+		fields = append(fields, webhook.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, webhook.FieldName)
@@ -105491,6 +114385,8 @@ func (m *WebhookMutation) Field(name string) (ent.Value, bool) {
 		return m.LastUpdated()
 	case webhook.FieldCustomFieldData:
 		return m.CustomFieldData()
+	case webhook.FieldOwnerID:
+		return m.OwnerID()
 	case webhook.FieldName:
 		return m.Name()
 	case webhook.FieldDescription:
@@ -105520,7 +114416,7 @@ func (m *WebhookMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *WebhookMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case webhook.FieldCreated, webhook.FieldLastUpdated, webhook.FieldCustomFieldData, webhook.FieldName, webhook.FieldDescription, webhook.FieldPayloadURL, webhook.FieldHTTPMethod, webhook.FieldHTTPContentType, webhook.FieldAdditionalHeaders, webhook.FieldBodyTemplate, webhook.FieldSecret, webhook.FieldSslVerification, webhook.FieldCaFilePath:
+	case webhook.FieldCreated, webhook.FieldLastUpdated, webhook.FieldCustomFieldData, webhook.FieldOwnerID, webhook.FieldName, webhook.FieldDescription, webhook.FieldPayloadURL, webhook.FieldHTTPMethod, webhook.FieldHTTPContentType, webhook.FieldAdditionalHeaders, webhook.FieldBodyTemplate, webhook.FieldSecret, webhook.FieldSslVerification, webhook.FieldCaFilePath:
 	default:
 		return nil, fmt.Errorf("unknown Webhook field %s", name)
 	}
@@ -105541,6 +114437,8 @@ func (m *WebhookMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return old.LastUpdated, nil
 	case webhook.FieldCustomFieldData:
 		return old.CustomFieldData, nil
+	case webhook.FieldOwnerID:
+		return old.OwnerID, nil
 	case webhook.FieldName:
 		return old.Name, nil
 	case webhook.FieldDescription:
@@ -105590,6 +114488,13 @@ func (m *WebhookMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCustomFieldData(v)
+		return nil
+	case webhook.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case webhook.FieldName:
 		v, ok := value.(string)
@@ -105668,13 +114573,16 @@ func (m *WebhookMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *WebhookMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *WebhookMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -105696,6 +114604,9 @@ func (m *WebhookMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(webhook.FieldLastUpdated) {
 		fields = append(fields, webhook.FieldLastUpdated)
+	}
+	if m.FieldCleared(webhook.FieldOwnerID) {
+		fields = append(fields, webhook.FieldOwnerID)
 	}
 	if m.FieldCleared(webhook.FieldCaFilePath) {
 		fields = append(fields, webhook.FieldCaFilePath)
@@ -105720,6 +114631,9 @@ func (m *WebhookMutation) ClearField(name string) error {
 	case webhook.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case webhook.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	case webhook.FieldCaFilePath:
 		m.ClearCaFilePath()
 		return nil
@@ -105739,6 +114653,9 @@ func (m *WebhookMutation) ResetField(name string) error {
 		return nil
 	case webhook.FieldCustomFieldData:
 		m.ResetCustomFieldData()
+		return nil
+	case webhook.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case webhook.FieldName:
 		m.ResetName()
@@ -105776,19 +114693,28 @@ func (m *WebhookMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *WebhookMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, webhook.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *WebhookMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case webhook.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *WebhookMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -105800,24 +114726,41 @@ func (m *WebhookMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *WebhookMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, webhook.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *WebhookMutation) EdgeCleared(name string) bool {
+	switch name {
+	case webhook.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *WebhookMutation) ClearEdge(name string) error {
+	switch name {
+	case webhook.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown Webhook unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *WebhookMutation) ResetEdge(name string) error {
+	switch name {
+	case webhook.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown Webhook edge %s", name)
 }

@@ -36,6 +36,8 @@ type Platform struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// ManufacturerID holds the value of the "manufacturer_id" field.
 	ManufacturerID *int `json:"manufacturer_id,omitempty"`
 	selectValues   sql.SelectValues
@@ -48,7 +50,7 @@ func (*Platform) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case platform.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case platform.FieldID, platform.FieldParentID, platform.FieldDepth, platform.FieldManufacturerID:
+		case platform.FieldID, platform.FieldParentID, platform.FieldDepth, platform.FieldOwnerID, platform.FieldManufacturerID:
 			values[i] = new(sql.NullInt64)
 		case platform.FieldName, platform.FieldSlug, platform.FieldDescription, platform.FieldComments:
 			values[i] = new(sql.NullString)
@@ -134,6 +136,13 @@ func (_m *Platform) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Comments = value.String
 			}
+		case platform.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case platform.FieldManufacturerID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field manufacturer_id", values[i])
@@ -202,6 +211,11 @@ func (_m *Platform) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	if v := _m.ManufacturerID; v != nil {
 		builder.WriteString("manufacturer_id=")

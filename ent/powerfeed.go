@@ -28,6 +28,8 @@ type PowerFeed struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// PowerPanelID holds the value of the "power_panel_id" field.
 	PowerPanelID int `json:"power_panel_id,omitempty"`
 	// RackID holds the value of the "rack_id" field.
@@ -74,7 +76,7 @@ func (*PowerFeed) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case powerfeed.FieldMarkConnected, powerfeed.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case powerfeed.FieldID, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower:
+		case powerfeed.FieldID, powerfeed.FieldOwnerID, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower:
 			values[i] = new(sql.NullInt64)
 		case powerfeed.FieldDescription, powerfeed.FieldComments, powerfeed.FieldName, powerfeed.FieldNameNatural, powerfeed.FieldStatus, powerfeed.FieldType, powerfeed.FieldSupply, powerfeed.FieldPhase, powerfeed.FieldCableEnd, powerfeed.FieldPowerPanelName:
 			values[i] = new(sql.NullString)
@@ -134,6 +136,13 @@ func (_m *PowerFeed) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case powerfeed.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case powerfeed.FieldPowerPanelID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -287,6 +296,11 @@ func (_m *PowerFeed) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("power_panel_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.PowerPanelID))

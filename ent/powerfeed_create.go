@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/powerfeed"
 	"github.com/inventory/inventory/ent/powerpanel"
 	"github.com/inventory/inventory/ent/rack"
@@ -344,6 +345,23 @@ func (_c *PowerFeedCreate) createSpec() (*PowerFeed, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PowerPanelName(); ok {
 		_spec.SetField(powerfeed.FieldPowerPanelName, field.TypeString, value)
 		_node.PowerPanelName = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerfeed.OwnerTable,
+			Columns: []string{powerfeed.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.PowerPanelIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/powerfeed"
 	"github.com/inventory/inventory/ent/powerpanel"
 	"github.com/inventory/inventory/ent/predicate"
@@ -34,6 +35,12 @@ func (_u *PowerFeedUpdate) Where(ps ...predicate.PowerFeed) *PowerFeedUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *PowerFeedUpdate) Mutation() *PowerFeedMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *PowerFeedUpdate) ClearOwner() *PowerFeedUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearPowerPanel clears the "power_panel" edge to the PowerPanel entity.
@@ -241,6 +248,35 @@ func (_u *PowerFeedUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.PowerPanelName(); ok {
 		_spec.SetField(powerfeed.FieldPowerPanelName, field.TypeString, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerfeed.OwnerTable,
+			Columns: []string{powerfeed.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerfeed.OwnerTable,
+			Columns: []string{powerfeed.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.PowerPanelCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -352,6 +388,12 @@ type PowerFeedUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *PowerFeedUpdateOne) Mutation() *PowerFeedMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *PowerFeedUpdateOne) ClearOwner() *PowerFeedUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearPowerPanel clears the "power_panel" edge to the PowerPanel entity.
@@ -588,6 +630,35 @@ func (_u *PowerFeedUpdateOne) sqlSave(ctx context.Context) (_node *PowerFeed, er
 	}
 	if value, ok := _u.mutation.PowerPanelName(); ok {
 		_spec.SetField(powerfeed.FieldPowerPanelName, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerfeed.OwnerTable,
+			Columns: []string{powerfeed.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerfeed.OwnerTable,
+			Columns: []string{powerfeed.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.PowerPanelCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -46,6 +46,8 @@ type PowerOutlet struct {
 	LocationID *int `json:"_location_id,omitempty"`
 	// RackID holds the value of the "_rack_id" field.
 	RackID *int `json:"_rack_id,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type *string `json:"type,omitempty"`
 	// Status holds the value of the "status" field.
@@ -68,7 +70,7 @@ func (*PowerOutlet) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case poweroutlet.FieldMarkConnected, poweroutlet.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case poweroutlet.FieldID, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldPowerPortID:
+		case poweroutlet.FieldID, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldOwnerID, poweroutlet.FieldPowerPortID:
 			values[i] = new(sql.NullInt64)
 		case poweroutlet.FieldName, poweroutlet.FieldNameNatural, poweroutlet.FieldLabel, poweroutlet.FieldDescription, poweroutlet.FieldType, poweroutlet.FieldStatus, poweroutlet.FieldColor, poweroutlet.FieldFeedLeg:
 			values[i] = new(sql.NullString)
@@ -187,6 +189,13 @@ func (_m *PowerOutlet) assignValues(columns []string, values []any) error {
 				_m.RackID = new(int)
 				*_m.RackID = int(value.Int64)
 			}
+		case poweroutlet.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case poweroutlet.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field type", values[i])
@@ -300,6 +309,11 @@ func (_m *PowerOutlet) String() string {
 	builder.WriteString(", ")
 	if v := _m.RackID; v != nil {
 		builder.WriteString("_rack_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

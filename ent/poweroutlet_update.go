@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/module"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/poweroutlet"
 	"github.com/inventory/inventory/ent/powerport"
 	"github.com/inventory/inventory/ent/predicate"
@@ -45,6 +46,12 @@ func (_u *PowerOutletUpdate) ClearDevice() *PowerOutletUpdate {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *PowerOutletUpdate) ClearModule() *PowerOutletUpdate {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *PowerOutletUpdate) ClearOwner() *PowerOutletUpdate {
+	_u.mutation.ClearOwner()
 	return _u
 }
 
@@ -284,6 +291,35 @@ func (_u *PowerOutletUpdate) sqlSave(ctx context.Context) (_node int, err error)
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   poweroutlet.OwnerTable,
+			Columns: []string{poweroutlet.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   poweroutlet.OwnerTable,
+			Columns: []string{poweroutlet.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.PowerPortCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -348,6 +384,12 @@ func (_u *PowerOutletUpdateOne) ClearDevice() *PowerOutletUpdateOne {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *PowerOutletUpdateOne) ClearModule() *PowerOutletUpdateOne {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *PowerOutletUpdateOne) ClearOwner() *PowerOutletUpdateOne {
+	_u.mutation.ClearOwner()
 	return _u
 }
 
@@ -610,6 +652,35 @@ func (_u *PowerOutletUpdateOne) sqlSave(ctx context.Context) (_node *PowerOutlet
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   poweroutlet.OwnerTable,
+			Columns: []string{poweroutlet.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   poweroutlet.OwnerTable,
+			Columns: []string{poweroutlet.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -28,6 +28,8 @@ type PowerPanel struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// SiteID holds the value of the "site_id" field.
 	SiteID int `json:"site_id,omitempty"`
 	// LocationID holds the value of the "location_id" field.
@@ -46,7 +48,7 @@ func (*PowerPanel) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case powerpanel.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case powerpanel.FieldID, powerpanel.FieldSiteID, powerpanel.FieldLocationID:
+		case powerpanel.FieldID, powerpanel.FieldOwnerID, powerpanel.FieldSiteID, powerpanel.FieldLocationID:
 			values[i] = new(sql.NullInt64)
 		case powerpanel.FieldDescription, powerpanel.FieldComments, powerpanel.FieldName, powerpanel.FieldNameNatural:
 			values[i] = new(sql.NullString)
@@ -106,6 +108,13 @@ func (_m *PowerPanel) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case powerpanel.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case powerpanel.FieldSiteID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -179,6 +188,11 @@ func (_m *PowerPanel) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("site_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.SiteID))

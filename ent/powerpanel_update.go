@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/powerpanel"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/site"
@@ -33,6 +34,12 @@ func (_u *PowerPanelUpdate) Where(ps ...predicate.PowerPanel) *PowerPanelUpdate 
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *PowerPanelUpdate) Mutation() *PowerPanelMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *PowerPanelUpdate) ClearOwner() *PowerPanelUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearSite clears the "site" edge to the Site entity.
@@ -143,6 +150,35 @@ func (_u *PowerPanelUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	if value, ok := _u.mutation.NameNatural(); ok {
 		_spec.SetField(powerpanel.FieldNameNatural, field.TypeString, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerpanel.OwnerTable,
+			Columns: []string{powerpanel.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerpanel.OwnerTable,
+			Columns: []string{powerpanel.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.SiteCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -225,6 +261,12 @@ type PowerPanelUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *PowerPanelUpdateOne) Mutation() *PowerPanelMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *PowerPanelUpdateOne) ClearOwner() *PowerPanelUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearSite clears the "site" edge to the Site entity.
@@ -364,6 +406,35 @@ func (_u *PowerPanelUpdateOne) sqlSave(ctx context.Context) (_node *PowerPanel, 
 	}
 	if value, ok := _u.mutation.NameNatural(); ok {
 		_spec.SetField(powerpanel.FieldNameNatural, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerpanel.OwnerTable,
+			Columns: []string{powerpanel.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerpanel.OwnerTable,
+			Columns: []string{powerpanel.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.SiteCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -46,6 +46,8 @@ type PowerPort struct {
 	LocationID *int `json:"_location_id,omitempty"`
 	// RackID holds the value of the "_rack_id" field.
 	RackID *int `json:"_rack_id,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type *string `json:"type,omitempty"`
 	// MaximumDraw holds the value of the "maximum_draw" field.
@@ -64,7 +66,7 @@ func (*PowerPort) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case powerport.FieldMarkConnected, powerport.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case powerport.FieldID, powerport.FieldDeviceID, powerport.FieldModuleID, powerport.FieldSiteID, powerport.FieldLocationID, powerport.FieldRackID, powerport.FieldMaximumDraw, powerport.FieldAllocatedDraw:
+		case powerport.FieldID, powerport.FieldDeviceID, powerport.FieldModuleID, powerport.FieldSiteID, powerport.FieldLocationID, powerport.FieldRackID, powerport.FieldOwnerID, powerport.FieldMaximumDraw, powerport.FieldAllocatedDraw:
 			values[i] = new(sql.NullInt64)
 		case powerport.FieldName, powerport.FieldNameNatural, powerport.FieldLabel, powerport.FieldDescription, powerport.FieldType:
 			values[i] = new(sql.NullString)
@@ -183,6 +185,13 @@ func (_m *PowerPort) assignValues(columns []string, values []any) error {
 				_m.RackID = new(int)
 				*_m.RackID = int(value.Int64)
 			}
+		case powerport.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case powerport.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field type", values[i])
@@ -284,6 +293,11 @@ func (_m *PowerPort) String() string {
 	builder.WriteString(", ")
 	if v := _m.RackID; v != nil {
 		builder.WriteString("_rack_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/module"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/powerport"
 	"github.com/inventory/inventory/ent/predicate"
 )
@@ -44,6 +45,12 @@ func (_u *PowerPortUpdate) ClearDevice() *PowerPortUpdate {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *PowerPortUpdate) ClearModule() *PowerPortUpdate {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *PowerPortUpdate) ClearOwner() *PowerPortUpdate {
+	_u.mutation.ClearOwner()
 	return _u
 }
 
@@ -278,6 +285,35 @@ func (_u *PowerPortUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerport.OwnerTable,
+			Columns: []string{powerport.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerport.OwnerTable,
+			Columns: []string{powerport.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{powerport.Label}
@@ -313,6 +349,12 @@ func (_u *PowerPortUpdateOne) ClearDevice() *PowerPortUpdateOne {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *PowerPortUpdateOne) ClearModule() *PowerPortUpdateOne {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *PowerPortUpdateOne) ClearOwner() *PowerPortUpdateOne {
+	_u.mutation.ClearOwner()
 	return _u
 }
 
@@ -570,6 +612,35 @@ func (_u *PowerPortUpdateOne) sqlSave(ctx context.Context) (_node *PowerPort, er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerport.OwnerTable,
+			Columns: []string{powerport.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerport.OwnerTable,
+			Columns: []string{powerport.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

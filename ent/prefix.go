@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/tenant"
@@ -32,6 +33,8 @@ type Prefix struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Family holds the value of the "family" field.
 	Family int `json:"family,omitempty"`
 	// Prefix holds the value of the "prefix" field.
@@ -82,6 +85,8 @@ type Prefix struct {
 
 // PrefixEdges holds the relations/edges for other nodes in the graph.
 type PrefixEdges struct {
+	// Owner holds the value of the owner edge.
+	Owner *Owner `json:"owner,omitempty"`
 	// Vrf holds the value of the vrf edge.
 	Vrf *VRF `json:"vrf,omitempty"`
 	// Tenant holds the value of the tenant edge.
@@ -92,7 +97,18 @@ type PrefixEdges struct {
 	Role *Role `json:"role,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [4]bool
+	loadedTypes [5]bool
+}
+
+// OwnerOrErr returns the Owner value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e PrefixEdges) OwnerOrErr() (*Owner, error) {
+	if e.Owner != nil {
+		return e.Owner, nil
+	} else if e.loadedTypes[0] {
+		return nil, &NotFoundError{label: owner.Label}
+	}
+	return nil, &NotLoadedError{edge: "owner"}
 }
 
 // VrfOrErr returns the Vrf value or an error if the edge
@@ -100,7 +116,7 @@ type PrefixEdges struct {
 func (e PrefixEdges) VrfOrErr() (*VRF, error) {
 	if e.Vrf != nil {
 		return e.Vrf, nil
-	} else if e.loadedTypes[0] {
+	} else if e.loadedTypes[1] {
 		return nil, &NotFoundError{label: vrf.Label}
 	}
 	return nil, &NotLoadedError{edge: "vrf"}
@@ -111,7 +127,7 @@ func (e PrefixEdges) VrfOrErr() (*VRF, error) {
 func (e PrefixEdges) TenantOrErr() (*Tenant, error) {
 	if e.Tenant != nil {
 		return e.Tenant, nil
-	} else if e.loadedTypes[1] {
+	} else if e.loadedTypes[2] {
 		return nil, &NotFoundError{label: tenant.Label}
 	}
 	return nil, &NotLoadedError{edge: "tenant"}
@@ -122,7 +138,7 @@ func (e PrefixEdges) TenantOrErr() (*Tenant, error) {
 func (e PrefixEdges) VlanOrErr() (*VLAN, error) {
 	if e.Vlan != nil {
 		return e.Vlan, nil
-	} else if e.loadedTypes[2] {
+	} else if e.loadedTypes[3] {
 		return nil, &NotFoundError{label: vlan.Label}
 	}
 	return nil, &NotLoadedError{edge: "vlan"}
@@ -133,7 +149,7 @@ func (e PrefixEdges) VlanOrErr() (*VLAN, error) {
 func (e PrefixEdges) RoleOrErr() (*Role, error) {
 	if e.Role != nil {
 		return e.Role, nil
-	} else if e.loadedTypes[3] {
+	} else if e.loadedTypes[4] {
 		return nil, &NotFoundError{label: role.Label}
 	}
 	return nil, &NotLoadedError{edge: "role"}
@@ -148,7 +164,7 @@ func (*Prefix) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case prefix.FieldIsPool, prefix.FieldMarkUtilized:
 			values[i] = new(sql.NullBool)
-		case prefix.FieldID, prefix.FieldFamily, prefix.FieldVrfID, prefix.FieldScopeID, prefix.FieldTenantID, prefix.FieldVlanID, prefix.FieldRoleID, prefix.FieldChildren, prefix.FieldDepth, prefix.FieldPrefixLength, prefix.FieldVrfKey, prefix.FieldRegionID, prefix.FieldSiteGroupID, prefix.FieldSiteID, prefix.FieldLocationID:
+		case prefix.FieldID, prefix.FieldOwnerID, prefix.FieldFamily, prefix.FieldVrfID, prefix.FieldScopeID, prefix.FieldTenantID, prefix.FieldVlanID, prefix.FieldRoleID, prefix.FieldChildren, prefix.FieldDepth, prefix.FieldPrefixLength, prefix.FieldVrfKey, prefix.FieldRegionID, prefix.FieldSiteGroupID, prefix.FieldSiteID, prefix.FieldLocationID:
 			values[i] = new(sql.NullInt64)
 		case prefix.FieldDescription, prefix.FieldComments, prefix.FieldPrefix, prefix.FieldScopeType, prefix.FieldStatus:
 			values[i] = new(sql.NullString)
@@ -208,6 +224,13 @@ func (_m *Prefix) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case prefix.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case prefix.FieldFamily:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -358,6 +381,11 @@ func (_m *Prefix) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
+// QueryOwner queries the "owner" edge of the Prefix entity.
+func (_m *Prefix) QueryOwner() *OwnerQuery {
+	return NewPrefixClient(_m.config).QueryOwner(_m)
+}
+
 // QueryVrf queries the "vrf" edge of the Prefix entity.
 func (_m *Prefix) QueryVrf() *VRFQuery {
 	return NewPrefixClient(_m.config).QueryVrf(_m)
@@ -419,6 +447,11 @@ func (_m *Prefix) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("family=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Family))

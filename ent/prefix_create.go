@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/tenant"
@@ -82,6 +83,20 @@ func (_c *PrefixCreate) SetComments(v string) *PrefixCreate {
 func (_c *PrefixCreate) SetNillableComments(v *string) *PrefixCreate {
 	if v != nil {
 		_c.SetComments(*v)
+	}
+	return _c
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (_c *PrefixCreate) SetOwnerID(v int) *PrefixCreate {
+	_c.mutation.SetOwnerID(v)
+	return _c
+}
+
+// SetNillableOwnerID sets the "owner_id" field if the given value is not nil.
+func (_c *PrefixCreate) SetNillableOwnerID(v *int) *PrefixCreate {
+	if v != nil {
+		_c.SetOwnerID(*v)
 	}
 	return _c
 }
@@ -330,6 +345,11 @@ func (_c *PrefixCreate) SetNillableLocationID(v *int) *PrefixCreate {
 		_c.SetLocationID(*v)
 	}
 	return _c
+}
+
+// SetOwner sets the "owner" edge to the Owner entity.
+func (_c *PrefixCreate) SetOwner(v *Owner) *PrefixCreate {
+	return _c.SetOwnerID(v.ID)
 }
 
 // SetVrf sets the "vrf" edge to the VRF entity.
@@ -620,6 +640,23 @@ func (_c *PrefixCreate) createSpec() (*Prefix, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.LocationID(); ok {
 		_spec.SetField(prefix.FieldLocationID, field.TypeInt, value)
 		_node.LocationID = &value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.OwnerTable,
+			Columns: []string{prefix.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.VrfIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/role"
@@ -27,6 +28,7 @@ type PrefixQuery struct {
 	order      []prefix.OrderOption
 	inters     []Interceptor
 	predicates []predicate.Prefix
+	withOwner  *OwnerQuery
 	withVrf    *VRFQuery
 	withTenant *TenantQuery
 	withVlan   *VLANQuery
@@ -66,6 +68,28 @@ func (_q *PrefixQuery) Unique(unique bool) *PrefixQuery {
 func (_q *PrefixQuery) Order(o ...prefix.OrderOption) *PrefixQuery {
 	_q.order = append(_q.order, o...)
 	return _q
+}
+
+// QueryOwner chains the current query on the "owner" edge.
+func (_q *PrefixQuery) QueryOwner() *OwnerQuery {
+	query := (&OwnerClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(prefix.Table, prefix.FieldID, selector),
+			sqlgraph.To(owner.Table, owner.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, prefix.OwnerTable, prefix.OwnerColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
 }
 
 // QueryVrf chains the current query on the "vrf" edge.
@@ -348,6 +372,7 @@ func (_q *PrefixQuery) Clone() *PrefixQuery {
 		order:      append([]prefix.OrderOption{}, _q.order...),
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.Prefix{}, _q.predicates...),
+		withOwner:  _q.withOwner.Clone(),
 		withVrf:    _q.withVrf.Clone(),
 		withTenant: _q.withTenant.Clone(),
 		withVlan:   _q.withVlan.Clone(),
@@ -356,6 +381,17 @@ func (_q *PrefixQuery) Clone() *PrefixQuery {
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
+}
+
+// WithOwner tells the query-builder to eager-load the nodes that are connected to
+// the "owner" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *PrefixQuery) WithOwner(opts ...func(*OwnerQuery)) *PrefixQuery {
+	query := (&OwnerClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withOwner = query
+	return _q
 }
 
 // WithVrf tells the query-builder to eager-load the nodes that are connected to
@@ -480,7 +516,8 @@ func (_q *PrefixQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Prefi
 	var (
 		nodes       = []*Prefix{}
 		_spec       = _q.querySpec()
-		loadedTypes = [4]bool{
+		loadedTypes = [5]bool{
+			_q.withOwner != nil,
 			_q.withVrf != nil,
 			_q.withTenant != nil,
 			_q.withVlan != nil,
@@ -507,6 +544,12 @@ func (_q *PrefixQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Prefi
 	}
 	if len(nodes) == 0 {
 		return nodes, nil
+	}
+	if query := _q.withOwner; query != nil {
+		if err := _q.loadOwner(ctx, query, nodes, nil,
+			func(n *Prefix, e *Owner) { n.Edges.Owner = e }); err != nil {
+			return nil, err
+		}
 	}
 	if query := _q.withVrf; query != nil {
 		if err := _q.loadVrf(ctx, query, nodes, nil,
@@ -535,6 +578,38 @@ func (_q *PrefixQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Prefi
 	return nodes, nil
 }
 
+func (_q *PrefixQuery) loadOwner(ctx context.Context, query *OwnerQuery, nodes []*Prefix, init func(*Prefix), assign func(*Prefix, *Owner)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*Prefix)
+	for i := range nodes {
+		if nodes[i].OwnerID == nil {
+			continue
+		}
+		fk := *nodes[i].OwnerID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(owner.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "owner_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
 func (_q *PrefixQuery) loadVrf(ctx context.Context, query *VRFQuery, nodes []*Prefix, init func(*Prefix), assign func(*Prefix, *VRF)) error {
 	ids := make([]int, 0, len(nodes))
 	nodeids := make(map[int][]*Prefix)
@@ -691,6 +766,9 @@ func (_q *PrefixQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != prefix.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
+		}
+		if _q.withOwner != nil {
+			_spec.Node.AddColumnOnce(prefix.FieldOwnerID)
 		}
 		if _q.withVrf != nil {
 			_spec.Node.AddColumnOnce(prefix.FieldVrfID)

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/role"
@@ -75,6 +76,26 @@ func (_u *PrefixUpdate) SetNillableComments(v *string) *PrefixUpdate {
 	if v != nil {
 		_u.SetComments(*v)
 	}
+	return _u
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (_u *PrefixUpdate) SetOwnerID(v int) *PrefixUpdate {
+	_u.mutation.SetOwnerID(v)
+	return _u
+}
+
+// SetNillableOwnerID sets the "owner_id" field if the given value is not nil.
+func (_u *PrefixUpdate) SetNillableOwnerID(v *int) *PrefixUpdate {
+	if v != nil {
+		_u.SetOwnerID(*v)
+	}
+	return _u
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (_u *PrefixUpdate) ClearOwnerID() *PrefixUpdate {
+	_u.mutation.ClearOwnerID()
 	return _u
 }
 
@@ -486,6 +507,11 @@ func (_u *PrefixUpdate) ClearLocationID() *PrefixUpdate {
 	return _u
 }
 
+// SetOwner sets the "owner" edge to the Owner entity.
+func (_u *PrefixUpdate) SetOwner(v *Owner) *PrefixUpdate {
+	return _u.SetOwnerID(v.ID)
+}
+
 // SetVrf sets the "vrf" edge to the VRF entity.
 func (_u *PrefixUpdate) SetVrf(v *VRF) *PrefixUpdate {
 	return _u.SetVrfID(v.ID)
@@ -509,6 +535,12 @@ func (_u *PrefixUpdate) SetRole(v *Role) *PrefixUpdate {
 // Mutation returns the PrefixMutation object of the builder.
 func (_u *PrefixUpdate) Mutation() *PrefixMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *PrefixUpdate) ClearOwner() *PrefixUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearVrf clears the "vrf" edge to the VRF entity.
@@ -736,6 +768,35 @@ func (_u *PrefixUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.LocationIDCleared() {
 		_spec.ClearField(prefix.FieldLocationID, field.TypeInt)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.OwnerTable,
+			Columns: []string{prefix.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.OwnerTable,
+			Columns: []string{prefix.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.VrfCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -915,6 +976,26 @@ func (_u *PrefixUpdateOne) SetNillableComments(v *string) *PrefixUpdateOne {
 	if v != nil {
 		_u.SetComments(*v)
 	}
+	return _u
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (_u *PrefixUpdateOne) SetOwnerID(v int) *PrefixUpdateOne {
+	_u.mutation.SetOwnerID(v)
+	return _u
+}
+
+// SetNillableOwnerID sets the "owner_id" field if the given value is not nil.
+func (_u *PrefixUpdateOne) SetNillableOwnerID(v *int) *PrefixUpdateOne {
+	if v != nil {
+		_u.SetOwnerID(*v)
+	}
+	return _u
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (_u *PrefixUpdateOne) ClearOwnerID() *PrefixUpdateOne {
+	_u.mutation.ClearOwnerID()
 	return _u
 }
 
@@ -1326,6 +1407,11 @@ func (_u *PrefixUpdateOne) ClearLocationID() *PrefixUpdateOne {
 	return _u
 }
 
+// SetOwner sets the "owner" edge to the Owner entity.
+func (_u *PrefixUpdateOne) SetOwner(v *Owner) *PrefixUpdateOne {
+	return _u.SetOwnerID(v.ID)
+}
+
 // SetVrf sets the "vrf" edge to the VRF entity.
 func (_u *PrefixUpdateOne) SetVrf(v *VRF) *PrefixUpdateOne {
 	return _u.SetVrfID(v.ID)
@@ -1349,6 +1435,12 @@ func (_u *PrefixUpdateOne) SetRole(v *Role) *PrefixUpdateOne {
 // Mutation returns the PrefixMutation object of the builder.
 func (_u *PrefixUpdateOne) Mutation() *PrefixMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *PrefixUpdateOne) ClearOwner() *PrefixUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearVrf clears the "vrf" edge to the VRF entity.
@@ -1605,6 +1697,35 @@ func (_u *PrefixUpdateOne) sqlSave(ctx context.Context) (_node *Prefix, err erro
 	}
 	if _u.mutation.LocationIDCleared() {
 		_spec.ClearField(prefix.FieldLocationID, field.TypeInt)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.OwnerTable,
+			Columns: []string{prefix.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.OwnerTable,
+			Columns: []string{prefix.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.VrfCleared() {
 		edge := &sqlgraph.EdgeSpec{

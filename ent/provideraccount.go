@@ -28,6 +28,8 @@ type ProviderAccount struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// ProviderID holds the value of the "provider_id" field.
 	ProviderID int `json:"provider_id,omitempty"`
 	// Name holds the value of the "name" field.
@@ -44,7 +46,7 @@ func (*ProviderAccount) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case provideraccount.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case provideraccount.FieldID, provideraccount.FieldProviderID:
+		case provideraccount.FieldID, provideraccount.FieldOwnerID, provideraccount.FieldProviderID:
 			values[i] = new(sql.NullInt64)
 		case provideraccount.FieldDescription, provideraccount.FieldComments, provideraccount.FieldName, provideraccount.FieldAccount:
 			values[i] = new(sql.NullString)
@@ -104,6 +106,13 @@ func (_m *ProviderAccount) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case provideraccount.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case provideraccount.FieldProviderID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -170,6 +179,11 @@ func (_m *ProviderAccount) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("provider_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.ProviderID))

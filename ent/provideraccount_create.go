@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/provider"
 	"github.com/inventory/inventory/ent/provideraccount"
 )
@@ -182,6 +183,23 @@ func (_c *ProviderAccountCreate) createSpec() (*ProviderAccount, *sqlgraph.Creat
 	if value, ok := _c.mutation.Account(); ok {
 		_spec.SetField(provideraccount.FieldAccount, field.TypeString, value)
 		_node.Account = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   provideraccount.OwnerTable,
+			Columns: []string{provideraccount.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.ProviderIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

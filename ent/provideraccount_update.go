@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/provider"
 	"github.com/inventory/inventory/ent/provideraccount"
@@ -32,6 +33,12 @@ func (_u *ProviderAccountUpdate) Where(ps ...predicate.ProviderAccount) *Provide
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ProviderAccountUpdate) Mutation() *ProviderAccountMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ProviderAccountUpdate) ClearOwner() *ProviderAccountUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearProvider clears the "provider" edge to the Provider entity.
@@ -141,6 +148,35 @@ func (_u *ProviderAccountUpdate) sqlSave(ctx context.Context) (_node int, err er
 	if value, ok := _u.mutation.Account(); ok {
 		_spec.SetField(provideraccount.FieldAccount, field.TypeString, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   provideraccount.OwnerTable,
+			Columns: []string{provideraccount.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   provideraccount.OwnerTable,
+			Columns: []string{provideraccount.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.ProviderCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -194,6 +230,12 @@ type ProviderAccountUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ProviderAccountUpdateOne) Mutation() *ProviderAccountMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ProviderAccountUpdateOne) ClearOwner() *ProviderAccountUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearProvider clears the "provider" edge to the Provider entity.
@@ -332,6 +374,35 @@ func (_u *ProviderAccountUpdateOne) sqlSave(ctx context.Context) (_node *Provide
 	}
 	if value, ok := _u.mutation.Account(); ok {
 		_spec.SetField(provideraccount.FieldAccount, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   provideraccount.OwnerTable,
+			Columns: []string{provideraccount.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   provideraccount.OwnerTable,
+			Columns: []string{provideraccount.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.ProviderCleared() {
 		edge := &sqlgraph.EdgeSpec{

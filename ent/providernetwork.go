@@ -28,6 +28,8 @@ type ProviderNetwork struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// ProviderID holds the value of the "provider_id" field.
 	ProviderID int `json:"provider_id,omitempty"`
 	// Name holds the value of the "name" field.
@@ -46,7 +48,7 @@ func (*ProviderNetwork) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case providernetwork.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case providernetwork.FieldID, providernetwork.FieldProviderID:
+		case providernetwork.FieldID, providernetwork.FieldOwnerID, providernetwork.FieldProviderID:
 			values[i] = new(sql.NullInt64)
 		case providernetwork.FieldDescription, providernetwork.FieldComments, providernetwork.FieldName, providernetwork.FieldNameNatural, providernetwork.FieldServiceID:
 			values[i] = new(sql.NullString)
@@ -106,6 +108,13 @@ func (_m *ProviderNetwork) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case providernetwork.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case providernetwork.FieldProviderID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -178,6 +187,11 @@ func (_m *ProviderNetwork) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("provider_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.ProviderID))

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/provider"
 	"github.com/inventory/inventory/ent/providernetwork"
@@ -32,6 +33,12 @@ func (_u *ProviderNetworkUpdate) Where(ps ...predicate.ProviderNetwork) *Provide
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ProviderNetworkUpdate) Mutation() *ProviderNetworkMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ProviderNetworkUpdate) ClearOwner() *ProviderNetworkUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearProvider clears the "provider" edge to the Provider entity.
@@ -138,6 +145,35 @@ func (_u *ProviderNetworkUpdate) sqlSave(ctx context.Context) (_node int, err er
 	if value, ok := _u.mutation.ServiceID(); ok {
 		_spec.SetField(providernetwork.FieldServiceID, field.TypeString, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   providernetwork.OwnerTable,
+			Columns: []string{providernetwork.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   providernetwork.OwnerTable,
+			Columns: []string{providernetwork.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.ProviderCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -191,6 +227,12 @@ type ProviderNetworkUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ProviderNetworkUpdateOne) Mutation() *ProviderNetworkMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ProviderNetworkUpdateOne) ClearOwner() *ProviderNetworkUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearProvider clears the "provider" edge to the Provider entity.
@@ -326,6 +368,35 @@ func (_u *ProviderNetworkUpdateOne) sqlSave(ctx context.Context) (_node *Provide
 	}
 	if value, ok := _u.mutation.ServiceID(); ok {
 		_spec.SetField(providernetwork.FieldServiceID, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   providernetwork.OwnerTable,
+			Columns: []string{providernetwork.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   providernetwork.OwnerTable,
+			Columns: []string{providernetwork.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.ProviderCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -28,6 +28,8 @@ type Rack struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// NameNatural holds the value of the "_name_natural" field.
@@ -94,7 +96,7 @@ func (*Rack) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case rack.FieldWeight:
 			values[i] = new(sql.NullFloat64)
-		case rack.FieldID, rack.FieldSiteID, rack.FieldLocationID, rack.FieldGroupID, rack.FieldTenantID, rack.FieldRoleID, rack.FieldRackTypeID, rack.FieldWidth, rack.FieldUHeight, rack.FieldStartingUnit, rack.FieldOuterWidth, rack.FieldOuterHeight, rack.FieldOuterDepth, rack.FieldMountingDepth, rack.FieldMaxWeight:
+		case rack.FieldID, rack.FieldOwnerID, rack.FieldSiteID, rack.FieldLocationID, rack.FieldGroupID, rack.FieldTenantID, rack.FieldRoleID, rack.FieldRackTypeID, rack.FieldWidth, rack.FieldUHeight, rack.FieldStartingUnit, rack.FieldOuterWidth, rack.FieldOuterHeight, rack.FieldOuterDepth, rack.FieldMountingDepth, rack.FieldMaxWeight:
 			values[i] = new(sql.NullInt64)
 		case rack.FieldDescription, rack.FieldComments, rack.FieldName, rack.FieldNameNatural, rack.FieldFacilityID, rack.FieldStatus, rack.FieldSerial, rack.FieldAssetTag, rack.FieldAirflow, rack.FieldFormFactor, rack.FieldOuterUnit, rack.FieldWeightUnit:
 			values[i] = new(sql.NullString)
@@ -154,6 +156,13 @@ func (_m *Rack) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case rack.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case rack.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -375,6 +384,11 @@ func (_m *Rack) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

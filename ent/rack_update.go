@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/rackgroup"
@@ -37,6 +38,12 @@ func (_u *RackUpdate) Where(ps ...predicate.Rack) *RackUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RackUpdate) Mutation() *RackMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *RackUpdate) ClearOwner() *RackUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearSite clears the "site" edge to the Site entity.
@@ -363,6 +370,35 @@ func (_u *RackUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.MaxWeightCleared() {
 		_spec.ClearField(rack.FieldMaxWeight, field.TypeInt)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rack.OwnerTable,
+			Columns: []string{rack.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rack.OwnerTable,
+			Columns: []string{rack.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.SiteCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -561,6 +597,12 @@ type RackUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RackUpdateOne) Mutation() *RackMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *RackUpdateOne) ClearOwner() *RackUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearSite clears the "site" edge to the Site entity.
@@ -916,6 +958,35 @@ func (_u *RackUpdateOne) sqlSave(ctx context.Context) (_node *Rack, err error) {
 	}
 	if _u.mutation.MaxWeightCleared() {
 		_spec.ClearField(rack.FieldMaxWeight, field.TypeInt)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rack.OwnerTable,
+			Columns: []string{rack.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rack.OwnerTable,
+			Columns: []string{rack.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.SiteCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -31,7 +31,9 @@ type RackGroup struct {
 	// Description holds the value of the "description" field.
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
-	Comments     string `json:"comments,omitempty"`
+	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID      *int `json:"owner_id,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -42,7 +44,7 @@ func (*RackGroup) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case rackgroup.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case rackgroup.FieldID:
+		case rackgroup.FieldID, rackgroup.FieldOwnerID:
 			values[i] = new(sql.NullInt64)
 		case rackgroup.FieldName, rackgroup.FieldSlug, rackgroup.FieldDescription, rackgroup.FieldComments:
 			values[i] = new(sql.NullString)
@@ -115,6 +117,13 @@ func (_m *RackGroup) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Comments = value.String
 			}
+		case rackgroup.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -168,6 +177,11 @@ func (_m *RackGroup) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -24,6 +24,8 @@ type RackReservation struct {
 	LastUpdated *time.Time `json:"last_updated,omitempty"`
 	// CustomFieldData holds the value of the "custom_field_data" field.
 	CustomFieldData map[string]interface{} `json:"custom_field_data,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// RackID holds the value of the "rack_id" field.
 	RackID int `json:"rack_id,omitempty"`
 	// Units holds the value of the "units" field.
@@ -52,7 +54,7 @@ func (*RackReservation) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case rackreservation.FieldCustomFieldData, rackreservation.FieldUnits:
 			values[i] = new([]byte)
-		case rackreservation.FieldID, rackreservation.FieldRackID, rackreservation.FieldUnitCount, rackreservation.FieldTenantID, rackreservation.FieldUserID:
+		case rackreservation.FieldID, rackreservation.FieldOwnerID, rackreservation.FieldRackID, rackreservation.FieldUnitCount, rackreservation.FieldTenantID, rackreservation.FieldUserID:
 			values[i] = new(sql.NullInt64)
 		case rackreservation.FieldStatus, rackreservation.FieldDescription, rackreservation.FieldComments, rackreservation.FieldRackDisplay:
 			values[i] = new(sql.NullString)
@@ -100,6 +102,13 @@ func (_m *RackReservation) assignValues(columns []string, values []any) error {
 				if err := json.Unmarshal(*value, &_m.CustomFieldData); err != nil {
 					return fmt.Errorf("unmarshal field custom_field_data: %w", err)
 				}
+			}
+		case rackreservation.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case rackreservation.FieldRackID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -199,6 +208,11 @@ func (_m *RackReservation) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("custom_field_data=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CustomFieldData))
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("rack_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.RackID))

@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/rackreservation"
 	"github.com/inventory/inventory/ent/tenant"
@@ -203,6 +204,23 @@ func (_c *RackReservationCreate) createSpec() (*RackReservation, *sqlgraph.Creat
 	if value, ok := _c.mutation.RackDisplay(); ok {
 		_spec.SetField(rackreservation.FieldRackDisplay, field.TypeString, value)
 		_node.RackDisplay = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rackreservation.OwnerTable,
+			Columns: []string{rackreservation.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.RackIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/rackreservation"
@@ -35,6 +36,12 @@ func (_u *RackReservationUpdate) Where(ps ...predicate.RackReservation) *RackRes
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RackReservationUpdate) Mutation() *RackReservationMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *RackReservationUpdate) ClearOwner() *RackReservationUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearRack clears the "rack" edge to the Rack entity.
@@ -168,6 +175,35 @@ func (_u *RackReservationUpdate) sqlSave(ctx context.Context) (_node int, err er
 	if value, ok := _u.mutation.RackDisplay(); ok {
 		_spec.SetField(rackreservation.FieldRackDisplay, field.TypeString, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rackreservation.OwnerTable,
+			Columns: []string{rackreservation.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rackreservation.OwnerTable,
+			Columns: []string{rackreservation.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.RackCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -279,6 +315,12 @@ type RackReservationUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RackReservationUpdateOne) Mutation() *RackReservationMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *RackReservationUpdateOne) ClearOwner() *RackReservationUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearRack clears the "rack" edge to the Rack entity.
@@ -441,6 +483,35 @@ func (_u *RackReservationUpdateOne) sqlSave(ctx context.Context) (_node *RackRes
 	}
 	if value, ok := _u.mutation.RackDisplay(); ok {
 		_spec.SetField(rackreservation.FieldRackDisplay, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rackreservation.OwnerTable,
+			Columns: []string{rackreservation.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rackreservation.OwnerTable,
+			Columns: []string{rackreservation.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.RackCleared() {
 		edge := &sqlgraph.EdgeSpec{

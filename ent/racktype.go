@@ -28,6 +28,8 @@ type RackType struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// ManufacturerID holds the value of the "manufacturer_id" field.
 	ManufacturerID int `json:"manufacturer_id,omitempty"`
 	// Model holds the value of the "model" field.
@@ -74,7 +76,7 @@ func (*RackType) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case racktype.FieldWeight:
 			values[i] = new(sql.NullFloat64)
-		case racktype.FieldID, racktype.FieldManufacturerID, racktype.FieldWidth, racktype.FieldUHeight, racktype.FieldStartingUnit, racktype.FieldOuterWidth, racktype.FieldOuterHeight, racktype.FieldOuterDepth, racktype.FieldMountingDepth, racktype.FieldMaxWeight:
+		case racktype.FieldID, racktype.FieldOwnerID, racktype.FieldManufacturerID, racktype.FieldWidth, racktype.FieldUHeight, racktype.FieldStartingUnit, racktype.FieldOuterWidth, racktype.FieldOuterHeight, racktype.FieldOuterDepth, racktype.FieldMountingDepth, racktype.FieldMaxWeight:
 			values[i] = new(sql.NullInt64)
 		case racktype.FieldDescription, racktype.FieldComments, racktype.FieldModel, racktype.FieldSlug, racktype.FieldFormFactor, racktype.FieldOuterUnit, racktype.FieldWeightUnit:
 			values[i] = new(sql.NullString)
@@ -134,6 +136,13 @@ func (_m *RackType) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case racktype.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case racktype.FieldManufacturerID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -287,6 +296,11 @@ func (_m *RackType) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("manufacturer_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.ManufacturerID))

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/manufacturer"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/racktype"
 )
 
@@ -308,6 +309,23 @@ func (_c *RackTypeCreate) createSpec() (*RackType, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.MaxWeight(); ok {
 		_spec.SetField(racktype.FieldMaxWeight, field.TypeInt, value)
 		_node.MaxWeight = &value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   racktype.OwnerTable,
+			Columns: []string{racktype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.ManufacturerIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/manufacturer"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/racktype"
 )
@@ -32,6 +33,12 @@ func (_u *RackTypeUpdate) Where(ps ...predicate.RackType) *RackTypeUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RackTypeUpdate) Mutation() *RackTypeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *RackTypeUpdate) ClearOwner() *RackTypeUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
@@ -284,6 +291,35 @@ func (_u *RackTypeUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.MaxWeightCleared() {
 		_spec.ClearField(racktype.FieldMaxWeight, field.TypeInt)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   racktype.OwnerTable,
+			Columns: []string{racktype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   racktype.OwnerTable,
+			Columns: []string{racktype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.ManufacturerCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -337,6 +373,12 @@ type RackTypeUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RackTypeUpdateOne) Mutation() *RackTypeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *RackTypeUpdateOne) ClearOwner() *RackTypeUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
@@ -618,6 +660,35 @@ func (_u *RackTypeUpdateOne) sqlSave(ctx context.Context) (_node *RackType, err 
 	}
 	if _u.mutation.MaxWeightCleared() {
 		_spec.ClearField(racktype.FieldMaxWeight, field.TypeInt)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   racktype.OwnerTable,
+			Columns: []string{racktype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   racktype.OwnerTable,
+			Columns: []string{racktype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.ManufacturerCleared() {
 		edge := &sqlgraph.EdgeSpec{

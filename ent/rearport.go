@@ -46,6 +46,8 @@ type RearPort struct {
 	LocationID *int `json:"_location_id,omitempty"`
 	// RackID holds the value of the "_rack_id" field.
 	RackID *int `json:"_rack_id,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type string `json:"type,omitempty"`
 	// Color holds the value of the "color" field.
@@ -66,7 +68,7 @@ func (*RearPort) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case rearport.FieldMarkConnected, rearport.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case rearport.FieldID, rearport.FieldDeviceID, rearport.FieldModuleID, rearport.FieldSiteID, rearport.FieldLocationID, rearport.FieldRackID, rearport.FieldPositions:
+		case rearport.FieldID, rearport.FieldDeviceID, rearport.FieldModuleID, rearport.FieldSiteID, rearport.FieldLocationID, rearport.FieldRackID, rearport.FieldOwnerID, rearport.FieldPositions:
 			values[i] = new(sql.NullInt64)
 		case rearport.FieldName, rearport.FieldNameNatural, rearport.FieldLabel, rearport.FieldDescription, rearport.FieldType, rearport.FieldColor:
 			values[i] = new(sql.NullString)
@@ -185,6 +187,13 @@ func (_m *RearPort) assignValues(columns []string, values []any) error {
 				_m.RackID = new(int)
 				*_m.RackID = int(value.Int64)
 			}
+		case rearport.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case rearport.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field type", values[i])
@@ -291,6 +300,11 @@ func (_m *RearPort) String() string {
 	builder.WriteString(", ")
 	if v := _m.RackID; v != nil {
 		builder.WriteString("_rack_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

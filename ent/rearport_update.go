@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/module"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/rearport"
 )
@@ -45,6 +46,12 @@ func (_u *RearPortUpdate) ClearDevice() *RearPortUpdate {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *RearPortUpdate) ClearModule() *RearPortUpdate {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *RearPortUpdate) ClearOwner() *RearPortUpdate {
+	_u.mutation.ClearOwner()
 	return _u
 }
 
@@ -275,6 +282,35 @@ func (_u *RearPortUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rearport.OwnerTable,
+			Columns: []string{rearport.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rearport.OwnerTable,
+			Columns: []string{rearport.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{rearport.Label}
@@ -310,6 +346,12 @@ func (_u *RearPortUpdateOne) ClearDevice() *RearPortUpdateOne {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *RearPortUpdateOne) ClearModule() *RearPortUpdateOne {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *RearPortUpdateOne) ClearOwner() *RearPortUpdateOne {
+	_u.mutation.ClearOwner()
 	return _u
 }
 
@@ -563,6 +605,35 @@ func (_u *RearPortUpdateOne) sqlSave(ctx context.Context) (_node *RearPort, err 
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rearport.OwnerTable,
+			Columns: []string{rearport.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rearport.OwnerTable,
+			Columns: []string{rearport.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -32,6 +32,8 @@ type RIR struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// IsPrivate holds the value of the "is_private" field.
 	IsPrivate    bool `json:"is_private,omitempty"`
 	selectValues sql.SelectValues
@@ -46,7 +48,7 @@ func (*RIR) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case rir.FieldIsPrivate:
 			values[i] = new(sql.NullBool)
-		case rir.FieldID:
+		case rir.FieldID, rir.FieldOwnerID:
 			values[i] = new(sql.NullInt64)
 		case rir.FieldName, rir.FieldSlug, rir.FieldDescription, rir.FieldComments:
 			values[i] = new(sql.NullString)
@@ -119,6 +121,13 @@ func (_m *RIR) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Comments = value.String
 			}
+		case rir.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case rir.FieldIsPrivate:
 			if value, ok := values[i].(*sql.NullBool); !ok {
 				return fmt.Errorf("unexpected type %T for field is_private", values[i])
@@ -178,6 +187,11 @@ func (_m *RIR) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("is_private=")
 	builder.WriteString(fmt.Sprintf("%v", _m.IsPrivate))

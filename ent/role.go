@@ -32,6 +32,8 @@ type Role struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Weight holds the value of the "weight" field.
 	Weight       int `json:"weight,omitempty"`
 	selectValues sql.SelectValues
@@ -44,7 +46,7 @@ func (*Role) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case role.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case role.FieldID, role.FieldWeight:
+		case role.FieldID, role.FieldOwnerID, role.FieldWeight:
 			values[i] = new(sql.NullInt64)
 		case role.FieldName, role.FieldSlug, role.FieldDescription, role.FieldComments:
 			values[i] = new(sql.NullString)
@@ -117,6 +119,13 @@ func (_m *Role) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Comments = value.String
 			}
+		case role.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case role.FieldWeight:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field weight", values[i])
@@ -176,6 +185,11 @@ func (_m *Role) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("weight=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Weight))

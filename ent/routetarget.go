@@ -28,6 +28,8 @@ type RouteTarget struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// NameNatural holds the value of the "_name_natural" field.
@@ -44,7 +46,7 @@ func (*RouteTarget) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case routetarget.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case routetarget.FieldID, routetarget.FieldTenantID:
+		case routetarget.FieldID, routetarget.FieldOwnerID, routetarget.FieldTenantID:
 			values[i] = new(sql.NullInt64)
 		case routetarget.FieldDescription, routetarget.FieldComments, routetarget.FieldName, routetarget.FieldNameNatural:
 			values[i] = new(sql.NullString)
@@ -104,6 +106,13 @@ func (_m *RouteTarget) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case routetarget.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case routetarget.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -171,6 +180,11 @@ func (_m *RouteTarget) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/tenant"
@@ -33,6 +34,12 @@ func (_u *RouteTargetUpdate) Where(ps ...predicate.RouteTarget) *RouteTargetUpda
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RouteTargetUpdate) Mutation() *RouteTargetMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *RouteTargetUpdate) ClearOwner() *RouteTargetUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -169,6 +176,35 @@ func (_u *RouteTargetUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if value, ok := _u.mutation.NameNatural(); ok {
 		_spec.SetField(routetarget.FieldNameNatural, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   routetarget.OwnerTable,
+			Columns: []string{routetarget.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   routetarget.OwnerTable,
+			Columns: []string{routetarget.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.TenantCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -313,6 +349,12 @@ type RouteTargetUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RouteTargetUpdateOne) Mutation() *RouteTargetMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *RouteTargetUpdateOne) ClearOwner() *RouteTargetUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -479,6 +521,35 @@ func (_u *RouteTargetUpdateOne) sqlSave(ctx context.Context) (_node *RouteTarget
 	}
 	if value, ok := _u.mutation.NameNatural(); ok {
 		_spec.SetField(routetarget.FieldNameNatural, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   routetarget.OwnerTable,
+			Columns: []string{routetarget.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   routetarget.OwnerTable,
+			Columns: []string{routetarget.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.TenantCleared() {
 		edge := &sqlgraph.EdgeSpec{

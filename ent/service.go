@@ -28,6 +28,8 @@ type Service struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// ParentObjectType holds the value of the "parent_object_type" field.
 	ParentObjectType string `json:"parent_object_type,omitempty"`
 	// ParentObjectID holds the value of the "parent_object_id" field.
@@ -50,7 +52,7 @@ func (*Service) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case service.FieldCustomFieldData, service.FieldPorts:
 			values[i] = new([]byte)
-		case service.FieldID, service.FieldParentObjectID, service.FieldPortsLowest:
+		case service.FieldID, service.FieldOwnerID, service.FieldParentObjectID, service.FieldPortsLowest:
 			values[i] = new(sql.NullInt64)
 		case service.FieldDescription, service.FieldComments, service.FieldParentObjectType, service.FieldName, service.FieldProtocol:
 			values[i] = new(sql.NullString)
@@ -110,6 +112,13 @@ func (_m *Service) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case service.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case service.FieldParentObjectType:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -197,6 +206,11 @@ func (_m *Service) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("parent_object_type=")
 	builder.WriteString(_m.ParentObjectType)

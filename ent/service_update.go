@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/ipaddress"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/service"
 )
@@ -33,6 +34,12 @@ func (_u *ServiceUpdate) Where(ps ...predicate.Service) *ServiceUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ServiceUpdate) Mutation() *ServiceMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ServiceUpdate) ClearOwner() *ServiceUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearIpaddresses clears all "ipaddresses" edges to the IPAddress entity.
@@ -180,6 +187,35 @@ func (_u *ServiceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.PortsLowestCleared() {
 		_spec.ClearField(service.FieldPortsLowest, field.TypeInt)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   service.OwnerTable,
+			Columns: []string{service.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   service.OwnerTable,
+			Columns: []string{service.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.IpaddressesCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2M,
@@ -249,6 +285,12 @@ type ServiceUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ServiceUpdateOne) Mutation() *ServiceMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ServiceUpdateOne) ClearOwner() *ServiceUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearIpaddresses clears all "ipaddresses" edges to the IPAddress entity.
@@ -425,6 +467,35 @@ func (_u *ServiceUpdateOne) sqlSave(ctx context.Context) (_node *Service, err er
 	}
 	if _u.mutation.PortsLowestCleared() {
 		_spec.ClearField(service.FieldPortsLowest, field.TypeInt)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   service.OwnerTable,
+			Columns: []string{service.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   service.OwnerTable,
+			Columns: []string{service.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.IpaddressesCleared() {
 		edge := &sqlgraph.EdgeSpec{

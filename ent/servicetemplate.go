@@ -28,6 +28,8 @@ type ServiceTemplate struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// Protocol holds the value of the "protocol" field.
@@ -46,7 +48,7 @@ func (*ServiceTemplate) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case servicetemplate.FieldCustomFieldData, servicetemplate.FieldPorts:
 			values[i] = new([]byte)
-		case servicetemplate.FieldID, servicetemplate.FieldPortsLowest:
+		case servicetemplate.FieldID, servicetemplate.FieldOwnerID, servicetemplate.FieldPortsLowest:
 			values[i] = new(sql.NullInt64)
 		case servicetemplate.FieldDescription, servicetemplate.FieldComments, servicetemplate.FieldName, servicetemplate.FieldProtocol:
 			values[i] = new(sql.NullString)
@@ -106,6 +108,13 @@ func (_m *ServiceTemplate) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case servicetemplate.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case servicetemplate.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -181,6 +190,11 @@ func (_m *ServiceTemplate) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

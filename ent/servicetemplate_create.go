@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/servicetemplate"
 )
 
@@ -182,6 +183,23 @@ func (_c *ServiceTemplateCreate) createSpec() (*ServiceTemplate, *sqlgraph.Creat
 	if value, ok := _c.mutation.PortsLowest(); ok {
 		_spec.SetField(servicetemplate.FieldPortsLowest, field.TypeInt, value)
 		_node.PortsLowest = &value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   servicetemplate.OwnerTable,
+			Columns: []string{servicetemplate.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
 }

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/servicetemplate"
 )
@@ -32,6 +33,12 @@ func (_u *ServiceTemplateUpdate) Where(ps ...predicate.ServiceTemplate) *Service
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ServiceTemplateUpdate) Mutation() *ServiceTemplateMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ServiceTemplateUpdate) ClearOwner() *ServiceTemplateUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -149,6 +156,35 @@ func (_u *ServiceTemplateUpdate) sqlSave(ctx context.Context) (_node int, err er
 	if _u.mutation.PortsLowestCleared() {
 		_spec.ClearField(servicetemplate.FieldPortsLowest, field.TypeInt)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   servicetemplate.OwnerTable,
+			Columns: []string{servicetemplate.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   servicetemplate.OwnerTable,
+			Columns: []string{servicetemplate.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{servicetemplate.Label}
@@ -173,6 +209,12 @@ type ServiceTemplateUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *ServiceTemplateUpdateOne) Mutation() *ServiceTemplateMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *ServiceTemplateUpdateOne) ClearOwner() *ServiceTemplateUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // Where appends a list predicates to the ServiceTemplateUpdate builder.
@@ -319,6 +361,35 @@ func (_u *ServiceTemplateUpdateOne) sqlSave(ctx context.Context) (_node *Service
 	}
 	if _u.mutation.PortsLowestCleared() {
 		_spec.ClearField(servicetemplate.FieldPortsLowest, field.TypeInt)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   servicetemplate.OwnerTable,
+			Columns: []string{servicetemplate.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   servicetemplate.OwnerTable,
+			Columns: []string{servicetemplate.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &ServiceTemplate{config: _u.config}
 	_spec.Assign = _node.assignValues

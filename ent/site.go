@@ -28,6 +28,8 @@ type Site struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// NameNatural holds the value of the "_name_natural" field.
@@ -66,7 +68,7 @@ func (*Site) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case site.FieldLatitude, site.FieldLongitude:
 			values[i] = new(sql.NullFloat64)
-		case site.FieldID, site.FieldRegionID, site.FieldGroupID, site.FieldTenantID:
+		case site.FieldID, site.FieldOwnerID, site.FieldRegionID, site.FieldGroupID, site.FieldTenantID:
 			values[i] = new(sql.NullInt64)
 		case site.FieldDescription, site.FieldComments, site.FieldName, site.FieldNameNatural, site.FieldSlug, site.FieldStatus, site.FieldFacility, site.FieldTimeZone, site.FieldPhysicalAddress, site.FieldShippingAddress:
 			values[i] = new(sql.NullString)
@@ -126,6 +128,13 @@ func (_m *Site) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case site.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case site.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -258,6 +267,11 @@ func (_m *Site) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

@@ -35,7 +35,9 @@ type SiteGroup struct {
 	// Description holds the value of the "description" field.
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
-	Comments     string `json:"comments,omitempty"`
+	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID      *int `json:"owner_id,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -46,7 +48,7 @@ func (*SiteGroup) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case sitegroup.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case sitegroup.FieldID, sitegroup.FieldParentID, sitegroup.FieldDepth:
+		case sitegroup.FieldID, sitegroup.FieldParentID, sitegroup.FieldDepth, sitegroup.FieldOwnerID:
 			values[i] = new(sql.NullInt64)
 		case sitegroup.FieldName, sitegroup.FieldSlug, sitegroup.FieldDescription, sitegroup.FieldComments:
 			values[i] = new(sql.NullString)
@@ -132,6 +134,13 @@ func (_m *SiteGroup) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Comments = value.String
 			}
+		case sitegroup.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -193,6 +202,11 @@ func (_m *SiteGroup) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/sitegroup"
 )
@@ -31,6 +32,12 @@ func (_u *SiteGroupUpdate) Where(ps ...predicate.SiteGroup) *SiteGroupUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *SiteGroupUpdate) Mutation() *SiteGroupMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *SiteGroupUpdate) ClearOwner() *SiteGroupUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearParent clears the "parent" edge to the SiteGroup entity.
@@ -158,6 +165,35 @@ func (_u *SiteGroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(sitegroup.FieldComments, field.TypeString, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitegroup.OwnerTable,
+			Columns: []string{sitegroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitegroup.OwnerTable,
+			Columns: []string{sitegroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.ParentCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -256,6 +292,12 @@ type SiteGroupUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *SiteGroupUpdateOne) Mutation() *SiteGroupMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *SiteGroupUpdateOne) ClearOwner() *SiteGroupUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearParent clears the "parent" edge to the SiteGroup entity.
@@ -412,6 +454,35 @@ func (_u *SiteGroupUpdateOne) sqlSave(ctx context.Context) (_node *SiteGroup, er
 	}
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(sitegroup.FieldComments, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitegroup.OwnerTable,
+			Columns: []string{sitegroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitegroup.OwnerTable,
+			Columns: []string{sitegroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.ParentCleared() {
 		edge := &sqlgraph.EdgeSpec{

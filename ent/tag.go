@@ -22,6 +22,8 @@ type Tag struct {
 	Created *time.Time `json:"created,omitempty"`
 	// LastUpdated holds the value of the "last_updated" field.
 	LastUpdated *time.Time `json:"last_updated,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// Slug holds the value of the "slug" field.
@@ -44,7 +46,7 @@ func (*Tag) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case tag.FieldObjectTypes:
 			values[i] = new([]byte)
-		case tag.FieldID, tag.FieldWeight:
+		case tag.FieldID, tag.FieldOwnerID, tag.FieldWeight:
 			values[i] = new(sql.NullInt64)
 		case tag.FieldName, tag.FieldSlug, tag.FieldColor, tag.FieldDescription:
 			values[i] = new(sql.NullString)
@@ -84,6 +86,13 @@ func (_m *Tag) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.LastUpdated = new(time.Time)
 				*_m.LastUpdated = value.Time
+			}
+		case tag.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case tag.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -160,6 +169,11 @@ func (_m *Tag) String() string {
 	if v := _m.LastUpdated; v != nil {
 		builder.WriteString("last_updated=")
 		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")

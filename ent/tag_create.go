@@ -160,6 +160,10 @@ func (_c *TagCreate) createSpec() (*Tag, *sqlgraph.CreateSpec) {
 		_spec.SetField(tag.FieldLastUpdated, field.TypeTime, value)
 		_node.LastUpdated = &value
 	}
+	if value, ok := _c.mutation.OwnerID(); ok {
+		_spec.SetField(tag.FieldOwnerID, field.TypeInt, value)
+		_node.OwnerID = &value
+	}
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(tag.FieldName, field.TypeString, value)
 		_node.Name = value

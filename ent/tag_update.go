@@ -121,6 +121,15 @@ func (_u *TagUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.LastUpdatedCleared() {
 		_spec.ClearField(tag.FieldLastUpdated, field.TypeTime)
 	}
+	if value, ok := _u.mutation.OwnerID(); ok {
+		_spec.SetField(tag.FieldOwnerID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedOwnerID(); ok {
+		_spec.AddField(tag.FieldOwnerID, field.TypeInt, value)
+	}
+	if _u.mutation.OwnerIDCleared() {
+		_spec.ClearField(tag.FieldOwnerID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(tag.FieldName, field.TypeString, value)
 	}
@@ -289,6 +298,15 @@ func (_u *TagUpdateOne) sqlSave(ctx context.Context) (_node *Tag, err error) {
 	}
 	if _u.mutation.LastUpdatedCleared() {
 		_spec.ClearField(tag.FieldLastUpdated, field.TypeTime)
+	}
+	if value, ok := _u.mutation.OwnerID(); ok {
+		_spec.SetField(tag.FieldOwnerID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedOwnerID(); ok {
+		_spec.AddField(tag.FieldOwnerID, field.TypeInt, value)
+	}
+	if _u.mutation.OwnerIDCleared() {
+		_spec.ClearField(tag.FieldOwnerID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(tag.FieldName, field.TypeString, value)

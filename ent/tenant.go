@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/tenantgroup"
 )
@@ -29,6 +30,8 @@ type Tenant struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// NameNatural holds the value of the "_name_natural" field.
@@ -45,11 +48,24 @@ type Tenant struct {
 
 // TenantEdges holds the relations/edges for other nodes in the graph.
 type TenantEdges struct {
+	// Owner holds the value of the owner edge.
+	Owner *Owner `json:"owner,omitempty"`
 	// Group holds the value of the group edge.
 	Group *TenantGroup `json:"group,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [2]bool
+}
+
+// OwnerOrErr returns the Owner value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e TenantEdges) OwnerOrErr() (*Owner, error) {
+	if e.Owner != nil {
+		return e.Owner, nil
+	} else if e.loadedTypes[0] {
+		return nil, &NotFoundError{label: owner.Label}
+	}
+	return nil, &NotLoadedError{edge: "owner"}
 }
 
 // GroupOrErr returns the Group value or an error if the edge
@@ -57,7 +73,7 @@ type TenantEdges struct {
 func (e TenantEdges) GroupOrErr() (*TenantGroup, error) {
 	if e.Group != nil {
 		return e.Group, nil
-	} else if e.loadedTypes[0] {
+	} else if e.loadedTypes[1] {
 		return nil, &NotFoundError{label: tenantgroup.Label}
 	}
 	return nil, &NotLoadedError{edge: "group"}
@@ -70,7 +86,7 @@ func (*Tenant) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case tenant.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case tenant.FieldID, tenant.FieldGroupID:
+		case tenant.FieldID, tenant.FieldOwnerID, tenant.FieldGroupID:
 			values[i] = new(sql.NullInt64)
 		case tenant.FieldDescription, tenant.FieldComments, tenant.FieldName, tenant.FieldNameNatural, tenant.FieldSlug:
 			values[i] = new(sql.NullString)
@@ -131,6 +147,13 @@ func (_m *Tenant) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Comments = value.String
 			}
+		case tenant.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case tenant.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field name", values[i])
@@ -167,6 +190,11 @@ func (_m *Tenant) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *Tenant) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
+}
+
+// QueryOwner queries the "owner" edge of the Tenant entity.
+func (_m *Tenant) QueryOwner() *OwnerQuery {
+	return NewTenantClient(_m.config).QueryOwner(_m)
 }
 
 // QueryGroup queries the "group" edge of the Tenant entity.
@@ -215,6 +243,11 @@ func (_m *Tenant) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/tenantgroup"
 )
@@ -83,6 +84,20 @@ func (_c *TenantCreate) SetNillableComments(v *string) *TenantCreate {
 	return _c
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (_c *TenantCreate) SetOwnerID(v int) *TenantCreate {
+	_c.mutation.SetOwnerID(v)
+	return _c
+}
+
+// SetNillableOwnerID sets the "owner_id" field if the given value is not nil.
+func (_c *TenantCreate) SetNillableOwnerID(v *int) *TenantCreate {
+	if v != nil {
+		_c.SetOwnerID(*v)
+	}
+	return _c
+}
+
 // SetName sets the "name" field.
 func (_c *TenantCreate) SetName(v string) *TenantCreate {
 	_c.mutation.SetName(v)
@@ -121,6 +136,11 @@ func (_c *TenantCreate) SetNillableGroupID(v *int) *TenantCreate {
 		_c.SetGroupID(*v)
 	}
 	return _c
+}
+
+// SetOwner sets the "owner" edge to the Owner entity.
+func (_c *TenantCreate) SetOwner(v *Owner) *TenantCreate {
+	return _c.SetOwnerID(v.ID)
 }
 
 // SetGroup sets the "group" edge to the TenantGroup entity.
@@ -281,6 +301,23 @@ func (_c *TenantCreate) createSpec() (*Tenant, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Slug(); ok {
 		_spec.SetField(tenant.FieldSlug, field.TypeString, value)
 		_node.Slug = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   tenant.OwnerTable,
+			Columns: []string{tenant.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.GroupIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

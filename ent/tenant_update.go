@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/tenantgroup"
@@ -72,6 +73,26 @@ func (_u *TenantUpdate) SetNillableComments(v *string) *TenantUpdate {
 	if v != nil {
 		_u.SetComments(*v)
 	}
+	return _u
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (_u *TenantUpdate) SetOwnerID(v int) *TenantUpdate {
+	_u.mutation.SetOwnerID(v)
+	return _u
+}
+
+// SetNillableOwnerID sets the "owner_id" field if the given value is not nil.
+func (_u *TenantUpdate) SetNillableOwnerID(v *int) *TenantUpdate {
+	if v != nil {
+		_u.SetOwnerID(*v)
+	}
+	return _u
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (_u *TenantUpdate) ClearOwnerID() *TenantUpdate {
+	_u.mutation.ClearOwnerID()
 	return _u
 }
 
@@ -137,6 +158,11 @@ func (_u *TenantUpdate) ClearGroupID() *TenantUpdate {
 	return _u
 }
 
+// SetOwner sets the "owner" edge to the Owner entity.
+func (_u *TenantUpdate) SetOwner(v *Owner) *TenantUpdate {
+	return _u.SetOwnerID(v.ID)
+}
+
 // SetGroup sets the "group" edge to the TenantGroup entity.
 func (_u *TenantUpdate) SetGroup(v *TenantGroup) *TenantUpdate {
 	return _u.SetGroupID(v.ID)
@@ -145,6 +171,12 @@ func (_u *TenantUpdate) SetGroup(v *TenantGroup) *TenantUpdate {
 // Mutation returns the TenantMutation object of the builder.
 func (_u *TenantUpdate) Mutation() *TenantMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *TenantUpdate) ClearOwner() *TenantUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearGroup clears the "group" edge to the TenantGroup entity.
@@ -248,6 +280,35 @@ func (_u *TenantUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Slug(); ok {
 		_spec.SetField(tenant.FieldSlug, field.TypeString, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   tenant.OwnerTable,
+			Columns: []string{tenant.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   tenant.OwnerTable,
+			Columns: []string{tenant.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.GroupCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -343,6 +404,26 @@ func (_u *TenantUpdateOne) SetNillableComments(v *string) *TenantUpdateOne {
 	return _u
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (_u *TenantUpdateOne) SetOwnerID(v int) *TenantUpdateOne {
+	_u.mutation.SetOwnerID(v)
+	return _u
+}
+
+// SetNillableOwnerID sets the "owner_id" field if the given value is not nil.
+func (_u *TenantUpdateOne) SetNillableOwnerID(v *int) *TenantUpdateOne {
+	if v != nil {
+		_u.SetOwnerID(*v)
+	}
+	return _u
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (_u *TenantUpdateOne) ClearOwnerID() *TenantUpdateOne {
+	_u.mutation.ClearOwnerID()
+	return _u
+}
+
 // SetName sets the "name" field.
 func (_u *TenantUpdateOne) SetName(v string) *TenantUpdateOne {
 	_u.mutation.SetName(v)
@@ -405,6 +486,11 @@ func (_u *TenantUpdateOne) ClearGroupID() *TenantUpdateOne {
 	return _u
 }
 
+// SetOwner sets the "owner" edge to the Owner entity.
+func (_u *TenantUpdateOne) SetOwner(v *Owner) *TenantUpdateOne {
+	return _u.SetOwnerID(v.ID)
+}
+
 // SetGroup sets the "group" edge to the TenantGroup entity.
 func (_u *TenantUpdateOne) SetGroup(v *TenantGroup) *TenantUpdateOne {
 	return _u.SetGroupID(v.ID)
@@ -413,6 +499,12 @@ func (_u *TenantUpdateOne) SetGroup(v *TenantGroup) *TenantUpdateOne {
 // Mutation returns the TenantMutation object of the builder.
 func (_u *TenantUpdateOne) Mutation() *TenantMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *TenantUpdateOne) ClearOwner() *TenantUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearGroup clears the "group" edge to the TenantGroup entity.
@@ -545,6 +637,35 @@ func (_u *TenantUpdateOne) sqlSave(ctx context.Context) (_node *Tenant, err erro
 	}
 	if value, ok := _u.mutation.Slug(); ok {
 		_spec.SetField(tenant.FieldSlug, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   tenant.OwnerTable,
+			Columns: []string{tenant.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   tenant.OwnerTable,
+			Columns: []string{tenant.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.GroupCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -37,7 +37,9 @@ type TenantGroup struct {
 	// Description holds the value of the "description" field.
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
-	Comments     string `json:"comments,omitempty"`
+	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID      *int `json:"owner_id,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -48,7 +50,7 @@ func (*TenantGroup) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case tenantgroup.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case tenantgroup.FieldID, tenantgroup.FieldParentID, tenantgroup.FieldDepth:
+		case tenantgroup.FieldID, tenantgroup.FieldParentID, tenantgroup.FieldDepth, tenantgroup.FieldOwnerID:
 			values[i] = new(sql.NullInt64)
 		case tenantgroup.FieldName, tenantgroup.FieldNameNatural, tenantgroup.FieldSlug, tenantgroup.FieldDescription, tenantgroup.FieldComments:
 			values[i] = new(sql.NullString)
@@ -140,6 +142,13 @@ func (_m *TenantGroup) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Comments = value.String
 			}
+		case tenantgroup.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -204,6 +213,11 @@ func (_m *TenantGroup) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

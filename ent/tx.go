@@ -118,6 +118,10 @@ type Tx struct {
 	ObjectPermission *ObjectPermissionClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
 	OutboxEvent *OutboxEventClient
+	// Owner is the client for interacting with the Owner builders.
+	Owner *OwnerClient
+	// OwnerGroup is the client for interacting with the OwnerGroup builders.
+	OwnerGroup *OwnerGroupClient
 	// Platform is the client for interacting with the Platform builders.
 	Platform *PlatformClient
 	// PowerFeed is the client for interacting with the PowerFeed builders.
@@ -395,6 +399,8 @@ func (tx *Tx) init() {
 	tx.ObjectChange = NewObjectChangeClient(tx.config)
 	tx.ObjectPermission = NewObjectPermissionClient(tx.config)
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)
+	tx.Owner = NewOwnerClient(tx.config)
+	tx.OwnerGroup = NewOwnerGroupClient(tx.config)
 	tx.Platform = NewPlatformClient(tx.config)
 	tx.PowerFeed = NewPowerFeedClient(tx.config)
 	tx.PowerOutlet = NewPowerOutletClient(tx.config)

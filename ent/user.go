@@ -52,9 +52,11 @@ type UserEdges struct {
 	Groups []*Group `json:"groups,omitempty"`
 	// Permissions holds the value of the permissions edge.
 	Permissions []*ObjectPermission `json:"permissions,omitempty"`
+	// Owners holds the value of the owners edge.
+	Owners []*Owner `json:"owners,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [3]bool
 }
 
 // GroupsOrErr returns the Groups value or an error if the edge
@@ -73,6 +75,15 @@ func (e UserEdges) PermissionsOrErr() ([]*ObjectPermission, error) {
 		return e.Permissions, nil
 	}
 	return nil, &NotLoadedError{edge: "permissions"}
+}
+
+// OwnersOrErr returns the Owners value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) OwnersOrErr() ([]*Owner, error) {
+	if e.loadedTypes[2] {
+		return e.Owners, nil
+	}
+	return nil, &NotLoadedError{edge: "owners"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -201,6 +212,11 @@ func (_m *User) QueryGroups() *GroupQuery {
 // QueryPermissions queries the "permissions" edge of the User entity.
 func (_m *User) QueryPermissions() *ObjectPermissionQuery {
 	return NewUserClient(_m.config).QueryPermissions(_m)
+}
+
+// QueryOwners queries the "owners" edge of the User entity.
+func (_m *User) QueryOwners() *OwnerQuery {
+	return NewUserClient(_m.config).QueryOwners(_m)
 }
 
 // Update returns a builder for updating this User.

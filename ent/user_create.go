@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/objectpermission"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/user"
 )
 
@@ -188,6 +189,21 @@ func (_c *UserCreate) AddPermissions(v ...*ObjectPermission) *UserCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddPermissionIDs(ids...)
+}
+
+// AddOwnerIDs adds the "owners" edge to the Owner entity by IDs.
+func (_c *UserCreate) AddOwnerIDs(ids ...int) *UserCreate {
+	_c.mutation.AddOwnerIDs(ids...)
+	return _c
+}
+
+// AddOwners adds the "owners" edges to the Owner entity.
+func (_c *UserCreate) AddOwners(v ...*Owner) *UserCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddOwnerIDs(ids...)
 }
 
 // Mutation returns the UserMutation object of the builder.
@@ -415,6 +431,22 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(objectpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.OwnersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.OwnersTable,
+			Columns: user.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -15,6 +15,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/objectpermission"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/user"
 )
@@ -28,6 +29,7 @@ type UserQuery struct {
 	predicates      []predicate.User
 	withGroups      *GroupQuery
 	withPermissions *ObjectPermissionQuery
+	withOwners      *OwnerQuery
 	modifiers       []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -102,6 +104,28 @@ func (_q *UserQuery) QueryPermissions() *ObjectPermissionQuery {
 			sqlgraph.From(user.Table, user.FieldID, selector),
 			sqlgraph.To(objectpermission.Table, objectpermission.FieldID),
 			sqlgraph.Edge(sqlgraph.M2M, true, user.PermissionsTable, user.PermissionsPrimaryKey...),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryOwners chains the current query on the "owners" edge.
+func (_q *UserQuery) QueryOwners() *OwnerQuery {
+	query := (&OwnerClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, selector),
+			sqlgraph.To(owner.Table, owner.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.OwnersTable, user.OwnersPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -303,6 +327,7 @@ func (_q *UserQuery) Clone() *UserQuery {
 		predicates:      append([]predicate.User{}, _q.predicates...),
 		withGroups:      _q.withGroups.Clone(),
 		withPermissions: _q.withPermissions.Clone(),
+		withOwners:      _q.withOwners.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -328,6 +353,17 @@ func (_q *UserQuery) WithPermissions(opts ...func(*ObjectPermissionQuery)) *User
 		opt(query)
 	}
 	_q.withPermissions = query
+	return _q
+}
+
+// WithOwners tells the query-builder to eager-load the nodes that are connected to
+// the "owners" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithOwners(opts ...func(*OwnerQuery)) *UserQuery {
+	query := (&OwnerClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withOwners = query
 	return _q
 }
 
@@ -409,9 +445,10 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 	var (
 		nodes       = []*User{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [3]bool{
 			_q.withGroups != nil,
 			_q.withPermissions != nil,
+			_q.withOwners != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -446,6 +483,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 		if err := _q.loadPermissions(ctx, query, nodes,
 			func(n *User) { n.Edges.Permissions = []*ObjectPermission{} },
 			func(n *User, e *ObjectPermission) { n.Edges.Permissions = append(n.Edges.Permissions, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withOwners; query != nil {
+		if err := _q.loadOwners(ctx, query, nodes,
+			func(n *User) { n.Edges.Owners = []*Owner{} },
+			func(n *User, e *Owner) { n.Edges.Owners = append(n.Edges.Owners, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -567,6 +611,67 @@ func (_q *UserQuery) loadPermissions(ctx context.Context, query *ObjectPermissio
 		nodes, ok := nids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected "permissions" node returned %v`, n.ID)
+		}
+		for kn := range nodes {
+			assign(kn, n)
+		}
+	}
+	return nil
+}
+func (_q *UserQuery) loadOwners(ctx context.Context, query *OwnerQuery, nodes []*User, init func(*User), assign func(*User, *Owner)) error {
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[int]*User)
+	nids := make(map[int]map[*User]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
+		if init != nil {
+			init(node)
+		}
+	}
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(user.OwnersTable)
+		s.Join(joinT).On(s.C(owner.FieldID), joinT.C(user.OwnersPrimaryKey[0]))
+		s.Where(sql.InValues(joinT.C(user.OwnersPrimaryKey[1]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(user.OwnersPrimaryKey[1]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullInt64)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := int(values[0].(*sql.NullInt64).Int64)
+				inValue := int(values[1].(*sql.NullInt64).Int64)
+				if nids[inValue] == nil {
+					nids[inValue] = map[*User]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*Owner](ctx, query, qr, query.inters)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected "owners" node returned %v`, n.ID)
 		}
 		for kn := range nodes {
 			assign(kn, n)

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/objectpermission"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/user"
 )
@@ -198,6 +199,21 @@ func (_u *UserUpdate) AddPermissions(v ...*ObjectPermission) *UserUpdate {
 	return _u.AddPermissionIDs(ids...)
 }
 
+// AddOwnerIDs adds the "owners" edge to the Owner entity by IDs.
+func (_u *UserUpdate) AddOwnerIDs(ids ...int) *UserUpdate {
+	_u.mutation.AddOwnerIDs(ids...)
+	return _u
+}
+
+// AddOwners adds the "owners" edges to the Owner entity.
+func (_u *UserUpdate) AddOwners(v ...*Owner) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddOwnerIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdate) Mutation() *UserMutation {
 	return _u.mutation
@@ -243,6 +259,27 @@ func (_u *UserUpdate) RemovePermissions(v ...*ObjectPermission) *UserUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemovePermissionIDs(ids...)
+}
+
+// ClearOwners clears all "owners" edges to the Owner entity.
+func (_u *UserUpdate) ClearOwners() *UserUpdate {
+	_u.mutation.ClearOwners()
+	return _u
+}
+
+// RemoveOwnerIDs removes the "owners" edge to Owner entities by IDs.
+func (_u *UserUpdate) RemoveOwnerIDs(ids ...int) *UserUpdate {
+	_u.mutation.RemoveOwnerIDs(ids...)
+	return _u
+}
+
+// RemoveOwners removes "owners" edges to Owner entities.
+func (_u *UserUpdate) RemoveOwners(v ...*Owner) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveOwnerIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -430,6 +467,51 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(objectpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.OwnersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.OwnersTable,
+			Columns: user.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedOwnersIDs(); len(nodes) > 0 && !_u.mutation.OwnersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.OwnersTable,
+			Columns: user.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.OwnersTable,
+			Columns: user.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -625,6 +707,21 @@ func (_u *UserUpdateOne) AddPermissions(v ...*ObjectPermission) *UserUpdateOne {
 	return _u.AddPermissionIDs(ids...)
 }
 
+// AddOwnerIDs adds the "owners" edge to the Owner entity by IDs.
+func (_u *UserUpdateOne) AddOwnerIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.AddOwnerIDs(ids...)
+	return _u
+}
+
+// AddOwners adds the "owners" edges to the Owner entity.
+func (_u *UserUpdateOne) AddOwners(v ...*Owner) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddOwnerIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdateOne) Mutation() *UserMutation {
 	return _u.mutation
@@ -670,6 +767,27 @@ func (_u *UserUpdateOne) RemovePermissions(v ...*ObjectPermission) *UserUpdateOn
 		ids[i] = v[i].ID
 	}
 	return _u.RemovePermissionIDs(ids...)
+}
+
+// ClearOwners clears all "owners" edges to the Owner entity.
+func (_u *UserUpdateOne) ClearOwners() *UserUpdateOne {
+	_u.mutation.ClearOwners()
+	return _u
+}
+
+// RemoveOwnerIDs removes the "owners" edge to Owner entities by IDs.
+func (_u *UserUpdateOne) RemoveOwnerIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.RemoveOwnerIDs(ids...)
+	return _u
+}
+
+// RemoveOwners removes "owners" edges to Owner entities.
+func (_u *UserUpdateOne) RemoveOwners(v ...*Owner) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveOwnerIDs(ids...)
 }
 
 // Where appends a list predicates to the UserUpdate builder.
@@ -887,6 +1005,51 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(objectpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.OwnersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.OwnersTable,
+			Columns: user.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedOwnersIDs(); len(nodes) > 0 && !_u.mutation.OwnersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.OwnersTable,
+			Columns: user.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.OwnersTable,
+			Columns: user.OwnersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

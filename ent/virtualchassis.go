@@ -28,6 +28,8 @@ type VirtualChassis struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// NameNatural holds the value of the "_name_natural" field.
@@ -46,7 +48,7 @@ func (*VirtualChassis) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case virtualchassis.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case virtualchassis.FieldID, virtualchassis.FieldMasterID:
+		case virtualchassis.FieldID, virtualchassis.FieldOwnerID, virtualchassis.FieldMasterID:
 			values[i] = new(sql.NullInt64)
 		case virtualchassis.FieldDescription, virtualchassis.FieldComments, virtualchassis.FieldName, virtualchassis.FieldNameNatural, virtualchassis.FieldDomain:
 			values[i] = new(sql.NullString)
@@ -106,6 +108,13 @@ func (_m *VirtualChassis) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case virtualchassis.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case virtualchassis.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -179,6 +188,11 @@ func (_m *VirtualChassis) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/device"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/virtualchassis"
 )
 
@@ -187,6 +188,23 @@ func (_c *VirtualChassisCreate) createSpec() (*VirtualChassis, *sqlgraph.CreateS
 	if value, ok := _c.mutation.Domain(); ok {
 		_spec.SetField(virtualchassis.FieldDomain, field.TypeString, value)
 		_node.Domain = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualchassis.OwnerTable,
+			Columns: []string{virtualchassis.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.MasterIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/device"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/virtualchassis"
 )
@@ -32,6 +33,12 @@ func (_u *VirtualChassisUpdate) Where(ps ...predicate.VirtualChassis) *VirtualCh
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VirtualChassisUpdate) Mutation() *VirtualChassisMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VirtualChassisUpdate) ClearOwner() *VirtualChassisUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearMaster clears the "master" edge to the Device entity.
@@ -141,6 +148,35 @@ func (_u *VirtualChassisUpdate) sqlSave(ctx context.Context) (_node int, err err
 	if value, ok := _u.mutation.Domain(); ok {
 		_spec.SetField(virtualchassis.FieldDomain, field.TypeString, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualchassis.OwnerTable,
+			Columns: []string{virtualchassis.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualchassis.OwnerTable,
+			Columns: []string{virtualchassis.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.MasterCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -194,6 +230,12 @@ type VirtualChassisUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VirtualChassisUpdateOne) Mutation() *VirtualChassisMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VirtualChassisUpdateOne) ClearOwner() *VirtualChassisUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearMaster clears the "master" edge to the Device entity.
@@ -332,6 +374,35 @@ func (_u *VirtualChassisUpdateOne) sqlSave(ctx context.Context) (_node *VirtualC
 	}
 	if value, ok := _u.mutation.Domain(); ok {
 		_spec.SetField(virtualchassis.FieldDomain, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualchassis.OwnerTable,
+			Columns: []string{virtualchassis.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualchassis.OwnerTable,
+			Columns: []string{virtualchassis.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.MasterCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -28,6 +28,8 @@ type VirtualCircuit struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Cid holds the value of the "cid" field.
 	Cid string `json:"cid,omitempty"`
 	// ProviderNetworkID holds the value of the "provider_network_id" field.
@@ -50,7 +52,7 @@ func (*VirtualCircuit) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case virtualcircuit.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case virtualcircuit.FieldID, virtualcircuit.FieldProviderNetworkID, virtualcircuit.FieldProviderAccountID, virtualcircuit.FieldTypeID, virtualcircuit.FieldTenantID:
+		case virtualcircuit.FieldID, virtualcircuit.FieldOwnerID, virtualcircuit.FieldProviderNetworkID, virtualcircuit.FieldProviderAccountID, virtualcircuit.FieldTypeID, virtualcircuit.FieldTenantID:
 			values[i] = new(sql.NullInt64)
 		case virtualcircuit.FieldDescription, virtualcircuit.FieldComments, virtualcircuit.FieldCid, virtualcircuit.FieldStatus:
 			values[i] = new(sql.NullString)
@@ -110,6 +112,13 @@ func (_m *VirtualCircuit) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case virtualcircuit.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case virtualcircuit.FieldCid:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -196,6 +205,11 @@ func (_m *VirtualCircuit) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("cid=")
 	builder.WriteString(_m.Cid)

@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/provideraccount"
 	"github.com/inventory/inventory/ent/providernetwork"
 	"github.com/inventory/inventory/ent/tenant"
@@ -191,6 +192,23 @@ func (_c *VirtualCircuitCreate) createSpec() (*VirtualCircuit, *sqlgraph.CreateS
 	if value, ok := _c.mutation.Status(); ok {
 		_spec.SetField(virtualcircuit.FieldStatus, field.TypeString, value)
 		_node.Status = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualcircuit.OwnerTable,
+			Columns: []string{virtualcircuit.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.ProviderNetworkIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/provideraccount"
 	"github.com/inventory/inventory/ent/providernetwork"
@@ -35,6 +36,12 @@ func (_u *VirtualCircuitUpdate) Where(ps ...predicate.VirtualCircuit) *VirtualCi
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VirtualCircuitUpdate) Mutation() *VirtualCircuitMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VirtualCircuitUpdate) ClearOwner() *VirtualCircuitUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearProviderNetwork clears the "provider_network" edge to the ProviderNetwork entity.
@@ -164,6 +171,35 @@ func (_u *VirtualCircuitUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(virtualcircuit.FieldStatus, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualcircuit.OwnerTable,
+			Columns: []string{virtualcircuit.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualcircuit.OwnerTable,
+			Columns: []string{virtualcircuit.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.ProviderNetworkCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -305,6 +341,12 @@ type VirtualCircuitUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VirtualCircuitUpdateOne) Mutation() *VirtualCircuitMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VirtualCircuitUpdateOne) ClearOwner() *VirtualCircuitUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearProviderNetwork clears the "provider_network" edge to the ProviderNetwork entity.
@@ -464,6 +506,35 @@ func (_u *VirtualCircuitUpdateOne) sqlSave(ctx context.Context) (_node *VirtualC
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(virtualcircuit.FieldStatus, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualcircuit.OwnerTable,
+			Columns: []string{virtualcircuit.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualcircuit.OwnerTable,
+			Columns: []string{virtualcircuit.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.ProviderNetworkCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -28,6 +28,8 @@ type VirtualDeviceContext struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// NameNatural holds the value of the "_name_natural" field.
@@ -54,7 +56,7 @@ func (*VirtualDeviceContext) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case virtualdevicecontext.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case virtualdevicecontext.FieldID, virtualdevicecontext.FieldDeviceID, virtualdevicecontext.FieldIdentifier, virtualdevicecontext.FieldTenantID, virtualdevicecontext.FieldPrimaryIp4ID, virtualdevicecontext.FieldPrimaryIp6ID:
+		case virtualdevicecontext.FieldID, virtualdevicecontext.FieldOwnerID, virtualdevicecontext.FieldDeviceID, virtualdevicecontext.FieldIdentifier, virtualdevicecontext.FieldTenantID, virtualdevicecontext.FieldPrimaryIp4ID, virtualdevicecontext.FieldPrimaryIp6ID:
 			values[i] = new(sql.NullInt64)
 		case virtualdevicecontext.FieldDescription, virtualdevicecontext.FieldComments, virtualdevicecontext.FieldName, virtualdevicecontext.FieldNameNatural, virtualdevicecontext.FieldStatus:
 			values[i] = new(sql.NullString)
@@ -114,6 +116,13 @@ func (_m *VirtualDeviceContext) assignValues(columns []string, values []any) err
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case virtualdevicecontext.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case virtualdevicecontext.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -214,6 +223,11 @@ func (_m *VirtualDeviceContext) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

@@ -12,6 +12,7 @@ import (
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/deviceinterface"
 	"github.com/inventory/inventory/ent/ipaddress"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
 )
@@ -201,6 +202,23 @@ func (_c *VirtualDeviceContextCreate) createSpec() (*VirtualDeviceContext, *sqlg
 	if value, ok := _c.mutation.Status(); ok {
 		_spec.SetField(virtualdevicecontext.FieldStatus, field.TypeString, value)
 		_node.Status = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.OwnerTable,
+			Columns: []string{virtualdevicecontext.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.DeviceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

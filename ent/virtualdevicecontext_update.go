@@ -13,6 +13,7 @@ import (
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/deviceinterface"
 	"github.com/inventory/inventory/ent/ipaddress"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
@@ -35,6 +36,12 @@ func (_u *VirtualDeviceContextUpdate) Where(ps ...predicate.VirtualDeviceContext
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VirtualDeviceContextUpdate) Mutation() *VirtualDeviceContextMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VirtualDeviceContextUpdate) ClearOwner() *VirtualDeviceContextUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearDevice clears the "device" edge to the Device entity.
@@ -199,6 +206,35 @@ func (_u *VirtualDeviceContextUpdate) sqlSave(ctx context.Context) (_node int, e
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(virtualdevicecontext.FieldStatus, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.OwnerTable,
+			Columns: []string{virtualdevicecontext.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.OwnerTable,
+			Columns: []string{virtualdevicecontext.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.DeviceCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -385,6 +421,12 @@ type VirtualDeviceContextUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VirtualDeviceContextUpdateOne) Mutation() *VirtualDeviceContextMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VirtualDeviceContextUpdateOne) ClearOwner() *VirtualDeviceContextUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearDevice clears the "device" edge to the Device entity.
@@ -579,6 +621,35 @@ func (_u *VirtualDeviceContextUpdateOne) sqlSave(ctx context.Context) (_node *Vi
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(virtualdevicecontext.FieldStatus, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.OwnerTable,
+			Columns: []string{virtualdevicecontext.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.OwnerTable,
+			Columns: []string{virtualdevicecontext.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.DeviceCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -24,6 +24,8 @@ type VirtualDisk struct {
 	LastUpdated *time.Time `json:"last_updated,omitempty"`
 	// CustomFieldData holds the value of the "custom_field_data" field.
 	CustomFieldData map[string]interface{} `json:"custom_field_data,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// VirtualMachineID holds the value of the "virtual_machine_id" field.
 	VirtualMachineID int `json:"virtual_machine_id,omitempty"`
 	// Name holds the value of the "name" field.
@@ -44,7 +46,7 @@ func (*VirtualDisk) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case virtualdisk.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case virtualdisk.FieldID, virtualdisk.FieldVirtualMachineID, virtualdisk.FieldSize:
+		case virtualdisk.FieldID, virtualdisk.FieldOwnerID, virtualdisk.FieldVirtualMachineID, virtualdisk.FieldSize:
 			values[i] = new(sql.NullInt64)
 		case virtualdisk.FieldName, virtualdisk.FieldNameNatural, virtualdisk.FieldDescription:
 			values[i] = new(sql.NullString)
@@ -92,6 +94,13 @@ func (_m *VirtualDisk) assignValues(columns []string, values []any) error {
 				if err := json.Unmarshal(*value, &_m.CustomFieldData); err != nil {
 					return fmt.Errorf("unmarshal field custom_field_data: %w", err)
 				}
+			}
+		case virtualdisk.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case virtualdisk.FieldVirtualMachineID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -164,6 +173,11 @@ func (_m *VirtualDisk) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("custom_field_data=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CustomFieldData))
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("virtual_machine_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.VirtualMachineID))

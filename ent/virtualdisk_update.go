@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/virtualdisk"
 	"github.com/inventory/inventory/ent/virtualmachine"
@@ -32,6 +33,12 @@ func (_u *VirtualDiskUpdate) Where(ps ...predicate.VirtualDisk) *VirtualDiskUpda
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VirtualDiskUpdate) Mutation() *VirtualDiskMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VirtualDiskUpdate) ClearOwner() *VirtualDiskUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearVirtualMachine clears the "virtual_machine" edge to the VirtualMachine entity.
@@ -144,6 +151,35 @@ func (_u *VirtualDiskUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if value, ok := _u.mutation.AddedSize(); ok {
 		_spec.AddField(virtualdisk.FieldSize, field.TypeInt, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdisk.OwnerTable,
+			Columns: []string{virtualdisk.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdisk.OwnerTable,
+			Columns: []string{virtualdisk.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.VirtualMachineCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -197,6 +233,12 @@ type VirtualDiskUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VirtualDiskUpdateOne) Mutation() *VirtualDiskMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VirtualDiskUpdateOne) ClearOwner() *VirtualDiskUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearVirtualMachine clears the "virtual_machine" edge to the VirtualMachine entity.
@@ -338,6 +380,35 @@ func (_u *VirtualDiskUpdateOne) sqlSave(ctx context.Context) (_node *VirtualDisk
 	}
 	if value, ok := _u.mutation.AddedSize(); ok {
 		_spec.AddField(virtualdisk.FieldSize, field.TypeInt, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdisk.OwnerTable,
+			Columns: []string{virtualdisk.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdisk.OwnerTable,
+			Columns: []string{virtualdisk.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.VirtualMachineCleared() {
 		edge := &sqlgraph.EdgeSpec{

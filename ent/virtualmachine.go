@@ -28,6 +28,8 @@ type VirtualMachine struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// NameNatural holds the value of the "_name_natural" field.
@@ -78,7 +80,7 @@ func (*VirtualMachine) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case virtualmachine.FieldVcpus:
 			values[i] = new(sql.NullFloat64)
-		case virtualmachine.FieldID, virtualmachine.FieldVirtualMachineTypeID, virtualmachine.FieldRoleID, virtualmachine.FieldSiteID, virtualmachine.FieldClusterID, virtualmachine.FieldDeviceID, virtualmachine.FieldPlatformID, virtualmachine.FieldPrimaryIp4ID, virtualmachine.FieldPrimaryIp6ID, virtualmachine.FieldMemory, virtualmachine.FieldDisk, virtualmachine.FieldTenantID:
+		case virtualmachine.FieldID, virtualmachine.FieldOwnerID, virtualmachine.FieldVirtualMachineTypeID, virtualmachine.FieldRoleID, virtualmachine.FieldSiteID, virtualmachine.FieldClusterID, virtualmachine.FieldDeviceID, virtualmachine.FieldPlatformID, virtualmachine.FieldPrimaryIp4ID, virtualmachine.FieldPrimaryIp6ID, virtualmachine.FieldMemory, virtualmachine.FieldDisk, virtualmachine.FieldTenantID:
 			values[i] = new(sql.NullInt64)
 		case virtualmachine.FieldDescription, virtualmachine.FieldComments, virtualmachine.FieldName, virtualmachine.FieldNameNatural, virtualmachine.FieldStatus, virtualmachine.FieldStartOnBoot, virtualmachine.FieldSerial:
 			values[i] = new(sql.NullString)
@@ -138,6 +140,13 @@ func (_m *VirtualMachine) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case virtualmachine.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case virtualmachine.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -316,6 +325,11 @@ func (_m *VirtualMachine) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

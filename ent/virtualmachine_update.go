@@ -14,6 +14,7 @@ import (
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/ipaddress"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/site"
@@ -39,6 +40,12 @@ func (_u *VirtualMachineUpdate) Where(ps ...predicate.VirtualMachine) *VirtualMa
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VirtualMachineUpdate) Mutation() *VirtualMachineMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VirtualMachineUpdate) ClearOwner() *VirtualMachineUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearVirtualMachineType clears the "virtual_machine_type" edge to the VirtualMachineType entity.
@@ -260,6 +267,35 @@ func (_u *VirtualMachineUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if _u.mutation.ConfigContextCleared() {
 		_spec.ClearField(virtualmachine.FieldConfigContext, field.TypeJSON)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualmachine.OwnerTable,
+			Columns: []string{virtualmachine.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualmachine.OwnerTable,
+			Columns: []string{virtualmachine.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.VirtualMachineTypeCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -548,6 +584,12 @@ func (_u *VirtualMachineUpdateOne) Mutation() *VirtualMachineMutation {
 	return _u.mutation
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VirtualMachineUpdateOne) ClearOwner() *VirtualMachineUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
+}
+
 // ClearVirtualMachineType clears the "virtual_machine_type" edge to the VirtualMachineType entity.
 func (_u *VirtualMachineUpdateOne) ClearVirtualMachineType() *VirtualMachineUpdateOne {
 	_u.mutation.ClearVirtualMachineType()
@@ -797,6 +839,35 @@ func (_u *VirtualMachineUpdateOne) sqlSave(ctx context.Context) (_node *VirtualM
 	}
 	if _u.mutation.ConfigContextCleared() {
 		_spec.ClearField(virtualmachine.FieldConfigContext, field.TypeJSON)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualmachine.OwnerTable,
+			Columns: []string{virtualmachine.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualmachine.OwnerTable,
+			Columns: []string{virtualmachine.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.VirtualMachineTypeCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -28,6 +28,8 @@ type VirtualMachineType struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// Slug holds the value of the "slug" field.
@@ -50,7 +52,7 @@ func (*VirtualMachineType) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case virtualmachinetype.FieldDefaultVcpus:
 			values[i] = new(sql.NullFloat64)
-		case virtualmachinetype.FieldID, virtualmachinetype.FieldDefaultPlatformID, virtualmachinetype.FieldDefaultMemory:
+		case virtualmachinetype.FieldID, virtualmachinetype.FieldOwnerID, virtualmachinetype.FieldDefaultPlatformID, virtualmachinetype.FieldDefaultMemory:
 			values[i] = new(sql.NullInt64)
 		case virtualmachinetype.FieldDescription, virtualmachinetype.FieldComments, virtualmachinetype.FieldName, virtualmachinetype.FieldSlug:
 			values[i] = new(sql.NullString)
@@ -110,6 +112,13 @@ func (_m *VirtualMachineType) assignValues(columns []string, values []any) error
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case virtualmachinetype.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case virtualmachinetype.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -191,6 +200,11 @@ func (_m *VirtualMachineType) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/virtualmachinetype"
 )
@@ -176,6 +177,23 @@ func (_c *VirtualMachineTypeCreate) createSpec() (*VirtualMachineType, *sqlgraph
 	if value, ok := _c.mutation.DefaultMemory(); ok {
 		_spec.SetField(virtualmachinetype.FieldDefaultMemory, field.TypeInt, value)
 		_node.DefaultMemory = &value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualmachinetype.OwnerTable,
+			Columns: []string{virtualmachinetype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.DefaultPlatformIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

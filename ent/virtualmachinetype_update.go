@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/virtualmachinetype"
@@ -32,6 +33,12 @@ func (_u *VirtualMachineTypeUpdate) Where(ps ...predicate.VirtualMachineType) *V
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VirtualMachineTypeUpdate) Mutation() *VirtualMachineTypeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VirtualMachineTypeUpdate) ClearOwner() *VirtualMachineTypeUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearDefaultPlatform clears the "default_platform" edge to the Platform entity.
@@ -155,6 +162,35 @@ func (_u *VirtualMachineTypeUpdate) sqlSave(ctx context.Context) (_node int, err
 	if _u.mutation.DefaultMemoryCleared() {
 		_spec.ClearField(virtualmachinetype.FieldDefaultMemory, field.TypeInt)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualmachinetype.OwnerTable,
+			Columns: []string{virtualmachinetype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualmachinetype.OwnerTable,
+			Columns: []string{virtualmachinetype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.DefaultPlatformCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -208,6 +244,12 @@ type VirtualMachineTypeUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VirtualMachineTypeUpdateOne) Mutation() *VirtualMachineTypeMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VirtualMachineTypeUpdateOne) ClearOwner() *VirtualMachineTypeUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearDefaultPlatform clears the "default_platform" edge to the Platform entity.
@@ -360,6 +402,35 @@ func (_u *VirtualMachineTypeUpdateOne) sqlSave(ctx context.Context) (_node *Virt
 	}
 	if _u.mutation.DefaultMemoryCleared() {
 		_spec.ClearField(virtualmachinetype.FieldDefaultMemory, field.TypeInt)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualmachinetype.OwnerTable,
+			Columns: []string{virtualmachinetype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualmachinetype.OwnerTable,
+			Columns: []string{virtualmachinetype.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.DefaultPlatformCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -28,6 +28,8 @@ type VLAN struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// SiteID holds the value of the "site_id" field.
 	SiteID *int `json:"site_id,omitempty"`
 	// GroupID holds the value of the "group_id" field.
@@ -56,7 +58,7 @@ func (*VLAN) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case vlan.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case vlan.FieldID, vlan.FieldSiteID, vlan.FieldGroupID, vlan.FieldVid, vlan.FieldTenantID, vlan.FieldRoleID, vlan.FieldQinqSvlanID:
+		case vlan.FieldID, vlan.FieldOwnerID, vlan.FieldSiteID, vlan.FieldGroupID, vlan.FieldVid, vlan.FieldTenantID, vlan.FieldRoleID, vlan.FieldQinqSvlanID:
 			values[i] = new(sql.NullInt64)
 		case vlan.FieldDescription, vlan.FieldComments, vlan.FieldName, vlan.FieldStatus, vlan.FieldQinqRole:
 			values[i] = new(sql.NullString)
@@ -116,6 +118,13 @@ func (_m *VLAN) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case vlan.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case vlan.FieldSiteID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -224,6 +233,11 @@ func (_m *VLAN) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	if v := _m.SiteID; v != nil {
 		builder.WriteString("site_id=")

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/deviceinterface"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/site"
@@ -37,6 +38,12 @@ func (_u *VLANUpdate) Where(ps ...predicate.VLAN) *VLANUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VLANUpdate) Mutation() *VLANMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VLANUpdate) ClearOwner() *VLANUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearSite clears the "site" edge to the Site entity.
@@ -245,6 +252,35 @@ func (_u *VLANUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.QinqRoleCleared() {
 		_spec.ClearField(vlan.FieldQinqRole, field.TypeString)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vlan.OwnerTable,
+			Columns: []string{vlan.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vlan.OwnerTable,
+			Columns: []string{vlan.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.SiteCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -552,6 +588,12 @@ func (_u *VLANUpdateOne) Mutation() *VLANMutation {
 	return _u.mutation
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VLANUpdateOne) ClearOwner() *VLANUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
+}
+
 // ClearSite clears the "site" edge to the Site entity.
 func (_u *VLANUpdateOne) ClearSite() *VLANUpdateOne {
 	_u.mutation.ClearSite()
@@ -788,6 +830,35 @@ func (_u *VLANUpdateOne) sqlSave(ctx context.Context) (_node *VLAN, err error) {
 	}
 	if _u.mutation.QinqRoleCleared() {
 		_spec.ClearField(vlan.FieldQinqRole, field.TypeString)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vlan.OwnerTable,
+			Columns: []string{vlan.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vlan.OwnerTable,
+			Columns: []string{vlan.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.SiteCleared() {
 		edge := &sqlgraph.EdgeSpec{

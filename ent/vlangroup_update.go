@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/vlangroup"
@@ -33,6 +34,12 @@ func (_u *VLANGroupUpdate) Where(ps ...predicate.VLANGroup) *VLANGroupUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VLANGroupUpdate) Mutation() *VLANGroupMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VLANGroupUpdate) ClearOwner() *VLANGroupUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -171,6 +178,35 @@ func (_u *VLANGroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.AddedTotalVlanIds(); ok {
 		_spec.AddField(vlangroup.FieldTotalVlanIds, field.TypeInt, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vlangroup.OwnerTable,
+			Columns: []string{vlangroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vlangroup.OwnerTable,
+			Columns: []string{vlangroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.TenantCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -224,6 +260,12 @@ type VLANGroupUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VLANGroupUpdateOne) Mutation() *VLANGroupMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VLANGroupUpdateOne) ClearOwner() *VLANGroupUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -391,6 +433,35 @@ func (_u *VLANGroupUpdateOne) sqlSave(ctx context.Context) (_node *VLANGroup, er
 	}
 	if value, ok := _u.mutation.AddedTotalVlanIds(); ok {
 		_spec.AddField(vlangroup.FieldTotalVlanIds, field.TypeInt, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vlangroup.OwnerTable,
+			Columns: []string{vlangroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vlangroup.OwnerTable,
+			Columns: []string{vlangroup.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.TenantCleared() {
 		edge := &sqlgraph.EdgeSpec{

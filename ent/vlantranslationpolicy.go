@@ -25,6 +25,8 @@ type VLANTranslationPolicy struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name         string `json:"name,omitempty"`
 	selectValues sql.SelectValues
@@ -35,7 +37,7 @@ func (*VLANTranslationPolicy) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case vlantranslationpolicy.FieldID:
+		case vlantranslationpolicy.FieldID, vlantranslationpolicy.FieldOwnerID:
 			values[i] = new(sql.NullInt64)
 		case vlantranslationpolicy.FieldDescription, vlantranslationpolicy.FieldComments, vlantranslationpolicy.FieldName:
 			values[i] = new(sql.NullString)
@@ -88,6 +90,13 @@ func (_m *VLANTranslationPolicy) assignValues(columns []string, values []any) er
 			} else if value.Valid {
 				_m.Comments = value.String
 			}
+		case vlantranslationpolicy.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
+			}
 		case vlantranslationpolicy.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field name", values[i])
@@ -138,6 +147,11 @@ func (_m *VLANTranslationPolicy) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/vlantranslationpolicy"
 )
 
@@ -148,6 +149,23 @@ func (_c *VLANTranslationPolicyCreate) createSpec() (*VLANTranslationPolicy, *sq
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(vlantranslationpolicy.FieldName, field.TypeString, value)
 		_node.Name = value
+	}
+	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vlantranslationpolicy.OwnerTable,
+			Columns: []string{vlantranslationpolicy.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
 }

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/vlantranslationpolicy"
 )
@@ -31,6 +32,12 @@ func (_u *VLANTranslationPolicyUpdate) Where(ps ...predicate.VLANTranslationPoli
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VLANTranslationPolicyUpdate) Mutation() *VLANTranslationPolicyMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VLANTranslationPolicyUpdate) ClearOwner() *VLANTranslationPolicyUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -120,6 +127,35 @@ func (_u *VLANTranslationPolicyUpdate) sqlSave(ctx context.Context) (_node int, 
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(vlantranslationpolicy.FieldName, field.TypeString, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vlantranslationpolicy.OwnerTable,
+			Columns: []string{vlantranslationpolicy.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vlantranslationpolicy.OwnerTable,
+			Columns: []string{vlantranslationpolicy.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{vlantranslationpolicy.Label}
@@ -144,6 +180,12 @@ type VLANTranslationPolicyUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VLANTranslationPolicyUpdateOne) Mutation() *VLANTranslationPolicyMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VLANTranslationPolicyUpdateOne) ClearOwner() *VLANTranslationPolicyUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // Where appends a list predicates to the VLANTranslationPolicyUpdate builder.
@@ -262,6 +304,35 @@ func (_u *VLANTranslationPolicyUpdateOne) sqlSave(ctx context.Context) (_node *V
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(vlantranslationpolicy.FieldName, field.TypeString, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vlantranslationpolicy.OwnerTable,
+			Columns: []string{vlantranslationpolicy.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vlantranslationpolicy.OwnerTable,
+			Columns: []string{vlantranslationpolicy.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &VLANTranslationPolicy{config: _u.config}
 	_spec.Assign = _node.assignValues

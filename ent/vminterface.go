@@ -24,6 +24,8 @@ type VMInterface struct {
 	LastUpdated *time.Time `json:"last_updated,omitempty"`
 	// CustomFieldData holds the value of the "custom_field_data" field.
 	CustomFieldData map[string]interface{} `json:"custom_field_data,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// VirtualMachineID holds the value of the "virtual_machine_id" field.
 	VirtualMachineID int `json:"virtual_machine_id,omitempty"`
 	// Name holds the value of the "name" field.
@@ -66,7 +68,7 @@ func (*VMInterface) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case vminterface.FieldEnabled:
 			values[i] = new(sql.NullBool)
-		case vminterface.FieldID, vminterface.FieldVirtualMachineID, vminterface.FieldParentID, vminterface.FieldBridgeID, vminterface.FieldMtu, vminterface.FieldPrimaryMACAddressID, vminterface.FieldUntaggedVlanID, vminterface.FieldQinqSvlanID, vminterface.FieldVrfID, vminterface.FieldVlanTranslationPolicyID:
+		case vminterface.FieldID, vminterface.FieldOwnerID, vminterface.FieldVirtualMachineID, vminterface.FieldParentID, vminterface.FieldBridgeID, vminterface.FieldMtu, vminterface.FieldPrimaryMACAddressID, vminterface.FieldUntaggedVlanID, vminterface.FieldQinqSvlanID, vminterface.FieldVrfID, vminterface.FieldVlanTranslationPolicyID:
 			values[i] = new(sql.NullInt64)
 		case vminterface.FieldName, vminterface.FieldNameNatural, vminterface.FieldDescription, vminterface.FieldMACAddress, vminterface.FieldMode:
 			values[i] = new(sql.NullString)
@@ -114,6 +116,13 @@ func (_m *VMInterface) assignValues(columns []string, values []any) error {
 				if err := json.Unmarshal(*value, &_m.CustomFieldData); err != nil {
 					return fmt.Errorf("unmarshal field custom_field_data: %w", err)
 				}
+			}
+		case vminterface.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case vminterface.FieldVirtualMachineID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -256,6 +265,11 @@ func (_m *VMInterface) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("custom_field_data=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CustomFieldData))
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("virtual_machine_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.VirtualMachineID))

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/macaddress"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/virtualmachine"
 	"github.com/inventory/inventory/ent/vlan"
@@ -36,6 +37,12 @@ func (_u *VMInterfaceUpdate) Where(ps ...predicate.VMInterface) *VMInterfaceUpda
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VMInterfaceUpdate) Mutation() *VMInterfaceMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VMInterfaceUpdate) ClearOwner() *VMInterfaceUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearVirtualMachine clears the "virtual_machine" edge to the VirtualMachine entity.
@@ -280,6 +287,35 @@ func (_u *VMInterfaceUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if _u.mutation.ModeCleared() {
 		_spec.ClearField(vminterface.FieldMode, field.TypeString)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vminterface.OwnerTable,
+			Columns: []string{vminterface.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vminterface.OwnerTable,
+			Columns: []string{vminterface.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.VirtualMachineCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -674,6 +710,12 @@ func (_u *VMInterfaceUpdateOne) Mutation() *VMInterfaceMutation {
 	return _u.mutation
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VMInterfaceUpdateOne) ClearOwner() *VMInterfaceUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
+}
+
 // ClearVirtualMachine clears the "virtual_machine" edge to the VirtualMachine entity.
 func (_u *VMInterfaceUpdateOne) ClearVirtualMachine() *VMInterfaceUpdateOne {
 	_u.mutation.ClearVirtualMachine()
@@ -946,6 +988,35 @@ func (_u *VMInterfaceUpdateOne) sqlSave(ctx context.Context) (_node *VMInterface
 	}
 	if _u.mutation.ModeCleared() {
 		_spec.ClearField(vminterface.FieldMode, field.TypeString)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vminterface.OwnerTable,
+			Columns: []string{vminterface.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vminterface.OwnerTable,
+			Columns: []string{vminterface.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.VirtualMachineCleared() {
 		edge := &sqlgraph.EdgeSpec{

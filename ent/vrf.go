@@ -28,6 +28,8 @@ type VRF struct {
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// NameNatural holds the value of the "_name_natural" field.
@@ -50,7 +52,7 @@ func (*VRF) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case vrf.FieldEnforceUnique:
 			values[i] = new(sql.NullBool)
-		case vrf.FieldID, vrf.FieldTenantID:
+		case vrf.FieldID, vrf.FieldOwnerID, vrf.FieldTenantID:
 			values[i] = new(sql.NullInt64)
 		case vrf.FieldDescription, vrf.FieldComments, vrf.FieldName, vrf.FieldNameNatural, vrf.FieldRd:
 			values[i] = new(sql.NullString)
@@ -110,6 +112,13 @@ func (_m *VRF) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
 			} else if value.Valid {
 				_m.Comments = value.String
+			}
+		case vrf.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case vrf.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -190,6 +199,11 @@ func (_m *VRF) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(_m.Comments)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

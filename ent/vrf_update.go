@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/tenant"
@@ -33,6 +34,12 @@ func (_u *VRFUpdate) Where(ps ...predicate.VRF) *VRFUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VRFUpdate) Mutation() *VRFMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VRFUpdate) ClearOwner() *VRFUpdate {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -184,6 +191,35 @@ func (_u *VRFUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.EnforceUnique(); ok {
 		_spec.SetField(vrf.FieldEnforceUnique, field.TypeBool, value)
 	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vrf.OwnerTable,
+			Columns: []string{vrf.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vrf.OwnerTable,
+			Columns: []string{vrf.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.TenantCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -327,6 +363,12 @@ type VRFUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VRFUpdateOne) Mutation() *VRFMutation {
 	return _u.mutation
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (_u *VRFUpdateOne) ClearOwner() *VRFUpdateOne {
+	_u.mutation.ClearOwner()
+	return _u
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -507,6 +549,35 @@ func (_u *VRFUpdateOne) sqlSave(ctx context.Context) (_node *VRF, err error) {
 	}
 	if value, ok := _u.mutation.EnforceUnique(); ok {
 		_spec.SetField(vrf.FieldEnforceUnique, field.TypeBool, value)
+	}
+	if _u.mutation.OwnerCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vrf.OwnerTable,
+			Columns: []string{vrf.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OwnerIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   vrf.OwnerTable,
+			Columns: []string{vrf.OwnerColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.TenantCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -24,6 +24,8 @@ type Webhook struct {
 	LastUpdated *time.Time `json:"last_updated,omitempty"`
 	// CustomFieldData holds the value of the "custom_field_data" field.
 	CustomFieldData map[string]interface{} `json:"custom_field_data,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int `json:"owner_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// Description holds the value of the "description" field.
@@ -56,7 +58,7 @@ func (*Webhook) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case webhook.FieldSslVerification:
 			values[i] = new(sql.NullBool)
-		case webhook.FieldID:
+		case webhook.FieldID, webhook.FieldOwnerID:
 			values[i] = new(sql.NullInt64)
 		case webhook.FieldName, webhook.FieldDescription, webhook.FieldPayloadURL, webhook.FieldHTTPMethod, webhook.FieldHTTPContentType, webhook.FieldAdditionalHeaders, webhook.FieldBodyTemplate, webhook.FieldSecret, webhook.FieldCaFilePath:
 			values[i] = new(sql.NullString)
@@ -104,6 +106,13 @@ func (_m *Webhook) assignValues(columns []string, values []any) error {
 				if err := json.Unmarshal(*value, &_m.CustomFieldData); err != nil {
 					return fmt.Errorf("unmarshal field custom_field_data: %w", err)
 				}
+			}
+		case webhook.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int)
+				*_m.OwnerID = int(value.Int64)
 			}
 		case webhook.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -207,6 +216,11 @@ func (_m *Webhook) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("custom_field_data=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CustomFieldData))
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

@@ -680,6 +680,7 @@ var aspects = []aspect{
 	{name: "protect", run: aspectProtect},
 	{name: "wire", run: aspectWire},
 	{name: "contacts", applies: takesContacts, run: aspectContacts},
+	{name: "owner", applies: ownerAspect, run: aspectOwner},
 }
 
 func aspectCreate(t *testing.T, s *suite) {

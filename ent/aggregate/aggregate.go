@@ -25,6 +25,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldFamily holds the string denoting the family field in the database.
 	FieldFamily = "family"
 	// FieldPrefix holds the string denoting the prefix field in the database.
@@ -41,12 +43,21 @@ const (
 	FieldBroadcast = "broadcast"
 	// FieldPrefixLength holds the string denoting the prefix_length field in the database.
 	FieldPrefixLength = "prefix_length"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeRir holds the string denoting the rir edge name in mutations.
 	EdgeRir = "rir"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
 	EdgeTenant = "tenant"
 	// Table holds the table name of the aggregate in the database.
 	Table = "ipam_aggregate"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "ipam_aggregate"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// RirTable is the table that holds the rir relation/edge.
 	RirTable = "ipam_aggregate"
 	// RirInverseTable is the table name for the RIR entity.
@@ -71,6 +82,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldFamily,
 	FieldPrefix,
 	FieldRirID,
@@ -148,6 +160,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByFamily orders the results by the family field.
 func ByFamily(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldFamily, opts...).ToFunc()
@@ -178,6 +195,13 @@ func ByPrefixLength(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPrefixLength, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByRirField orders the results by rir field.
 func ByRirField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -190,6 +214,13 @@ func ByTenantField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newTenantStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newRirStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

@@ -75,6 +75,11 @@ func Comments(v string) predicate.Aggregate {
 	return predicate.Aggregate(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.Aggregate {
+	return predicate.Aggregate(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Family applies equality check predicate on the "family" field. It's identical to FamilyEQ.
 func Family(v int) predicate.Aggregate {
 	return predicate.Aggregate(sql.FieldEQ(FieldFamily, v))
@@ -343,6 +348,36 @@ func CommentsEqualFold(v string) predicate.Aggregate {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.Aggregate {
 	return predicate.Aggregate(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.Aggregate {
+	return predicate.Aggregate(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.Aggregate {
+	return predicate.Aggregate(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.Aggregate {
+	return predicate.Aggregate(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.Aggregate {
+	return predicate.Aggregate(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.Aggregate {
+	return predicate.Aggregate(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.Aggregate {
+	return predicate.Aggregate(sql.FieldNotNull(FieldOwnerID))
 }
 
 // FamilyEQ applies the EQ predicate on the "family" field.
@@ -668,6 +703,29 @@ func PrefixLengthLT(v int) predicate.Aggregate {
 // PrefixLengthLTE applies the LTE predicate on the "prefix_length" field.
 func PrefixLengthLTE(v int) predicate.Aggregate {
 	return predicate.Aggregate(sql.FieldLTE(FieldPrefixLength, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.Aggregate {
+	return predicate.Aggregate(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.Aggregate {
+	return predicate.Aggregate(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasRir applies the HasEdge predicate on the "rir" edge.

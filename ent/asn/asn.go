@@ -24,6 +24,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldAsn holds the string denoting the asn field in the database.
 	FieldAsn = "asn"
 	// FieldRirID holds the string denoting the rir_id field in the database.
@@ -32,6 +34,8 @@ const (
 	FieldRoleID = "role_id"
 	// FieldTenantID holds the string denoting the tenant_id field in the database.
 	FieldTenantID = "tenant_id"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeRir holds the string denoting the rir edge name in mutations.
 	EdgeRir = "rir"
 	// EdgeRole holds the string denoting the role edge name in mutations.
@@ -44,6 +48,13 @@ const (
 	EdgeProviders = "providers"
 	// Table holds the table name of the asn in the database.
 	Table = "ipam_asn"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "ipam_asn"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// RirTable is the table that holds the rir relation/edge.
 	RirTable = "ipam_asn"
 	// RirInverseTable is the table name for the RIR entity.
@@ -85,6 +96,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldAsn,
 	FieldRirID,
 	FieldRoleID,
@@ -157,6 +169,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByAsn orders the results by the asn field.
 func ByAsn(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAsn, opts...).ToFunc()
@@ -175,6 +192,13 @@ func ByRoleID(opts ...sql.OrderTermOption) OrderOption {
 // ByTenantID orders the results by the tenant_id field.
 func ByTenantID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTenantID, opts...).ToFunc()
+}
+
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
 }
 
 // ByRirField orders the results by rir field.
@@ -224,6 +248,13 @@ func ByProviders(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newProvidersStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newRirStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

@@ -75,6 +75,11 @@ func Comments(v string) predicate.ASN {
 	return predicate.ASN(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.ASN {
+	return predicate.ASN(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Asn applies equality check predicate on the "asn" field. It's identical to AsnEQ.
 func Asn(v int) predicate.ASN {
 	return predicate.ASN(sql.FieldEQ(FieldAsn, v))
@@ -325,6 +330,36 @@ func CommentsContainsFold(v string) predicate.ASN {
 	return predicate.ASN(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.ASN {
+	return predicate.ASN(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.ASN {
+	return predicate.ASN(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.ASN {
+	return predicate.ASN(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.ASN {
+	return predicate.ASN(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.ASN {
+	return predicate.ASN(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.ASN {
+	return predicate.ASN(sql.FieldNotNull(FieldOwnerID))
+}
+
 // AsnEQ applies the EQ predicate on the "asn" field.
 func AsnEQ(v int) predicate.ASN {
 	return predicate.ASN(sql.FieldEQ(FieldAsn, v))
@@ -443,6 +478,29 @@ func TenantIDIsNil() predicate.ASN {
 // TenantIDNotNil applies the NotNil predicate on the "tenant_id" field.
 func TenantIDNotNil() predicate.ASN {
 	return predicate.ASN(sql.FieldNotNull(FieldTenantID))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.ASN {
+	return predicate.ASN(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.ASN {
+	return predicate.ASN(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasRir applies the HasEdge predicate on the "rir" edge.

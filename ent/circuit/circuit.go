@@ -25,6 +25,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldCid holds the string denoting the cid field in the database.
 	FieldCid = "cid"
 	// FieldProviderID holds the string denoting the provider_id field in the database.
@@ -51,6 +53,8 @@ const (
 	FieldTerminationAID = "termination_a_id"
 	// FieldTerminationZID holds the string denoting the termination_z_id field in the database.
 	FieldTerminationZID = "termination_z_id"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeProvider holds the string denoting the provider edge name in mutations.
 	EdgeProvider = "provider"
 	// EdgeProviderAccount holds the string denoting the provider_account edge name in mutations.
@@ -65,6 +69,13 @@ const (
 	EdgeTerminationZ = "termination_z"
 	// Table holds the table name of the circuit in the database.
 	Table = "circuits_circuit"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "circuits_circuit"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// ProviderTable is the table that holds the provider relation/edge.
 	ProviderTable = "circuits_circuit"
 	// ProviderInverseTable is the table name for the Provider entity.
@@ -117,6 +128,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldCid,
 	FieldProviderID,
 	FieldProviderAccountID,
@@ -205,6 +217,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByCid orders the results by the cid field.
 func ByCid(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCid, opts...).ToFunc()
@@ -270,6 +287,13 @@ func ByTerminationZID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTerminationZID, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByProviderField orders the results by provider field.
 func ByProviderField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -310,6 +334,13 @@ func ByTerminationZField(field string, opts ...sql.OrderTermOption) OrderOption 
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newTerminationZStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newProviderStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

@@ -75,6 +75,11 @@ func Comments(v string) predicate.Circuit {
 	return predicate.Circuit(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.Circuit {
+	return predicate.Circuit(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Cid applies equality check predicate on the "cid" field. It's identical to CidEQ.
 func Cid(v string) predicate.Circuit {
 	return predicate.Circuit(sql.FieldEQ(FieldCid, v))
@@ -368,6 +373,36 @@ func CommentsEqualFold(v string) predicate.Circuit {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.Circuit {
 	return predicate.Circuit(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.Circuit {
+	return predicate.Circuit(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.Circuit {
+	return predicate.Circuit(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.Circuit {
+	return predicate.Circuit(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.Circuit {
+	return predicate.Circuit(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.Circuit {
+	return predicate.Circuit(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.Circuit {
+	return predicate.Circuit(sql.FieldNotNull(FieldOwnerID))
 }
 
 // CidEQ applies the EQ predicate on the "cid" field.
@@ -933,6 +968,29 @@ func TerminationZIDIsNil() predicate.Circuit {
 // TerminationZIDNotNil applies the NotNil predicate on the "termination_z_id" field.
 func TerminationZIDNotNil() predicate.Circuit {
 	return predicate.Circuit(sql.FieldNotNull(FieldTerminationZID))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.Circuit {
+	return predicate.Circuit(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.Circuit {
+	return predicate.Circuit(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasProvider applies the HasEdge predicate on the "provider" edge.

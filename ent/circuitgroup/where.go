@@ -85,6 +85,11 @@ func Comments(v string) predicate.CircuitGroup {
 	return predicate.CircuitGroup(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.CircuitGroup {
+	return predicate.CircuitGroup(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // TenantID applies equality check predicate on the "tenant_id" field. It's identical to TenantIDEQ.
 func TenantID(v int) predicate.CircuitGroup {
 	return predicate.CircuitGroup(sql.FieldEQ(FieldTenantID, v))
@@ -450,6 +455,36 @@ func CommentsContainsFold(v string) predicate.CircuitGroup {
 	return predicate.CircuitGroup(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.CircuitGroup {
+	return predicate.CircuitGroup(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.CircuitGroup {
+	return predicate.CircuitGroup(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.CircuitGroup {
+	return predicate.CircuitGroup(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.CircuitGroup {
+	return predicate.CircuitGroup(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.CircuitGroup {
+	return predicate.CircuitGroup(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.CircuitGroup {
+	return predicate.CircuitGroup(sql.FieldNotNull(FieldOwnerID))
+}
+
 // TenantIDEQ applies the EQ predicate on the "tenant_id" field.
 func TenantIDEQ(v int) predicate.CircuitGroup {
 	return predicate.CircuitGroup(sql.FieldEQ(FieldTenantID, v))
@@ -478,6 +513,29 @@ func TenantIDIsNil() predicate.CircuitGroup {
 // TenantIDNotNil applies the NotNil predicate on the "tenant_id" field.
 func TenantIDNotNil() predicate.CircuitGroup {
 	return predicate.CircuitGroup(sql.FieldNotNull(FieldTenantID))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.CircuitGroup {
+	return predicate.CircuitGroup(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.CircuitGroup {
+	return predicate.CircuitGroup(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasTenant applies the HasEdge predicate on the "tenant" edge.

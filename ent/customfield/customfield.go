@@ -19,6 +19,8 @@ const (
 	FieldCreated = "created"
 	// FieldLastUpdated holds the string denoting the last_updated field in the database.
 	FieldLastUpdated = "last_updated"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldObjectTypes holds the string denoting the object_types field in the database.
 	FieldObjectTypes = "object_types"
 	// FieldType holds the string denoting the type field in the database.
@@ -67,10 +69,19 @@ const (
 	FieldChoiceSetID = "choice_set_id"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeChoiceSet holds the string denoting the choice_set edge name in mutations.
 	EdgeChoiceSet = "choice_set"
 	// Table holds the table name of the customfield in the database.
 	Table = "extras_customfield"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "extras_customfield"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// ChoiceSetTable is the table that holds the choice_set relation/edge.
 	ChoiceSetTable = "extras_customfield"
 	// ChoiceSetInverseTable is the table name for the CustomFieldChoiceSet entity.
@@ -85,6 +96,7 @@ var Columns = []string{
 	FieldID,
 	FieldCreated,
 	FieldLastUpdated,
+	FieldOwnerID,
 	FieldObjectTypes,
 	FieldType,
 	FieldRelatedObjectType,
@@ -206,6 +218,11 @@ func ByLastUpdated(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastUpdated, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByType orders the results by the type field.
 func ByType(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldType, opts...).ToFunc()
@@ -306,11 +323,25 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByChoiceSetField orders the results by choice_set field.
 func ByChoiceSetField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newChoiceSetStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newChoiceSetStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

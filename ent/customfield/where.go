@@ -65,6 +65,11 @@ func LastUpdated(v time.Time) predicate.CustomField {
 	return predicate.CustomField(sql.FieldEQ(FieldLastUpdated, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.CustomField {
+	return predicate.CustomField(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Type applies equality check predicate on the "type" field. It's identical to TypeEQ.
 func Type(v string) predicate.CustomField {
 	return predicate.CustomField(sql.FieldEQ(FieldType, v))
@@ -258,6 +263,36 @@ func LastUpdatedIsNil() predicate.CustomField {
 // LastUpdatedNotNil applies the NotNil predicate on the "last_updated" field.
 func LastUpdatedNotNil() predicate.CustomField {
 	return predicate.CustomField(sql.FieldNotNull(FieldLastUpdated))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.CustomField {
+	return predicate.CustomField(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.CustomField {
+	return predicate.CustomField(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.CustomField {
+	return predicate.CustomField(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.CustomField {
+	return predicate.CustomField(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.CustomField {
+	return predicate.CustomField(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.CustomField {
+	return predicate.CustomField(sql.FieldNotNull(FieldOwnerID))
 }
 
 // TypeEQ applies the EQ predicate on the "type" field.
@@ -1318,6 +1353,29 @@ func CommentsEqualFold(v string) predicate.CustomField {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.CustomField {
 	return predicate.CustomField(sql.FieldContainsFold(FieldComments, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.CustomField {
+	return predicate.CustomField(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.CustomField {
+	return predicate.CustomField(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasChoiceSet applies the HasEdge predicate on the "choice_set" edge.

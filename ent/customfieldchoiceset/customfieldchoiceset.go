@@ -7,6 +7,7 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 )
 
 const (
@@ -18,6 +19,8 @@ const (
 	FieldCreated = "created"
 	// FieldLastUpdated holds the string denoting the last_updated field in the database.
 	FieldLastUpdated = "last_updated"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
 	// FieldDescription holds the string denoting the description field in the database.
@@ -32,8 +35,17 @@ const (
 	FieldOrderAlphabetically = "order_alphabetically"
 	// FieldChoicesCount holds the string denoting the choices_count field in the database.
 	FieldChoicesCount = "choices_count"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// Table holds the table name of the customfieldchoiceset in the database.
 	Table = "extras_customfieldchoiceset"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "extras_customfieldchoiceset"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 )
 
 // Columns holds all SQL columns for customfieldchoiceset fields.
@@ -41,6 +53,7 @@ var Columns = []string{
 	FieldID,
 	FieldCreated,
 	FieldLastUpdated,
+	FieldOwnerID,
 	FieldName,
 	FieldDescription,
 	FieldBaseChoices,
@@ -107,6 +120,11 @@ func ByLastUpdated(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastUpdated, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByName orders the results by the name field.
 func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
@@ -130,4 +148,18 @@ func ByOrderAlphabetically(opts ...sql.OrderTermOption) OrderOption {
 // ByChoicesCount orders the results by the choices_count field.
 func ByChoicesCount(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldChoicesCount, opts...).ToFunc()
+}
+
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }

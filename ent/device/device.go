@@ -25,6 +25,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
 	// FieldNameNatural holds the string denoting the _name_natural field in the database.
@@ -81,6 +83,8 @@ const (
 	FieldTypeDisplay = "_type_display"
 	// FieldVcName holds the string denoting the _vc_name field in the database.
 	FieldVcName = "_vc_name"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeDeviceType holds the string denoting the device_type edge name in mutations.
 	EdgeDeviceType = "device_type"
 	// EdgeRole holds the string denoting the role edge name in mutations.
@@ -107,6 +111,13 @@ const (
 	EdgeOobIP = "oob_ip"
 	// Table holds the table name of the device in the database.
 	Table = "dcim_device"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_device"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// DeviceTypeTable is the table that holds the device_type relation/edge.
 	DeviceTypeTable = "dcim_device"
 	// DeviceTypeInverseTable is the table name for the DeviceType entity.
@@ -201,6 +212,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldName,
 	FieldNameNatural,
 	FieldDeviceTypeID,
@@ -316,6 +328,11 @@ func ByDescription(opts ...sql.OrderTermOption) OrderOption {
 // ByComments orders the results by the comments field.
 func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
+}
+
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
 }
 
 // ByName orders the results by the name field.
@@ -448,6 +465,13 @@ func ByVcName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVcName, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByDeviceTypeField orders the results by device_type field.
 func ByDeviceTypeField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -530,6 +554,13 @@ func ByOobIPField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newOobIPStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newDeviceTypeStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

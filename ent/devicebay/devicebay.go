@@ -37,6 +37,8 @@ const (
 	FieldLocationID = "_location_id"
 	// FieldRackID holds the string denoting the _rack_id field in the database.
 	FieldRackID = "_rack_id"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldEnabled holds the string denoting the enabled field in the database.
 	FieldEnabled = "enabled"
 	// FieldInstalledDeviceID holds the string denoting the installed_device_id field in the database.
@@ -45,6 +47,8 @@ const (
 	FieldOccupied = "_occupied"
 	// EdgeDevice holds the string denoting the device edge name in mutations.
 	EdgeDevice = "device"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeInstalledDevice holds the string denoting the installed_device edge name in mutations.
 	EdgeInstalledDevice = "installed_device"
 	// Table holds the table name of the devicebay in the database.
@@ -56,6 +60,13 @@ const (
 	DeviceInverseTable = "dcim_device"
 	// DeviceColumn is the table column denoting the device relation/edge.
 	DeviceColumn = "device_id"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_devicebay"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// InstalledDeviceTable is the table that holds the installed_device relation/edge.
 	InstalledDeviceTable = "dcim_devicebay"
 	// InstalledDeviceInverseTable is the table name for the Device entity.
@@ -79,6 +90,7 @@ var Columns = []string{
 	FieldSiteID,
 	FieldLocationID,
 	FieldRackID,
+	FieldOwnerID,
 	FieldEnabled,
 	FieldInstalledDeviceID,
 	FieldOccupied,
@@ -185,6 +197,11 @@ func ByRackID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRackID, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByEnabled orders the results by the enabled field.
 func ByEnabled(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldEnabled, opts...).ToFunc()
@@ -207,6 +224,13 @@ func ByDeviceField(field string, opts ...sql.OrderTermOption) OrderOption {
 	}
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByInstalledDeviceField orders the results by installed_device field.
 func ByInstalledDeviceField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -218,6 +242,13 @@ func newDeviceStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(DeviceInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, DeviceTable, DeviceColumn),
+	)
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
 	)
 }
 func newInstalledDeviceStep() *sqlgraph.Step {

@@ -100,6 +100,11 @@ func RackID(v int) predicate.DeviceBay {
 	return predicate.DeviceBay(sql.FieldEQ(FieldRackID, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.DeviceBay {
+	return predicate.DeviceBay(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Enabled applies equality check predicate on the "enabled" field. It's identical to EnabledEQ.
 func Enabled(v bool) predicate.DeviceBay {
 	return predicate.DeviceBay(sql.FieldEQ(FieldEnabled, v))
@@ -645,6 +650,36 @@ func RackIDNotNil() predicate.DeviceBay {
 	return predicate.DeviceBay(sql.FieldNotNull(FieldRackID))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.DeviceBay {
+	return predicate.DeviceBay(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.DeviceBay {
+	return predicate.DeviceBay(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.DeviceBay {
+	return predicate.DeviceBay(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.DeviceBay {
+	return predicate.DeviceBay(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.DeviceBay {
+	return predicate.DeviceBay(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.DeviceBay {
+	return predicate.DeviceBay(sql.FieldNotNull(FieldOwnerID))
+}
+
 // EnabledEQ applies the EQ predicate on the "enabled" field.
 func EnabledEQ(v bool) predicate.DeviceBay {
 	return predicate.DeviceBay(sql.FieldEQ(FieldEnabled, v))
@@ -710,6 +745,29 @@ func HasDevice() predicate.DeviceBay {
 func HasDeviceWith(preds ...predicate.Device) predicate.DeviceBay {
 	return predicate.DeviceBay(func(s *sql.Selector) {
 		step := newDeviceStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.DeviceBay {
+	return predicate.DeviceBay(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.DeviceBay {
+	return predicate.DeviceBay(func(s *sql.Selector) {
+		step := newOwnerStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

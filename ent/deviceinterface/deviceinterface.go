@@ -43,6 +43,8 @@ const (
 	FieldLocationID = "_location_id"
 	// FieldRackID holds the string denoting the _rack_id field in the database.
 	FieldRackID = "_rack_id"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldType holds the string denoting the type field in the database.
 	FieldType = "type"
 	// FieldEnabled holds the string denoting the enabled field in the database.
@@ -95,6 +97,8 @@ const (
 	EdgeDevice = "device"
 	// EdgeModule holds the string denoting the module edge name in mutations.
 	EdgeModule = "module"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeParent holds the string denoting the parent edge name in mutations.
 	EdgeParent = "parent"
 	// EdgeParentOf holds the string denoting the parent_of edge name in mutations.
@@ -137,6 +141,13 @@ const (
 	ModuleInverseTable = "dcim_module"
 	// ModuleColumn is the table column denoting the module relation/edge.
 	ModuleColumn = "module_id"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_interface"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// ParentTable is the table that holds the parent relation/edge.
 	ParentTable = "dcim_interface"
 	// ParentColumn is the table column denoting the parent relation/edge.
@@ -225,6 +236,7 @@ var Columns = []string{
 	FieldSiteID,
 	FieldLocationID,
 	FieldRackID,
+	FieldOwnerID,
 	FieldType,
 	FieldEnabled,
 	FieldParentID,
@@ -404,6 +416,11 @@ func ByRackID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRackID, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByType orders the results by the type field.
 func ByType(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldType, opts...).ToFunc()
@@ -535,6 +552,13 @@ func ByDeviceField(field string, opts ...sql.OrderTermOption) OrderOption {
 func ByModuleField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newModuleStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
 	}
 }
 
@@ -675,6 +699,13 @@ func newModuleStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ModuleInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, ModuleTable, ModuleColumn),
+	)
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
 	)
 }
 func newParentStep() *sqlgraph.Step {

@@ -115,6 +115,11 @@ func RackID(v int) predicate.DeviceInterface {
 	return predicate.DeviceInterface(sql.FieldEQ(FieldRackID, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Type applies equality check predicate on the "type" field. It's identical to TypeEQ.
 func Type(v string) predicate.DeviceInterface {
 	return predicate.DeviceInterface(sql.FieldEQ(FieldType, v))
@@ -813,6 +818,36 @@ func RackIDIsNil() predicate.DeviceInterface {
 // RackIDNotNil applies the NotNil predicate on the "_rack_id" field.
 func RackIDNotNil() predicate.DeviceInterface {
 	return predicate.DeviceInterface(sql.FieldNotNull(FieldRackID))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldNotNull(FieldOwnerID))
 }
 
 // TypeEQ applies the EQ predicate on the "type" field.
@@ -2028,6 +2063,29 @@ func HasModule() predicate.DeviceInterface {
 func HasModuleWith(preds ...predicate.Module) predicate.DeviceInterface {
 	return predicate.DeviceInterface(func(s *sql.Selector) {
 		step := newModuleStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.DeviceInterface {
+	return predicate.DeviceInterface(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.DeviceInterface {
+	return predicate.DeviceInterface(func(s *sql.Selector) {
+		step := newOwnerStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -32,16 +32,27 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldColor holds the string denoting the color field in the database.
 	FieldColor = "color"
 	// FieldVMRole holds the string denoting the vm_role field in the database.
 	FieldVMRole = "vm_role"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeParent holds the string denoting the parent edge name in mutations.
 	EdgeParent = "parent"
 	// EdgeChildren holds the string denoting the children edge name in mutations.
 	EdgeChildren = "children"
 	// Table holds the table name of the devicerole in the database.
 	Table = "dcim_devicerole"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_devicerole"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// ParentTable is the table that holds the parent relation/edge.
 	ParentTable = "dcim_devicerole"
 	// ParentColumn is the table column denoting the parent relation/edge.
@@ -64,6 +75,7 @@ var Columns = []string{
 	FieldDepth,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldColor,
 	FieldVMRole,
 }
@@ -155,6 +167,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByColor orders the results by the color field.
 func ByColor(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldColor, opts...).ToFunc()
@@ -163,6 +180,13 @@ func ByColor(opts ...sql.OrderTermOption) OrderOption {
 // ByVMRole orders the results by the vm_role field.
 func ByVMRole(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVMRole, opts...).ToFunc()
+}
+
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
 }
 
 // ByParentField orders the results by parent field.
@@ -184,6 +208,13 @@ func ByChildren(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newChildrenStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newParentStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

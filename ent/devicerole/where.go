@@ -95,6 +95,11 @@ func Comments(v string) predicate.DeviceRole {
 	return predicate.DeviceRole(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Color applies equality check predicate on the "color" field. It's identical to ColorEQ.
 func Color(v string) predicate.DeviceRole {
 	return predicate.DeviceRole(sql.FieldEQ(FieldColor, v))
@@ -535,6 +540,36 @@ func CommentsContainsFold(v string) predicate.DeviceRole {
 	return predicate.DeviceRole(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldNotNull(FieldOwnerID))
+}
+
 // ColorEQ applies the EQ predicate on the "color" field.
 func ColorEQ(v string) predicate.DeviceRole {
 	return predicate.DeviceRole(sql.FieldEQ(FieldColor, v))
@@ -608,6 +643,29 @@ func VMRoleEQ(v bool) predicate.DeviceRole {
 // VMRoleNEQ applies the NEQ predicate on the "vm_role" field.
 func VMRoleNEQ(v bool) predicate.DeviceRole {
 	return predicate.DeviceRole(sql.FieldNEQ(FieldVMRole, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.DeviceRole {
+	return predicate.DeviceRole(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.DeviceRole {
+	return predicate.DeviceRole(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasParent applies the HasEdge predicate on the "parent" edge.

@@ -75,6 +75,11 @@ func Comments(v string) predicate.DeviceType {
 	return predicate.DeviceType(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.DeviceType {
+	return predicate.DeviceType(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // ManufacturerID applies equality check predicate on the "manufacturer_id" field. It's identical to ManufacturerIDEQ.
 func ManufacturerID(v int) predicate.DeviceType {
 	return predicate.DeviceType(sql.FieldEQ(FieldManufacturerID, v))
@@ -363,6 +368,36 @@ func CommentsEqualFold(v string) predicate.DeviceType {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.DeviceType {
 	return predicate.DeviceType(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.DeviceType {
+	return predicate.DeviceType(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.DeviceType {
+	return predicate.DeviceType(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.DeviceType {
+	return predicate.DeviceType(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.DeviceType {
+	return predicate.DeviceType(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.DeviceType {
+	return predicate.DeviceType(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.DeviceType {
+	return predicate.DeviceType(sql.FieldNotNull(FieldOwnerID))
 }
 
 // ManufacturerIDEQ applies the EQ predicate on the "manufacturer_id" field.
@@ -943,6 +978,29 @@ func WeightUnitEqualFold(v string) predicate.DeviceType {
 // WeightUnitContainsFold applies the ContainsFold predicate on the "weight_unit" field.
 func WeightUnitContainsFold(v string) predicate.DeviceType {
 	return predicate.DeviceType(sql.FieldContainsFold(FieldWeightUnit, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.DeviceType {
+	return predicate.DeviceType(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.DeviceType {
+	return predicate.DeviceType(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasManufacturer applies the HasEdge predicate on the "manufacturer" edge.

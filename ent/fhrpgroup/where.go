@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -72,6 +73,11 @@ func Description(v string) predicate.FHRPGroup {
 // Comments applies equality check predicate on the "comments" field. It's identical to CommentsEQ.
 func Comments(v string) predicate.FHRPGroup {
 	return predicate.FHRPGroup(sql.FieldEQ(FieldComments, v))
+}
+
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.FHRPGroup {
+	return predicate.FHRPGroup(sql.FieldEQ(FieldOwnerID, v))
 }
 
 // Name applies equality check predicate on the "name" field. It's identical to NameEQ.
@@ -332,6 +338,36 @@ func CommentsEqualFold(v string) predicate.FHRPGroup {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.FHRPGroup {
 	return predicate.FHRPGroup(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.FHRPGroup {
+	return predicate.FHRPGroup(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.FHRPGroup {
+	return predicate.FHRPGroup(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.FHRPGroup {
+	return predicate.FHRPGroup(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.FHRPGroup {
+	return predicate.FHRPGroup(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.FHRPGroup {
+	return predicate.FHRPGroup(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.FHRPGroup {
+	return predicate.FHRPGroup(sql.FieldNotNull(FieldOwnerID))
 }
 
 // NameEQ applies the EQ predicate on the "name" field.
@@ -707,6 +743,29 @@ func FirstIPEqualFold(v string) predicate.FHRPGroup {
 // FirstIPContainsFold applies the ContainsFold predicate on the "_first_ip" field.
 func FirstIPContainsFold(v string) predicate.FHRPGroup {
 	return predicate.FHRPGroup(sql.FieldContainsFold(FieldFirstIP, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.FHRPGroup {
+	return predicate.FHRPGroup(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.FHRPGroup {
+	return predicate.FHRPGroup(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // And groups predicates with the AND operator between them.

@@ -115,6 +115,11 @@ func RackID(v int) predicate.FrontPort {
 	return predicate.FrontPort(sql.FieldEQ(FieldRackID, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Type applies equality check predicate on the "type" field. It's identical to TypeEQ.
 func Type(v string) predicate.FrontPort {
 	return predicate.FrontPort(sql.FieldEQ(FieldType, v))
@@ -710,6 +715,36 @@ func RackIDNotNil() predicate.FrontPort {
 	return predicate.FrontPort(sql.FieldNotNull(FieldRackID))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldNotNull(FieldOwnerID))
+}
+
 // TypeEQ applies the EQ predicate on the "type" field.
 func TypeEQ(v string) predicate.FrontPort {
 	return predicate.FrontPort(sql.FieldEQ(FieldType, v))
@@ -918,6 +953,29 @@ func HasModule() predicate.FrontPort {
 func HasModuleWith(preds ...predicate.Module) predicate.FrontPort {
 	return predicate.FrontPort(func(s *sql.Selector) {
 		step := newModuleStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.FrontPort {
+	return predicate.FrontPort(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.FrontPort {
+	return predicate.FrontPort(func(s *sql.Selector) {
+		step := newOwnerStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

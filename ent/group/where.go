@@ -239,6 +239,29 @@ func HasPermissionsWith(preds ...predicate.ObjectPermission) predicate.Group {
 	})
 }
 
+// HasOwners applies the HasEdge predicate on the "owners" edge.
+func HasOwners() predicate.Group {
+	return predicate.Group(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, OwnersTable, OwnersPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnersWith applies the HasEdge predicate on the "owners" edge with a given conditions (other predicates).
+func HasOwnersWith(preds ...predicate.Owner) predicate.Group {
+	return predicate.Group(func(s *sql.Selector) {
+		step := newOwnersStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Group) predicate.Group {
 	return predicate.Group(sql.AndPredicates(predicates...))

@@ -633,6 +633,30 @@ func (f OutboxEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OutboxEventMutation", m)
 }
 
+// The OwnerFunc type is an adapter to allow the use of ordinary
+// function as Owner mutator.
+type OwnerFunc func(context.Context, *ent.OwnerMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OwnerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OwnerMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OwnerMutation", m)
+}
+
+// The OwnerGroupFunc type is an adapter to allow the use of ordinary
+// function as OwnerGroup mutator.
+type OwnerGroupFunc func(context.Context, *ent.OwnerGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OwnerGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OwnerGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OwnerGroupMutation", m)
+}
+
 // The PlatformFunc type is an adapter to allow the use of ordinary
 // function as Platform mutator.
 type PlatformFunc func(context.Context, *ent.PlatformMutation) (ent.Value, error)

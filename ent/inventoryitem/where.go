@@ -100,6 +100,11 @@ func RackID(v int) predicate.InventoryItem {
 	return predicate.InventoryItem(sql.FieldEQ(FieldRackID, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.InventoryItem {
+	return predicate.InventoryItem(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // ParentID applies equality check predicate on the "parent_id" field. It's identical to ParentIDEQ.
 func ParentID(v int) predicate.InventoryItem {
 	return predicate.InventoryItem(sql.FieldEQ(FieldParentID, v))
@@ -685,6 +690,36 @@ func RackIDNotNil() predicate.InventoryItem {
 	return predicate.InventoryItem(sql.FieldNotNull(FieldRackID))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.InventoryItem {
+	return predicate.InventoryItem(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.InventoryItem {
+	return predicate.InventoryItem(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.InventoryItem {
+	return predicate.InventoryItem(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.InventoryItem {
+	return predicate.InventoryItem(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.InventoryItem {
+	return predicate.InventoryItem(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.InventoryItem {
+	return predicate.InventoryItem(sql.FieldNotNull(FieldOwnerID))
+}
+
 // ParentIDEQ applies the EQ predicate on the "parent_id" field.
 func ParentIDEQ(v int) predicate.InventoryItem {
 	return predicate.InventoryItem(sql.FieldEQ(FieldParentID, v))
@@ -1255,6 +1290,29 @@ func HasDevice() predicate.InventoryItem {
 func HasDeviceWith(preds ...predicate.Device) predicate.InventoryItem {
 	return predicate.InventoryItem(func(s *sql.Selector) {
 		step := newDeviceStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.InventoryItem {
+	return predicate.InventoryItem(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.InventoryItem {
+	return predicate.InventoryItem(func(s *sql.Selector) {
+		step := newOwnerStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

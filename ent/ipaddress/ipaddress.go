@@ -25,6 +25,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldFamily holds the string denoting the family field in the database.
 	FieldFamily = "family"
 	// FieldAddress holds the string denoting the address field in the database.
@@ -55,6 +57,8 @@ const (
 	FieldNetwork = "_network"
 	// FieldBroadcast holds the string denoting the _broadcast field in the database.
 	FieldBroadcast = "_broadcast"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeVrf holds the string denoting the vrf edge name in mutations.
 	EdgeVrf = "vrf"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
@@ -67,6 +71,13 @@ const (
 	EdgeServices = "services"
 	// Table holds the table name of the ipaddress in the database.
 	Table = "ipam_ipaddress"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "ipam_ipaddress"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// VrfTable is the table that holds the vrf relation/edge.
 	VrfTable = "ipam_ipaddress"
 	// VrfInverseTable is the table name for the VRF entity.
@@ -104,6 +115,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldFamily,
 	FieldAddress,
 	FieldVrfID,
@@ -206,6 +218,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByFamily orders the results by the family field.
 func ByFamily(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldFamily, opts...).ToFunc()
@@ -266,6 +283,13 @@ func ByVrfKey(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVrfKey, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByVrfField orders the results by vrf field.
 func ByVrfField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -313,6 +337,13 @@ func ByServices(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newServicesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newVrfStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

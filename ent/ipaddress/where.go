@@ -75,6 +75,11 @@ func Comments(v string) predicate.IPAddress {
 	return predicate.IPAddress(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.IPAddress {
+	return predicate.IPAddress(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Family applies equality check predicate on the "family" field. It's identical to FamilyEQ.
 func Family(v int) predicate.IPAddress {
 	return predicate.IPAddress(sql.FieldEQ(FieldFamily, v))
@@ -378,6 +383,36 @@ func CommentsEqualFold(v string) predicate.IPAddress {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.IPAddress {
 	return predicate.IPAddress(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.IPAddress {
+	return predicate.IPAddress(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.IPAddress {
+	return predicate.IPAddress(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.IPAddress {
+	return predicate.IPAddress(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.IPAddress {
+	return predicate.IPAddress(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.IPAddress {
+	return predicate.IPAddress(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.IPAddress {
+	return predicate.IPAddress(sql.FieldNotNull(FieldOwnerID))
 }
 
 // FamilyEQ applies the EQ predicate on the "family" field.
@@ -1103,6 +1138,29 @@ func BroadcastLT(v []byte) predicate.IPAddress {
 // BroadcastLTE applies the LTE predicate on the "_broadcast" field.
 func BroadcastLTE(v []byte) predicate.IPAddress {
 	return predicate.IPAddress(sql.FieldLTE(FieldBroadcast, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.IPAddress {
+	return predicate.IPAddress(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.IPAddress {
+	return predicate.IPAddress(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasVrf applies the HasEdge predicate on the "vrf" edge.

@@ -25,6 +25,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldFamily holds the string denoting the family field in the database.
 	FieldFamily = "family"
 	// FieldStartAddress holds the string denoting the start_address field in the database.
@@ -53,6 +55,8 @@ const (
 	FieldPrefixLength = "prefix_length"
 	// FieldVrfKey holds the string denoting the vrf_key field in the database.
 	FieldVrfKey = "vrf_key"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeVrf holds the string denoting the vrf edge name in mutations.
 	EdgeVrf = "vrf"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
@@ -61,6 +65,13 @@ const (
 	EdgeRole = "role"
 	// Table holds the table name of the iprange in the database.
 	Table = "ipam_iprange"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "ipam_iprange"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// VrfTable is the table that holds the vrf relation/edge.
 	VrfTable = "ipam_iprange"
 	// VrfInverseTable is the table name for the VRF entity.
@@ -92,6 +103,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldFamily,
 	FieldStartAddress,
 	FieldEndAddress,
@@ -187,6 +199,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByFamily orders the results by the family field.
 func ByFamily(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldFamily, opts...).ToFunc()
@@ -247,6 +264,13 @@ func ByVrfKey(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVrfKey, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByVrfField orders the results by vrf field.
 func ByVrfField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -266,6 +290,13 @@ func ByRoleField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newRoleStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newVrfStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

@@ -75,6 +75,11 @@ func Comments(v string) predicate.IPRange {
 	return predicate.IPRange(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.IPRange {
+	return predicate.IPRange(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Family applies equality check predicate on the "family" field. It's identical to FamilyEQ.
 func Family(v int) predicate.IPRange {
 	return predicate.IPRange(sql.FieldEQ(FieldFamily, v))
@@ -373,6 +378,36 @@ func CommentsEqualFold(v string) predicate.IPRange {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.IPRange {
 	return predicate.IPRange(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.IPRange {
+	return predicate.IPRange(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.IPRange {
+	return predicate.IPRange(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.IPRange {
+	return predicate.IPRange(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.IPRange {
+	return predicate.IPRange(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.IPRange {
+	return predicate.IPRange(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.IPRange {
+	return predicate.IPRange(sql.FieldNotNull(FieldOwnerID))
 }
 
 // FamilyEQ applies the EQ predicate on the "family" field.
@@ -918,6 +953,29 @@ func VrfKeyLT(v int) predicate.IPRange {
 // VrfKeyLTE applies the LTE predicate on the "vrf_key" field.
 func VrfKeyLTE(v int) predicate.IPRange {
 	return predicate.IPRange(sql.FieldLTE(FieldVrfKey, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.IPRange {
+	return predicate.IPRange(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.IPRange {
+	return predicate.IPRange(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasVrf applies the HasEdge predicate on the "vrf" edge.

@@ -33,6 +33,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldSiteID holds the string denoting the site_id field in the database.
 	FieldSiteID = "site_id"
 	// FieldStatus holds the string denoting the status field in the database.
@@ -41,6 +43,8 @@ const (
 	FieldTenantID = "tenant_id"
 	// FieldFacility holds the string denoting the facility field in the database.
 	FieldFacility = "facility"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeParent holds the string denoting the parent edge name in mutations.
 	EdgeParent = "parent"
 	// EdgeChildren holds the string denoting the children edge name in mutations.
@@ -51,6 +55,13 @@ const (
 	EdgeTenant = "tenant"
 	// Table holds the table name of the location in the database.
 	Table = "dcim_location"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_location"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// ParentTable is the table that holds the parent relation/edge.
 	ParentTable = "dcim_location"
 	// ParentColumn is the table column denoting the parent relation/edge.
@@ -87,6 +98,7 @@ var Columns = []string{
 	FieldDepth,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldSiteID,
 	FieldStatus,
 	FieldTenantID,
@@ -188,6 +200,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // BySiteID orders the results by the site_id field.
 func BySiteID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSiteID, opts...).ToFunc()
@@ -206,6 +223,13 @@ func ByTenantID(opts ...sql.OrderTermOption) OrderOption {
 // ByFacility orders the results by the facility field.
 func ByFacility(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldFacility, opts...).ToFunc()
+}
+
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
 }
 
 // ByParentField orders the results by parent field.
@@ -241,6 +265,13 @@ func ByTenantField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newTenantStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newParentStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

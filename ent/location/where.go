@@ -95,6 +95,11 @@ func Comments(v string) predicate.Location {
 	return predicate.Location(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.Location {
+	return predicate.Location(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // SiteID applies equality check predicate on the "site_id" field. It's identical to SiteIDEQ.
 func SiteID(v int) predicate.Location {
 	return predicate.Location(sql.FieldEQ(FieldSiteID, v))
@@ -545,6 +550,36 @@ func CommentsContainsFold(v string) predicate.Location {
 	return predicate.Location(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.Location {
+	return predicate.Location(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.Location {
+	return predicate.Location(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.Location {
+	return predicate.Location(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.Location {
+	return predicate.Location(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.Location {
+	return predicate.Location(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.Location {
+	return predicate.Location(sql.FieldNotNull(FieldOwnerID))
+}
+
 // SiteIDEQ applies the EQ predicate on the "site_id" field.
 func SiteIDEQ(v int) predicate.Location {
 	return predicate.Location(sql.FieldEQ(FieldSiteID, v))
@@ -723,6 +758,29 @@ func FacilityEqualFold(v string) predicate.Location {
 // FacilityContainsFold applies the ContainsFold predicate on the "facility" field.
 func FacilityContainsFold(v string) predicate.Location {
 	return predicate.Location(sql.FieldContainsFold(FieldFacility, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.Location {
+	return predicate.Location(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.Location {
+	return predicate.Location(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasParent applies the HasEdge predicate on the "parent" edge.

@@ -7,6 +7,7 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 )
 
 const (
@@ -24,14 +25,25 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldMACAddress holds the string denoting the mac_address field in the database.
 	FieldMACAddress = "mac_address"
 	// FieldAssignedObjectType holds the string denoting the assigned_object_type field in the database.
 	FieldAssignedObjectType = "assigned_object_type"
 	// FieldAssignedObjectID holds the string denoting the assigned_object_id field in the database.
 	FieldAssignedObjectID = "assigned_object_id"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// Table holds the table name of the macaddress in the database.
 	Table = "dcim_macaddress"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_macaddress"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 )
 
 // Columns holds all SQL columns for macaddress fields.
@@ -42,6 +54,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldMACAddress,
 	FieldAssignedObjectType,
 	FieldAssignedObjectID,
@@ -110,6 +123,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByMACAddress orders the results by the mac_address field.
 func ByMACAddress(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMACAddress, opts...).ToFunc()
@@ -123,4 +141,18 @@ func ByAssignedObjectType(opts ...sql.OrderTermOption) OrderOption {
 // ByAssignedObjectID orders the results by the assigned_object_id field.
 func ByAssignedObjectID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAssignedObjectID, opts...).ToFunc()
+}
+
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -72,6 +73,11 @@ func Description(v string) predicate.MACAddress {
 // Comments applies equality check predicate on the "comments" field. It's identical to CommentsEQ.
 func Comments(v string) predicate.MACAddress {
 	return predicate.MACAddress(sql.FieldEQ(FieldComments, v))
+}
+
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.MACAddress {
+	return predicate.MACAddress(sql.FieldEQ(FieldOwnerID, v))
 }
 
 // MACAddress applies equality check predicate on the "mac_address" field. It's identical to MACAddressEQ.
@@ -319,6 +325,36 @@ func CommentsContainsFold(v string) predicate.MACAddress {
 	return predicate.MACAddress(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.MACAddress {
+	return predicate.MACAddress(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.MACAddress {
+	return predicate.MACAddress(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.MACAddress {
+	return predicate.MACAddress(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.MACAddress {
+	return predicate.MACAddress(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.MACAddress {
+	return predicate.MACAddress(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.MACAddress {
+	return predicate.MACAddress(sql.FieldNotNull(FieldOwnerID))
+}
+
 // MACAddressEQ applies the EQ predicate on the "mac_address" field.
 func MACAddressEQ(v string) predicate.MACAddress {
 	return predicate.MACAddress(sql.FieldEQ(FieldMACAddress, v))
@@ -507,6 +543,29 @@ func AssignedObjectIDIsNil() predicate.MACAddress {
 // AssignedObjectIDNotNil applies the NotNil predicate on the "assigned_object_id" field.
 func AssignedObjectIDNotNil() predicate.MACAddress {
 	return predicate.MACAddress(sql.FieldNotNull(FieldAssignedObjectID))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.MACAddress {
+	return predicate.MACAddress(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.MACAddress {
+	return predicate.MACAddress(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // And groups predicates with the AND operator between them.

@@ -18,6 +18,7 @@ var (
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "asn", Type: field.TypeInt},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "rir_id", Type: field.TypeInt},
 		{Name: "role_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
@@ -29,25 +30,36 @@ var (
 		PrimaryKey: []*schema.Column{IpamAsnColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "ipam_asn_ipam_rir_rir",
+				Symbol:     "ipam_asn_users_owner_owner",
 				Columns:    []*schema.Column{IpamAsnColumns[7]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_asn_ipam_rir_rir",
+				Columns:    []*schema.Column{IpamAsnColumns[8]},
 				RefColumns: []*schema.Column{IpamRirColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_asn_ipam_role_role",
-				Columns:    []*schema.Column{IpamAsnColumns[8]},
+				Columns:    []*schema.Column{IpamAsnColumns[9]},
 				RefColumns: []*schema.Column{IpamRoleColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "ipam_asn_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{IpamAsnColumns[9]},
+				Columns:    []*schema.Column{IpamAsnColumns[10]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "asn_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamAsnColumns[7]},
+			},
 			{
 				Name:    "asn_asn",
 				Unique:  true,
@@ -68,6 +80,7 @@ var (
 		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "start", Type: field.TypeInt},
 		{Name: "end", Type: field.TypeInt},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "rir_id", Type: field.TypeInt},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 	}
@@ -78,16 +91,29 @@ var (
 		PrimaryKey: []*schema.Column{IpamAsnrangeColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "ipam_asnrange_ipam_rir_rir",
+				Symbol:     "ipam_asnrange_users_owner_owner",
 				Columns:    []*schema.Column{IpamAsnrangeColumns[11]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_asnrange_ipam_rir_rir",
+				Columns:    []*schema.Column{IpamAsnrangeColumns[12]},
 				RefColumns: []*schema.Column{IpamRirColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_asnrange_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{IpamAsnrangeColumns[12]},
+				Columns:    []*schema.Column{IpamAsnrangeColumns[13]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "asnrange_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamAsnrangeColumns[11]},
 			},
 		},
 	}
@@ -105,6 +131,7 @@ var (
 		{Name: "network", Type: field.TypeBytes, Size: 16},
 		{Name: "broadcast", Type: field.TypeBytes, Size: 16},
 		{Name: "prefix_length", Type: field.TypeInt},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "rir_id", Type: field.TypeInt},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 	}
@@ -115,19 +142,30 @@ var (
 		PrimaryKey: []*schema.Column{IpamAggregateColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "ipam_aggregate_ipam_rir_rir",
+				Symbol:     "ipam_aggregate_users_owner_owner",
 				Columns:    []*schema.Column{IpamAggregateColumns[12]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_aggregate_ipam_rir_rir",
+				Columns:    []*schema.Column{IpamAggregateColumns[13]},
 				RefColumns: []*schema.Column{IpamRirColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_aggregate_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{IpamAggregateColumns[13]},
+				Columns:    []*schema.Column{IpamAggregateColumns[14]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "aggregate_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamAggregateColumns[12]},
+			},
 			{
 				Name:    "aggregate_family_network_prefix_length",
 				Unique:  false,
@@ -150,6 +188,7 @@ var (
 		{Name: "commit_rate", Type: field.TypeInt, Nullable: true},
 		{Name: "distance", Type: field.TypeFloat64, Nullable: true},
 		{Name: "distance_unit", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "provider_id", Type: field.TypeInt},
 		{Name: "provider_account_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type_id", Type: field.TypeInt},
@@ -164,52 +203,63 @@ var (
 		PrimaryKey: []*schema.Column{CircuitsCircuitColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "circuits_circuit_circuits_provider_provider",
+				Symbol:     "circuits_circuit_users_owner_owner",
 				Columns:    []*schema.Column{CircuitsCircuitColumns[13]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "circuits_circuit_circuits_provider_provider",
+				Columns:    []*schema.Column{CircuitsCircuitColumns[14]},
 				RefColumns: []*schema.Column{CircuitsProviderColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "circuits_circuit_circuits_provideraccount_provider_account",
-				Columns:    []*schema.Column{CircuitsCircuitColumns[14]},
+				Columns:    []*schema.Column{CircuitsCircuitColumns[15]},
 				RefColumns: []*schema.Column{CircuitsProvideraccountColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "circuits_circuit_circuits_circuittype_type",
-				Columns:    []*schema.Column{CircuitsCircuitColumns[15]},
+				Columns:    []*schema.Column{CircuitsCircuitColumns[16]},
 				RefColumns: []*schema.Column{CircuitsCircuittypeColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "circuits_circuit_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{CircuitsCircuitColumns[16]},
+				Columns:    []*schema.Column{CircuitsCircuitColumns[17]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "circuits_circuit_circuits_circuittermination_termination_a",
-				Columns:    []*schema.Column{CircuitsCircuitColumns[17]},
+				Columns:    []*schema.Column{CircuitsCircuitColumns[18]},
 				RefColumns: []*schema.Column{CircuitsCircuitterminationColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "circuits_circuit_circuits_circuittermination_termination_z",
-				Columns:    []*schema.Column{CircuitsCircuitColumns[18]},
+				Columns:    []*schema.Column{CircuitsCircuitColumns[19]},
 				RefColumns: []*schema.Column{CircuitsCircuitterminationColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "circuit_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuitColumns[13]},
+			},
+			{
 				Name:    "circuit_provider_id_cid",
 				Unique:  true,
-				Columns: []*schema.Column{CircuitsCircuitColumns[13], CircuitsCircuitColumns[6]},
+				Columns: []*schema.Column{CircuitsCircuitColumns[14], CircuitsCircuitColumns[6]},
 			},
 			{
 				Name:    "circuit_provider_account_id_cid",
 				Unique:  true,
-				Columns: []*schema.Column{CircuitsCircuitColumns[14], CircuitsCircuitColumns[6]},
+				Columns: []*schema.Column{CircuitsCircuitColumns[15], CircuitsCircuitColumns[6]},
 			},
 		},
 	}
@@ -223,6 +273,7 @@ var (
 		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 	}
 	// CircuitsCircuitgroupTable holds the schema information for the "circuits_circuitgroup" table.
@@ -232,10 +283,23 @@ var (
 		PrimaryKey: []*schema.Column{CircuitsCircuitgroupColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "circuits_circuitgroup_tenancy_tenant_tenant",
+				Symbol:     "circuits_circuitgroup_users_owner_owner",
 				Columns:    []*schema.Column{CircuitsCircuitgroupColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "circuits_circuitgroup_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{CircuitsCircuitgroupColumns[9]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "circuitgroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuitgroupColumns[8]},
 			},
 		},
 	}
@@ -362,12 +426,28 @@ var (
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// CircuitsCircuittypeTable holds the schema information for the "circuits_circuittype" table.
 	CircuitsCircuittypeTable = &schema.Table{
 		Name:       "circuits_circuittype",
 		Columns:    CircuitsCircuittypeColumns,
 		PrimaryKey: []*schema.Column{CircuitsCircuittypeColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "circuits_circuittype_users_owner_owner",
+				Columns:    []*schema.Column{CircuitsCircuittypeColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "circuittype_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuittypeColumns[9]},
+			},
+		},
 	}
 	// VirtualizationClusterColumns holds the columns for the "virtualization_cluster" table.
 	VirtualizationClusterColumns = []*schema.Column{
@@ -389,6 +469,7 @@ var (
 		{Name: "_site_group_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type_id", Type: field.TypeInt},
 		{Name: "group_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
@@ -400,25 +481,36 @@ var (
 		PrimaryKey: []*schema.Column{VirtualizationClusterColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "virtualization_cluster_virtualization_clustertype_type",
+				Symbol:     "virtualization_cluster_users_owner_owner",
 				Columns:    []*schema.Column{VirtualizationClusterColumns[18]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_cluster_virtualization_clustertype_type",
+				Columns:    []*schema.Column{VirtualizationClusterColumns[19]},
 				RefColumns: []*schema.Column{VirtualizationClustertypeColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_cluster_virtualization_clustergroup_group",
-				Columns:    []*schema.Column{VirtualizationClusterColumns[19]},
+				Columns:    []*schema.Column{VirtualizationClusterColumns[20]},
 				RefColumns: []*schema.Column{VirtualizationClustergroupColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_cluster_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{VirtualizationClusterColumns[20]},
+				Columns:    []*schema.Column{VirtualizationClusterColumns[21]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "cluster_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationClusterColumns[18]},
+			},
 			{
 				Name:    "cluster_scope_type_scope_id",
 				Unique:  false,
@@ -456,12 +548,28 @@ var (
 		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// VirtualizationClustergroupTable holds the schema information for the "virtualization_clustergroup" table.
 	VirtualizationClustergroupTable = &schema.Table{
 		Name:       "virtualization_clustergroup",
 		Columns:    VirtualizationClustergroupColumns,
 		PrimaryKey: []*schema.Column{VirtualizationClustergroupColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "virtualization_clustergroup_users_owner_owner",
+				Columns:    []*schema.Column{VirtualizationClustergroupColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "clustergroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationClustergroupColumns[8]},
+			},
+		},
 	}
 	// VirtualizationClustertypeColumns holds the columns for the "virtualization_clustertype" table.
 	VirtualizationClustertypeColumns = []*schema.Column{
@@ -473,12 +581,28 @@ var (
 		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// VirtualizationClustertypeTable holds the schema information for the "virtualization_clustertype" table.
 	VirtualizationClustertypeTable = &schema.Table{
 		Name:       "virtualization_clustertype",
 		Columns:    VirtualizationClustertypeColumns,
 		PrimaryKey: []*schema.Column{VirtualizationClustertypeColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "virtualization_clustertype_users_owner_owner",
+				Columns:    []*schema.Column{VirtualizationClustertypeColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "clustertype_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationClustertypeColumns[8]},
+			},
+		},
 	}
 	// DcimConsoleportColumns holds the columns for the "dcim_consoleport" table.
 	DcimConsoleportColumns = []*schema.Column{
@@ -499,6 +623,7 @@ var (
 		{Name: "speed", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimConsoleportTable holds the schema information for the "dcim_consoleport" table.
 	DcimConsoleportTable = &schema.Table{
@@ -517,6 +642,12 @@ var (
 				Columns:    []*schema.Column{DcimConsoleportColumns[16]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_consoleport_users_owner_owner",
+				Columns:    []*schema.Column{DcimConsoleportColumns[17]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
@@ -539,6 +670,11 @@ var (
 				Name:    "consoleport_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimConsoleportColumns[15], DcimConsoleportColumns[4]},
+			},
+			{
+				Name:    "consoleport_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleportColumns[17]},
 			},
 		},
 	}
@@ -606,6 +742,7 @@ var (
 		{Name: "speed", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimConsoleserverportTable holds the schema information for the "dcim_consoleserverport" table.
 	DcimConsoleserverportTable = &schema.Table{
@@ -624,6 +761,12 @@ var (
 				Columns:    []*schema.Column{DcimConsoleserverportColumns[16]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_consoleserverport_users_owner_owner",
+				Columns:    []*schema.Column{DcimConsoleserverportColumns[17]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
@@ -646,6 +789,11 @@ var (
 				Name:    "consoleserverport_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimConsoleserverportColumns[15], DcimConsoleserverportColumns[4]},
+			},
+			{
+				Name:    "consoleserverport_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleserverportColumns[17]},
 			},
 		},
 	}
@@ -709,12 +857,28 @@ var (
 		{Name: "email", Type: field.TypeString, Size: 254, Default: ""},
 		{Name: "address", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "link", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// TenancyContactTable holds the schema information for the "tenancy_contact" table.
 	TenancyContactTable = &schema.Table{
 		Name:       "tenancy_contact",
 		Columns:    TenancyContactColumns,
 		PrimaryKey: []*schema.Column{TenancyContactColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "tenancy_contact_users_owner_owner",
+				Columns:    []*schema.Column{TenancyContactColumns[13]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "contact_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{TenancyContactColumns[13]},
+			},
+		},
 	}
 	// TenancyContactassignmentColumns holds the columns for the "tenancy_contactassignment" table.
 	TenancyContactassignmentColumns = []*schema.Column{
@@ -778,6 +942,7 @@ var (
 		{Name: "_depth", Type: field.TypeInt, Default: 0},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 	}
 	// TenancyContactgroupTable holds the schema information for the "tenancy_contactgroup" table.
@@ -787,17 +952,28 @@ var (
 		PrimaryKey: []*schema.Column{TenancyContactgroupColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "tenancy_contactgroup_tenancy_contactgroup_children",
+				Symbol:     "tenancy_contactgroup_users_owner_owner",
 				Columns:    []*schema.Column{TenancyContactgroupColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "tenancy_contactgroup_tenancy_contactgroup_children",
+				Columns:    []*schema.Column{TenancyContactgroupColumns[10]},
 				RefColumns: []*schema.Column{TenancyContactgroupColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "contactgroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{TenancyContactgroupColumns[9]},
+			},
+			{
 				Name:    "contactgroup_parent_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{TenancyContactgroupColumns[9], TenancyContactgroupColumns[4]},
+				Columns: []*schema.Column{TenancyContactgroupColumns[10], TenancyContactgroupColumns[4]},
 			},
 		},
 	}
@@ -811,12 +987,28 @@ var (
 		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// TenancyContactroleTable holds the schema information for the "tenancy_contactrole" table.
 	TenancyContactroleTable = &schema.Table{
 		Name:       "tenancy_contactrole",
 		Columns:    TenancyContactroleColumns,
 		PrimaryKey: []*schema.Column{TenancyContactroleColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "tenancy_contactrole_users_owner_owner",
+				Columns:    []*schema.Column{TenancyContactroleColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "contactrole_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{TenancyContactroleColumns[8]},
+			},
+		},
 	}
 	// ExtrasCustomfieldColumns holds the columns for the "extras_customfield" table.
 	ExtrasCustomfieldColumns = []*schema.Column{
@@ -846,6 +1038,7 @@ var (
 		{Name: "validation_regex", Type: field.TypeString, Size: 500, Default: ""},
 		{Name: "validation_schema", Type: field.TypeJSON, Nullable: true},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "choice_set_id", Type: field.TypeInt, Nullable: true},
 	}
 	// ExtrasCustomfieldTable holds the schema information for the "extras_customfield" table.
@@ -855,10 +1048,23 @@ var (
 		PrimaryKey: []*schema.Column{ExtrasCustomfieldColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "extras_customfield_extras_customfieldchoiceset_choice_set",
+				Symbol:     "extras_customfield_users_owner_owner",
 				Columns:    []*schema.Column{ExtrasCustomfieldColumns[26]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "extras_customfield_extras_customfieldchoiceset_choice_set",
+				Columns:    []*schema.Column{ExtrasCustomfieldColumns[27]},
 				RefColumns: []*schema.Column{ExtrasCustomfieldchoicesetColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "customfield_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasCustomfieldColumns[26]},
 			},
 		},
 	}
@@ -874,12 +1080,28 @@ var (
 		{Name: "choice_colors", Type: field.TypeJSON},
 		{Name: "order_alphabetically", Type: field.TypeBool, Default: false},
 		{Name: "choices_count", Type: field.TypeInt, Default: 0},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// ExtrasCustomfieldchoicesetTable holds the schema information for the "extras_customfieldchoiceset" table.
 	ExtrasCustomfieldchoicesetTable = &schema.Table{
 		Name:       "extras_customfieldchoiceset",
 		Columns:    ExtrasCustomfieldchoicesetColumns,
 		PrimaryKey: []*schema.Column{ExtrasCustomfieldchoicesetColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_customfieldchoiceset_users_owner_owner",
+				Columns:    []*schema.Column{ExtrasCustomfieldchoicesetColumns[10]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "customfieldchoiceset_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasCustomfieldchoicesetColumns[10]},
+			},
+		},
 	}
 	// CoreDeliveryColumns holds the columns for the "core_delivery" table.
 	CoreDeliveryColumns = []*schema.Column{
@@ -958,6 +1180,7 @@ var (
 		{Name: "config_context", Type: field.TypeJSON, Nullable: true},
 		{Name: "_type_display", Type: field.TypeString, Default: ""},
 		{Name: "_vc_name", Type: field.TypeString, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "device_type_id", Type: field.TypeInt},
 		{Name: "role_id", Type: field.TypeInt},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
@@ -978,79 +1201,90 @@ var (
 		PrimaryKey: []*schema.Column{DcimDeviceColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_device_dcim_devicetype_device_type",
+				Symbol:     "dcim_device_users_owner_owner",
 				Columns:    []*schema.Column{DcimDeviceColumns[22]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_device_dcim_devicetype_device_type",
+				Columns:    []*schema.Column{DcimDeviceColumns[23]},
 				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_devicerole_role",
-				Columns:    []*schema.Column{DcimDeviceColumns[23]},
+				Columns:    []*schema.Column{DcimDeviceColumns[24]},
 				RefColumns: []*schema.Column{DcimDeviceroleColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{DcimDeviceColumns[24]},
+				Columns:    []*schema.Column{DcimDeviceColumns[25]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_platform_platform",
-				Columns:    []*schema.Column{DcimDeviceColumns[25]},
+				Columns:    []*schema.Column{DcimDeviceColumns[26]},
 				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_device_dcim_site_site",
-				Columns:    []*schema.Column{DcimDeviceColumns[26]},
+				Columns:    []*schema.Column{DcimDeviceColumns[27]},
 				RefColumns: []*schema.Column{DcimSiteColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_location_location",
-				Columns:    []*schema.Column{DcimDeviceColumns[27]},
+				Columns:    []*schema.Column{DcimDeviceColumns[28]},
 				RefColumns: []*schema.Column{DcimLocationColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_rack_rack",
-				Columns:    []*schema.Column{DcimDeviceColumns[28]},
+				Columns:    []*schema.Column{DcimDeviceColumns[29]},
 				RefColumns: []*schema.Column{DcimRackColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_virtualchassis_virtual_chassis",
-				Columns:    []*schema.Column{DcimDeviceColumns[29]},
+				Columns:    []*schema.Column{DcimDeviceColumns[30]},
 				RefColumns: []*schema.Column{DcimVirtualchassisColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_device_virtualization_cluster_cluster",
-				Columns:    []*schema.Column{DcimDeviceColumns[30]},
+				Columns:    []*schema.Column{DcimDeviceColumns[31]},
 				RefColumns: []*schema.Column{VirtualizationClusterColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_device_ipam_ipaddress_primary_ip4",
-				Columns:    []*schema.Column{DcimDeviceColumns[31]},
-				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
-				OnDelete:   schema.SetNull,
-			},
-			{
-				Symbol:     "dcim_device_ipam_ipaddress_primary_ip6",
 				Columns:    []*schema.Column{DcimDeviceColumns[32]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "dcim_device_ipam_ipaddress_oob_ip",
+				Symbol:     "dcim_device_ipam_ipaddress_primary_ip6",
 				Columns:    []*schema.Column{DcimDeviceColumns[33]},
+				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_device_ipam_ipaddress_oob_ip",
+				Columns:    []*schema.Column{DcimDeviceColumns[34]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "device_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDeviceColumns[22]},
+			},
 			{
 				Name:    "device__name_natural_id",
 				Unique:  false,
@@ -1059,32 +1293,32 @@ var (
 			{
 				Name:    "device_site_id_tenant_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimDeviceColumns[26], DcimDeviceColumns[24]},
+				Columns: []*schema.Column{DcimDeviceColumns[27], DcimDeviceColumns[25]},
 			},
 			{
 				Name:    "device_rack_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{DcimDeviceColumns[28], DcimDeviceColumns[10]},
+				Columns: []*schema.Column{DcimDeviceColumns[29], DcimDeviceColumns[10]},
 			},
 			{
 				Name:    "device_virtual_chassis_id_vc_position",
 				Unique:  false,
-				Columns: []*schema.Column{DcimDeviceColumns[29], DcimDeviceColumns[16]},
+				Columns: []*schema.Column{DcimDeviceColumns[30], DcimDeviceColumns[16]},
 			},
 			{
 				Name:    "device_primary_ip4_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDeviceColumns[31]},
+				Columns: []*schema.Column{DcimDeviceColumns[32]},
 			},
 			{
 				Name:    "device_primary_ip6_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDeviceColumns[32]},
+				Columns: []*schema.Column{DcimDeviceColumns[33]},
 			},
 			{
 				Name:    "device_oob_ip_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDeviceColumns[33]},
+				Columns: []*schema.Column{DcimDeviceColumns[34]},
 			},
 		},
 	}
@@ -1104,6 +1338,7 @@ var (
 		{Name: "enabled", Type: field.TypeBool, Default: true},
 		{Name: "_occupied", Type: field.TypeBool, Default: false},
 		{Name: "device_id", Type: field.TypeInt},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "installed_device_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimDevicebayTable holds the schema information for the "dcim_devicebay" table.
@@ -1119,8 +1354,14 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 			{
-				Symbol:     "dcim_devicebay_dcim_device_installed_device",
+				Symbol:     "dcim_devicebay_users_owner_owner",
 				Columns:    []*schema.Column{DcimDevicebayColumns[14]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_devicebay_dcim_device_installed_device",
+				Columns:    []*schema.Column{DcimDevicebayColumns[15]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1140,6 +1381,11 @@ var (
 				Name:    "devicebay__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimDevicebayColumns[10]},
+			},
+			{
+				Name:    "devicebay_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDevicebayColumns[14]},
 			},
 			{
 				Name:    "devicebay_device_id_name",
@@ -1214,6 +1460,7 @@ var (
 		{Name: "tx_power", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 		{Name: "bridge_id", Type: field.TypeInt, Nullable: true},
 		{Name: "lag_id", Type: field.TypeInt, Nullable: true},
@@ -1242,50 +1489,56 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 			{
-				Symbol:     "dcim_interface_dcim_interface_parent_of",
+				Symbol:     "dcim_interface_users_owner_owner",
 				Columns:    []*schema.Column{DcimInterfaceColumns[31]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_interface_dcim_interface_parent_of",
+				Columns:    []*schema.Column{DcimInterfaceColumns[32]},
 				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_interface_dcim_interface_bridge_of",
-				Columns:    []*schema.Column{DcimInterfaceColumns[32]},
-				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
-				OnDelete:   schema.SetNull,
-			},
-			{
-				Symbol:     "dcim_interface_dcim_interface_lag_of",
 				Columns:    []*schema.Column{DcimInterfaceColumns[33]},
 				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "dcim_interface_dcim_macaddress_primary_mac_address",
+				Symbol:     "dcim_interface_dcim_interface_lag_of",
 				Columns:    []*schema.Column{DcimInterfaceColumns[34]},
+				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_interface_dcim_macaddress_primary_mac_address",
+				Columns:    []*schema.Column{DcimInterfaceColumns[35]},
 				RefColumns: []*schema.Column{DcimMacaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_interface_ipam_vlan_untagged_vlan",
-				Columns:    []*schema.Column{DcimInterfaceColumns[35]},
-				RefColumns: []*schema.Column{IpamVlanColumns[0]},
-				OnDelete:   schema.SetNull,
-			},
-			{
-				Symbol:     "dcim_interface_ipam_vlan_qinq_svlan",
 				Columns:    []*schema.Column{DcimInterfaceColumns[36]},
 				RefColumns: []*schema.Column{IpamVlanColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "dcim_interface_ipam_vrf_vrf",
+				Symbol:     "dcim_interface_ipam_vlan_qinq_svlan",
 				Columns:    []*schema.Column{DcimInterfaceColumns[37]},
+				RefColumns: []*schema.Column{IpamVlanColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_interface_ipam_vrf_vrf",
+				Columns:    []*schema.Column{DcimInterfaceColumns[38]},
 				RefColumns: []*schema.Column{IpamVrfColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_interface_ipam_vlantranslationpolicy_vlan_translation_policy",
-				Columns:    []*schema.Column{DcimInterfaceColumns[38]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[39]},
 				RefColumns: []*schema.Column{IpamVlantranslationpolicyColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -1312,9 +1565,14 @@ var (
 				Columns: []*schema.Column{DcimInterfaceColumns[29], DcimInterfaceColumns[4]},
 			},
 			{
+				Name:    "deviceinterface_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInterfaceColumns[31]},
+			},
+			{
 				Name:    "deviceinterface_primary_mac_address_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimInterfaceColumns[34]},
+				Columns: []*schema.Column{DcimInterfaceColumns[35]},
 			},
 		},
 	}
@@ -1331,6 +1589,7 @@ var (
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "color", Type: field.TypeString, Size: 6, Default: "9e9e9e"},
 		{Name: "vm_role", Type: field.TypeBool, Default: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimDeviceroleTable holds the schema information for the "dcim_devicerole" table.
@@ -1340,10 +1599,23 @@ var (
 		PrimaryKey: []*schema.Column{DcimDeviceroleColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_devicerole_dcim_devicerole_children",
+				Symbol:     "dcim_devicerole_users_owner_owner",
 				Columns:    []*schema.Column{DcimDeviceroleColumns[11]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_devicerole_dcim_devicerole_children",
+				Columns:    []*schema.Column{DcimDeviceroleColumns[12]},
 				RefColumns: []*schema.Column{DcimDeviceroleColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "devicerole_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDeviceroleColumns[11]},
 			},
 		},
 	}
@@ -1365,6 +1637,7 @@ var (
 		{Name: "airflow", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "weight", Type: field.TypeFloat64, Nullable: true},
 		{Name: "weight_unit", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "manufacturer_id", Type: field.TypeInt},
 		{Name: "default_platform_id", Type: field.TypeInt, Nullable: true},
 	}
@@ -1375,28 +1648,39 @@ var (
 		PrimaryKey: []*schema.Column{DcimDevicetypeColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_devicetype_dcim_manufacturer_manufacturer",
+				Symbol:     "dcim_devicetype_users_owner_owner",
 				Columns:    []*schema.Column{DcimDevicetypeColumns[16]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_devicetype_dcim_manufacturer_manufacturer",
+				Columns:    []*schema.Column{DcimDevicetypeColumns[17]},
 				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_devicetype_dcim_platform_default_platform",
-				Columns:    []*schema.Column{DcimDevicetypeColumns[17]},
+				Columns:    []*schema.Column{DcimDevicetypeColumns[18]},
 				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "devicetype_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDevicetypeColumns[16]},
+			},
+			{
 				Name:    "devicetype_manufacturer_id_model",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDevicetypeColumns[16], DcimDevicetypeColumns[6]},
+				Columns: []*schema.Column{DcimDevicetypeColumns[17], DcimDevicetypeColumns[6]},
 			},
 			{
 				Name:    "devicetype_manufacturer_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDevicetypeColumns[16], DcimDevicetypeColumns[7]},
+				Columns: []*schema.Column{DcimDevicetypeColumns[17], DcimDevicetypeColumns[7]},
 			},
 		},
 	}
@@ -1417,12 +1701,28 @@ var (
 		{Name: "action_data", Type: field.TypeJSON, Nullable: true},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// ExtrasEventruleTable holds the schema information for the "extras_eventrule" table.
 	ExtrasEventruleTable = &schema.Table{
 		Name:       "extras_eventrule",
 		Columns:    ExtrasEventruleColumns,
 		PrimaryKey: []*schema.Column{ExtrasEventruleColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_eventrule_users_owner_owner",
+				Columns:    []*schema.Column{ExtrasEventruleColumns[15]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "eventrule_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasEventruleColumns[15]},
+			},
+		},
 	}
 	// IpamFhrpgroupColumns holds the columns for the "ipam_fhrpgroup" table.
 	IpamFhrpgroupColumns = []*schema.Column{
@@ -1438,13 +1738,27 @@ var (
 		{Name: "auth_type", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "auth_key", Type: field.TypeString, Size: 255, Default: ""},
 		{Name: "_first_ip", Type: field.TypeString, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// IpamFhrpgroupTable holds the schema information for the "ipam_fhrpgroup" table.
 	IpamFhrpgroupTable = &schema.Table{
 		Name:       "ipam_fhrpgroup",
 		Columns:    IpamFhrpgroupColumns,
 		PrimaryKey: []*schema.Column{IpamFhrpgroupColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_fhrpgroup_users_owner_owner",
+				Columns:    []*schema.Column{IpamFhrpgroupColumns[12]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "fhrpgroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamFhrpgroupColumns[12]},
+			},
 			{
 				Name:    "fhrpgroup_protocol_group_id_id",
 				Unique:  false,
@@ -1515,6 +1829,7 @@ var (
 		{Name: "mappings", Type: field.TypeJSON},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimFrontportTable holds the schema information for the "dcim_frontport" table.
 	DcimFrontportTable = &schema.Table{
@@ -1533,6 +1848,12 @@ var (
 				Columns:    []*schema.Column{DcimFrontportColumns[18]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_frontport_users_owner_owner",
+				Columns:    []*schema.Column{DcimFrontportColumns[19]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
@@ -1555,6 +1876,11 @@ var (
 				Name:    "frontport_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimFrontportColumns[17], DcimFrontportColumns[4]},
+			},
+			{
+				Name:    "frontport_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimFrontportColumns[19]},
 			},
 		},
 	}
@@ -1638,6 +1964,7 @@ var (
 		{Name: "vrf_key", Type: field.TypeInt},
 		{Name: "_network", Type: field.TypeBytes, Size: 16},
 		{Name: "_broadcast", Type: field.TypeBytes, Size: 16},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "vrf_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 		{Name: "nat_inside_id", Type: field.TypeInt, Nullable: true},
@@ -1649,25 +1976,36 @@ var (
 		PrimaryKey: []*schema.Column{IpamIpaddressColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "ipam_ipaddress_ipam_vrf_vrf",
+				Symbol:     "ipam_ipaddress_users_owner_owner",
 				Columns:    []*schema.Column{IpamIpaddressColumns[18]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_ipaddress_ipam_vrf_vrf",
+				Columns:    []*schema.Column{IpamIpaddressColumns[19]},
 				RefColumns: []*schema.Column{IpamVrfColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_ipaddress_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{IpamIpaddressColumns[19]},
+				Columns:    []*schema.Column{IpamIpaddressColumns[20]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_ipaddress_ipam_ipaddress_nat_inside_of",
-				Columns:    []*schema.Column{IpamIpaddressColumns[20]},
+				Columns:    []*schema.Column{IpamIpaddressColumns[21]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "ipaddress_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamIpaddressColumns[18]},
+			},
 			{
 				Name:    "ipaddress_vrf_key_family_host",
 				Unique:  false,
@@ -1686,7 +2024,7 @@ var (
 			{
 				Name:    "ipaddress_nat_inside_id",
 				Unique:  false,
-				Columns: []*schema.Column{IpamIpaddressColumns[20]},
+				Columns: []*schema.Column{IpamIpaddressColumns[21]},
 			},
 		},
 	}
@@ -1709,6 +2047,7 @@ var (
 		{Name: "end_host", Type: field.TypeBytes, Size: 16},
 		{Name: "prefix_length", Type: field.TypeInt},
 		{Name: "vrf_key", Type: field.TypeInt},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "vrf_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 		{Name: "role_id", Type: field.TypeInt, Nullable: true},
@@ -1720,25 +2059,36 @@ var (
 		PrimaryKey: []*schema.Column{IpamIprangeColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "ipam_iprange_ipam_vrf_vrf",
+				Symbol:     "ipam_iprange_users_owner_owner",
 				Columns:    []*schema.Column{IpamIprangeColumns[17]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_iprange_ipam_vrf_vrf",
+				Columns:    []*schema.Column{IpamIprangeColumns[18]},
 				RefColumns: []*schema.Column{IpamVrfColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_iprange_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{IpamIprangeColumns[18]},
+				Columns:    []*schema.Column{IpamIprangeColumns[19]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_iprange_ipam_role_role",
-				Columns:    []*schema.Column{IpamIprangeColumns[19]},
+				Columns:    []*schema.Column{IpamIprangeColumns[20]},
 				RefColumns: []*schema.Column{IpamRoleColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "iprange_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamIprangeColumns[17]},
+			},
 			{
 				Name:    "iprange_vrf_key_family_start_host",
 				Unique:  false,
@@ -1861,6 +2211,7 @@ var (
 		{Name: "component_type", Type: field.TypeString, Nullable: true},
 		{Name: "component_id", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "role_id", Type: field.TypeInt, Nullable: true},
 		{Name: "manufacturer_id", Type: field.TypeInt, Nullable: true},
 	}
@@ -1877,14 +2228,20 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 			{
-				Symbol:     "dcim_inventoryitem_dcim_inventoryitemrole_role",
+				Symbol:     "dcim_inventoryitem_users_owner_owner",
 				Columns:    []*schema.Column{DcimInventoryitemColumns[21]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_inventoryitem_dcim_inventoryitemrole_role",
+				Columns:    []*schema.Column{DcimInventoryitemColumns[22]},
 				RefColumns: []*schema.Column{DcimInventoryitemroleColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_inventoryitem_dcim_manufacturer_manufacturer",
-				Columns:    []*schema.Column{DcimInventoryitemColumns[22]},
+				Columns:    []*schema.Column{DcimInventoryitemColumns[23]},
 				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -1904,6 +2261,11 @@ var (
 				Name:    "inventoryitem__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimInventoryitemColumns[10]},
+			},
+			{
+				Name:    "inventoryitem_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInventoryitemColumns[21]},
 			},
 			{
 				Name:    "inventoryitem_device_id_parent_id_name",
@@ -1928,12 +2290,28 @@ var (
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "color", Type: field.TypeString, Size: 6, Default: "9e9e9e"},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimInventoryitemroleTable holds the schema information for the "dcim_inventoryitemrole" table.
 	DcimInventoryitemroleTable = &schema.Table{
 		Name:       "dcim_inventoryitemrole",
 		Columns:    DcimInventoryitemroleColumns,
 		PrimaryKey: []*schema.Column{DcimInventoryitemroleColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_inventoryitemrole_users_owner_owner",
+				Columns:    []*schema.Column{DcimInventoryitemroleColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "inventoryitemrole_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInventoryitemroleColumns[9]},
+			},
+		},
 	}
 	// DcimInventoryitemtemplateColumns holds the columns for the "dcim_inventoryitemtemplate" table.
 	DcimInventoryitemtemplateColumns = []*schema.Column{
@@ -1999,6 +2377,7 @@ var (
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
 		{Name: "facility", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 		{Name: "site_id", Type: field.TypeInt},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
@@ -2010,22 +2389,35 @@ var (
 		PrimaryKey: []*schema.Column{DcimLocationColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_location_dcim_location_children",
+				Symbol:     "dcim_location_users_owner_owner",
 				Columns:    []*schema.Column{DcimLocationColumns[11]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_location_dcim_location_children",
+				Columns:    []*schema.Column{DcimLocationColumns[12]},
 				RefColumns: []*schema.Column{DcimLocationColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_location_dcim_site_site",
-				Columns:    []*schema.Column{DcimLocationColumns[12]},
+				Columns:    []*schema.Column{DcimLocationColumns[13]},
 				RefColumns: []*schema.Column{DcimSiteColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_location_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{DcimLocationColumns[13]},
+				Columns:    []*schema.Column{DcimLocationColumns[14]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "location_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimLocationColumns[11]},
 			},
 		},
 	}
@@ -2040,13 +2432,27 @@ var (
 		{Name: "mac_address", Type: field.TypeString, Size: 17},
 		{Name: "assigned_object_type", Type: field.TypeString, Nullable: true},
 		{Name: "assigned_object_id", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimMacaddressTable holds the schema information for the "dcim_macaddress" table.
 	DcimMacaddressTable = &schema.Table{
 		Name:       "dcim_macaddress",
 		Columns:    DcimMacaddressColumns,
 		PrimaryKey: []*schema.Column{DcimMacaddressColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_macaddress_users_owner_owner",
+				Columns:    []*schema.Column{DcimMacaddressColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "macaddress_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimMacaddressColumns[9]},
+			},
 			{
 				Name:    "macaddress_assigned_object_type_assigned_object_id",
 				Unique:  false,
@@ -2069,12 +2475,28 @@ var (
 		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimManufacturerTable holds the schema information for the "dcim_manufacturer" table.
 	DcimManufacturerTable = &schema.Table{
 		Name:       "dcim_manufacturer",
 		Columns:    DcimManufacturerColumns,
 		PrimaryKey: []*schema.Column{DcimManufacturerColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_manufacturer_users_owner_owner",
+				Columns:    []*schema.Column{DcimManufacturerColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "manufacturer_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimManufacturerColumns[8]},
+			},
+		},
 	}
 	// DcimModuleColumns holds the columns for the "dcim_module" table.
 	DcimModuleColumns = []*schema.Column{
@@ -2090,6 +2512,7 @@ var (
 		{Name: "replicate_components", Type: field.TypeBool, Default: true},
 		{Name: "adopt_components", Type: field.TypeBool, Default: false},
 		{Name: "_display", Type: field.TypeString, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_bay_id", Type: field.TypeInt},
 		{Name: "module_type_id", Type: field.TypeInt},
@@ -2101,22 +2524,35 @@ var (
 		PrimaryKey: []*schema.Column{DcimModuleColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_module_dcim_device_device",
+				Symbol:     "dcim_module_users_owner_owner",
 				Columns:    []*schema.Column{DcimModuleColumns[12]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_module_dcim_device_device",
+				Columns:    []*schema.Column{DcimModuleColumns[13]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_module_dcim_modulebay_module_bay",
-				Columns:    []*schema.Column{DcimModuleColumns[13]},
+				Columns:    []*schema.Column{DcimModuleColumns[14]},
 				RefColumns: []*schema.Column{DcimModulebayColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_module_dcim_moduletype_module_type",
-				Columns:    []*schema.Column{DcimModuleColumns[14]},
+				Columns:    []*schema.Column{DcimModuleColumns[15]},
 				RefColumns: []*schema.Column{DcimModuletypeColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "module_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModuleColumns[12]},
 			},
 		},
 	}
@@ -2138,6 +2574,7 @@ var (
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimModulebayTable holds the schema information for the "dcim_modulebay" table.
 	DcimModulebayTable = &schema.Table{
@@ -2157,6 +2594,12 @@ var (
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
+			{
+				Symbol:     "dcim_modulebay_users_owner_owner",
+				Columns:    []*schema.Column{DcimModulebayColumns[16]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
 		},
 		Indexes: []*schema.Index{
 			{
@@ -2173,6 +2616,11 @@ var (
 				Name:    "modulebay__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimModulebayColumns[10]},
+			},
+			{
+				Name:    "modulebay_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModulebayColumns[16]},
 			},
 			{
 				Name:    "modulebay_device_id_module_id_name",
@@ -2241,6 +2689,7 @@ var (
 		{Name: "weight", Type: field.TypeFloat64, Nullable: true},
 		{Name: "weight_unit", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "attribute_data", Type: field.TypeJSON, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "profile_id", Type: field.TypeInt, Nullable: true},
 		{Name: "manufacturer_id", Type: field.TypeInt},
 	}
@@ -2251,23 +2700,34 @@ var (
 		PrimaryKey: []*schema.Column{DcimModuletypeColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_moduletype_dcim_moduletypeprofile_profile",
+				Symbol:     "dcim_moduletype_users_owner_owner",
 				Columns:    []*schema.Column{DcimModuletypeColumns[12]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_moduletype_dcim_moduletypeprofile_profile",
+				Columns:    []*schema.Column{DcimModuletypeColumns[13]},
 				RefColumns: []*schema.Column{DcimModuletypeprofileColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_moduletype_dcim_manufacturer_manufacturer",
-				Columns:    []*schema.Column{DcimModuletypeColumns[13]},
+				Columns:    []*schema.Column{DcimModuletypeColumns[14]},
 				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "moduletype_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModuletypeColumns[12]},
+			},
+			{
 				Name:    "moduletype_manufacturer_id_model",
 				Unique:  true,
-				Columns: []*schema.Column{DcimModuletypeColumns[13], DcimModuletypeColumns[6]},
+				Columns: []*schema.Column{DcimModuletypeColumns[14], DcimModuletypeColumns[6]},
 			},
 		},
 	}
@@ -2281,12 +2741,28 @@ var (
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "schema", Type: field.TypeJSON, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimModuletypeprofileTable holds the schema information for the "dcim_moduletypeprofile" table.
 	DcimModuletypeprofileTable = &schema.Table{
 		Name:       "dcim_moduletypeprofile",
 		Columns:    DcimModuletypeprofileColumns,
 		PrimaryKey: []*schema.Column{DcimModuletypeprofileColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_moduletypeprofile_users_owner_owner",
+				Columns:    []*schema.Column{DcimModuletypeprofileColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "moduletypeprofile_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModuletypeprofileColumns[8]},
+			},
+		},
 	}
 	// CoreObjectchangeColumns holds the columns for the "core_objectchange" table.
 	CoreObjectchangeColumns = []*schema.Column{
@@ -2382,6 +2858,39 @@ var (
 			},
 		},
 	}
+	// UsersOwnerColumns holds the columns for the "users_owner" table.
+	UsersOwnerColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+	}
+	// UsersOwnerTable holds the schema information for the "users_owner" table.
+	UsersOwnerTable = &schema.Table{
+		Name:       "users_owner",
+		Columns:    UsersOwnerColumns,
+		PrimaryKey: []*schema.Column{UsersOwnerColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "users_owner_users_ownergroup_group",
+				Columns:    []*schema.Column{UsersOwnerColumns[3]},
+				RefColumns: []*schema.Column{UsersOwnergroupColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+	}
+	// UsersOwnergroupColumns holds the columns for the "users_ownergroup" table.
+	UsersOwnergroupColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+	}
+	// UsersOwnergroupTable holds the schema information for the "users_ownergroup" table.
+	UsersOwnergroupTable = &schema.Table{
+		Name:       "users_ownergroup",
+		Columns:    UsersOwnergroupColumns,
+		PrimaryKey: []*schema.Column{UsersOwnergroupColumns[0]},
+	}
 	// DcimPlatformColumns holds the columns for the "dcim_platform" table.
 	DcimPlatformColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -2393,6 +2902,7 @@ var (
 		{Name: "_depth", Type: field.TypeInt, Default: 0},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 		{Name: "manufacturer_id", Type: field.TypeInt, Nullable: true},
 	}
@@ -2403,16 +2913,29 @@ var (
 		PrimaryKey: []*schema.Column{DcimPlatformColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_platform_dcim_platform_children",
+				Symbol:     "dcim_platform_users_owner_owner",
 				Columns:    []*schema.Column{DcimPlatformColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_platform_dcim_platform_children",
+				Columns:    []*schema.Column{DcimPlatformColumns[10]},
 				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_platform_dcim_manufacturer_manufacturer",
-				Columns:    []*schema.Column{DcimPlatformColumns[10]},
+				Columns:    []*schema.Column{DcimPlatformColumns[11]},
 				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "platform_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPlatformColumns[9]},
 			},
 		},
 	}
@@ -2438,6 +2961,7 @@ var (
 		{Name: "available_power", Type: field.TypeInt, Default: 0},
 		{Name: "_occupied", Type: field.TypeBool, Default: false},
 		{Name: "_power_panel_name", Type: field.TypeString, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "power_panel_id", Type: field.TypeInt},
 		{Name: "rack_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
@@ -2449,22 +2973,35 @@ var (
 		PrimaryKey: []*schema.Column{DcimPowerfeedColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_powerfeed_dcim_powerpanel_power_panel",
+				Symbol:     "dcim_powerfeed_users_owner_owner",
 				Columns:    []*schema.Column{DcimPowerfeedColumns[20]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_powerfeed_dcim_powerpanel_power_panel",
+				Columns:    []*schema.Column{DcimPowerfeedColumns[21]},
 				RefColumns: []*schema.Column{DcimPowerpanelColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_powerfeed_dcim_rack_rack",
-				Columns:    []*schema.Column{DcimPowerfeedColumns[21]},
+				Columns:    []*schema.Column{DcimPowerfeedColumns[22]},
 				RefColumns: []*schema.Column{DcimRackColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_powerfeed_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{DcimPowerfeedColumns[22]},
+				Columns:    []*schema.Column{DcimPowerfeedColumns[23]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "powerfeed_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerfeedColumns[20]},
 			},
 		},
 	}
@@ -2489,6 +3026,7 @@ var (
 		{Name: "feed_leg", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "power_port_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimPoweroutletTable holds the schema information for the "dcim_poweroutlet" table.
@@ -2510,8 +3048,14 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 			{
-				Symbol:     "dcim_poweroutlet_dcim_powerport_power_port",
+				Symbol:     "dcim_poweroutlet_users_owner_owner",
 				Columns:    []*schema.Column{DcimPoweroutletColumns[19]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_poweroutlet_dcim_powerport_power_port",
+				Columns:    []*schema.Column{DcimPoweroutletColumns[20]},
 				RefColumns: []*schema.Column{DcimPowerportColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -2536,6 +3080,11 @@ var (
 				Name:    "poweroutlet_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimPoweroutletColumns[17], DcimPoweroutletColumns[4]},
+			},
+			{
+				Name:    "poweroutlet_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPoweroutletColumns[19]},
 			},
 		},
 	}
@@ -2603,6 +3152,7 @@ var (
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "name", Type: field.TypeString, Size: 100},
 		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "site_id", Type: field.TypeInt},
 		{Name: "location_id", Type: field.TypeInt, Nullable: true},
 	}
@@ -2613,16 +3163,29 @@ var (
 		PrimaryKey: []*schema.Column{DcimPowerpanelColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_powerpanel_dcim_site_site",
+				Symbol:     "dcim_powerpanel_users_owner_owner",
 				Columns:    []*schema.Column{DcimPowerpanelColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_powerpanel_dcim_site_site",
+				Columns:    []*schema.Column{DcimPowerpanelColumns[9]},
 				RefColumns: []*schema.Column{DcimSiteColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_powerpanel_dcim_location_location",
-				Columns:    []*schema.Column{DcimPowerpanelColumns[9]},
+				Columns:    []*schema.Column{DcimPowerpanelColumns[10]},
 				RefColumns: []*schema.Column{DcimLocationColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "powerpanel_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerpanelColumns[8]},
 			},
 		},
 	}
@@ -2646,6 +3209,7 @@ var (
 		{Name: "allocated_draw", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimPowerportTable holds the schema information for the "dcim_powerport" table.
 	DcimPowerportTable = &schema.Table{
@@ -2664,6 +3228,12 @@ var (
 				Columns:    []*schema.Column{DcimPowerportColumns[17]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_powerport_users_owner_owner",
+				Columns:    []*schema.Column{DcimPowerportColumns[18]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
@@ -2686,6 +3256,11 @@ var (
 				Name:    "powerport_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimPowerportColumns[16], DcimPowerportColumns[4]},
+			},
+			{
+				Name:    "powerport_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerportColumns[18]},
 			},
 		},
 	}
@@ -2761,6 +3336,7 @@ var (
 		{Name: "_site_group_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "vrf_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 		{Name: "vlan_id", Type: field.TypeInt, Nullable: true},
@@ -2773,31 +3349,42 @@ var (
 		PrimaryKey: []*schema.Column{IpamPrefixColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "ipam_prefix_ipam_vrf_vrf",
+				Symbol:     "ipam_prefix_users_owner_owner",
 				Columns:    []*schema.Column{IpamPrefixColumns[23]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_prefix_ipam_vrf_vrf",
+				Columns:    []*schema.Column{IpamPrefixColumns[24]},
 				RefColumns: []*schema.Column{IpamVrfColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_prefix_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{IpamPrefixColumns[24]},
+				Columns:    []*schema.Column{IpamPrefixColumns[25]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_prefix_ipam_vlan_vlan",
-				Columns:    []*schema.Column{IpamPrefixColumns[25]},
+				Columns:    []*schema.Column{IpamPrefixColumns[26]},
 				RefColumns: []*schema.Column{IpamVlanColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_prefix_ipam_role_role",
-				Columns:    []*schema.Column{IpamPrefixColumns[26]},
+				Columns:    []*schema.Column{IpamPrefixColumns[27]},
 				RefColumns: []*schema.Column{IpamRoleColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "prefix_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamPrefixColumns[23]},
+			},
 			{
 				Name:    "prefix_vrf_key_family_network_prefix_length",
 				Unique:  false,
@@ -2836,12 +3423,28 @@ var (
 		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// CircuitsProviderTable holds the schema information for the "circuits_provider" table.
 	CircuitsProviderTable = &schema.Table{
 		Name:       "circuits_provider",
 		Columns:    CircuitsProviderColumns,
 		PrimaryKey: []*schema.Column{CircuitsProviderColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "circuits_provider_users_owner_owner",
+				Columns:    []*schema.Column{CircuitsProviderColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "provider_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsProviderColumns[9]},
+			},
+		},
 	}
 	// CircuitsProvideraccountColumns holds the columns for the "circuits_provideraccount" table.
 	CircuitsProvideraccountColumns = []*schema.Column{
@@ -2853,6 +3456,7 @@ var (
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "name", Type: field.TypeString, Size: 100, Default: ""},
 		{Name: "account", Type: field.TypeString, Size: 100},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "provider_id", Type: field.TypeInt},
 	}
 	// CircuitsProvideraccountTable holds the schema information for the "circuits_provideraccount" table.
@@ -2862,17 +3466,28 @@ var (
 		PrimaryKey: []*schema.Column{CircuitsProvideraccountColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "circuits_provideraccount_circuits_provider_provider",
+				Symbol:     "circuits_provideraccount_users_owner_owner",
 				Columns:    []*schema.Column{CircuitsProvideraccountColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "circuits_provideraccount_circuits_provider_provider",
+				Columns:    []*schema.Column{CircuitsProvideraccountColumns[9]},
 				RefColumns: []*schema.Column{CircuitsProviderColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "provideraccount_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsProvideraccountColumns[8]},
+			},
+			{
 				Name:    "provideraccount_provider_id_account",
 				Unique:  true,
-				Columns: []*schema.Column{CircuitsProvideraccountColumns[8], CircuitsProvideraccountColumns[7]},
+				Columns: []*schema.Column{CircuitsProvideraccountColumns[9], CircuitsProvideraccountColumns[7]},
 			},
 		},
 	}
@@ -2887,6 +3502,7 @@ var (
 		{Name: "name", Type: field.TypeString, Size: 100},
 		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "service_id", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "provider_id", Type: field.TypeInt},
 	}
 	// CircuitsProvidernetworkTable holds the schema information for the "circuits_providernetwork" table.
@@ -2896,17 +3512,28 @@ var (
 		PrimaryKey: []*schema.Column{CircuitsProvidernetworkColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "circuits_providernetwork_circuits_provider_provider",
+				Symbol:     "circuits_providernetwork_users_owner_owner",
 				Columns:    []*schema.Column{CircuitsProvidernetworkColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "circuits_providernetwork_circuits_provider_provider",
+				Columns:    []*schema.Column{CircuitsProvidernetworkColumns[10]},
 				RefColumns: []*schema.Column{CircuitsProviderColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "providernetwork_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsProvidernetworkColumns[9]},
+			},
+			{
 				Name:    "providernetwork_provider_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{CircuitsProvidernetworkColumns[9], CircuitsProvidernetworkColumns[6]},
+				Columns: []*schema.Column{CircuitsProvidernetworkColumns[10], CircuitsProvidernetworkColumns[6]},
 			},
 		},
 	}
@@ -2921,12 +3548,28 @@ var (
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "is_private", Type: field.TypeBool, Default: false},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// IpamRirTable holds the schema information for the "ipam_rir" table.
 	IpamRirTable = &schema.Table{
 		Name:       "ipam_rir",
 		Columns:    IpamRirColumns,
 		PrimaryKey: []*schema.Column{IpamRirColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_rir_users_owner_owner",
+				Columns:    []*schema.Column{IpamRirColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "rir_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamRirColumns[9]},
+			},
+		},
 	}
 	// DcimRackColumns holds the columns for the "dcim_rack" table.
 	DcimRackColumns = []*schema.Column{
@@ -2956,6 +3599,7 @@ var (
 		{Name: "weight", Type: field.TypeFloat64, Nullable: true},
 		{Name: "weight_unit", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "max_weight", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "site_id", Type: field.TypeInt},
 		{Name: "location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "group_id", Type: field.TypeInt, Nullable: true},
@@ -2970,47 +3614,58 @@ var (
 		PrimaryKey: []*schema.Column{DcimRackColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_rack_dcim_site_site",
+				Symbol:     "dcim_rack_users_owner_owner",
 				Columns:    []*schema.Column{DcimRackColumns[26]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_rack_dcim_site_site",
+				Columns:    []*schema.Column{DcimRackColumns[27]},
 				RefColumns: []*schema.Column{DcimSiteColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_rack_dcim_location_location",
-				Columns:    []*schema.Column{DcimRackColumns[27]},
+				Columns:    []*schema.Column{DcimRackColumns[28]},
 				RefColumns: []*schema.Column{DcimLocationColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_rack_dcim_rackgroup_group",
-				Columns:    []*schema.Column{DcimRackColumns[28]},
+				Columns:    []*schema.Column{DcimRackColumns[29]},
 				RefColumns: []*schema.Column{DcimRackgroupColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_rack_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{DcimRackColumns[29]},
+				Columns:    []*schema.Column{DcimRackColumns[30]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_rack_dcim_rackrole_role",
-				Columns:    []*schema.Column{DcimRackColumns[30]},
+				Columns:    []*schema.Column{DcimRackColumns[31]},
 				RefColumns: []*schema.Column{DcimRackroleColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_rack_dcim_racktype_rack_type",
-				Columns:    []*schema.Column{DcimRackColumns[31]},
+				Columns:    []*schema.Column{DcimRackColumns[32]},
 				RefColumns: []*schema.Column{DcimRacktypeColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "rack_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRackColumns[26]},
+			},
+			{
 				Name:    "rack_site_id_location_id__name_natural_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimRackColumns[26], DcimRackColumns[27], DcimRackColumns[7], DcimRackColumns[0]},
+				Columns: []*schema.Column{DcimRackColumns[27], DcimRackColumns[28], DcimRackColumns[7], DcimRackColumns[0]},
 			},
 		},
 	}
@@ -3024,12 +3679,28 @@ var (
 		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimRackgroupTable holds the schema information for the "dcim_rackgroup" table.
 	DcimRackgroupTable = &schema.Table{
 		Name:       "dcim_rackgroup",
 		Columns:    DcimRackgroupColumns,
 		PrimaryKey: []*schema.Column{DcimRackgroupColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_rackgroup_users_owner_owner",
+				Columns:    []*schema.Column{DcimRackgroupColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "rackgroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRackgroupColumns[8]},
+			},
+		},
 	}
 	// DcimRackreservationColumns holds the columns for the "dcim_rackreservation" table.
 	DcimRackreservationColumns = []*schema.Column{
@@ -3043,6 +3714,7 @@ var (
 		{Name: "description", Type: field.TypeString, Size: 200},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "_rack_display", Type: field.TypeString, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "rack_id", Type: field.TypeInt},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 		{Name: "user_id", Type: field.TypeInt},
@@ -3054,22 +3726,35 @@ var (
 		PrimaryKey: []*schema.Column{DcimRackreservationColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_rackreservation_dcim_rack_rack",
+				Symbol:     "dcim_rackreservation_users_owner_owner",
 				Columns:    []*schema.Column{DcimRackreservationColumns[10]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_rackreservation_dcim_rack_rack",
+				Columns:    []*schema.Column{DcimRackreservationColumns[11]},
 				RefColumns: []*schema.Column{DcimRackColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_rackreservation_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{DcimRackreservationColumns[11]},
+				Columns:    []*schema.Column{DcimRackreservationColumns[12]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_rackreservation_users_user_user",
-				Columns:    []*schema.Column{DcimRackreservationColumns[12]},
+				Columns:    []*schema.Column{DcimRackreservationColumns[13]},
 				RefColumns: []*schema.Column{UsersUserColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "rackreservation_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRackreservationColumns[10]},
 			},
 		},
 	}
@@ -3084,12 +3769,28 @@ var (
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "color", Type: field.TypeString, Size: 6, Default: "9e9e9e"},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimRackroleTable holds the schema information for the "dcim_rackrole" table.
 	DcimRackroleTable = &schema.Table{
 		Name:       "dcim_rackrole",
 		Columns:    DcimRackroleColumns,
 		PrimaryKey: []*schema.Column{DcimRackroleColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_rackrole_users_owner_owner",
+				Columns:    []*schema.Column{DcimRackroleColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "rackrole_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRackroleColumns[9]},
+			},
+		},
 	}
 	// DcimRacktypeColumns holds the columns for the "dcim_racktype" table.
 	DcimRacktypeColumns = []*schema.Column{
@@ -3114,6 +3815,7 @@ var (
 		{Name: "weight", Type: field.TypeFloat64, Nullable: true},
 		{Name: "weight_unit", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "max_weight", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "manufacturer_id", Type: field.TypeInt},
 	}
 	// DcimRacktypeTable holds the schema information for the "dcim_racktype" table.
@@ -3123,10 +3825,23 @@ var (
 		PrimaryKey: []*schema.Column{DcimRacktypeColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_racktype_dcim_manufacturer_manufacturer",
+				Symbol:     "dcim_racktype_users_owner_owner",
 				Columns:    []*schema.Column{DcimRacktypeColumns[21]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_racktype_dcim_manufacturer_manufacturer",
+				Columns:    []*schema.Column{DcimRacktypeColumns[22]},
 				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "racktype_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRacktypeColumns[21]},
 			},
 		},
 	}
@@ -3151,6 +3866,7 @@ var (
 		{Name: "mappings", Type: field.TypeJSON},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimRearportTable holds the schema information for the "dcim_rearport" table.
 	DcimRearportTable = &schema.Table{
@@ -3169,6 +3885,12 @@ var (
 				Columns:    []*schema.Column{DcimRearportColumns[18]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_rearport_users_owner_owner",
+				Columns:    []*schema.Column{DcimRearportColumns[19]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
@@ -3191,6 +3913,11 @@ var (
 				Name:    "rearport_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimRearportColumns[17], DcimRearportColumns[4]},
+			},
+			{
+				Name:    "rearport_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRearportColumns[19]},
 			},
 		},
 	}
@@ -3253,6 +3980,7 @@ var (
 		{Name: "_depth", Type: field.TypeInt, Default: 0},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimRegionTable holds the schema information for the "dcim_region" table.
@@ -3262,10 +3990,23 @@ var (
 		PrimaryKey: []*schema.Column{DcimRegionColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_region_dcim_region_children",
+				Symbol:     "dcim_region_users_owner_owner",
 				Columns:    []*schema.Column{DcimRegionColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_region_dcim_region_children",
+				Columns:    []*schema.Column{DcimRegionColumns[10]},
 				RefColumns: []*schema.Column{DcimRegionColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "region_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRegionColumns[9]},
 			},
 		},
 	}
@@ -3280,12 +4021,28 @@ var (
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "weight", Type: field.TypeInt, Default: 1000},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// IpamRoleTable holds the schema information for the "ipam_role" table.
 	IpamRoleTable = &schema.Table{
 		Name:       "ipam_role",
 		Columns:    IpamRoleColumns,
 		PrimaryKey: []*schema.Column{IpamRoleColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_role_users_owner_owner",
+				Columns:    []*schema.Column{IpamRoleColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "role_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamRoleColumns[9]},
+			},
+		},
 	}
 	// IpamRoutetargetColumns holds the columns for the "ipam_routetarget" table.
 	IpamRoutetargetColumns = []*schema.Column{
@@ -3297,6 +4054,7 @@ var (
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "name", Type: field.TypeString, Unique: true, Size: 21},
 		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 	}
 	// IpamRoutetargetTable holds the schema information for the "ipam_routetarget" table.
@@ -3306,10 +4064,23 @@ var (
 		PrimaryKey: []*schema.Column{IpamRoutetargetColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "ipam_routetarget_tenancy_tenant_tenant",
+				Symbol:     "ipam_routetarget_users_owner_owner",
 				Columns:    []*schema.Column{IpamRoutetargetColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_routetarget_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{IpamRoutetargetColumns[9]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "routetarget_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamRoutetargetColumns[8]},
 			},
 		},
 	}
@@ -3327,13 +4098,27 @@ var (
 		{Name: "protocol", Type: field.TypeString, Size: 50},
 		{Name: "ports", Type: field.TypeJSON},
 		{Name: "_ports_lowest", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// IpamServiceTable holds the schema information for the "ipam_service" table.
 	IpamServiceTable = &schema.Table{
 		Name:       "ipam_service",
 		Columns:    IpamServiceColumns,
 		PrimaryKey: []*schema.Column{IpamServiceColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_service_users_owner_owner",
+				Columns:    []*schema.Column{IpamServiceColumns[12]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "service_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamServiceColumns[12]},
+			},
 			{
 				Name:    "service_protocol__ports_lowest_id",
 				Unique:  false,
@@ -3358,12 +4143,28 @@ var (
 		{Name: "protocol", Type: field.TypeString, Size: 50},
 		{Name: "ports", Type: field.TypeJSON},
 		{Name: "_ports_lowest", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// IpamServicetemplateTable holds the schema information for the "ipam_servicetemplate" table.
 	IpamServicetemplateTable = &schema.Table{
 		Name:       "ipam_servicetemplate",
 		Columns:    IpamServicetemplateColumns,
 		PrimaryKey: []*schema.Column{IpamServicetemplateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_servicetemplate_users_owner_owner",
+				Columns:    []*schema.Column{IpamServicetemplateColumns[10]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "servicetemplate_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamServicetemplateColumns[10]},
+			},
+		},
 	}
 	// DcimSiteColumns holds the columns for the "dcim_site" table.
 	DcimSiteColumns = []*schema.Column{
@@ -3383,6 +4184,7 @@ var (
 		{Name: "shipping_address", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "latitude", Type: field.TypeFloat64, Nullable: true},
 		{Name: "longitude", Type: field.TypeFloat64, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "region_id", Type: field.TypeInt, Nullable: true},
 		{Name: "group_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
@@ -3394,22 +4196,35 @@ var (
 		PrimaryKey: []*schema.Column{DcimSiteColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_site_dcim_region_region",
+				Symbol:     "dcim_site_users_owner_owner",
 				Columns:    []*schema.Column{DcimSiteColumns[16]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_site_dcim_region_region",
+				Columns:    []*schema.Column{DcimSiteColumns[17]},
 				RefColumns: []*schema.Column{DcimRegionColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_site_dcim_sitegroup_group",
-				Columns:    []*schema.Column{DcimSiteColumns[17]},
+				Columns:    []*schema.Column{DcimSiteColumns[18]},
 				RefColumns: []*schema.Column{DcimSitegroupColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_site_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{DcimSiteColumns[18]},
+				Columns:    []*schema.Column{DcimSiteColumns[19]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "site_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimSiteColumns[16]},
 			},
 		},
 	}
@@ -3424,6 +4239,7 @@ var (
 		{Name: "_depth", Type: field.TypeInt, Default: 0},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimSitegroupTable holds the schema information for the "dcim_sitegroup" table.
@@ -3433,10 +4249,23 @@ var (
 		PrimaryKey: []*schema.Column{DcimSitegroupColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_sitegroup_dcim_sitegroup_children",
+				Symbol:     "dcim_sitegroup_users_owner_owner",
 				Columns:    []*schema.Column{DcimSitegroupColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_sitegroup_dcim_sitegroup_children",
+				Columns:    []*schema.Column{DcimSitegroupColumns[10]},
 				RefColumns: []*schema.Column{DcimSitegroupColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitegroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimSitegroupColumns[9]},
 			},
 		},
 	}
@@ -3445,6 +4274,7 @@ var (
 		{Name: "id", Type: field.TypeInt, Increment: true},
 		{Name: "created", Type: field.TypeTime, Nullable: true},
 		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "color", Type: field.TypeString, Size: 6, Default: "9e9e9e"},
@@ -3457,6 +4287,13 @@ var (
 		Name:       "extras_tag",
 		Columns:    ExtrasTagColumns,
 		PrimaryKey: []*schema.Column{ExtrasTagColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "tag_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasTagColumns[3]},
+			},
+		},
 	}
 	// ExtrasTaggeditemColumns holds the columns for the "extras_taggeditem" table.
 	ExtrasTaggeditemColumns = []*schema.Column{
@@ -3502,6 +4339,7 @@ var (
 		{Name: "name", Type: field.TypeString, Size: 100},
 		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "slug", Type: field.TypeString, Size: 100},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "group_id", Type: field.TypeInt, Nullable: true},
 	}
 	// TenancyTenantTable holds the schema information for the "tenancy_tenant" table.
@@ -3511,10 +4349,23 @@ var (
 		PrimaryKey: []*schema.Column{TenancyTenantColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "tenancy_tenant_tenancy_tenantgroup_group",
+				Symbol:     "tenancy_tenant_users_owner_owner",
 				Columns:    []*schema.Column{TenancyTenantColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "tenancy_tenant_tenancy_tenantgroup_group",
+				Columns:    []*schema.Column{TenancyTenantColumns[10]},
 				RefColumns: []*schema.Column{TenancyTenantgroupColumns[0]},
 				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "tenant_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{TenancyTenantColumns[9]},
 			},
 		},
 	}
@@ -3530,6 +4381,7 @@ var (
 		{Name: "_depth", Type: field.TypeInt, Default: 0},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 	}
 	// TenancyTenantgroupTable holds the schema information for the "tenancy_tenantgroup" table.
@@ -3539,13 +4391,24 @@ var (
 		PrimaryKey: []*schema.Column{TenancyTenantgroupColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "tenancy_tenantgroup_tenancy_tenantgroup_children",
+				Symbol:     "tenancy_tenantgroup_users_owner_owner",
 				Columns:    []*schema.Column{TenancyTenantgroupColumns[10]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "tenancy_tenantgroup_tenancy_tenantgroup_children",
+				Columns:    []*schema.Column{TenancyTenantgroupColumns[11]},
 				RefColumns: []*schema.Column{TenancyTenantgroupColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "tenantgroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{TenancyTenantgroupColumns[10]},
+			},
 			{
 				Name:    "tenantgroup_name",
 				Unique:  true,
@@ -3630,6 +4493,7 @@ var (
 		{Name: "name", Type: field.TypeString, Size: 64},
 		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
 		{Name: "qinq_role", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "group_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
@@ -3643,61 +4507,72 @@ var (
 		PrimaryKey: []*schema.Column{IpamVlanColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "ipam_vlan_dcim_site_site",
+				Symbol:     "ipam_vlan_users_owner_owner",
 				Columns:    []*schema.Column{IpamVlanColumns[10]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_vlan_dcim_site_site",
+				Columns:    []*schema.Column{IpamVlanColumns[11]},
 				RefColumns: []*schema.Column{DcimSiteColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_vlan_ipam_vlangroup_group",
-				Columns:    []*schema.Column{IpamVlanColumns[11]},
+				Columns:    []*schema.Column{IpamVlanColumns[12]},
 				RefColumns: []*schema.Column{IpamVlangroupColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_vlan_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{IpamVlanColumns[12]},
+				Columns:    []*schema.Column{IpamVlanColumns[13]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_vlan_ipam_role_role",
-				Columns:    []*schema.Column{IpamVlanColumns[13]},
+				Columns:    []*schema.Column{IpamVlanColumns[14]},
 				RefColumns: []*schema.Column{IpamRoleColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "ipam_vlan_ipam_vlan_qinq_svlan_of",
-				Columns:    []*schema.Column{IpamVlanColumns[14]},
+				Columns:    []*schema.Column{IpamVlanColumns[15]},
 				RefColumns: []*schema.Column{IpamVlanColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "vlan_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamVlanColumns[10]},
+			},
+			{
 				Name:    "vlan_group_id_vid",
 				Unique:  true,
-				Columns: []*schema.Column{IpamVlanColumns[11], IpamVlanColumns[6]},
+				Columns: []*schema.Column{IpamVlanColumns[12], IpamVlanColumns[6]},
 			},
 			{
 				Name:    "vlan_group_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{IpamVlanColumns[11], IpamVlanColumns[7]},
+				Columns: []*schema.Column{IpamVlanColumns[12], IpamVlanColumns[7]},
 			},
 			{
 				Name:    "vlan_qinq_svlan_id_vid",
 				Unique:  true,
-				Columns: []*schema.Column{IpamVlanColumns[14], IpamVlanColumns[6]},
+				Columns: []*schema.Column{IpamVlanColumns[15], IpamVlanColumns[6]},
 			},
 			{
 				Name:    "vlan_qinq_svlan_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{IpamVlanColumns[14], IpamVlanColumns[7]},
+				Columns: []*schema.Column{IpamVlanColumns[15], IpamVlanColumns[7]},
 			},
 			{
 				Name:    "vlan_site_id_group_id_vid_id",
 				Unique:  false,
-				Columns: []*schema.Column{IpamVlanColumns[10], IpamVlanColumns[11], IpamVlanColumns[6], IpamVlanColumns[0]},
+				Columns: []*schema.Column{IpamVlanColumns[11], IpamVlanColumns[12], IpamVlanColumns[6], IpamVlanColumns[0]},
 			},
 		},
 	}
@@ -3716,6 +4591,7 @@ var (
 		{Name: "scope_id", Type: field.TypeInt, Nullable: true},
 		{Name: "vid_ranges", Type: field.TypeJSON},
 		{Name: "total_vlan_ids", Type: field.TypeInt, Default: 4094},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 	}
 	// IpamVlangroupTable holds the schema information for the "ipam_vlangroup" table.
@@ -3725,13 +4601,24 @@ var (
 		PrimaryKey: []*schema.Column{IpamVlangroupColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "ipam_vlangroup_tenancy_tenant_tenant",
+				Symbol:     "ipam_vlangroup_users_owner_owner",
 				Columns:    []*schema.Column{IpamVlangroupColumns[13]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_vlangroup_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{IpamVlangroupColumns[14]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "vlangroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamVlangroupColumns[13]},
+			},
 			{
 				Name:    "vlangroup_scope_type_scope_id",
 				Unique:  false,
@@ -3757,12 +4644,28 @@ var (
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// IpamVlantranslationpolicyTable holds the schema information for the "ipam_vlantranslationpolicy" table.
 	IpamVlantranslationpolicyTable = &schema.Table{
 		Name:       "ipam_vlantranslationpolicy",
 		Columns:    IpamVlantranslationpolicyColumns,
 		PrimaryKey: []*schema.Column{IpamVlantranslationpolicyColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_vlantranslationpolicy_users_owner_owner",
+				Columns:    []*schema.Column{IpamVlantranslationpolicyColumns[6]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "vlantranslationpolicy_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamVlantranslationpolicyColumns[6]},
+			},
+		},
 	}
 	// IpamVlantranslationruleColumns holds the columns for the "ipam_vlantranslationrule" table.
 	IpamVlantranslationruleColumns = []*schema.Column{
@@ -3806,6 +4709,7 @@ var (
 		{Name: "mtu", Type: field.TypeInt, Nullable: true},
 		{Name: "mac_address", Type: field.TypeString, Nullable: true, Size: 17},
 		{Name: "mode", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "virtual_machine_id", Type: field.TypeInt},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 		{Name: "bridge_id", Type: field.TypeInt, Nullable: true},
@@ -3822,64 +4726,75 @@ var (
 		PrimaryKey: []*schema.Column{VirtualizationVminterfaceColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "virtualization_vminterface_virtualization_virtualmachine_virtual_machine",
+				Symbol:     "virtualization_vminterface_users_owner_owner",
 				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[11]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_vminterface_virtualization_virtualmachine_virtual_machine",
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[12]},
 				RefColumns: []*schema.Column{VirtualizationVirtualmachineColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "virtualization_vminterface_virtualization_vminterface_parent_of",
-				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[12]},
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[13]},
 				RefColumns: []*schema.Column{VirtualizationVminterfaceColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_vminterface_virtualization_vminterface_bridge_of",
-				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[13]},
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[14]},
 				RefColumns: []*schema.Column{VirtualizationVminterfaceColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "virtualization_vminterface_dcim_macaddress_primary_mac_address",
-				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[14]},
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[15]},
 				RefColumns: []*schema.Column{DcimMacaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "virtualization_vminterface_ipam_vlan_untagged_vlan",
-				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[15]},
-				RefColumns: []*schema.Column{IpamVlanColumns[0]},
-				OnDelete:   schema.SetNull,
-			},
-			{
-				Symbol:     "virtualization_vminterface_ipam_vlan_qinq_svlan",
 				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[16]},
 				RefColumns: []*schema.Column{IpamVlanColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "virtualization_vminterface_ipam_vrf_vrf",
+				Symbol:     "virtualization_vminterface_ipam_vlan_qinq_svlan",
 				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[17]},
+				RefColumns: []*schema.Column{IpamVlanColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "virtualization_vminterface_ipam_vrf_vrf",
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[18]},
 				RefColumns: []*schema.Column{IpamVrfColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "virtualization_vminterface_ipam_vlantranslationpolicy_vlan_translation_policy",
-				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[18]},
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[19]},
 				RefColumns: []*schema.Column{IpamVlantranslationpolicyColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "vminterface_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationVminterfaceColumns[11]},
+			},
+			{
 				Name:    "vminterface_virtual_machine_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{VirtualizationVminterfaceColumns[11], VirtualizationVminterfaceColumns[4]},
+				Columns: []*schema.Column{VirtualizationVminterfaceColumns[12], VirtualizationVminterfaceColumns[4]},
 			},
 			{
 				Name:    "vminterface_primary_mac_address_id",
 				Unique:  true,
-				Columns: []*schema.Column{VirtualizationVminterfaceColumns[14]},
+				Columns: []*schema.Column{VirtualizationVminterfaceColumns[15]},
 			},
 		},
 	}
@@ -3895,6 +4810,7 @@ var (
 		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "rd", Type: field.TypeString, Nullable: true, Size: 21},
 		{Name: "enforce_unique", Type: field.TypeBool, Default: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 	}
 	// IpamVrfTable holds the schema information for the "ipam_vrf" table.
@@ -3904,13 +4820,24 @@ var (
 		PrimaryKey: []*schema.Column{IpamVrfColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "ipam_vrf_tenancy_tenant_tenant",
+				Symbol:     "ipam_vrf_users_owner_owner",
 				Columns:    []*schema.Column{IpamVrfColumns[10]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_vrf_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{IpamVrfColumns[11]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "vrf_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamVrfColumns[10]},
+			},
 			{
 				Name:    "vrf_rd",
 				Unique:  true,
@@ -3929,6 +4856,7 @@ var (
 		{Name: "name", Type: field.TypeString, Size: 64},
 		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "domain", Type: field.TypeString, Size: 30, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "master_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimVirtualchassisTable holds the schema information for the "dcim_virtualchassis" table.
@@ -3938,17 +4866,28 @@ var (
 		PrimaryKey: []*schema.Column{DcimVirtualchassisColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_virtualchassis_dcim_device_master",
+				Symbol:     "dcim_virtualchassis_users_owner_owner",
 				Columns:    []*schema.Column{DcimVirtualchassisColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_virtualchassis_dcim_device_master",
+				Columns:    []*schema.Column{DcimVirtualchassisColumns[10]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "virtualchassis_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimVirtualchassisColumns[9]},
+			},
+			{
 				Name:    "virtualchassis_master_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimVirtualchassisColumns[9]},
+				Columns: []*schema.Column{DcimVirtualchassisColumns[10]},
 			},
 		},
 	}
@@ -3962,6 +4901,7 @@ var (
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "cid", Type: field.TypeString, Size: 100},
 		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "provider_network_id", Type: field.TypeInt},
 		{Name: "provider_account_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type_id", Type: field.TypeInt},
@@ -3974,40 +4914,51 @@ var (
 		PrimaryKey: []*schema.Column{CircuitsVirtualcircuitColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "circuits_virtualcircuit_circuits_providernetwork_provider_network",
+				Symbol:     "circuits_virtualcircuit_users_owner_owner",
 				Columns:    []*schema.Column{CircuitsVirtualcircuitColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "circuits_virtualcircuit_circuits_providernetwork_provider_network",
+				Columns:    []*schema.Column{CircuitsVirtualcircuitColumns[9]},
 				RefColumns: []*schema.Column{CircuitsProvidernetworkColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "circuits_virtualcircuit_circuits_provideraccount_provider_account",
-				Columns:    []*schema.Column{CircuitsVirtualcircuitColumns[9]},
+				Columns:    []*schema.Column{CircuitsVirtualcircuitColumns[10]},
 				RefColumns: []*schema.Column{CircuitsProvideraccountColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "circuits_virtualcircuit_circuits_virtualcircuittype_type",
-				Columns:    []*schema.Column{CircuitsVirtualcircuitColumns[10]},
+				Columns:    []*schema.Column{CircuitsVirtualcircuitColumns[11]},
 				RefColumns: []*schema.Column{CircuitsVirtualcircuittypeColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "circuits_virtualcircuit_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{CircuitsVirtualcircuitColumns[11]},
+				Columns:    []*schema.Column{CircuitsVirtualcircuitColumns[12]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "virtualcircuit_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsVirtualcircuitColumns[8]},
+			},
+			{
 				Name:    "virtualcircuit_provider_network_id_cid",
 				Unique:  true,
-				Columns: []*schema.Column{CircuitsVirtualcircuitColumns[8], CircuitsVirtualcircuitColumns[6]},
+				Columns: []*schema.Column{CircuitsVirtualcircuitColumns[9], CircuitsVirtualcircuitColumns[6]},
 			},
 			{
 				Name:    "virtualcircuit_provider_account_id_cid",
 				Unique:  true,
-				Columns: []*schema.Column{CircuitsVirtualcircuitColumns[9], CircuitsVirtualcircuitColumns[6]},
+				Columns: []*schema.Column{CircuitsVirtualcircuitColumns[10], CircuitsVirtualcircuitColumns[6]},
 			},
 		},
 	}
@@ -4066,12 +5017,28 @@ var (
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// CircuitsVirtualcircuittypeTable holds the schema information for the "circuits_virtualcircuittype" table.
 	CircuitsVirtualcircuittypeTable = &schema.Table{
 		Name:       "circuits_virtualcircuittype",
 		Columns:    CircuitsVirtualcircuittypeColumns,
 		PrimaryKey: []*schema.Column{CircuitsVirtualcircuittypeColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "circuits_virtualcircuittype_users_owner_owner",
+				Columns:    []*schema.Column{CircuitsVirtualcircuittypeColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "virtualcircuittype_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsVirtualcircuittypeColumns[9]},
+			},
+		},
 	}
 	// DcimVirtualdevicecontextColumns holds the columns for the "dcim_virtualdevicecontext" table.
 	DcimVirtualdevicecontextColumns = []*schema.Column{
@@ -4085,6 +5052,7 @@ var (
 		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "identifier", Type: field.TypeInt, Nullable: true},
 		{Name: "status", Type: field.TypeString, Size: 50},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 		{Name: "primary_ip4_id", Type: field.TypeInt, Nullable: true},
@@ -4097,50 +5065,61 @@ var (
 		PrimaryKey: []*schema.Column{DcimVirtualdevicecontextColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_virtualdevicecontext_dcim_device_device",
+				Symbol:     "dcim_virtualdevicecontext_users_owner_owner",
 				Columns:    []*schema.Column{DcimVirtualdevicecontextColumns[10]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_virtualdevicecontext_dcim_device_device",
+				Columns:    []*schema.Column{DcimVirtualdevicecontextColumns[11]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_virtualdevicecontext_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{DcimVirtualdevicecontextColumns[11]},
+				Columns:    []*schema.Column{DcimVirtualdevicecontextColumns[12]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_virtualdevicecontext_ipam_ipaddress_primary_ip4",
-				Columns:    []*schema.Column{DcimVirtualdevicecontextColumns[12]},
+				Columns:    []*schema.Column{DcimVirtualdevicecontextColumns[13]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_virtualdevicecontext_ipam_ipaddress_primary_ip6",
-				Columns:    []*schema.Column{DcimVirtualdevicecontextColumns[13]},
+				Columns:    []*schema.Column{DcimVirtualdevicecontextColumns[14]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "virtualdevicecontext_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[10]},
+			},
+			{
 				Name:    "virtualdevicecontext_device_id_identifier",
 				Unique:  false,
-				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[10], DcimVirtualdevicecontextColumns[8]},
+				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[11], DcimVirtualdevicecontextColumns[8]},
 			},
 			{
 				Name:    "virtualdevicecontext_device_id__name_natural",
 				Unique:  false,
-				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[10], DcimVirtualdevicecontextColumns[7]},
+				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[11], DcimVirtualdevicecontextColumns[7]},
 			},
 			{
 				Name:    "virtualdevicecontext_primary_ip4_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[12]},
+				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[13]},
 			},
 			{
 				Name:    "virtualdevicecontext_primary_ip6_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[13]},
+				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[14]},
 			},
 		},
 	}
@@ -4154,6 +5133,7 @@ var (
 		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "size", Type: field.TypeInt},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "virtual_machine_id", Type: field.TypeInt},
 	}
 	// VirtualizationVirtualdiskTable holds the schema information for the "virtualization_virtualdisk" table.
@@ -4163,17 +5143,28 @@ var (
 		PrimaryKey: []*schema.Column{VirtualizationVirtualdiskColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "virtualization_virtualdisk_virtualization_virtualmachine_virtual_machine",
+				Symbol:     "virtualization_virtualdisk_users_owner_owner",
 				Columns:    []*schema.Column{VirtualizationVirtualdiskColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_virtualdisk_virtualization_virtualmachine_virtual_machine",
+				Columns:    []*schema.Column{VirtualizationVirtualdiskColumns[9]},
 				RefColumns: []*schema.Column{VirtualizationVirtualmachineColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "virtualdisk_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationVirtualdiskColumns[8]},
+			},
+			{
 				Name:    "virtualdisk_virtual_machine_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{VirtualizationVirtualdiskColumns[8], VirtualizationVirtualdiskColumns[4]},
+				Columns: []*schema.Column{VirtualizationVirtualdiskColumns[9], VirtualizationVirtualdiskColumns[4]},
 			},
 		},
 	}
@@ -4195,6 +5186,7 @@ var (
 		{Name: "serial", Type: field.TypeString, Size: 50, Default: ""},
 		{Name: "local_context_data", Type: field.TypeJSON, Nullable: true},
 		{Name: "config_context", Type: field.TypeJSON, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "virtual_machine_type_id", Type: field.TypeInt, Nullable: true},
 		{Name: "role_id", Type: field.TypeInt, Nullable: true},
 		{Name: "site_id", Type: field.TypeInt, Nullable: true},
@@ -4212,61 +5204,72 @@ var (
 		PrimaryKey: []*schema.Column{VirtualizationVirtualmachineColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "virtualization_virtualmachine_virtualization_virtualmachinetype_virtual_machine_type",
+				Symbol:     "virtualization_virtualmachine_users_owner_owner",
 				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[16]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_virtualmachine_virtualization_virtualmachinetype_virtual_machine_type",
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[17]},
 				RefColumns: []*schema.Column{VirtualizationVirtualmachinetypeColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_dcim_devicerole_role",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[17]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[18]},
 				RefColumns: []*schema.Column{DcimDeviceroleColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_dcim_site_site",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[18]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[19]},
 				RefColumns: []*schema.Column{DcimSiteColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_virtualization_cluster_cluster",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[19]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[20]},
 				RefColumns: []*schema.Column{VirtualizationClusterColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_dcim_device_device",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[20]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[21]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_dcim_platform_platform",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[21]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[22]},
 				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[22]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[23]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_ipam_ipaddress_primary_ip4",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[23]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[24]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_ipam_ipaddress_primary_ip6",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[24]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[25]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "virtualmachine_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[16]},
+			},
 			{
 				Name:    "virtualmachine__name_natural_id",
 				Unique:  false,
@@ -4275,27 +5278,27 @@ var (
 			{
 				Name:    "virtualmachine_cluster_id",
 				Unique:  false,
-				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[19]},
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[20]},
 			},
 			{
 				Name:    "virtualmachine_site_id",
 				Unique:  false,
-				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[18]},
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[19]},
 			},
 			{
 				Name:    "virtualmachine_device_id",
 				Unique:  false,
-				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[20]},
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[21]},
 			},
 			{
 				Name:    "virtualmachine_primary_ip4_id",
 				Unique:  true,
-				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[23]},
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[24]},
 			},
 			{
 				Name:    "virtualmachine_primary_ip6_id",
 				Unique:  true,
-				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[24]},
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[25]},
 			},
 		},
 	}
@@ -4311,6 +5314,7 @@ var (
 		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "default_vcpus", Type: field.TypeFloat64, Nullable: true},
 		{Name: "default_memory", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "default_platform_id", Type: field.TypeInt, Nullable: true},
 	}
 	// VirtualizationVirtualmachinetypeTable holds the schema information for the "virtualization_virtualmachinetype" table.
@@ -4320,13 +5324,24 @@ var (
 		PrimaryKey: []*schema.Column{VirtualizationVirtualmachinetypeColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "virtualization_virtualmachinetype_dcim_platform_default_platform",
+				Symbol:     "virtualization_virtualmachinetype_users_owner_owner",
 				Columns:    []*schema.Column{VirtualizationVirtualmachinetypeColumns[10]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_virtualmachinetype_dcim_platform_default_platform",
+				Columns:    []*schema.Column{VirtualizationVirtualmachinetypeColumns[11]},
 				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "virtualmachinetype_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationVirtualmachinetypeColumns[10]},
+			},
 			{
 				Name:    "virtualmachinetype_name",
 				Unique:  false,
@@ -4350,12 +5365,28 @@ var (
 		{Name: "secret", Type: field.TypeString, Size: 255, Default: ""},
 		{Name: "ssl_verification", Type: field.TypeBool, Default: true},
 		{Name: "ca_file_path", Type: field.TypeString, Nullable: true, Size: 4096},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// ExtrasWebhookTable holds the schema information for the "extras_webhook" table.
 	ExtrasWebhookTable = &schema.Table{
 		Name:       "extras_webhook",
 		Columns:    ExtrasWebhookColumns,
 		PrimaryKey: []*schema.Column{ExtrasWebhookColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_webhook_users_owner_owner",
+				Columns:    []*schema.Column{ExtrasWebhookColumns[14]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhook_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasWebhookColumns[14]},
+			},
+		},
 	}
 	// TenancyContactGroupsColumns holds the columns for the "tenancy_contact_groups" table.
 	TenancyContactGroupsColumns = []*schema.Column{
@@ -4477,6 +5508,56 @@ var (
 			{
 				Symbol:     "users_objectpermission_users_user_id",
 				Columns:    []*schema.Column{UsersObjectpermissionUsersColumns[1]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// UsersOwnerUserGroupsColumns holds the columns for the "users_owner_user_groups" table.
+	UsersOwnerUserGroupsColumns = []*schema.Column{
+		{Name: "owner_id", Type: field.TypeInt},
+		{Name: "group_id", Type: field.TypeInt},
+	}
+	// UsersOwnerUserGroupsTable holds the schema information for the "users_owner_user_groups" table.
+	UsersOwnerUserGroupsTable = &schema.Table{
+		Name:       "users_owner_user_groups",
+		Columns:    UsersOwnerUserGroupsColumns,
+		PrimaryKey: []*schema.Column{UsersOwnerUserGroupsColumns[0], UsersOwnerUserGroupsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "users_owner_user_groups_owner_id",
+				Columns:    []*schema.Column{UsersOwnerUserGroupsColumns[0]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "users_owner_user_groups_group_id",
+				Columns:    []*schema.Column{UsersOwnerUserGroupsColumns[1]},
+				RefColumns: []*schema.Column{UsersGroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// UsersOwnerUsersColumns holds the columns for the "users_owner_users" table.
+	UsersOwnerUsersColumns = []*schema.Column{
+		{Name: "owner_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// UsersOwnerUsersTable holds the schema information for the "users_owner_users" table.
+	UsersOwnerUsersTable = &schema.Table{
+		Name:       "users_owner_users",
+		Columns:    UsersOwnerUsersColumns,
+		PrimaryKey: []*schema.Column{UsersOwnerUsersColumns[0], UsersOwnerUsersColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "users_owner_users_owner_id",
+				Columns:    []*schema.Column{UsersOwnerUsersColumns[0]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "users_owner_users_user_id",
+				Columns:    []*schema.Column{UsersOwnerUsersColumns[1]},
 				RefColumns: []*schema.Column{UsersUserColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -4711,6 +5792,8 @@ var (
 		CoreObjectchangeTable,
 		UsersObjectpermissionTable,
 		CoreOutboxeventTable,
+		UsersOwnerTable,
+		UsersOwnergroupTable,
 		DcimPlatformTable,
 		DcimPowerfeedTable,
 		DcimPoweroutletTable,
@@ -4763,6 +5846,8 @@ var (
 		DcimInterfaceVdcsTable,
 		UsersObjectpermissionGroupsTable,
 		UsersObjectpermissionUsersTable,
+		UsersOwnerUserGroupsTable,
+		UsersOwnerUsersTable,
 		CircuitsProviderAsnsTable,
 		IpamServiceIpaddressesTable,
 		DcimSiteAsnsTable,
@@ -4774,32 +5859,37 @@ var (
 )
 
 func init() {
-	IpamAsnTable.ForeignKeys[0].RefTable = IpamRirTable
-	IpamAsnTable.ForeignKeys[1].RefTable = IpamRoleTable
-	IpamAsnTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	IpamAsnTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	IpamAsnTable.ForeignKeys[1].RefTable = IpamRirTable
+	IpamAsnTable.ForeignKeys[2].RefTable = IpamRoleTable
+	IpamAsnTable.ForeignKeys[3].RefTable = TenancyTenantTable
 	IpamAsnTable.Annotation = &entsql.Annotation{
 		Table: "ipam_asn",
 	}
-	IpamAsnrangeTable.ForeignKeys[0].RefTable = IpamRirTable
-	IpamAsnrangeTable.ForeignKeys[1].RefTable = TenancyTenantTable
+	IpamAsnrangeTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	IpamAsnrangeTable.ForeignKeys[1].RefTable = IpamRirTable
+	IpamAsnrangeTable.ForeignKeys[2].RefTable = TenancyTenantTable
 	IpamAsnrangeTable.Annotation = &entsql.Annotation{
 		Table: "ipam_asnrange",
 	}
-	IpamAggregateTable.ForeignKeys[0].RefTable = IpamRirTable
-	IpamAggregateTable.ForeignKeys[1].RefTable = TenancyTenantTable
+	IpamAggregateTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	IpamAggregateTable.ForeignKeys[1].RefTable = IpamRirTable
+	IpamAggregateTable.ForeignKeys[2].RefTable = TenancyTenantTable
 	IpamAggregateTable.Annotation = &entsql.Annotation{
 		Table: "ipam_aggregate",
 	}
-	CircuitsCircuitTable.ForeignKeys[0].RefTable = CircuitsProviderTable
-	CircuitsCircuitTable.ForeignKeys[1].RefTable = CircuitsProvideraccountTable
-	CircuitsCircuitTable.ForeignKeys[2].RefTable = CircuitsCircuittypeTable
-	CircuitsCircuitTable.ForeignKeys[3].RefTable = TenancyTenantTable
-	CircuitsCircuitTable.ForeignKeys[4].RefTable = CircuitsCircuitterminationTable
+	CircuitsCircuitTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	CircuitsCircuitTable.ForeignKeys[1].RefTable = CircuitsProviderTable
+	CircuitsCircuitTable.ForeignKeys[2].RefTable = CircuitsProvideraccountTable
+	CircuitsCircuitTable.ForeignKeys[3].RefTable = CircuitsCircuittypeTable
+	CircuitsCircuitTable.ForeignKeys[4].RefTable = TenancyTenantTable
 	CircuitsCircuitTable.ForeignKeys[5].RefTable = CircuitsCircuitterminationTable
+	CircuitsCircuitTable.ForeignKeys[6].RefTable = CircuitsCircuitterminationTable
 	CircuitsCircuitTable.Annotation = &entsql.Annotation{
 		Table: "circuits_circuit",
 	}
-	CircuitsCircuitgroupTable.ForeignKeys[0].RefTable = TenancyTenantTable
+	CircuitsCircuitgroupTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	CircuitsCircuitgroupTable.ForeignKeys[1].RefTable = TenancyTenantTable
 	CircuitsCircuitgroupTable.Annotation = &entsql.Annotation{
 		Table: "circuits_circuitgroup",
 	}
@@ -4811,23 +5901,28 @@ func init() {
 	CircuitsCircuitterminationTable.Annotation = &entsql.Annotation{
 		Table: "circuits_circuittermination",
 	}
+	CircuitsCircuittypeTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	CircuitsCircuittypeTable.Annotation = &entsql.Annotation{
 		Table: "circuits_circuittype",
 	}
-	VirtualizationClusterTable.ForeignKeys[0].RefTable = VirtualizationClustertypeTable
-	VirtualizationClusterTable.ForeignKeys[1].RefTable = VirtualizationClustergroupTable
-	VirtualizationClusterTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	VirtualizationClusterTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	VirtualizationClusterTable.ForeignKeys[1].RefTable = VirtualizationClustertypeTable
+	VirtualizationClusterTable.ForeignKeys[2].RefTable = VirtualizationClustergroupTable
+	VirtualizationClusterTable.ForeignKeys[3].RefTable = TenancyTenantTable
 	VirtualizationClusterTable.Annotation = &entsql.Annotation{
 		Table: "virtualization_cluster",
 	}
+	VirtualizationClustergroupTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	VirtualizationClustergroupTable.Annotation = &entsql.Annotation{
 		Table: "virtualization_clustergroup",
 	}
+	VirtualizationClustertypeTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	VirtualizationClustertypeTable.Annotation = &entsql.Annotation{
 		Table: "virtualization_clustertype",
 	}
 	DcimConsoleportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimConsoleportTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimConsoleportTable.ForeignKeys[2].RefTable = UsersOwnerTable
 	DcimConsoleportTable.Annotation = &entsql.Annotation{
 		Table: "dcim_consoleport",
 	}
@@ -4838,6 +5933,7 @@ func init() {
 	}
 	DcimConsoleserverportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimConsoleserverportTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimConsoleserverportTable.ForeignKeys[2].RefTable = UsersOwnerTable
 	DcimConsoleserverportTable.Annotation = &entsql.Annotation{
 		Table: "dcim_consoleserverport",
 	}
@@ -4846,6 +5942,7 @@ func init() {
 	DcimConsoleserverporttemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_consoleserverporttemplate",
 	}
+	TenancyContactTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	TenancyContactTable.Annotation = &entsql.Annotation{
 		Table: "tenancy_contact",
 	}
@@ -4854,40 +5951,46 @@ func init() {
 	TenancyContactassignmentTable.Annotation = &entsql.Annotation{
 		Table: "tenancy_contactassignment",
 	}
-	TenancyContactgroupTable.ForeignKeys[0].RefTable = TenancyContactgroupTable
+	TenancyContactgroupTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	TenancyContactgroupTable.ForeignKeys[1].RefTable = TenancyContactgroupTable
 	TenancyContactgroupTable.Annotation = &entsql.Annotation{
 		Table: "tenancy_contactgroup",
 	}
+	TenancyContactroleTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	TenancyContactroleTable.Annotation = &entsql.Annotation{
 		Table: "tenancy_contactrole",
 	}
-	ExtrasCustomfieldTable.ForeignKeys[0].RefTable = ExtrasCustomfieldchoicesetTable
+	ExtrasCustomfieldTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	ExtrasCustomfieldTable.ForeignKeys[1].RefTable = ExtrasCustomfieldchoicesetTable
 	ExtrasCustomfieldTable.Annotation = &entsql.Annotation{
 		Table: "extras_customfield",
 	}
+	ExtrasCustomfieldchoicesetTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	ExtrasCustomfieldchoicesetTable.Annotation = &entsql.Annotation{
 		Table: "extras_customfieldchoiceset",
 	}
 	CoreDeliveryTable.Annotation = &entsql.Annotation{
 		Table: "core_delivery",
 	}
-	DcimDeviceTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
-	DcimDeviceTable.ForeignKeys[1].RefTable = DcimDeviceroleTable
-	DcimDeviceTable.ForeignKeys[2].RefTable = TenancyTenantTable
-	DcimDeviceTable.ForeignKeys[3].RefTable = DcimPlatformTable
-	DcimDeviceTable.ForeignKeys[4].RefTable = DcimSiteTable
-	DcimDeviceTable.ForeignKeys[5].RefTable = DcimLocationTable
-	DcimDeviceTable.ForeignKeys[6].RefTable = DcimRackTable
-	DcimDeviceTable.ForeignKeys[7].RefTable = DcimVirtualchassisTable
-	DcimDeviceTable.ForeignKeys[8].RefTable = VirtualizationClusterTable
-	DcimDeviceTable.ForeignKeys[9].RefTable = IpamIpaddressTable
+	DcimDeviceTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimDeviceTable.ForeignKeys[1].RefTable = DcimDevicetypeTable
+	DcimDeviceTable.ForeignKeys[2].RefTable = DcimDeviceroleTable
+	DcimDeviceTable.ForeignKeys[3].RefTable = TenancyTenantTable
+	DcimDeviceTable.ForeignKeys[4].RefTable = DcimPlatformTable
+	DcimDeviceTable.ForeignKeys[5].RefTable = DcimSiteTable
+	DcimDeviceTable.ForeignKeys[6].RefTable = DcimLocationTable
+	DcimDeviceTable.ForeignKeys[7].RefTable = DcimRackTable
+	DcimDeviceTable.ForeignKeys[8].RefTable = DcimVirtualchassisTable
+	DcimDeviceTable.ForeignKeys[9].RefTable = VirtualizationClusterTable
 	DcimDeviceTable.ForeignKeys[10].RefTable = IpamIpaddressTable
 	DcimDeviceTable.ForeignKeys[11].RefTable = IpamIpaddressTable
+	DcimDeviceTable.ForeignKeys[12].RefTable = IpamIpaddressTable
 	DcimDeviceTable.Annotation = &entsql.Annotation{
 		Table: "dcim_device",
 	}
 	DcimDevicebayTable.ForeignKeys[0].RefTable = DcimDeviceTable
-	DcimDevicebayTable.ForeignKeys[1].RefTable = DcimDeviceTable
+	DcimDevicebayTable.ForeignKeys[1].RefTable = UsersOwnerTable
+	DcimDevicebayTable.ForeignKeys[2].RefTable = DcimDeviceTable
 	DcimDevicebayTable.Annotation = &entsql.Annotation{
 		Table: "dcim_devicebay",
 	}
@@ -4897,29 +6000,34 @@ func init() {
 	}
 	DcimInterfaceTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimInterfaceTable.ForeignKeys[1].RefTable = DcimModuleTable
-	DcimInterfaceTable.ForeignKeys[2].RefTable = DcimInterfaceTable
+	DcimInterfaceTable.ForeignKeys[2].RefTable = UsersOwnerTable
 	DcimInterfaceTable.ForeignKeys[3].RefTable = DcimInterfaceTable
 	DcimInterfaceTable.ForeignKeys[4].RefTable = DcimInterfaceTable
-	DcimInterfaceTable.ForeignKeys[5].RefTable = DcimMacaddressTable
-	DcimInterfaceTable.ForeignKeys[6].RefTable = IpamVlanTable
+	DcimInterfaceTable.ForeignKeys[5].RefTable = DcimInterfaceTable
+	DcimInterfaceTable.ForeignKeys[6].RefTable = DcimMacaddressTable
 	DcimInterfaceTable.ForeignKeys[7].RefTable = IpamVlanTable
-	DcimInterfaceTable.ForeignKeys[8].RefTable = IpamVrfTable
-	DcimInterfaceTable.ForeignKeys[9].RefTable = IpamVlantranslationpolicyTable
+	DcimInterfaceTable.ForeignKeys[8].RefTable = IpamVlanTable
+	DcimInterfaceTable.ForeignKeys[9].RefTable = IpamVrfTable
+	DcimInterfaceTable.ForeignKeys[10].RefTable = IpamVlantranslationpolicyTable
 	DcimInterfaceTable.Annotation = &entsql.Annotation{
 		Table: "dcim_interface",
 	}
-	DcimDeviceroleTable.ForeignKeys[0].RefTable = DcimDeviceroleTable
+	DcimDeviceroleTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimDeviceroleTable.ForeignKeys[1].RefTable = DcimDeviceroleTable
 	DcimDeviceroleTable.Annotation = &entsql.Annotation{
 		Table: "dcim_devicerole",
 	}
-	DcimDevicetypeTable.ForeignKeys[0].RefTable = DcimManufacturerTable
-	DcimDevicetypeTable.ForeignKeys[1].RefTable = DcimPlatformTable
+	DcimDevicetypeTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimDevicetypeTable.ForeignKeys[1].RefTable = DcimManufacturerTable
+	DcimDevicetypeTable.ForeignKeys[2].RefTable = DcimPlatformTable
 	DcimDevicetypeTable.Annotation = &entsql.Annotation{
 		Table: "dcim_devicetype",
 	}
+	ExtrasEventruleTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	ExtrasEventruleTable.Annotation = &entsql.Annotation{
 		Table: "extras_eventrule",
 	}
+	IpamFhrpgroupTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	IpamFhrpgroupTable.Annotation = &entsql.Annotation{
 		Table: "ipam_fhrpgroup",
 	}
@@ -4929,6 +6037,7 @@ func init() {
 	}
 	DcimFrontportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimFrontportTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimFrontportTable.ForeignKeys[2].RefTable = UsersOwnerTable
 	DcimFrontportTable.Annotation = &entsql.Annotation{
 		Table: "dcim_frontport",
 	}
@@ -4940,15 +6049,17 @@ func init() {
 	UsersGroupTable.Annotation = &entsql.Annotation{
 		Table: "users_group",
 	}
-	IpamIpaddressTable.ForeignKeys[0].RefTable = IpamVrfTable
-	IpamIpaddressTable.ForeignKeys[1].RefTable = TenancyTenantTable
-	IpamIpaddressTable.ForeignKeys[2].RefTable = IpamIpaddressTable
+	IpamIpaddressTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	IpamIpaddressTable.ForeignKeys[1].RefTable = IpamVrfTable
+	IpamIpaddressTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	IpamIpaddressTable.ForeignKeys[3].RefTable = IpamIpaddressTable
 	IpamIpaddressTable.Annotation = &entsql.Annotation{
 		Table: "ipam_ipaddress",
 	}
-	IpamIprangeTable.ForeignKeys[0].RefTable = IpamVrfTable
-	IpamIprangeTable.ForeignKeys[1].RefTable = TenancyTenantTable
-	IpamIprangeTable.ForeignKeys[2].RefTable = IpamRoleTable
+	IpamIprangeTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	IpamIprangeTable.ForeignKeys[1].RefTable = IpamVrfTable
+	IpamIprangeTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	IpamIprangeTable.ForeignKeys[3].RefTable = IpamRoleTable
 	IpamIprangeTable.Annotation = &entsql.Annotation{
 		Table: "ipam_iprange",
 	}
@@ -4962,11 +6073,13 @@ func init() {
 		Table: "dcim_interfacetemplate",
 	}
 	DcimInventoryitemTable.ForeignKeys[0].RefTable = DcimDeviceTable
-	DcimInventoryitemTable.ForeignKeys[1].RefTable = DcimInventoryitemroleTable
-	DcimInventoryitemTable.ForeignKeys[2].RefTable = DcimManufacturerTable
+	DcimInventoryitemTable.ForeignKeys[1].RefTable = UsersOwnerTable
+	DcimInventoryitemTable.ForeignKeys[2].RefTable = DcimInventoryitemroleTable
+	DcimInventoryitemTable.ForeignKeys[3].RefTable = DcimManufacturerTable
 	DcimInventoryitemTable.Annotation = &entsql.Annotation{
 		Table: "dcim_inventoryitem",
 	}
+	DcimInventoryitemroleTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimInventoryitemroleTable.Annotation = &entsql.Annotation{
 		Table: "dcim_inventoryitemrole",
 	}
@@ -4976,26 +6089,31 @@ func init() {
 	DcimInventoryitemtemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_inventoryitemtemplate",
 	}
-	DcimLocationTable.ForeignKeys[0].RefTable = DcimLocationTable
-	DcimLocationTable.ForeignKeys[1].RefTable = DcimSiteTable
-	DcimLocationTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	DcimLocationTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimLocationTable.ForeignKeys[1].RefTable = DcimLocationTable
+	DcimLocationTable.ForeignKeys[2].RefTable = DcimSiteTable
+	DcimLocationTable.ForeignKeys[3].RefTable = TenancyTenantTable
 	DcimLocationTable.Annotation = &entsql.Annotation{
 		Table: "dcim_location",
 	}
+	DcimMacaddressTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimMacaddressTable.Annotation = &entsql.Annotation{
 		Table: "dcim_macaddress",
 	}
+	DcimManufacturerTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimManufacturerTable.Annotation = &entsql.Annotation{
 		Table: "dcim_manufacturer",
 	}
-	DcimModuleTable.ForeignKeys[0].RefTable = DcimDeviceTable
-	DcimModuleTable.ForeignKeys[1].RefTable = DcimModulebayTable
-	DcimModuleTable.ForeignKeys[2].RefTable = DcimModuletypeTable
+	DcimModuleTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimModuleTable.ForeignKeys[1].RefTable = DcimDeviceTable
+	DcimModuleTable.ForeignKeys[2].RefTable = DcimModulebayTable
+	DcimModuleTable.ForeignKeys[3].RefTable = DcimModuletypeTable
 	DcimModuleTable.Annotation = &entsql.Annotation{
 		Table: "dcim_module",
 	}
 	DcimModulebayTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimModulebayTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimModulebayTable.ForeignKeys[2].RefTable = UsersOwnerTable
 	DcimModulebayTable.Annotation = &entsql.Annotation{
 		Table: "dcim_modulebay",
 	}
@@ -5004,11 +6122,13 @@ func init() {
 	DcimModulebaytemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_modulebaytemplate",
 	}
-	DcimModuletypeTable.ForeignKeys[0].RefTable = DcimModuletypeprofileTable
-	DcimModuletypeTable.ForeignKeys[1].RefTable = DcimManufacturerTable
+	DcimModuletypeTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimModuletypeTable.ForeignKeys[1].RefTable = DcimModuletypeprofileTable
+	DcimModuletypeTable.ForeignKeys[2].RefTable = DcimManufacturerTable
 	DcimModuletypeTable.Annotation = &entsql.Annotation{
 		Table: "dcim_moduletype",
 	}
+	DcimModuletypeprofileTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimModuletypeprofileTable.Annotation = &entsql.Annotation{
 		Table: "dcim_moduletypeprofile",
 	}
@@ -5022,20 +6142,30 @@ func init() {
 	CoreOutboxeventTable.Annotation = &entsql.Annotation{
 		Table: "core_outboxevent",
 	}
-	DcimPlatformTable.ForeignKeys[0].RefTable = DcimPlatformTable
-	DcimPlatformTable.ForeignKeys[1].RefTable = DcimManufacturerTable
+	UsersOwnerTable.ForeignKeys[0].RefTable = UsersOwnergroupTable
+	UsersOwnerTable.Annotation = &entsql.Annotation{
+		Table: "users_owner",
+	}
+	UsersOwnergroupTable.Annotation = &entsql.Annotation{
+		Table: "users_ownergroup",
+	}
+	DcimPlatformTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimPlatformTable.ForeignKeys[1].RefTable = DcimPlatformTable
+	DcimPlatformTable.ForeignKeys[2].RefTable = DcimManufacturerTable
 	DcimPlatformTable.Annotation = &entsql.Annotation{
 		Table: "dcim_platform",
 	}
-	DcimPowerfeedTable.ForeignKeys[0].RefTable = DcimPowerpanelTable
-	DcimPowerfeedTable.ForeignKeys[1].RefTable = DcimRackTable
-	DcimPowerfeedTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	DcimPowerfeedTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimPowerfeedTable.ForeignKeys[1].RefTable = DcimPowerpanelTable
+	DcimPowerfeedTable.ForeignKeys[2].RefTable = DcimRackTable
+	DcimPowerfeedTable.ForeignKeys[3].RefTable = TenancyTenantTable
 	DcimPowerfeedTable.Annotation = &entsql.Annotation{
 		Table: "dcim_powerfeed",
 	}
 	DcimPoweroutletTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimPoweroutletTable.ForeignKeys[1].RefTable = DcimModuleTable
-	DcimPoweroutletTable.ForeignKeys[2].RefTable = DcimPowerportTable
+	DcimPoweroutletTable.ForeignKeys[2].RefTable = UsersOwnerTable
+	DcimPoweroutletTable.ForeignKeys[3].RefTable = DcimPowerportTable
 	DcimPoweroutletTable.Annotation = &entsql.Annotation{
 		Table: "dcim_poweroutlet",
 	}
@@ -5045,13 +6175,15 @@ func init() {
 	DcimPoweroutlettemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_poweroutlettemplate",
 	}
-	DcimPowerpanelTable.ForeignKeys[0].RefTable = DcimSiteTable
-	DcimPowerpanelTable.ForeignKeys[1].RefTable = DcimLocationTable
+	DcimPowerpanelTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimPowerpanelTable.ForeignKeys[1].RefTable = DcimSiteTable
+	DcimPowerpanelTable.ForeignKeys[2].RefTable = DcimLocationTable
 	DcimPowerpanelTable.Annotation = &entsql.Annotation{
 		Table: "dcim_powerpanel",
 	}
 	DcimPowerportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimPowerportTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimPowerportTable.ForeignKeys[2].RefTable = UsersOwnerTable
 	DcimPowerportTable.Annotation = &entsql.Annotation{
 		Table: "dcim_powerport",
 	}
@@ -5060,54 +6192,65 @@ func init() {
 	DcimPowerporttemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_powerporttemplate",
 	}
-	IpamPrefixTable.ForeignKeys[0].RefTable = IpamVrfTable
-	IpamPrefixTable.ForeignKeys[1].RefTable = TenancyTenantTable
-	IpamPrefixTable.ForeignKeys[2].RefTable = IpamVlanTable
-	IpamPrefixTable.ForeignKeys[3].RefTable = IpamRoleTable
+	IpamPrefixTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	IpamPrefixTable.ForeignKeys[1].RefTable = IpamVrfTable
+	IpamPrefixTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	IpamPrefixTable.ForeignKeys[3].RefTable = IpamVlanTable
+	IpamPrefixTable.ForeignKeys[4].RefTable = IpamRoleTable
 	IpamPrefixTable.Annotation = &entsql.Annotation{
 		Table: "ipam_prefix",
 	}
+	CircuitsProviderTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	CircuitsProviderTable.Annotation = &entsql.Annotation{
 		Table: "circuits_provider",
 	}
-	CircuitsProvideraccountTable.ForeignKeys[0].RefTable = CircuitsProviderTable
+	CircuitsProvideraccountTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	CircuitsProvideraccountTable.ForeignKeys[1].RefTable = CircuitsProviderTable
 	CircuitsProvideraccountTable.Annotation = &entsql.Annotation{
 		Table: "circuits_provideraccount",
 	}
-	CircuitsProvidernetworkTable.ForeignKeys[0].RefTable = CircuitsProviderTable
+	CircuitsProvidernetworkTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	CircuitsProvidernetworkTable.ForeignKeys[1].RefTable = CircuitsProviderTable
 	CircuitsProvidernetworkTable.Annotation = &entsql.Annotation{
 		Table: "circuits_providernetwork",
 	}
+	IpamRirTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	IpamRirTable.Annotation = &entsql.Annotation{
 		Table: "ipam_rir",
 	}
-	DcimRackTable.ForeignKeys[0].RefTable = DcimSiteTable
-	DcimRackTable.ForeignKeys[1].RefTable = DcimLocationTable
-	DcimRackTable.ForeignKeys[2].RefTable = DcimRackgroupTable
-	DcimRackTable.ForeignKeys[3].RefTable = TenancyTenantTable
-	DcimRackTable.ForeignKeys[4].RefTable = DcimRackroleTable
-	DcimRackTable.ForeignKeys[5].RefTable = DcimRacktypeTable
+	DcimRackTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimRackTable.ForeignKeys[1].RefTable = DcimSiteTable
+	DcimRackTable.ForeignKeys[2].RefTable = DcimLocationTable
+	DcimRackTable.ForeignKeys[3].RefTable = DcimRackgroupTable
+	DcimRackTable.ForeignKeys[4].RefTable = TenancyTenantTable
+	DcimRackTable.ForeignKeys[5].RefTable = DcimRackroleTable
+	DcimRackTable.ForeignKeys[6].RefTable = DcimRacktypeTable
 	DcimRackTable.Annotation = &entsql.Annotation{
 		Table: "dcim_rack",
 	}
+	DcimRackgroupTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimRackgroupTable.Annotation = &entsql.Annotation{
 		Table: "dcim_rackgroup",
 	}
-	DcimRackreservationTable.ForeignKeys[0].RefTable = DcimRackTable
-	DcimRackreservationTable.ForeignKeys[1].RefTable = TenancyTenantTable
-	DcimRackreservationTable.ForeignKeys[2].RefTable = UsersUserTable
+	DcimRackreservationTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimRackreservationTable.ForeignKeys[1].RefTable = DcimRackTable
+	DcimRackreservationTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	DcimRackreservationTable.ForeignKeys[3].RefTable = UsersUserTable
 	DcimRackreservationTable.Annotation = &entsql.Annotation{
 		Table: "dcim_rackreservation",
 	}
+	DcimRackroleTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimRackroleTable.Annotation = &entsql.Annotation{
 		Table: "dcim_rackrole",
 	}
-	DcimRacktypeTable.ForeignKeys[0].RefTable = DcimManufacturerTable
+	DcimRacktypeTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimRacktypeTable.ForeignKeys[1].RefTable = DcimManufacturerTable
 	DcimRacktypeTable.Annotation = &entsql.Annotation{
 		Table: "dcim_racktype",
 	}
 	DcimRearportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimRearportTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimRearportTable.ForeignKeys[2].RefTable = UsersOwnerTable
 	DcimRearportTable.Annotation = &entsql.Annotation{
 		Table: "dcim_rearport",
 	}
@@ -5116,30 +6259,37 @@ func init() {
 	DcimRearporttemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_rearporttemplate",
 	}
-	DcimRegionTable.ForeignKeys[0].RefTable = DcimRegionTable
+	DcimRegionTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimRegionTable.ForeignKeys[1].RefTable = DcimRegionTable
 	DcimRegionTable.Annotation = &entsql.Annotation{
 		Table: "dcim_region",
 	}
+	IpamRoleTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	IpamRoleTable.Annotation = &entsql.Annotation{
 		Table: "ipam_role",
 	}
-	IpamRoutetargetTable.ForeignKeys[0].RefTable = TenancyTenantTable
+	IpamRoutetargetTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	IpamRoutetargetTable.ForeignKeys[1].RefTable = TenancyTenantTable
 	IpamRoutetargetTable.Annotation = &entsql.Annotation{
 		Table: "ipam_routetarget",
 	}
+	IpamServiceTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	IpamServiceTable.Annotation = &entsql.Annotation{
 		Table: "ipam_service",
 	}
+	IpamServicetemplateTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	IpamServicetemplateTable.Annotation = &entsql.Annotation{
 		Table: "ipam_servicetemplate",
 	}
-	DcimSiteTable.ForeignKeys[0].RefTable = DcimRegionTable
-	DcimSiteTable.ForeignKeys[1].RefTable = DcimSitegroupTable
-	DcimSiteTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	DcimSiteTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimSiteTable.ForeignKeys[1].RefTable = DcimRegionTable
+	DcimSiteTable.ForeignKeys[2].RefTable = DcimSitegroupTable
+	DcimSiteTable.ForeignKeys[3].RefTable = TenancyTenantTable
 	DcimSiteTable.Annotation = &entsql.Annotation{
 		Table: "dcim_site",
 	}
-	DcimSitegroupTable.ForeignKeys[0].RefTable = DcimSitegroupTable
+	DcimSitegroupTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimSitegroupTable.ForeignKeys[1].RefTable = DcimSitegroupTable
 	DcimSitegroupTable.Annotation = &entsql.Annotation{
 		Table: "dcim_sitegroup",
 	}
@@ -5150,11 +6300,13 @@ func init() {
 	ExtrasTaggeditemTable.Annotation = &entsql.Annotation{
 		Table: "extras_taggeditem",
 	}
-	TenancyTenantTable.ForeignKeys[0].RefTable = TenancyTenantgroupTable
+	TenancyTenantTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	TenancyTenantTable.ForeignKeys[1].RefTable = TenancyTenantgroupTable
 	TenancyTenantTable.Annotation = &entsql.Annotation{
 		Table: "tenancy_tenant",
 	}
-	TenancyTenantgroupTable.ForeignKeys[0].RefTable = TenancyTenantgroupTable
+	TenancyTenantgroupTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	TenancyTenantgroupTable.ForeignKeys[1].RefTable = TenancyTenantgroupTable
 	TenancyTenantgroupTable.Annotation = &entsql.Annotation{
 		Table: "tenancy_tenantgroup",
 	}
@@ -5165,47 +6317,54 @@ func init() {
 	UsersUserTable.Annotation = &entsql.Annotation{
 		Table: "users_user",
 	}
-	IpamVlanTable.ForeignKeys[0].RefTable = DcimSiteTable
-	IpamVlanTable.ForeignKeys[1].RefTable = IpamVlangroupTable
-	IpamVlanTable.ForeignKeys[2].RefTable = TenancyTenantTable
-	IpamVlanTable.ForeignKeys[3].RefTable = IpamRoleTable
-	IpamVlanTable.ForeignKeys[4].RefTable = IpamVlanTable
+	IpamVlanTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	IpamVlanTable.ForeignKeys[1].RefTable = DcimSiteTable
+	IpamVlanTable.ForeignKeys[2].RefTable = IpamVlangroupTable
+	IpamVlanTable.ForeignKeys[3].RefTable = TenancyTenantTable
+	IpamVlanTable.ForeignKeys[4].RefTable = IpamRoleTable
+	IpamVlanTable.ForeignKeys[5].RefTable = IpamVlanTable
 	IpamVlanTable.Annotation = &entsql.Annotation{
 		Table: "ipam_vlan",
 	}
-	IpamVlangroupTable.ForeignKeys[0].RefTable = TenancyTenantTable
+	IpamVlangroupTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	IpamVlangroupTable.ForeignKeys[1].RefTable = TenancyTenantTable
 	IpamVlangroupTable.Annotation = &entsql.Annotation{
 		Table: "ipam_vlangroup",
 	}
+	IpamVlantranslationpolicyTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	IpamVlantranslationpolicyTable.Annotation = &entsql.Annotation{
 		Table: "ipam_vlantranslationpolicy",
 	}
 	IpamVlantranslationruleTable.Annotation = &entsql.Annotation{
 		Table: "ipam_vlantranslationrule",
 	}
-	VirtualizationVminterfaceTable.ForeignKeys[0].RefTable = VirtualizationVirtualmachineTable
-	VirtualizationVminterfaceTable.ForeignKeys[1].RefTable = VirtualizationVminterfaceTable
+	VirtualizationVminterfaceTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	VirtualizationVminterfaceTable.ForeignKeys[1].RefTable = VirtualizationVirtualmachineTable
 	VirtualizationVminterfaceTable.ForeignKeys[2].RefTable = VirtualizationVminterfaceTable
-	VirtualizationVminterfaceTable.ForeignKeys[3].RefTable = DcimMacaddressTable
-	VirtualizationVminterfaceTable.ForeignKeys[4].RefTable = IpamVlanTable
+	VirtualizationVminterfaceTable.ForeignKeys[3].RefTable = VirtualizationVminterfaceTable
+	VirtualizationVminterfaceTable.ForeignKeys[4].RefTable = DcimMacaddressTable
 	VirtualizationVminterfaceTable.ForeignKeys[5].RefTable = IpamVlanTable
-	VirtualizationVminterfaceTable.ForeignKeys[6].RefTable = IpamVrfTable
-	VirtualizationVminterfaceTable.ForeignKeys[7].RefTable = IpamVlantranslationpolicyTable
+	VirtualizationVminterfaceTable.ForeignKeys[6].RefTable = IpamVlanTable
+	VirtualizationVminterfaceTable.ForeignKeys[7].RefTable = IpamVrfTable
+	VirtualizationVminterfaceTable.ForeignKeys[8].RefTable = IpamVlantranslationpolicyTable
 	VirtualizationVminterfaceTable.Annotation = &entsql.Annotation{
 		Table: "virtualization_vminterface",
 	}
-	IpamVrfTable.ForeignKeys[0].RefTable = TenancyTenantTable
+	IpamVrfTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	IpamVrfTable.ForeignKeys[1].RefTable = TenancyTenantTable
 	IpamVrfTable.Annotation = &entsql.Annotation{
 		Table: "ipam_vrf",
 	}
-	DcimVirtualchassisTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimVirtualchassisTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimVirtualchassisTable.ForeignKeys[1].RefTable = DcimDeviceTable
 	DcimVirtualchassisTable.Annotation = &entsql.Annotation{
 		Table: "dcim_virtualchassis",
 	}
-	CircuitsVirtualcircuitTable.ForeignKeys[0].RefTable = CircuitsProvidernetworkTable
-	CircuitsVirtualcircuitTable.ForeignKeys[1].RefTable = CircuitsProvideraccountTable
-	CircuitsVirtualcircuitTable.ForeignKeys[2].RefTable = CircuitsVirtualcircuittypeTable
-	CircuitsVirtualcircuitTable.ForeignKeys[3].RefTable = TenancyTenantTable
+	CircuitsVirtualcircuitTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	CircuitsVirtualcircuitTable.ForeignKeys[1].RefTable = CircuitsProvidernetworkTable
+	CircuitsVirtualcircuitTable.ForeignKeys[2].RefTable = CircuitsProvideraccountTable
+	CircuitsVirtualcircuitTable.ForeignKeys[3].RefTable = CircuitsVirtualcircuittypeTable
+	CircuitsVirtualcircuitTable.ForeignKeys[4].RefTable = TenancyTenantTable
 	CircuitsVirtualcircuitTable.Annotation = &entsql.Annotation{
 		Table: "circuits_virtualcircuit",
 	}
@@ -5214,36 +6373,42 @@ func init() {
 	CircuitsVirtualcircuitterminationTable.Annotation = &entsql.Annotation{
 		Table: "circuits_virtualcircuittermination",
 	}
+	CircuitsVirtualcircuittypeTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	CircuitsVirtualcircuittypeTable.Annotation = &entsql.Annotation{
 		Table: "circuits_virtualcircuittype",
 	}
-	DcimVirtualdevicecontextTable.ForeignKeys[0].RefTable = DcimDeviceTable
-	DcimVirtualdevicecontextTable.ForeignKeys[1].RefTable = TenancyTenantTable
-	DcimVirtualdevicecontextTable.ForeignKeys[2].RefTable = IpamIpaddressTable
+	DcimVirtualdevicecontextTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimVirtualdevicecontextTable.ForeignKeys[1].RefTable = DcimDeviceTable
+	DcimVirtualdevicecontextTable.ForeignKeys[2].RefTable = TenancyTenantTable
 	DcimVirtualdevicecontextTable.ForeignKeys[3].RefTable = IpamIpaddressTable
+	DcimVirtualdevicecontextTable.ForeignKeys[4].RefTable = IpamIpaddressTable
 	DcimVirtualdevicecontextTable.Annotation = &entsql.Annotation{
 		Table: "dcim_virtualdevicecontext",
 	}
-	VirtualizationVirtualdiskTable.ForeignKeys[0].RefTable = VirtualizationVirtualmachineTable
+	VirtualizationVirtualdiskTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	VirtualizationVirtualdiskTable.ForeignKeys[1].RefTable = VirtualizationVirtualmachineTable
 	VirtualizationVirtualdiskTable.Annotation = &entsql.Annotation{
 		Table: "virtualization_virtualdisk",
 	}
-	VirtualizationVirtualmachineTable.ForeignKeys[0].RefTable = VirtualizationVirtualmachinetypeTable
-	VirtualizationVirtualmachineTable.ForeignKeys[1].RefTable = DcimDeviceroleTable
-	VirtualizationVirtualmachineTable.ForeignKeys[2].RefTable = DcimSiteTable
-	VirtualizationVirtualmachineTable.ForeignKeys[3].RefTable = VirtualizationClusterTable
-	VirtualizationVirtualmachineTable.ForeignKeys[4].RefTable = DcimDeviceTable
-	VirtualizationVirtualmachineTable.ForeignKeys[5].RefTable = DcimPlatformTable
-	VirtualizationVirtualmachineTable.ForeignKeys[6].RefTable = TenancyTenantTable
-	VirtualizationVirtualmachineTable.ForeignKeys[7].RefTable = IpamIpaddressTable
+	VirtualizationVirtualmachineTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	VirtualizationVirtualmachineTable.ForeignKeys[1].RefTable = VirtualizationVirtualmachinetypeTable
+	VirtualizationVirtualmachineTable.ForeignKeys[2].RefTable = DcimDeviceroleTable
+	VirtualizationVirtualmachineTable.ForeignKeys[3].RefTable = DcimSiteTable
+	VirtualizationVirtualmachineTable.ForeignKeys[4].RefTable = VirtualizationClusterTable
+	VirtualizationVirtualmachineTable.ForeignKeys[5].RefTable = DcimDeviceTable
+	VirtualizationVirtualmachineTable.ForeignKeys[6].RefTable = DcimPlatformTable
+	VirtualizationVirtualmachineTable.ForeignKeys[7].RefTable = TenancyTenantTable
 	VirtualizationVirtualmachineTable.ForeignKeys[8].RefTable = IpamIpaddressTable
+	VirtualizationVirtualmachineTable.ForeignKeys[9].RefTable = IpamIpaddressTable
 	VirtualizationVirtualmachineTable.Annotation = &entsql.Annotation{
 		Table: "virtualization_virtualmachine",
 	}
-	VirtualizationVirtualmachinetypeTable.ForeignKeys[0].RefTable = DcimPlatformTable
+	VirtualizationVirtualmachinetypeTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	VirtualizationVirtualmachinetypeTable.ForeignKeys[1].RefTable = DcimPlatformTable
 	VirtualizationVirtualmachinetypeTable.Annotation = &entsql.Annotation{
 		Table: "virtualization_virtualmachinetype",
 	}
+	ExtrasWebhookTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	ExtrasWebhookTable.Annotation = &entsql.Annotation{
 		Table: "extras_webhook",
 	}
@@ -5257,6 +6422,10 @@ func init() {
 	UsersObjectpermissionGroupsTable.ForeignKeys[1].RefTable = UsersGroupTable
 	UsersObjectpermissionUsersTable.ForeignKeys[0].RefTable = UsersObjectpermissionTable
 	UsersObjectpermissionUsersTable.ForeignKeys[1].RefTable = UsersUserTable
+	UsersOwnerUserGroupsTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	UsersOwnerUserGroupsTable.ForeignKeys[1].RefTable = UsersGroupTable
+	UsersOwnerUsersTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	UsersOwnerUsersTable.ForeignKeys[1].RefTable = UsersUserTable
 	CircuitsProviderAsnsTable.ForeignKeys[0].RefTable = CircuitsProviderTable
 	CircuitsProviderAsnsTable.ForeignKeys[1].RefTable = IpamAsnTable
 	IpamServiceIpaddressesTable.ForeignKeys[0].RefTable = IpamServiceTable

@@ -21,6 +21,8 @@ const (
 	FieldLastUpdated = "last_updated"
 	// FieldCustomFieldData holds the string denoting the custom_field_data field in the database.
 	FieldCustomFieldData = "custom_field_data"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldDeviceID holds the string denoting the device_id field in the database.
 	FieldDeviceID = "device_id"
 	// FieldModuleBayID holds the string denoting the module_bay_id field in the database.
@@ -43,6 +45,8 @@ const (
 	FieldAdoptComponents = "adopt_components"
 	// FieldDisplay holds the string denoting the _display field in the database.
 	FieldDisplay = "_display"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeDevice holds the string denoting the device edge name in mutations.
 	EdgeDevice = "device"
 	// EdgeModuleBay holds the string denoting the module_bay edge name in mutations.
@@ -51,6 +55,13 @@ const (
 	EdgeModuleType = "module_type"
 	// Table holds the table name of the module in the database.
 	Table = "dcim_module"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_module"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// DeviceTable is the table that holds the device relation/edge.
 	DeviceTable = "dcim_module"
 	// DeviceInverseTable is the table name for the Device entity.
@@ -80,6 +91,7 @@ var Columns = []string{
 	FieldCreated,
 	FieldLastUpdated,
 	FieldCustomFieldData,
+	FieldOwnerID,
 	FieldDeviceID,
 	FieldModuleBayID,
 	FieldModuleTypeID,
@@ -160,6 +172,11 @@ func ByLastUpdated(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastUpdated, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByDeviceID orders the results by the device_id field.
 func ByDeviceID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDeviceID, opts...).ToFunc()
@@ -215,6 +232,13 @@ func ByDisplay(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDisplay, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByDeviceField orders the results by device field.
 func ByDeviceField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -234,6 +258,13 @@ func ByModuleTypeField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newModuleTypeStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newDeviceStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

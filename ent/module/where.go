@@ -65,6 +65,11 @@ func LastUpdated(v time.Time) predicate.Module {
 	return predicate.Module(sql.FieldEQ(FieldLastUpdated, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.Module {
+	return predicate.Module(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // DeviceID applies equality check predicate on the "device_id" field. It's identical to DeviceIDEQ.
 func DeviceID(v int) predicate.Module {
 	return predicate.Module(sql.FieldEQ(FieldDeviceID, v))
@@ -218,6 +223,36 @@ func LastUpdatedIsNil() predicate.Module {
 // LastUpdatedNotNil applies the NotNil predicate on the "last_updated" field.
 func LastUpdatedNotNil() predicate.Module {
 	return predicate.Module(sql.FieldNotNull(FieldLastUpdated))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.Module {
+	return predicate.Module(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.Module {
+	return predicate.Module(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.Module {
+	return predicate.Module(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.Module {
+	return predicate.Module(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.Module {
+	return predicate.Module(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.Module {
+	return predicate.Module(sql.FieldNotNull(FieldOwnerID))
 }
 
 // DeviceIDEQ applies the EQ predicate on the "device_id" field.
@@ -698,6 +733,29 @@ func DisplayEqualFold(v string) predicate.Module {
 // DisplayContainsFold applies the ContainsFold predicate on the "_display" field.
 func DisplayContainsFold(v string) predicate.Module {
 	return predicate.Module(sql.FieldContainsFold(FieldDisplay, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.Module {
+	return predicate.Module(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.Module {
+	return predicate.Module(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasDevice applies the HasEdge predicate on the "device" edge.

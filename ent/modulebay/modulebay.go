@@ -39,6 +39,8 @@ const (
 	FieldLocationID = "_location_id"
 	// FieldRackID holds the string denoting the _rack_id field in the database.
 	FieldRackID = "_rack_id"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldPosition holds the string denoting the position field in the database.
 	FieldPosition = "position"
 	// FieldEnabled holds the string denoting the enabled field in the database.
@@ -49,6 +51,8 @@ const (
 	EdgeDevice = "device"
 	// EdgeModule holds the string denoting the module edge name in mutations.
 	EdgeModule = "module"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// Table holds the table name of the modulebay in the database.
 	Table = "dcim_modulebay"
 	// DeviceTable is the table that holds the device relation/edge.
@@ -65,6 +69,13 @@ const (
 	ModuleInverseTable = "dcim_module"
 	// ModuleColumn is the table column denoting the module relation/edge.
 	ModuleColumn = "module_id"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_modulebay"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 )
 
 // Columns holds all SQL columns for modulebay fields.
@@ -82,6 +93,7 @@ var Columns = []string{
 	FieldSiteID,
 	FieldLocationID,
 	FieldRackID,
+	FieldOwnerID,
 	FieldPosition,
 	FieldEnabled,
 	FieldParentID,
@@ -195,6 +207,11 @@ func ByRackID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRackID, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByPosition orders the results by the position field.
 func ByPosition(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPosition, opts...).ToFunc()
@@ -223,6 +240,13 @@ func ByModuleField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newModuleStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
 func newDeviceStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -235,5 +259,12 @@ func newModuleStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ModuleInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, ModuleTable, ModuleColumn),
+	)
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
 	)
 }

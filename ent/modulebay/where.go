@@ -105,6 +105,11 @@ func RackID(v int) predicate.ModuleBay {
 	return predicate.ModuleBay(sql.FieldEQ(FieldRackID, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.ModuleBay {
+	return predicate.ModuleBay(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Position applies equality check predicate on the "position" field. It's identical to PositionEQ.
 func Position(v string) predicate.ModuleBay {
 	return predicate.ModuleBay(sql.FieldEQ(FieldPosition, v))
@@ -680,6 +685,36 @@ func RackIDNotNil() predicate.ModuleBay {
 	return predicate.ModuleBay(sql.FieldNotNull(FieldRackID))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.ModuleBay {
+	return predicate.ModuleBay(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.ModuleBay {
+	return predicate.ModuleBay(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.ModuleBay {
+	return predicate.ModuleBay(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.ModuleBay {
+	return predicate.ModuleBay(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.ModuleBay {
+	return predicate.ModuleBay(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.ModuleBay {
+	return predicate.ModuleBay(sql.FieldNotNull(FieldOwnerID))
+}
+
 // PositionEQ applies the EQ predicate on the "position" field.
 func PositionEQ(v string) predicate.ModuleBay {
 	return predicate.ModuleBay(sql.FieldEQ(FieldPosition, v))
@@ -843,6 +878,29 @@ func HasModule() predicate.ModuleBay {
 func HasModuleWith(preds ...predicate.Module) predicate.ModuleBay {
 	return predicate.ModuleBay(func(s *sql.Selector) {
 		step := newModuleStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.ModuleBay {
+	return predicate.ModuleBay(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.ModuleBay {
+	return predicate.ModuleBay(func(s *sql.Selector) {
+		step := newOwnerStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -25,6 +25,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldProfileID holds the string denoting the profile_id field in the database.
 	FieldProfileID = "profile_id"
 	// FieldManufacturerID holds the string denoting the manufacturer_id field in the database.
@@ -41,12 +43,21 @@ const (
 	FieldWeightUnit = "weight_unit"
 	// FieldAttributeData holds the string denoting the attribute_data field in the database.
 	FieldAttributeData = "attribute_data"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeProfile holds the string denoting the profile edge name in mutations.
 	EdgeProfile = "profile"
 	// EdgeManufacturer holds the string denoting the manufacturer edge name in mutations.
 	EdgeManufacturer = "manufacturer"
 	// Table holds the table name of the moduletype in the database.
 	Table = "dcim_moduletype"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_moduletype"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// ProfileTable is the table that holds the profile relation/edge.
 	ProfileTable = "dcim_moduletype"
 	// ProfileInverseTable is the table name for the ModuleTypeProfile entity.
@@ -71,6 +82,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldProfileID,
 	FieldManufacturerID,
 	FieldModel,
@@ -154,6 +166,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByProfileID orders the results by the profile_id field.
 func ByProfileID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldProfileID, opts...).ToFunc()
@@ -189,6 +206,13 @@ func ByWeightUnit(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldWeightUnit, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByProfileField orders the results by profile field.
 func ByProfileField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -201,6 +225,13 @@ func ByManufacturerField(field string, opts ...sql.OrderTermOption) OrderOption 
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newManufacturerStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newProfileStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

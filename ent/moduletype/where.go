@@ -75,6 +75,11 @@ func Comments(v string) predicate.ModuleType {
 	return predicate.ModuleType(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.ModuleType {
+	return predicate.ModuleType(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // ProfileID applies equality check predicate on the "profile_id" field. It's identical to ProfileIDEQ.
 func ProfileID(v int) predicate.ModuleType {
 	return predicate.ModuleType(sql.FieldEQ(FieldProfileID, v))
@@ -338,6 +343,36 @@ func CommentsEqualFold(v string) predicate.ModuleType {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.ModuleType {
 	return predicate.ModuleType(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.ModuleType {
+	return predicate.ModuleType(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.ModuleType {
+	return predicate.ModuleType(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.ModuleType {
+	return predicate.ModuleType(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.ModuleType {
+	return predicate.ModuleType(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.ModuleType {
+	return predicate.ModuleType(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.ModuleType {
+	return predicate.ModuleType(sql.FieldNotNull(FieldOwnerID))
 }
 
 // ProfileIDEQ applies the EQ predicate on the "profile_id" field.
@@ -728,6 +763,29 @@ func AttributeDataIsNil() predicate.ModuleType {
 // AttributeDataNotNil applies the NotNil predicate on the "attribute_data" field.
 func AttributeDataNotNil() predicate.ModuleType {
 	return predicate.ModuleType(sql.FieldNotNull(FieldAttributeData))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.ModuleType {
+	return predicate.ModuleType(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.ModuleType {
+	return predicate.ModuleType(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasProfile applies the HasEdge predicate on the "profile" edge.

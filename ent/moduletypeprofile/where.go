@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -72,6 +73,11 @@ func Description(v string) predicate.ModuleTypeProfile {
 // Comments applies equality check predicate on the "comments" field. It's identical to CommentsEQ.
 func Comments(v string) predicate.ModuleTypeProfile {
 	return predicate.ModuleTypeProfile(sql.FieldEQ(FieldComments, v))
+}
+
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.ModuleTypeProfile {
+	return predicate.ModuleTypeProfile(sql.FieldEQ(FieldOwnerID, v))
 }
 
 // Name applies equality check predicate on the "name" field. It's identical to NameEQ.
@@ -309,6 +315,36 @@ func CommentsContainsFold(v string) predicate.ModuleTypeProfile {
 	return predicate.ModuleTypeProfile(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.ModuleTypeProfile {
+	return predicate.ModuleTypeProfile(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.ModuleTypeProfile {
+	return predicate.ModuleTypeProfile(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.ModuleTypeProfile {
+	return predicate.ModuleTypeProfile(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.ModuleTypeProfile {
+	return predicate.ModuleTypeProfile(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.ModuleTypeProfile {
+	return predicate.ModuleTypeProfile(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.ModuleTypeProfile {
+	return predicate.ModuleTypeProfile(sql.FieldNotNull(FieldOwnerID))
+}
+
 // NameEQ applies the EQ predicate on the "name" field.
 func NameEQ(v string) predicate.ModuleTypeProfile {
 	return predicate.ModuleTypeProfile(sql.FieldEQ(FieldName, v))
@@ -382,6 +418,29 @@ func SchemaIsNil() predicate.ModuleTypeProfile {
 // SchemaNotNil applies the NotNil predicate on the "schema" field.
 func SchemaNotNil() predicate.ModuleTypeProfile {
 	return predicate.ModuleTypeProfile(sql.FieldNotNull(FieldSchema))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.ModuleTypeProfile {
+	return predicate.ModuleTypeProfile(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.ModuleTypeProfile {
+	return predicate.ModuleTypeProfile(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // And groups predicates with the AND operator between them.

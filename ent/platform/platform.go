@@ -32,8 +32,12 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldManufacturerID holds the string denoting the manufacturer_id field in the database.
 	FieldManufacturerID = "manufacturer_id"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeParent holds the string denoting the parent edge name in mutations.
 	EdgeParent = "parent"
 	// EdgeChildren holds the string denoting the children edge name in mutations.
@@ -42,6 +46,13 @@ const (
 	EdgeManufacturer = "manufacturer"
 	// Table holds the table name of the platform in the database.
 	Table = "dcim_platform"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_platform"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// ParentTable is the table that holds the parent relation/edge.
 	ParentTable = "dcim_platform"
 	// ParentColumn is the table column denoting the parent relation/edge.
@@ -71,6 +82,7 @@ var Columns = []string{
 	FieldDepth,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldManufacturerID,
 }
 
@@ -155,9 +167,21 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByManufacturerID orders the results by the manufacturer_id field.
 func ByManufacturerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldManufacturerID, opts...).ToFunc()
+}
+
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
 }
 
 // ByParentField orders the results by parent field.
@@ -186,6 +210,13 @@ func ByManufacturerField(field string, opts ...sql.OrderTermOption) OrderOption 
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newManufacturerStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newParentStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

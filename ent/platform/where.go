@@ -95,6 +95,11 @@ func Comments(v string) predicate.Platform {
 	return predicate.Platform(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.Platform {
+	return predicate.Platform(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // ManufacturerID applies equality check predicate on the "manufacturer_id" field. It's identical to ManufacturerIDEQ.
 func ManufacturerID(v int) predicate.Platform {
 	return predicate.Platform(sql.FieldEQ(FieldManufacturerID, v))
@@ -530,6 +535,36 @@ func CommentsContainsFold(v string) predicate.Platform {
 	return predicate.Platform(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.Platform {
+	return predicate.Platform(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.Platform {
+	return predicate.Platform(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.Platform {
+	return predicate.Platform(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.Platform {
+	return predicate.Platform(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.Platform {
+	return predicate.Platform(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.Platform {
+	return predicate.Platform(sql.FieldNotNull(FieldOwnerID))
+}
+
 // ManufacturerIDEQ applies the EQ predicate on the "manufacturer_id" field.
 func ManufacturerIDEQ(v int) predicate.Platform {
 	return predicate.Platform(sql.FieldEQ(FieldManufacturerID, v))
@@ -558,6 +593,29 @@ func ManufacturerIDIsNil() predicate.Platform {
 // ManufacturerIDNotNil applies the NotNil predicate on the "manufacturer_id" field.
 func ManufacturerIDNotNil() predicate.Platform {
 	return predicate.Platform(sql.FieldNotNull(FieldManufacturerID))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.Platform {
+	return predicate.Platform(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.Platform {
+	return predicate.Platform(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasParent applies the HasEdge predicate on the "parent" edge.

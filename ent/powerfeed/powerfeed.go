@@ -25,6 +25,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldPowerPanelID holds the string denoting the power_panel_id field in the database.
 	FieldPowerPanelID = "power_panel_id"
 	// FieldRackID holds the string denoting the rack_id field in the database.
@@ -59,6 +61,8 @@ const (
 	FieldOccupied = "_occupied"
 	// FieldPowerPanelName holds the string denoting the _power_panel_name field in the database.
 	FieldPowerPanelName = "_power_panel_name"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgePowerPanel holds the string denoting the power_panel edge name in mutations.
 	EdgePowerPanel = "power_panel"
 	// EdgeRack holds the string denoting the rack edge name in mutations.
@@ -67,6 +71,13 @@ const (
 	EdgeTenant = "tenant"
 	// Table holds the table name of the powerfeed in the database.
 	Table = "dcim_powerfeed"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_powerfeed"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// PowerPanelTable is the table that holds the power_panel relation/edge.
 	PowerPanelTable = "dcim_powerfeed"
 	// PowerPanelInverseTable is the table name for the PowerPanel entity.
@@ -98,6 +109,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldPowerPanelID,
 	FieldRackID,
 	FieldName,
@@ -220,6 +232,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByPowerPanelID orders the results by the power_panel_id field.
 func ByPowerPanelID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPowerPanelID, opts...).ToFunc()
@@ -305,6 +322,13 @@ func ByPowerPanelName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPowerPanelName, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByPowerPanelField orders the results by power_panel field.
 func ByPowerPanelField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -324,6 +348,13 @@ func ByTenantField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newTenantStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newPowerPanelStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

@@ -75,6 +75,11 @@ func Comments(v string) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // PowerPanelID applies equality check predicate on the "power_panel_id" field. It's identical to PowerPanelIDEQ.
 func PowerPanelID(v int) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldEQ(FieldPowerPanelID, v))
@@ -388,6 +393,36 @@ func CommentsEqualFold(v string) predicate.PowerFeed {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNotNull(FieldOwnerID))
 }
 
 // PowerPanelIDEQ applies the EQ predicate on the "power_panel_id" field.
@@ -1178,6 +1213,29 @@ func PowerPanelNameEqualFold(v string) predicate.PowerFeed {
 // PowerPanelNameContainsFold applies the ContainsFold predicate on the "_power_panel_name" field.
 func PowerPanelNameContainsFold(v string) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldContainsFold(FieldPowerPanelName, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.PowerFeed {
+	return predicate.PowerFeed(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.PowerFeed {
+	return predicate.PowerFeed(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasPowerPanel applies the HasEdge predicate on the "power_panel" edge.

@@ -75,6 +75,11 @@ func Comments(v string) predicate.PowerPanel {
 	return predicate.PowerPanel(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.PowerPanel {
+	return predicate.PowerPanel(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // SiteID applies equality check predicate on the "site_id" field. It's identical to SiteIDEQ.
 func SiteID(v int) predicate.PowerPanel {
 	return predicate.PowerPanel(sql.FieldEQ(FieldSiteID, v))
@@ -325,6 +330,36 @@ func CommentsContainsFold(v string) predicate.PowerPanel {
 	return predicate.PowerPanel(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.PowerPanel {
+	return predicate.PowerPanel(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.PowerPanel {
+	return predicate.PowerPanel(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.PowerPanel {
+	return predicate.PowerPanel(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.PowerPanel {
+	return predicate.PowerPanel(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.PowerPanel {
+	return predicate.PowerPanel(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.PowerPanel {
+	return predicate.PowerPanel(sql.FieldNotNull(FieldOwnerID))
+}
+
 // SiteIDEQ applies the EQ predicate on the "site_id" field.
 func SiteIDEQ(v int) predicate.PowerPanel {
 	return predicate.PowerPanel(sql.FieldEQ(FieldSiteID, v))
@@ -503,6 +538,29 @@ func NameNaturalEqualFold(v string) predicate.PowerPanel {
 // NameNaturalContainsFold applies the ContainsFold predicate on the "_name_natural" field.
 func NameNaturalContainsFold(v string) predicate.PowerPanel {
 	return predicate.PowerPanel(sql.FieldContainsFold(FieldNameNatural, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.PowerPanel {
+	return predicate.PowerPanel(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.PowerPanel {
+	return predicate.PowerPanel(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasSite applies the HasEdge predicate on the "site" edge.

@@ -115,6 +115,11 @@ func RackID(v int) predicate.PowerPort {
 	return predicate.PowerPort(sql.FieldEQ(FieldRackID, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Type applies equality check predicate on the "type" field. It's identical to TypeEQ.
 func Type(v string) predicate.PowerPort {
 	return predicate.PowerPort(sql.FieldEQ(FieldType, v))
@@ -710,6 +715,36 @@ func RackIDNotNil() predicate.PowerPort {
 	return predicate.PowerPort(sql.FieldNotNull(FieldRackID))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNotNull(FieldOwnerID))
+}
+
 // TypeEQ applies the EQ predicate on the "type" field.
 func TypeEQ(v string) predicate.PowerPort {
 	return predicate.PowerPort(sql.FieldEQ(FieldType, v))
@@ -923,6 +958,29 @@ func HasModule() predicate.PowerPort {
 func HasModuleWith(preds ...predicate.Module) predicate.PowerPort {
 	return predicate.PowerPort(func(s *sql.Selector) {
 		step := newModuleStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.PowerPort {
+	return predicate.PowerPort(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.PowerPort {
+	return predicate.PowerPort(func(s *sql.Selector) {
+		step := newOwnerStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -162,6 +162,12 @@ type ObjectPermission func(*sql.Selector)
 // OutboxEvent is the predicate function for outboxevent builders.
 type OutboxEvent func(*sql.Selector)
 
+// Owner is the predicate function for owner builders.
+type Owner func(*sql.Selector)
+
+// OwnerGroup is the predicate function for ownergroup builders.
+type OwnerGroup func(*sql.Selector)
+
 // Platform is the predicate function for platform builders.
 type Platform func(*sql.Selector)
 

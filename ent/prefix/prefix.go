@@ -25,6 +25,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldFamily holds the string denoting the family field in the database.
 	FieldFamily = "family"
 	// FieldPrefix holds the string denoting the prefix field in the database.
@@ -67,6 +69,8 @@ const (
 	FieldSiteID = "_site_id"
 	// FieldLocationID holds the string denoting the _location_id field in the database.
 	FieldLocationID = "_location_id"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeVrf holds the string denoting the vrf edge name in mutations.
 	EdgeVrf = "vrf"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
@@ -77,6 +81,13 @@ const (
 	EdgeRole = "role"
 	// Table holds the table name of the prefix in the database.
 	Table = "ipam_prefix"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "ipam_prefix"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// VrfTable is the table that holds the vrf relation/edge.
 	VrfTable = "ipam_prefix"
 	// VrfInverseTable is the table name for the VRF entity.
@@ -115,6 +126,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldFamily,
 	FieldPrefix,
 	FieldVrfID,
@@ -217,6 +229,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByFamily orders the results by the family field.
 func ByFamily(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldFamily, opts...).ToFunc()
@@ -312,6 +329,13 @@ func ByLocationID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLocationID, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByVrfField orders the results by vrf field.
 func ByVrfField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -338,6 +362,13 @@ func ByRoleField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newRoleStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newVrfStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

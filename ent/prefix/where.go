@@ -75,6 +75,11 @@ func Comments(v string) predicate.Prefix {
 	return predicate.Prefix(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Family applies equality check predicate on the "family" field. It's identical to FamilyEQ.
 func Family(v int) predicate.Prefix {
 	return predicate.Prefix(sql.FieldEQ(FieldFamily, v))
@@ -408,6 +413,36 @@ func CommentsEqualFold(v string) predicate.Prefix {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.Prefix {
 	return predicate.Prefix(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.Prefix {
+	return predicate.Prefix(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.Prefix {
+	return predicate.Prefix(sql.FieldNotNull(FieldOwnerID))
 }
 
 // FamilyEQ applies the EQ predicate on the "family" field.
@@ -1283,6 +1318,29 @@ func LocationIDIsNil() predicate.Prefix {
 // LocationIDNotNil applies the NotNil predicate on the "_location_id" field.
 func LocationIDNotNil() predicate.Prefix {
 	return predicate.Prefix(sql.FieldNotNull(FieldLocationID))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.Prefix {
+	return predicate.Prefix(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.Prefix {
+	return predicate.Prefix(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasVrf applies the HasEdge predicate on the "vrf" edge.

@@ -75,6 +75,11 @@ func Comments(v string) predicate.ProviderAccount {
 	return predicate.ProviderAccount(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.ProviderAccount {
+	return predicate.ProviderAccount(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // ProviderID applies equality check predicate on the "provider_id" field. It's identical to ProviderIDEQ.
 func ProviderID(v int) predicate.ProviderAccount {
 	return predicate.ProviderAccount(sql.FieldEQ(FieldProviderID, v))
@@ -320,6 +325,36 @@ func CommentsContainsFold(v string) predicate.ProviderAccount {
 	return predicate.ProviderAccount(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.ProviderAccount {
+	return predicate.ProviderAccount(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.ProviderAccount {
+	return predicate.ProviderAccount(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.ProviderAccount {
+	return predicate.ProviderAccount(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.ProviderAccount {
+	return predicate.ProviderAccount(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.ProviderAccount {
+	return predicate.ProviderAccount(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.ProviderAccount {
+	return predicate.ProviderAccount(sql.FieldNotNull(FieldOwnerID))
+}
+
 // ProviderIDEQ applies the EQ predicate on the "provider_id" field.
 func ProviderIDEQ(v int) predicate.ProviderAccount {
 	return predicate.ProviderAccount(sql.FieldEQ(FieldProviderID, v))
@@ -468,6 +503,29 @@ func AccountEqualFold(v string) predicate.ProviderAccount {
 // AccountContainsFold applies the ContainsFold predicate on the "account" field.
 func AccountContainsFold(v string) predicate.ProviderAccount {
 	return predicate.ProviderAccount(sql.FieldContainsFold(FieldAccount, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.ProviderAccount {
+	return predicate.ProviderAccount(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.ProviderAccount {
+	return predicate.ProviderAccount(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasProvider applies the HasEdge predicate on the "provider" edge.

@@ -75,6 +75,11 @@ func Comments(v string) predicate.ProviderNetwork {
 	return predicate.ProviderNetwork(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.ProviderNetwork {
+	return predicate.ProviderNetwork(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // ProviderID applies equality check predicate on the "provider_id" field. It's identical to ProviderIDEQ.
 func ProviderID(v int) predicate.ProviderNetwork {
 	return predicate.ProviderNetwork(sql.FieldEQ(FieldProviderID, v))
@@ -325,6 +330,36 @@ func CommentsContainsFold(v string) predicate.ProviderNetwork {
 	return predicate.ProviderNetwork(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.ProviderNetwork {
+	return predicate.ProviderNetwork(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.ProviderNetwork {
+	return predicate.ProviderNetwork(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.ProviderNetwork {
+	return predicate.ProviderNetwork(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.ProviderNetwork {
+	return predicate.ProviderNetwork(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.ProviderNetwork {
+	return predicate.ProviderNetwork(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.ProviderNetwork {
+	return predicate.ProviderNetwork(sql.FieldNotNull(FieldOwnerID))
+}
+
 // ProviderIDEQ applies the EQ predicate on the "provider_id" field.
 func ProviderIDEQ(v int) predicate.ProviderNetwork {
 	return predicate.ProviderNetwork(sql.FieldEQ(FieldProviderID, v))
@@ -538,6 +573,29 @@ func ServiceIDEqualFold(v string) predicate.ProviderNetwork {
 // ServiceIDContainsFold applies the ContainsFold predicate on the "service_id" field.
 func ServiceIDContainsFold(v string) predicate.ProviderNetwork {
 	return predicate.ProviderNetwork(sql.FieldContainsFold(FieldServiceID, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.ProviderNetwork {
+	return predicate.ProviderNetwork(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.ProviderNetwork {
+	return predicate.ProviderNetwork(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasProvider applies the HasEdge predicate on the "provider" edge.

@@ -21,6 +21,8 @@ const (
 	FieldLastUpdated = "last_updated"
 	// FieldCustomFieldData holds the string denoting the custom_field_data field in the database.
 	FieldCustomFieldData = "custom_field_data"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldRackID holds the string denoting the rack_id field in the database.
 	FieldRackID = "rack_id"
 	// FieldUnits holds the string denoting the units field in the database.
@@ -39,6 +41,8 @@ const (
 	FieldComments = "comments"
 	// FieldRackDisplay holds the string denoting the _rack_display field in the database.
 	FieldRackDisplay = "_rack_display"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeRack holds the string denoting the rack edge name in mutations.
 	EdgeRack = "rack"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
@@ -47,6 +51,13 @@ const (
 	EdgeUser = "user"
 	// Table holds the table name of the rackreservation in the database.
 	Table = "dcim_rackreservation"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_rackreservation"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// RackTable is the table that holds the rack relation/edge.
 	RackTable = "dcim_rackreservation"
 	// RackInverseTable is the table name for the Rack entity.
@@ -76,6 +87,7 @@ var Columns = []string{
 	FieldCreated,
 	FieldLastUpdated,
 	FieldCustomFieldData,
+	FieldOwnerID,
 	FieldRackID,
 	FieldUnits,
 	FieldUnitCount,
@@ -144,6 +156,11 @@ func ByLastUpdated(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastUpdated, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByRackID orders the results by the rack_id field.
 func ByRackID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRackID, opts...).ToFunc()
@@ -184,6 +201,13 @@ func ByRackDisplay(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRackDisplay, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByRackField orders the results by rack field.
 func ByRackField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -203,6 +227,13 @@ func ByUserField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newUserStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newRackStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

@@ -65,6 +65,11 @@ func LastUpdated(v time.Time) predicate.RackReservation {
 	return predicate.RackReservation(sql.FieldEQ(FieldLastUpdated, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.RackReservation {
+	return predicate.RackReservation(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // RackID applies equality check predicate on the "rack_id" field. It's identical to RackIDEQ.
 func RackID(v int) predicate.RackReservation {
 	return predicate.RackReservation(sql.FieldEQ(FieldRackID, v))
@@ -203,6 +208,36 @@ func LastUpdatedIsNil() predicate.RackReservation {
 // LastUpdatedNotNil applies the NotNil predicate on the "last_updated" field.
 func LastUpdatedNotNil() predicate.RackReservation {
 	return predicate.RackReservation(sql.FieldNotNull(FieldLastUpdated))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.RackReservation {
+	return predicate.RackReservation(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.RackReservation {
+	return predicate.RackReservation(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.RackReservation {
+	return predicate.RackReservation(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.RackReservation {
+	return predicate.RackReservation(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.RackReservation {
+	return predicate.RackReservation(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.RackReservation {
+	return predicate.RackReservation(sql.FieldNotNull(FieldOwnerID))
 }
 
 // RackIDEQ applies the EQ predicate on the "rack_id" field.
@@ -573,6 +608,29 @@ func RackDisplayEqualFold(v string) predicate.RackReservation {
 // RackDisplayContainsFold applies the ContainsFold predicate on the "_rack_display" field.
 func RackDisplayContainsFold(v string) predicate.RackReservation {
 	return predicate.RackReservation(sql.FieldContainsFold(FieldRackDisplay, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.RackReservation {
+	return predicate.RackReservation(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.RackReservation {
+	return predicate.RackReservation(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasRack applies the HasEdge predicate on the "rack" edge.

@@ -25,6 +25,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldManufacturerID holds the string denoting the manufacturer_id field in the database.
 	FieldManufacturerID = "manufacturer_id"
 	// FieldModel holds the string denoting the model field in the database.
@@ -57,10 +59,19 @@ const (
 	FieldWeightUnit = "weight_unit"
 	// FieldMaxWeight holds the string denoting the max_weight field in the database.
 	FieldMaxWeight = "max_weight"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeManufacturer holds the string denoting the manufacturer edge name in mutations.
 	EdgeManufacturer = "manufacturer"
 	// Table holds the table name of the racktype in the database.
 	Table = "dcim_racktype"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_racktype"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// ManufacturerTable is the table that holds the manufacturer relation/edge.
 	ManufacturerTable = "dcim_racktype"
 	// ManufacturerInverseTable is the table name for the Manufacturer entity.
@@ -78,6 +89,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldManufacturerID,
 	FieldModel,
 	FieldSlug,
@@ -189,6 +201,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByManufacturerID orders the results by the manufacturer_id field.
 func ByManufacturerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldManufacturerID, opts...).ToFunc()
@@ -269,11 +286,25 @@ func ByMaxWeight(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMaxWeight, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByManufacturerField orders the results by manufacturer field.
 func ByManufacturerField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newManufacturerStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newManufacturerStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

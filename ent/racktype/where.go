@@ -75,6 +75,11 @@ func Comments(v string) predicate.RackType {
 	return predicate.RackType(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.RackType {
+	return predicate.RackType(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // ManufacturerID applies equality check predicate on the "manufacturer_id" field. It's identical to ManufacturerIDEQ.
 func ManufacturerID(v int) predicate.RackType {
 	return predicate.RackType(sql.FieldEQ(FieldManufacturerID, v))
@@ -383,6 +388,36 @@ func CommentsEqualFold(v string) predicate.RackType {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.RackType {
 	return predicate.RackType(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.RackType {
+	return predicate.RackType(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.RackType {
+	return predicate.RackType(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.RackType {
+	return predicate.RackType(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.RackType {
+	return predicate.RackType(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.RackType {
+	return predicate.RackType(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.RackType {
+	return predicate.RackType(sql.FieldNotNull(FieldOwnerID))
 }
 
 // ManufacturerIDEQ applies the EQ predicate on the "manufacturer_id" field.
@@ -1188,6 +1223,29 @@ func MaxWeightIsNil() predicate.RackType {
 // MaxWeightNotNil applies the NotNil predicate on the "max_weight" field.
 func MaxWeightNotNil() predicate.RackType {
 	return predicate.RackType(sql.FieldNotNull(FieldMaxWeight))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.RackType {
+	return predicate.RackType(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.RackType {
+	return predicate.RackType(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasManufacturer applies the HasEdge predicate on the "manufacturer" edge.

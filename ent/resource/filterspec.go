@@ -204,8 +204,10 @@ func (d *Descriptor) declared(decl FilterDecl) (*filters.Filter, error) {
 		var chain []*Field
 		cur := d
 		for _, hop := range strings.Split(decl.Via, ".") {
+			// An FK field, or a hidden key column with a target (a
+			// tag's owner_id, which NetBox's serializer does not show).
 			v := cur.byName[hop]
-			if v == nil || v.Kind != KindFK || v.target == nil {
+			if v == nil || v.Kind != KindFK && v.Kind != KindHidden || v.target == nil {
 				return nil, fmt.Errorf("filter %s: via %q: %s is not an FK field of %s", decl.Name, decl.Via, hop, cur.ContentType())
 			}
 			chain = append(chain, v)

@@ -158,7 +158,6 @@ var filterExclusions = map[string]string{
 	// Change-log request correlation (BEHAVIOUR.md §7.6): its own issue.
 	"created_by_request": "change-log issue", "updated_by_request": "change-log issue", "modified_by_request": "change-log issue",
 	// Models we do not have yet.
-	"owner": "no owners", "owner_id": "no owners", "owner_group": "no owners", "owner_group_id": "no owners",
 	"ipam/vlans l2vpn": "no L2VPNs", "ipam/vlans l2vpn_id": "no L2VPNs",
 	"ipam/vlans interface_id":                            "needs VLAN availability rules (another issue)",
 	"ipam/vlans available_at_site":                       "needs VLAN availability rules (another issue)",

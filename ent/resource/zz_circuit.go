@@ -33,6 +33,8 @@ func init() {
 			{Fields: []string{"provider_account", "cid"}, WhenNull: "", Message: "Circuit with this Provider account and Circuit ID already exists."},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "q", Kind: "search-reverse", Column: "cid,description,comments", Target: "circuits.circuittermination", Attr: "circuit_id:xconnect_id,pp_info,description"},
@@ -66,7 +68,7 @@ func init() {
 			{Name: "distance_unit", Kind: "choice", Column: "distance_unit", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"km", "Kilometers"}, {"m", "Meters"}, {"mi", "Miles"}, {"ft", "Feet"}}},
 			{Name: "termination_a", Kind: "fk", Column: "termination_a_id", GoType: "int", Target: "circuits.circuittermination", ReadOnly: true, Nullable: true, OnDelete: "SET_NULL", NoReverse: true, Nested: []string{"id", "url", "display_url", "display", "termination_type", "termination_id", "termination", "port_speed", "upstream_speed", "xconnect_id", "description"}},
 			{Name: "termination_z", Kind: "fk", Column: "termination_z_id", GoType: "int", Target: "circuits.circuittermination", ReadOnly: true, Nullable: true, OnDelete: "SET_NULL", NoReverse: true, Nested: []string{"id", "url", "display_url", "display", "termination_type", "termination_id", "termination", "port_speed", "upstream_speed", "xconnect_id", "description"}},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

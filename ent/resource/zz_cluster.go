@@ -32,6 +32,8 @@ func init() {
 			{Fields: []string{"group", "name"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "region_id", Kind: "tree-id", Column: "_region_id", Target: "dcim.region", Attr: ""},
@@ -57,7 +59,7 @@ func init() {
 			{Name: "scope_id", Kind: "int", Column: "scope_id", GoType: "int", Nullable: true, HasDefault: true},
 			{Name: "scope", Kind: "generic-object", ReadOnly: true, OnDelete: "CASCADE", Generic: "scope", Types: []string{"dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location"}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

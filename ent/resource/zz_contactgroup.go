@@ -31,6 +31,8 @@ func init() {
 			{Fields: []string{"parent", "name"}, WhenNull: "", Message: "Contact group with this Parent and Name already exists."},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "contact_id", Kind: "m2m-reverse", Column: "groups", Target: "tenancy.contact", Attr: ""},
 		},
 		Fields: []*Field{
@@ -47,7 +49,7 @@ func init() {
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "contact_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "", Table: "tenancy_contact_groups", Column: "contactgroup_id", Cumulative: true, Distinct: "contact_id"}},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "_depth", Kind: "int", Column: "_depth", GoType: "int", ReadOnly: true, HasDefault: true},
 		},

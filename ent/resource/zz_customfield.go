@@ -33,6 +33,8 @@ func init() {
 			{Fields: []string{"name"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "object_type", Kind: "content-types-contains", Column: "object_types", Target: "", Attr: ""},
 		},
 		Fields: []*Field{
@@ -63,7 +65,7 @@ func init() {
 			{Name: "validation_regex", Kind: "string", Column: "validation_regex", GoType: "string", HasDefault: true, MaxLen: 500},
 			{Name: "validation_schema", Kind: "json", Column: "validation_schema", GoType: "json.RawMessage", Nullable: true, HasDefault: true},
 			{Name: "choice_set", Kind: "fk", Column: "choice_set_id", GoType: "int", Target: "extras.customfieldchoiceset", Nullable: true, OnDelete: "PROTECT"},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

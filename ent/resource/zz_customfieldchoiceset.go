@@ -37,6 +37,8 @@ func init() {
 			{Fields: []string{"name"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "choice", Kind: "choice-set-choice", Column: "extra_choices", Target: "", Attr: ""},
 			{Name: "choice_colors", Kind: "json-values-choice", Column: "choice_colors", Target: "", Attr: "", Choices: []string{"blue", "indigo", "purple", "pink", "red", "orange", "yellow", "green", "teal", "cyan", "gray", "black", "white"}},
 		},
@@ -52,7 +54,7 @@ func init() {
 			{Name: "choice_colors", Kind: "json", Column: "choice_colors", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "order_alphabetically", Kind: "bool", Column: "order_alphabetically", GoType: "bool", HasDefault: true},
 			{Name: "choices_count", Kind: "int", Column: "choices_count", GoType: "int", ReadOnly: true, HasDefault: true},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 		},

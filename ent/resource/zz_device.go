@@ -40,6 +40,8 @@ func init() {
 			{Fields: []string{"oob_ip"}, WhenNull: "", Message: "device with this out-of-band IP already exists."},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "site"},
@@ -110,7 +112,7 @@ func init() {
 			{Name: "vc_position", Kind: "int", Column: "vc_position", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(255)},
 			{Name: "vc_priority", Kind: "int", Column: "vc_priority", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(255)},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "config_template", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "config_context", Kind: "json", Column: "config_context", GoType: "map[string]interface {}", ReadOnly: true, Nullable: true, HasDefault: true},

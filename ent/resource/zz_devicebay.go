@@ -53,6 +53,8 @@ func init() {
 			{Name: "tenant", Kind: "fk-attr", Column: "tenant", Target: "", Attr: "", Via: "device"},
 			{Name: "virtual_chassis_id", Kind: "fk-id", Column: "virtual_chassis", Target: "", Attr: "", Via: "device"},
 			{Name: "virtual_chassis", Kind: "fk-attr", Column: "virtual_chassis", Target: "", Attr: "name", Via: "device"},
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
@@ -65,7 +67,7 @@ func init() {
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "installed_device", Kind: "fk", Column: "installed_device_id", GoType: "int", Target: "dcim.device", Nullable: true, Unique: true, OnDelete: "SET_NULL"},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

@@ -33,6 +33,10 @@ func init() {
 			{Fields: []string{"parent", "slug"}, WhenNull: "", Message: ""},
 			{Fields: []string{"slug"}, WhenNull: "parent", Message: "A top-level device role with this slug already exists."},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},
@@ -51,7 +55,7 @@ func init() {
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "device_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.device", Table: "", Column: "role_id", Cumulative: true}},
 			{Name: "virtualmachine_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "virtualization.virtualmachine", Table: "", Column: "role_id", Cumulative: true}},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "_depth", Kind: "int", Column: "_depth", GoType: "int", ReadOnly: true, HasDefault: true},
 		},

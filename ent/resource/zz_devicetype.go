@@ -32,6 +32,8 @@ func init() {
 			{Fields: []string{"manufacturer", "slug"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "console_port_template_count", Kind: "related-count", Column: "console_port_template_count", Target: "", Attr: ""},
 			{Name: "console_ports", Kind: "related-exists", Column: "console_port_template_count", Target: "", Attr: ""},
 			{Name: "console_server_port_template_count", Kind: "related-count", Column: "console_server_port_template_count", Target: "", Attr: ""},
@@ -73,7 +75,7 @@ func init() {
 			{Name: "front_image", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "rear_image", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

@@ -31,6 +31,8 @@ func init() {
 			{Fields: []string{"name"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "object_type", Kind: "content-types-contains", Column: "object_types", Target: "", Attr: ""},
 			{Name: "event_type", Kind: "content-types-contains", Column: "event_types", Target: "", Attr: ""},
 		},
@@ -50,7 +52,7 @@ func init() {
 			{Name: "action_object", Kind: "generic-object", ReadOnly: true, OnDelete: "CASCADE", Generic: "action_object", Types: []string{"extras.webhook", "extras.script", "extras.notificationgroup"}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

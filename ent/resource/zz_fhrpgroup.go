@@ -31,6 +31,8 @@ func init() {
 		Search:      []string{"description", "name"},
 		Ordering:    []string{"protocol", "group_id", "id"},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "related_ip", Kind: "fhrp-related-ip", Column: "", Target: "", Attr: ""},
 		},
 		Fields: []*Field{
@@ -44,7 +46,7 @@ func init() {
 			{Name: "auth_type", Kind: "string", Column: "auth_type", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"plaintext", "Plaintext"}, {"md5", "MD5"}}},
 			{Name: "auth_key", Kind: "string", Column: "auth_key", GoType: "string", HasDefault: true, MaxLen: 255},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

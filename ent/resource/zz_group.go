@@ -32,6 +32,8 @@ func init() {
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "user_id", Kind: "m2m-reverse", Column: "groups", Target: "users.user", Attr: ""},
+			{Name: "owner_id", Kind: "m2m-reverse", Column: "user_groups", Target: "users.owner", Attr: ""},
+			{Name: "owner", Kind: "m2m-reverse", Column: "user_groups", Target: "users.owner", Attr: "name"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

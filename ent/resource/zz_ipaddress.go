@@ -30,6 +30,8 @@ func init() {
 		Search:      []string{"dns_name", "description", "address"},
 		Ordering:    []string{"family", "host", "prefix_length", "id"},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "family", Kind: "ip-family", Column: "", Target: "", Attr: ""},
@@ -69,7 +71,7 @@ func init() {
 			{Name: "nat_outside", Kind: "reverse", Target: "ipam.ipaddress", ReadOnly: true, Nested: []string{"id", "url", "display_url", "display", "family", "address"}, Reverse: &api.Reverse{Model: "ipam.ipaddress", Column: "nat_inside_id", Exists: false, OrNot: "", Through: "", As: "", Many: true, TypeColumn: ""}},
 			{Name: "dns_name", Kind: "string", Column: "dns_name", GoType: "string", HasDefault: true, MaxLen: 255},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

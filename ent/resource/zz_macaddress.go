@@ -28,6 +28,8 @@ func init() {
 		Search:      []string{"mac_address", "description", "comments"},
 		Ordering:    []string{"mac_address", "id"},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "mac_address", Kind: "mac", Column: "", Target: "", Attr: ""},
 			{Name: "interface_id", Kind: "assigned-interface", Column: "", Target: "", Attr: "id"},
 			{Name: "interface", Kind: "assigned-interface", Column: "", Target: "", Attr: "name"},
@@ -50,7 +52,7 @@ func init() {
 			{Name: "assigned_object_id", Kind: "int", Column: "assigned_object_id", GoType: "int", Nullable: true, HasDefault: true},
 			{Name: "assigned_object", Kind: "generic-object", ReadOnly: true, OnDelete: "CASCADE", Generic: "assigned_object", Types: []string{"dcim.interface", "virtualization.vminterface"}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

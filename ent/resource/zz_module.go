@@ -34,6 +34,8 @@ func init() {
 			{Fields: []string{"asset_tag"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "module_type", Kind: "fk-attr", Column: "module_type_id", Target: "dcim.moduletype", Attr: "model"},
 			{Name: "manufacturer_id", Kind: "fk-id", Column: "manufacturer", Target: "", Attr: "", Via: "module_type"},
 			{Name: "manufacturer", Kind: "fk-attr", Column: "manufacturer", Target: "", Attr: "", Via: "module_type"},
@@ -62,7 +64,7 @@ func init() {
 			{Name: "serial", Kind: "string", Column: "serial", GoType: "string", HasDefault: true, MaxLen: 50},
 			{Name: "asset_tag", Kind: "string", Column: "asset_tag", GoType: "string", Nullable: true, HasDefault: true, Unique: true, MaxLen: 50},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

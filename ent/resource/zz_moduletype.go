@@ -31,6 +31,8 @@ func init() {
 			{Fields: []string{"manufacturer", "model"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "console_port_template_count", Kind: "related-count", Column: "console_port_template_count", Target: "", Attr: ""},
 			{Name: "console_ports", Kind: "related-exists", Column: "console_port_template_count", Target: "", Attr: ""},
 			{Name: "console_server_port_template_count", Kind: "related-count", Column: "console_server_port_template_count", Target: "", Attr: ""},
@@ -62,7 +64,7 @@ func init() {
 			{Name: "weight_unit", Kind: "choice", Column: "weight_unit", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"kg", "Kilograms"}, {"g", "Grams"}, {"lb", "Pounds"}, {"oz", "Ounces"}}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "attributes", Kind: "json", Column: "attribute_data", GoType: "map[string]interface {}", Nullable: true, HasDefault: true},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

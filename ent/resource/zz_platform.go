@@ -34,6 +34,8 @@ func init() {
 			{Fields: []string{"slug"}, WhenNull: "manufacturer", Message: "Platform slug must be unique."},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "available_for_device_type", Kind: "null-or-same", Column: "manufacturer", Target: "dcim.devicetype", Attr: "manufacturer_id"},
 		},
 		Fields: []*Field{
@@ -47,7 +49,7 @@ func init() {
 			{Name: "manufacturer", Kind: "fk", Column: "manufacturer_id", GoType: "int", Target: "dcim.manufacturer", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "config_template", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

@@ -53,6 +53,8 @@ func init() {
 			{Name: "virtual_chassis_id", Kind: "fk-id", Column: "virtual_chassis", Target: "", Attr: "", Via: "device"},
 			{Name: "virtual_chassis", Kind: "fk-attr", Column: "virtual_chassis", Target: "", Attr: "name", Via: "device"},
 			{Name: "occupied", Kind: "boolean", Column: "_occupied", Target: "", Attr: ""},
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
@@ -77,7 +79,7 @@ func init() {
 			{Name: "connected_endpoints", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "connected_endpoints_type", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "connected_endpoints_reachable", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

@@ -32,6 +32,8 @@ func init() {
 			{Fields: []string{"site", "name"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "site"},
 			{Name: "region", Kind: "tree-attr", Column: "region", Target: "", Attr: "", Via: "site"},
 			{Name: "site_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "site"},
@@ -46,7 +48,7 @@ func init() {
 			{Name: "location", Kind: "fk", Column: "location_id", GoType: "int", Target: "dcim.location", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100, Natural: "_name_natural"},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

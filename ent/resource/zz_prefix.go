@@ -39,6 +39,8 @@ func init() {
 		Ordering:    []string{"vrf_key", "family", "network", "prefix_length"},
 		NoFilters:   []string{"_depth"},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "family", Kind: "ip-family", Column: "", Target: "", Attr: ""},
 			{Name: "prefix", Kind: "prefix-exact", Column: "", Target: "", Attr: ""},
 			{Name: "within", Kind: "prefix-within", Column: "", Target: "", Attr: ""},
@@ -80,7 +82,7 @@ func init() {
 			{Name: "is_pool", Kind: "bool", Column: "is_pool", GoType: "bool", HasDefault: true},
 			{Name: "mark_utilized", Kind: "bool", Column: "mark_utilized", GoType: "bool", HasDefault: true},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

@@ -33,6 +33,8 @@ func init() {
 			{Fields: []string{"slug"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "region_id", Kind: "reverse-filter", Column: "provider_id", Target: "circuits.circuit", Attr: "region_id"},
 			{Name: "region", Kind: "reverse-filter", Column: "provider_id", Target: "circuits.circuit", Attr: "region"},
 			{Name: "site_group_id", Kind: "reverse-filter", Column: "provider_id", Target: "circuits.circuit", Attr: "site_group_id"},
@@ -49,7 +51,7 @@ func init() {
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, Unique: true, MaxLen: 100},
 			{Name: "accounts", Kind: "reverse", Target: "circuits.provideraccount", Nested: []string{"id", "url", "display_url", "display", "name", "account"}, Reverse: &api.Reverse{Model: "circuits.provideraccount", Column: "provider_id", Exists: false, OrNot: "", Through: "", As: "", Many: true, TypeColumn: ""}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "asns", Kind: "m2m", Target: "ipam.asn", HasDefault: true, Lookup: "asn", Join: "circuits_provider_asns", JoinOwn: "provider_id", JoinTarget: "asn_id"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},

@@ -40,6 +40,8 @@ func init() {
 			{Fields: []string{"location", "facility_id"}, WhenNull: "", Message: "Rack with this Location and Facility ID already exists."},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "site"},
@@ -81,7 +83,7 @@ func init() {
 			{Name: "mounting_depth", Kind: "int", Column: "mounting_depth", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(32767)},
 			{Name: "airflow", Kind: "choice", Column: "airflow", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"front-to-rear", "Front to rear"}, {"rear-to-front", "Rear to front"}}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

@@ -30,6 +30,8 @@ func init() {
 		Search:      []string{"_rack_display", "description"},
 		Ordering:    []string{"created", "id"},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "rack.site"},
@@ -60,7 +62,7 @@ func init() {
 			{Name: "user", Kind: "fk", Column: "user_id", GoType: "int", Target: "users.user", Required: true, OnDelete: "PROTECT"},
 			{Name: "tenant", Kind: "fk", Column: "tenant_id", GoType: "int", Target: "tenancy.tenant", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", Required: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

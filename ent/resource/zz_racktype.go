@@ -33,6 +33,8 @@ func init() {
 			{Fields: []string{"manufacturer", "slug"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "width", Kind: "integer", Column: "width", Target: "", Attr: ""},
 			{Name: "rack_count", Kind: "related-count", Column: "rack_count", Target: "", Attr: ""},
 		},
@@ -58,7 +60,7 @@ func init() {
 			{Name: "max_weight", Kind: "int", Column: "max_weight", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(2147483647)},
 			{Name: "weight_unit", Kind: "choice", Column: "weight_unit", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"kg", "Kilograms"}, {"g", "Grams"}, {"lb", "Pounds"}, {"oz", "Ounces"}}},
 			{Name: "mounting_depth", Kind: "int", Column: "mounting_depth", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(32767)},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

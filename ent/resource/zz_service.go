@@ -31,6 +31,8 @@ func init() {
 		Ordering:    []string{"protocol", "_ports_lowest", "id"},
 		NoFilters:   []string{"ipaddresse_id", "ipaddresse"},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "port", Kind: "json-ints-contain", Column: "ports", Target: "", Attr: ""},
 			{Name: "device_id", Kind: "generic-id", Column: "parent_object", Target: "dcim.device", Attr: ""},
 			{Name: "device", Kind: "generic-attr", Column: "parent_object", Target: "dcim.device", Attr: "name"},
@@ -54,7 +56,7 @@ func init() {
 			{Name: "ports", Kind: "json", Column: "ports", GoType: "[]int", Required: true, Min: intp(1), Max: intp(65535)},
 			{Name: "ipaddresses", Kind: "m2m", Target: "ipam.ipaddress", HasDefault: true, Lookup: "address", Join: "ipam_service_ipaddresses", JoinOwn: "service_id", JoinTarget: "ipaddress_id"},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

@@ -33,6 +33,8 @@ func init() {
 			{Fields: []string{"name"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "port", Kind: "json-ints-contain", Column: "ports", Target: "", Attr: ""},
 		},
 		Fields: []*Field{
@@ -44,7 +46,7 @@ func init() {
 			{Name: "protocol", Kind: "choice", Column: "protocol", GoType: "string", Required: true, MaxLen: 50, Choices: []Choice{{"tcp", "TCP"}, {"udp", "UDP"}, {"sctp", "SCTP"}}},
 			{Name: "ports", Kind: "json", Column: "ports", GoType: "[]int", Required: true, Min: intp(1), Max: intp(65535)},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

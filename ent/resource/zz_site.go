@@ -32,6 +32,8 @@ func init() {
 			{Fields: []string{"slug"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
 		},
@@ -53,7 +55,7 @@ func init() {
 			{Name: "shipping_address", Kind: "string", Column: "shipping_address", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "latitude", Kind: "float", Column: "latitude", GoType: "float64", Nullable: true, HasDefault: true, Decimal: &Decimal{Digits: 8, Places: 6, Min: "-90.0", Max: "90.0"}},
 			{Name: "longitude", Kind: "float", Column: "longitude", GoType: "float64", Nullable: true, HasDefault: true, Decimal: &Decimal{Digits: 9, Places: 6, Min: "-180.0", Max: "180.0"}},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "asns", Kind: "m2m", Target: "ipam.asn", HasDefault: true, Lookup: "asn", Join: "dcim_site_asns", JoinOwn: "site_id", JoinTarget: "asn_id"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},

@@ -32,6 +32,10 @@ func init() {
 			{Fields: []string{"slug"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_id", Kind: "fk-id", Column: "owner_id", Target: "users.owner", Attr: ""},
+			{Name: "owner", Kind: "fk-attr", Column: "owner_id", Target: "users.owner", Attr: "name"},
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner_id"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner_id"},
 			{Name: "content_type", Kind: "tagged-type", Column: "", Target: "", Attr: ""},
 		},
 		Fields: []*Field{
@@ -48,6 +52,7 @@ func init() {
 			{Name: "tagged_items", Kind: "count", ReadOnly: true, Count: &Count{Model: "", Table: "extras_taggeditem", Column: "tag_id", Cumulative: false}},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
+			{Name: "owner_id", Kind: "hidden", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, HasDefault: true, OnDelete: "PROTECT"},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Tag.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Tag.UpdateOneID(id).Mutation() },

@@ -34,6 +34,8 @@ func init() {
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "is_superuser", Kind: "boolean", Column: "is_superuser", Target: "", Attr: ""},
+			{Name: "owner_id", Kind: "m2m-reverse", Column: "users", Target: "users.owner", Attr: ""},
+			{Name: "owner", Kind: "m2m-reverse", Column: "users", Target: "users.owner", Attr: "name"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

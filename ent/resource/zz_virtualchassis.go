@@ -32,6 +32,8 @@ func init() {
 			{Fields: []string{"master"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "master.site"},
 			{Name: "region", Kind: "tree-attr", Column: "region", Target: "", Attr: "", Via: "master.site"},
 			{Name: "site_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "master.site"},
@@ -51,7 +53,7 @@ func init() {
 			{Name: "domain", Kind: "string", Column: "domain", GoType: "string", HasDefault: true, MaxLen: 30},
 			{Name: "master", Kind: "fk", Column: "master_id", GoType: "int", Target: "dcim.device", Nullable: true, OnDelete: "PROTECT", Nested: []string{"id", "url", "display_url", "display", "name"}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

@@ -34,6 +34,8 @@ func init() {
 			{Fields: []string{"primary_ip6"}, WhenNull: "", Message: "virtual device context with this primary IPv6 already exists."},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "has_primary_ip", Kind: "any-set", Column: "primary_ip4_id,primary_ip6_id", Target: "", Attr: ""},
@@ -53,7 +55,7 @@ func init() {
 			{Name: "primary_ip6", Kind: "fk", Column: "primary_ip6_id", GoType: "int", Target: "ipam.ipaddress", Nullable: true, OnDelete: "SET_NULL", Lookup: "address"},
 			{Name: "status", Kind: "choice", Column: "status", GoType: "string", Required: true, MaxLen: 50, Choices: []Choice{{"active", "Active"}, {"planned", "Planned"}, {"offline", "Offline"}}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

@@ -32,6 +32,8 @@ func init() {
 			{Fields: []string{"name"}, WhenNull: "", Message: "Virtual machine type name must be unique.", IgnoreCase: true},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "virtual_machine_count", Kind: "related-count", Column: "virtual_machine_count", Target: "", Attr: ""},
 		},
 		Fields: []*Field{
@@ -45,7 +47,7 @@ func init() {
 			{Name: "default_vcpus", Kind: "float", Column: "default_vcpus", GoType: "float64", Nullable: true, HasDefault: true, Decimal: &Decimal{Digits: 6, Places: 2, Min: "0.01", Max: ""}},
 			{Name: "default_memory", Kind: "int", Column: "default_memory", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(2147483647)},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

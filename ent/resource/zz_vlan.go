@@ -34,6 +34,8 @@ func init() {
 			{Fields: []string{"qinq_svlan", "name"}, WhenNull: "", Message: "VLAN with this Qinq svlan and Name already exists."},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "site"},
@@ -58,7 +60,7 @@ func init() {
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "qinq_role", Kind: "choice", Column: "qinq_role", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"svlan", "Service VLAN"}, {"cvlan", "Customer VLAN"}}},
 			{Name: "qinq_svlan", Kind: "fk", Column: "qinq_svlan_id", GoType: "int", Target: "ipam.vlan", Nullable: true, OnDelete: "PROTECT"},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "l2vpn_termination", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "tags", Kind: "tags", ReadOnly: true},

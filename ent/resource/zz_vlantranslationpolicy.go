@@ -32,6 +32,8 @@ func init() {
 			{Fields: []string{"name"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "created", Kind: "datetime", Column: "created", Target: "", Attr: ""},
 			{Name: "last_updated", Kind: "datetime", Column: "last_updated", Target: "", Attr: ""},
 		},
@@ -42,7 +44,7 @@ func init() {
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 100},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "rules", Kind: "reverse", Target: "ipam.vlantranslationrule", ReadOnly: true, Reverse: &api.Reverse{Model: "ipam.vlantranslationrule", Column: "policy_id", Exists: false, OrNot: "", Through: "", As: "", Many: true, TypeColumn: ""}},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.VLANTranslationPolicy.Create().Mutation() },

@@ -35,6 +35,8 @@ func init() {
 			{Fields: []string{"primary_mac_address"}, WhenNull: "", Message: ""},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "vlan_id", Kind: "interface-vlan", Column: "", Target: "", Attr: "id"},
 			{Name: "vlan", Kind: "interface-vlan", Column: "", Target: "", Attr: "vid"},
 			{Name: "mac_address", Kind: "assigned-mac", Column: "", Target: "virtualization.vminterface", Attr: ""},
@@ -66,7 +68,7 @@ func init() {
 			{Name: "vlan_translation_policy", Kind: "fk", Column: "vlan_translation_policy_id", GoType: "int", Target: "ipam.vlantranslationpolicy", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "vrf", Kind: "fk", Column: "vrf_id", GoType: "int", Target: "ipam.vrf", Nullable: true, OnDelete: "SET_NULL"},
 			{Name: "l2vpn_termination", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

@@ -33,6 +33,8 @@ func init() {
 			{Fields: []string{"rd"}, WhenNull: "", Message: "VRF with this route distinguisher already exists."},
 		},
 		FilterDecl: []FilterDecl{
+			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
 		},
@@ -46,7 +48,7 @@ func init() {
 			{Name: "tenant", Kind: "fk", Column: "tenant_id", GoType: "int", Target: "tenancy.tenant", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "enforce_unique", Kind: "bool", Column: "enforce_unique", GoType: "bool", HasDefault: true},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "import_targets", Kind: "m2m", Target: "ipam.routetarget", HasDefault: true, Lookup: "name", Join: "ipam_vrf_import_targets", JoinOwn: "vrf_id", JoinTarget: "routetarget_id", Full: true},
 			{Name: "export_targets", Kind: "m2m", Target: "ipam.routetarget", HasDefault: true, Lookup: "name", Join: "ipam_vrf_export_targets", JoinOwn: "vrf_id", JoinTarget: "routetarget_id", Full: true},

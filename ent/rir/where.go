@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -82,6 +83,11 @@ func Description(v string) predicate.RIR {
 // Comments applies equality check predicate on the "comments" field. It's identical to CommentsEQ.
 func Comments(v string) predicate.RIR {
 	return predicate.RIR(sql.FieldEQ(FieldComments, v))
+}
+
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.RIR {
+	return predicate.RIR(sql.FieldEQ(FieldOwnerID, v))
 }
 
 // IsPrivate applies equality check predicate on the "is_private" field. It's identical to IsPrivateEQ.
@@ -449,6 +455,36 @@ func CommentsContainsFold(v string) predicate.RIR {
 	return predicate.RIR(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.RIR {
+	return predicate.RIR(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.RIR {
+	return predicate.RIR(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.RIR {
+	return predicate.RIR(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.RIR {
+	return predicate.RIR(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.RIR {
+	return predicate.RIR(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.RIR {
+	return predicate.RIR(sql.FieldNotNull(FieldOwnerID))
+}
+
 // IsPrivateEQ applies the EQ predicate on the "is_private" field.
 func IsPrivateEQ(v bool) predicate.RIR {
 	return predicate.RIR(sql.FieldEQ(FieldIsPrivate, v))
@@ -457,6 +493,29 @@ func IsPrivateEQ(v bool) predicate.RIR {
 // IsPrivateNEQ applies the NEQ predicate on the "is_private" field.
 func IsPrivateNEQ(v bool) predicate.RIR {
 	return predicate.RIR(sql.FieldNEQ(FieldIsPrivate, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.RIR {
+	return predicate.RIR(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.RIR {
+	return predicate.RIR(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // And groups predicates with the AND operator between them.

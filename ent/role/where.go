@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -82,6 +83,11 @@ func Description(v string) predicate.Role {
 // Comments applies equality check predicate on the "comments" field. It's identical to CommentsEQ.
 func Comments(v string) predicate.Role {
 	return predicate.Role(sql.FieldEQ(FieldComments, v))
+}
+
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.Role {
+	return predicate.Role(sql.FieldEQ(FieldOwnerID, v))
 }
 
 // Weight applies equality check predicate on the "weight" field. It's identical to WeightEQ.
@@ -449,6 +455,36 @@ func CommentsContainsFold(v string) predicate.Role {
 	return predicate.Role(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.Role {
+	return predicate.Role(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.Role {
+	return predicate.Role(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.Role {
+	return predicate.Role(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.Role {
+	return predicate.Role(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.Role {
+	return predicate.Role(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.Role {
+	return predicate.Role(sql.FieldNotNull(FieldOwnerID))
+}
+
 // WeightEQ applies the EQ predicate on the "weight" field.
 func WeightEQ(v int) predicate.Role {
 	return predicate.Role(sql.FieldEQ(FieldWeight, v))
@@ -487,6 +523,29 @@ func WeightLT(v int) predicate.Role {
 // WeightLTE applies the LTE predicate on the "weight" field.
 func WeightLTE(v int) predicate.Role {
 	return predicate.Role(sql.FieldLTE(FieldWeight, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.Role {
+	return predicate.Role(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.Role {
+	return predicate.Role(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // And groups predicates with the AND operator between them.

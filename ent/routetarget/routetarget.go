@@ -24,12 +24,16 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
 	// FieldNameNatural holds the string denoting the _name_natural field in the database.
 	FieldNameNatural = "_name_natural"
 	// FieldTenantID holds the string denoting the tenant_id field in the database.
 	FieldTenantID = "tenant_id"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
 	EdgeTenant = "tenant"
 	// EdgeImportingVrfs holds the string denoting the importing_vrfs edge name in mutations.
@@ -38,6 +42,13 @@ const (
 	EdgeExportingVrfs = "exporting_vrfs"
 	// Table holds the table name of the routetarget in the database.
 	Table = "ipam_routetarget"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "ipam_routetarget"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// TenantTable is the table that holds the tenant relation/edge.
 	TenantTable = "ipam_routetarget"
 	// TenantInverseTable is the table name for the Tenant entity.
@@ -65,6 +76,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldName,
 	FieldNameNatural,
 	FieldTenantID,
@@ -138,6 +150,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByName orders the results by the name field.
 func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
@@ -151,6 +168,13 @@ func ByNameNatural(opts ...sql.OrderTermOption) OrderOption {
 // ByTenantID orders the results by the tenant_id field.
 func ByTenantID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTenantID, opts...).ToFunc()
+}
+
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
 }
 
 // ByTenantField orders the results by tenant field.
@@ -186,6 +210,13 @@ func ByExportingVrfs(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newExportingVrfsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newTenantStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

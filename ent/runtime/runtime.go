@@ -57,6 +57,8 @@ import (
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
+	"github.com/inventory/inventory/ent/owner"
+	"github.com/inventory/inventory/ent/ownergroup"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/powerfeed"
 	"github.com/inventory/inventory/ent/poweroutlet"
@@ -3706,6 +3708,58 @@ func init() {
 	outboxeventDescUsername := outboxeventFields[8].Descriptor()
 	// outboxevent.DefaultUsername holds the default value on creation for the username field.
 	outboxevent.DefaultUsername = outboxeventDescUsername.Default.(string)
+	ownerFields := schema.Owner{}.Fields()
+	_ = ownerFields
+	// ownerDescName is the schema descriptor for name field.
+	ownerDescName := ownerFields[0].Descriptor()
+	// owner.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	owner.NameValidator = func() func(string) error {
+		validators := ownerDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// ownerDescDescription is the schema descriptor for description field.
+	ownerDescDescription := ownerFields[2].Descriptor()
+	// owner.DefaultDescription holds the default value on creation for the description field.
+	owner.DefaultDescription = ownerDescDescription.Default.(string)
+	// owner.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	owner.DescriptionValidator = ownerDescDescription.Validators[0].(func(string) error)
+	ownergroupFields := schema.OwnerGroup{}.Fields()
+	_ = ownergroupFields
+	// ownergroupDescName is the schema descriptor for name field.
+	ownergroupDescName := ownergroupFields[0].Descriptor()
+	// ownergroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	ownergroup.NameValidator = func() func(string) error {
+		validators := ownergroupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// ownergroupDescDescription is the schema descriptor for description field.
+	ownergroupDescDescription := ownergroupFields[1].Descriptor()
+	// ownergroup.DefaultDescription holds the default value on creation for the description field.
+	ownergroup.DefaultDescription = ownergroupDescDescription.Default.(string)
+	// ownergroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	ownergroup.DescriptionValidator = ownergroupDescDescription.Validators[0].(func(string) error)
 	platformMixin := schema.Platform{}.Mixin()
 	platformMixinFields0 := platformMixin[0].Fields()
 	_ = platformMixinFields0

@@ -104,7 +104,6 @@ func (Circuit) Annotations() []schema.Annotation {
 			// NetBox's CircuitGroupAssignmentSerializer_ (nested).
 			Reverse: map[string]api.Reverse{"assignments": {Model: "circuits.circuitgroupassignment", Column: "member_id",
 				TypeColumn: "member_type", Many: true, Nested: []string{"id", "url", "display", "group", "priority:choice"}}},
-			Empty: map[string]any{"owner": nil},
 			Filters: append(TenancyFilters(),
 				// NetBox's CircuitFilterSet.search: also the terminations'
 				// cross-connect id, patch panel info and description.

@@ -38,7 +38,6 @@ func (CircuitGroup) Annotations() []schema.Annotation {
 			Ordering: []string{"name"},
 			// NetBox's RelatedObjectCountField('assignments').
 			Counts:  map[string]api.Count{"circuit_count": {Model: "circuits.circuitgroupassignment", Column: "group_id"}},
-			Empty:   map[string]any{"owner": nil},
 			Filters: TenancyFilters(),
 		},
 	}

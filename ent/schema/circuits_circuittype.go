@@ -32,7 +32,6 @@ func (CircuitType) Annotations() []schema.Annotation {
 			Search:   []string{"name", "slug", "description", "comments"},
 			Ordering: []string{"name"},
 			Counts:   map[string]api.Count{"circuit_count": {Model: "circuits.circuit", Column: "type_id"}},
-			Empty:    map[string]any{"owner": nil},
 		},
 	}
 }

@@ -46,7 +46,6 @@ func (Provider) Annotations() []schema.Annotation {
 			// SerializedPKRelatedField).
 			Reverse: map[string]api.Reverse{"accounts": {Model: "circuits.provideraccount", Column: "provider_id", Many: true,
 				Nested: []string{"id", "url", "display_url", "display", "name", "account"}, Writable: true}},
-			Empty: map[string]any{"owner": nil},
 			// Through the circuits' terminations (NetBox's
 			// circuits__terminations___region and the like).
 			Filters: []api.Filter{providerScope("region_id"), providerScope("region"), providerScope("site_group_id"),

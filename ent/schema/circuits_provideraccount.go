@@ -49,7 +49,6 @@ func (ProviderAccount) Annotations() []schema.Annotation {
 			Ordering:    []string{"provider", "account"},
 			Unique: []api.Unique{{Fields: []string{"provider", "account"},
 				Message: "Provider account with this Provider and Account ID already exists."}},
-			Empty: map[string]any{"owner": nil},
 		},
 	}
 }

@@ -46,7 +46,6 @@ func (ProviderNetwork) Annotations() []schema.Annotation {
 			Search:   []string{"name", "service_id", "description", "comments"},
 			Ordering: []string{"provider", "name"},
 			Unique:   []api.Unique{{Fields: []string{"provider", "name"}}},
-			Empty:    map[string]any{"owner": nil},
 		},
 	}
 }

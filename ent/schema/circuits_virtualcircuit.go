@@ -65,7 +65,6 @@ func (VirtualCircuit) Annotations() []schema.Annotation {
 				{Fields: []string{"provider_network", "cid"}, Message: "Virtual circuit with this Provider network and Circuit ID already exists."},
 				{Fields: []string{"provider_account", "cid"}, Message: "Virtual circuit with this Provider account and Circuit ID already exists."},
 			},
-			Empty: map[string]any{"owner": nil},
 			Filters: append(TenancyFilters(),
 				api.Filter{Name: "provider_id", Kind: "fk-id", Via: "provider_network", Column: "provider"},
 				api.Filter{Name: "provider", Kind: "fk-attr", Via: "provider_network", Column: "provider"}),

@@ -32,7 +32,6 @@ func (VirtualCircuitType) Annotations() []schema.Annotation {
 			Search:   []string{"name", "slug", "description", "comments"},
 			Ordering: []string{"name"},
 			Counts:   map[string]api.Count{"virtual_circuit_count": {Model: "circuits.virtualcircuit", Column: "type_id"}},
-			Empty:    map[string]any{"owner": nil},
 		},
 	}
 }

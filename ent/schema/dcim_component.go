@@ -20,7 +20,7 @@ type Component struct{ mixin.Schema }
 
 // ComponentMixins are the mixins of a component schema.
 func ComponentMixins() []ent.Mixin {
-	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, Component{}}
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, Component{}, Owned{}}
 }
 
 func (Component) Fields() []ent.Field {
@@ -71,12 +71,11 @@ func componentFilters() []api.Filter {
 }
 
 // componentEmpty are the values a component renders for relations to
-// models not built yet: the owner,
-// and the cable fields as NetBox renders an uncabled component (path
+// models not built yet: the cable fields as NetBox renders an uncabled component (path
 // endpoints add the connected_endpoints fields). extra adds the model's
 // own.
 func componentEmpty(pathEndpoint bool, extra map[string]any) map[string]any {
-	m := map[string]any{"owner": nil, "cable": nil, "cable_end": nil,
+	m := map[string]any{"cable": nil, "cable_end": nil,
 		"link_peers": []any{}, "link_peers_type": nil}
 	if pathEndpoint {
 		m["connected_endpoints"] = nil

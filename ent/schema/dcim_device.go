@@ -143,7 +143,7 @@ func (Device) Annotations() []schema.Annotation {
 			// primary_ip: the IPv6 primary address, else the IPv4 one.
 			Coalesce: map[string][]string{"primary_ip": {"primary_ip6", "primary_ip4"}},
 			// Config templates are another model, not built yet.
-			Empty: map[string]any{"owner": nil, "config_template": nil},
+			Empty: map[string]any{"config_template": nil},
 			Filters: append(append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "manufacturer_id", Kind: "fk-id", Via: "device_type", Column: "manufacturer"},
 				api.Filter{Name: "manufacturer", Kind: "fk-attr", Via: "device_type", Column: "manufacturer"},

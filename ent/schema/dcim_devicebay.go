@@ -49,7 +49,6 @@ func (DeviceBay) Annotations() []schema.Annotation {
 				"installed_device", "owner", "tags", "custom_fields", "created", "last_updated", "_occupied"},
 			Brief:  []string{"id", "url", "display", "device", "name", "enabled", "description", "_occupied"},
 			Unique: []api.Unique{{Fields: []string{"device", "name"}}},
-			Empty:  map[string]any{"owner": nil},
 		},
 	}
 }

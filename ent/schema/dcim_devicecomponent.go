@@ -23,7 +23,7 @@ type DeviceComponent struct {
 
 // DeviceComponentMixins are the mixins of a device component schema.
 func DeviceComponentMixins(modular bool) []ent.Mixin {
-	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, DeviceComponent{Modular: modular}}
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, DeviceComponent{Modular: modular}, Owned{}}
 }
 
 func (c DeviceComponent) Fields() []ent.Field {

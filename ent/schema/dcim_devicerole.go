@@ -42,7 +42,7 @@ func (DeviceRole) Annotations() []schema.Annotation {
 			Ordering: []string{"name"},
 			Unique:   nestedGroupUnique("device role"),
 			// Config templates are not built yet.
-			Empty: map[string]any{"owner": nil, "config_template": nil},
+			Empty: map[string]any{"config_template": nil},
 			// Cumulative over the tree, as NetBox's viewset annotates them.
 			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "role_id", Cumulative: true},
 				"virtualmachine_count": {Model: "virtualization.virtualmachine", Column: "role_id", Cumulative: true}},

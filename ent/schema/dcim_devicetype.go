@@ -92,7 +92,7 @@ func (DeviceType) Annotations() []schema.Annotation {
 				"inventory_item_template_count":      {Model: "dcim.inventoryitemtemplate", Column: "device_type_id"},
 			},
 			// Images are not stored; devices come later.
-			Empty: map[string]any{"owner": nil, "front_image": nil, "rear_image": nil},
+			Empty: map[string]any{"front_image": nil, "rear_image": nil},
 			Filters: append(typeCountFilters("console_port", "console_server_port", "power_port", "power_outlet",
 				"interface", "front_port", "rear_port", "device_bay", "module_bay", "inventory_item"),
 				api.Filter{Name: "device_count", Kind: "related-count", Column: "device_count"}),

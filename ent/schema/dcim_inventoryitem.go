@@ -71,7 +71,6 @@ func (InventoryItem) Annotations() []schema.Annotation {
 			Ordering: []string{"device", "parent", "name"},
 			Tree:     true,
 			Unique:   []api.Unique{{Fields: []string{"device", "parent", "name"}}},
-			Empty:    map[string]any{"owner": nil},
 			Filters: []api.Filter{
 				{Name: "parent_id", Kind: "integer", Column: "parent_id"},
 				{Name: "component_type", Kind: "string", Column: "component_type", Lookups: []string{}},

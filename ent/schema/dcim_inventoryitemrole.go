@@ -34,7 +34,7 @@ func (InventoryItemRole) Annotations() []schema.Annotation {
 			Search:   []string{"name", "slug", "description"},
 			Ordering: []string{"name"},
 			// Inventory items come with devices (a later wave).
-			Empty: map[string]any{"owner": nil, "inventoryitem_count": 0},
+			Empty: map[string]any{"inventoryitem_count": 0},
 		},
 	}
 }

@@ -54,7 +54,6 @@ func (Location) Annotations() []schema.Annotation {
 				{Fields: []string{"site", "slug"}, WhenNull: "parent",
 					Message: "A location with this slug already exists within the specified site."},
 			},
-			Empty: map[string]any{"owner": nil},
 			// rack_count and device_count are cumulative: NetBox annotates
 			// them over the subtree.
 			Counts: map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "_location_id"},

@@ -50,7 +50,6 @@ func (MACAddress) Annotations() []schema.Annotation {
 			Display:  "{mac_address}",
 			Search:   []string{"mac_address", "description", "comments"},
 			Ordering: []string{"mac_address", "id"},
-			Empty:    map[string]any{"owner": nil},
 			Filters: []api.Filter{
 				{Name: "mac_address", Kind: "mac"},
 				{Name: "interface_id", Kind: "assigned-interface", Attr: "id"},

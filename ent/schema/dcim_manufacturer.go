@@ -28,7 +28,7 @@ func (Manufacturer) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "slug", "description", "comments"},
 			Ordering: []string{"name"},
-			Empty:    map[string]any{"owner": nil, "inventoryitem_count": 0},
+			Empty:    map[string]any{"inventoryitem_count": 0},
 			Counts: map[string]api.Count{"platform_count": {Model: "dcim.platform", Column: "manufacturer_id"},
 				"devicetype_count": {Model: "dcim.devicetype", Column: "manufacturer_id"},
 				"moduletype_count": {Model: "dcim.moduletype", Column: "manufacturer_id"}},

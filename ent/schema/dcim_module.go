@@ -17,7 +17,7 @@ import (
 type Module struct{ ent.Schema }
 
 func (Module) Mixin() []ent.Mixin {
-	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}}
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, Owned{}}
 }
 
 // ModuleStatus are the choices of a module's status.
@@ -71,7 +71,6 @@ func (Module) Annotations() []schema.Annotation {
 			DisplayFunc: api.Func(api.LogicPkg("dcim"), "ModuleDisplay"),
 			Search:      []string{"serial", "asset_tag", "description", "comments"},
 			Ordering:    []string{"module_bay", "id"},
-			Empty:       map[string]any{"owner": nil},
 			Filters: []api.Filter{
 				{Name: "module_type", Kind: "fk-attr", Column: "module_type_id", Target: "dcim.moduletype", Attr: "model"},
 				{Name: "manufacturer_id", Kind: "fk-id", Via: "module_type", Column: "manufacturer"},

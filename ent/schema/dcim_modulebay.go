@@ -53,7 +53,6 @@ func (ModuleBay) Annotations() []schema.Annotation {
 				{Fields: []string{"device", "module", "name"}},
 				{Fields: []string{"device", "name"}, WhenNull: "module"},
 			},
-			Empty: map[string]any{"owner": nil},
 			Filters: []api.Filter{
 				{Name: "parent_id", Kind: "integer", Column: "parent_id"},
 				{Name: "installed_module_id", Kind: "reverse-id", Target: "dcim.module", Column: "module_bay_id"},

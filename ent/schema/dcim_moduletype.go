@@ -75,7 +75,6 @@ func (ModuleType) Annotations() []schema.Annotation {
 				"rear_port_template_count":           {Model: "dcim.rearporttemplate", Column: "module_type_id"},
 				"module_bay_template_count":          {Model: "dcim.modulebaytemplate", Column: "module_type_id"},
 			},
-			Empty: map[string]any{"owner": nil},
 			Filters: append(typeCountFilters("console_port", "console_server_port", "power_port", "power_outlet",
 				"interface", "front_port", "rear_port", "module_bay"),
 				api.Filter{Name: "module_count", Kind: "related-count", Column: "module_count"}),

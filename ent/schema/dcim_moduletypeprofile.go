@@ -39,7 +39,6 @@ func (ModuleTypeProfile) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "description", "comments"},
 			Ordering: []string{"name"},
-			Empty:    map[string]any{"owner": nil},
 		},
 	}
 }

@@ -46,7 +46,7 @@ func (Platform) Annotations() []schema.Annotation {
 				{Fields: []string{"slug"}, WhenNull: "manufacturer", Message: "Platform slug must be unique."},
 			},
 			// Config templates are not built yet.
-			Empty: map[string]any{"owner": nil, "config_template": nil},
+			Empty: map[string]any{"config_template": nil},
 			// Cumulative over the tree, as NetBox's viewset annotates them.
 			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "platform_id", Cumulative: true},
 				"virtualmachine_count": {Model: "virtualization.virtualmachine", Column: "platform_id", Cumulative: true}},

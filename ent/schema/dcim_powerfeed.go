@@ -89,7 +89,7 @@ func (PowerFeed) Annotations() []schema.Annotation {
 			Unique:   []api.Unique{{Fields: []string{"power_panel", "name"}}},
 			// Cables and cable paths come in a later issue: an uncabled
 			// feed's values, as NetBox 4.6 renders them.
-			Empty: map[string]any{"owner": nil, "cable": nil, "link_peers": []any{},
+			Empty: map[string]any{"cable": nil, "link_peers": []any{},
 				"link_peers_type": nil, "connected_endpoints": nil, "connected_endpoints_type": nil,
 				"connected_endpoints_reachable": false},
 			Filters: append(TenancyFilters(),

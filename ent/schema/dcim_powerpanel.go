@@ -45,7 +45,6 @@ func (PowerPanel) Annotations() []schema.Annotation {
 			Ordering: []string{"site", "name"},
 			Unique:   []api.Unique{{Fields: []string{"site", "name"}}},
 			Counts:   map[string]api.Count{"powerfeed_count": {Model: "dcim.powerfeed", Column: "power_panel_id"}},
-			Empty:    map[string]any{"owner": nil},
 			// NetBox filters the location by id only (location_id, over the
 			// location's subtree).
 			Filters:   SiteTreeFilters(),

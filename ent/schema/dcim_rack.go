@@ -75,7 +75,6 @@ func (Rack) Annotations() []schema.Annotation {
 				{Fields: []string{"location", "name"}},
 				{Fields: []string{"location", "facility_id"}, Message: "Rack with this Location and Facility ID already exists."},
 			},
-			Empty: map[string]any{"owner": nil},
 			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "rack_id"},
 				"powerfeed_count": {Model: "dcim.powerfeed", Column: "rack_id"}},
 			Filters: append(append(append(TenancyFilters(), SiteTreeFilters()...), rackBaseFilters()...),

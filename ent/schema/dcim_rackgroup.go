@@ -27,7 +27,6 @@ func (RackGroup) Annotations() []schema.Annotation {
 			Search:   []string{"name", "slug", "description"},
 			Ordering: []string{"name"},
 			Counts:   map[string]api.Count{"rack_count": {Model: "dcim.rack", Column: "group_id"}},
-			Empty:    map[string]any{"owner": nil},
 		},
 	}
 }

@@ -15,7 +15,7 @@ import (
 type RackReservation struct{ ent.Schema }
 
 func (RackReservation) Mixin() []ent.Mixin {
-	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}}
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, Owned{}}
 }
 
 // RackReservationStatus are the choices of a reservation's status.
@@ -62,7 +62,6 @@ func (RackReservation) Annotations() []schema.Annotation {
 			DisplayFunc: api.Func(api.LogicPkg("dcim"), "RackReservationDisplay"),
 			Search:      []string{"_rack_display", "description"},
 			Ordering:    []string{"created", "id"},
-			Empty:       map[string]any{"owner": nil},
 			Filters: append(TenancyFilters(),
 				api.Filter{Name: "region_id", Kind: "tree-id", Via: "rack.site", Column: "region"},
 				api.Filter{Name: "region", Kind: "tree-attr", Via: "rack.site", Column: "region"},

@@ -35,7 +35,6 @@ func (RackRole) Annotations() []schema.Annotation {
 			Search:   []string{"name", "slug", "description"},
 			Ordering: []string{"name"},
 			Counts:   map[string]api.Count{"rack_count": {Model: "dcim.rack", Column: "role_id"}},
-			Empty:    map[string]any{"owner": nil},
 		},
 	}
 }

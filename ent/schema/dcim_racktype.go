@@ -99,7 +99,6 @@ func (RackType) Annotations() []schema.Annotation {
 				{Fields: []string{"manufacturer", "slug"}},
 			},
 			Counts:  map[string]api.Count{"rack_count": {Model: "dcim.rack", Column: "rack_type_id"}},
-			Empty:   map[string]any{"owner": nil},
 			Filters: append(rackBaseFilters(), api.Filter{Name: "rack_count", Kind: "related-count", Column: "rack_count"}),
 		},
 	}

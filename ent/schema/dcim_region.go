@@ -33,7 +33,6 @@ func (Region) Annotations() []schema.Annotation {
 			// whose cached _region is this very region.
 			Counts: map[string]api.Count{"site_count": {Model: "dcim.site", Column: "region_id", Cumulative: true},
 				"prefix_count": {Model: "ipam.prefix", Column: "_region_id"}},
-			Empty: map[string]any{"owner": nil},
 		},
 	}
 }

@@ -70,7 +70,6 @@ func (Site) Annotations() []schema.Annotation {
 				// terminations whose cached _site is this one.
 				"circuit_count":        {Model: "circuits.circuittermination", Column: "_site_id"},
 				"virtualmachine_count": {Model: "virtualization.virtualmachine", Column: "site_id"}},
-			Empty:   map[string]any{"owner": nil},
 			Filters: TenancyFilters(),
 		},
 	}

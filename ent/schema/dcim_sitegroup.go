@@ -31,7 +31,6 @@ func (SiteGroup) Annotations() []schema.Annotation {
 			// As on regions: site_count cumulative, prefix_count direct.
 			Counts: map[string]api.Count{"site_count": {Model: "dcim.site", Column: "group_id", Cumulative: true},
 				"prefix_count": {Model: "ipam.prefix", Column: "_site_group_id"}},
-			Empty: map[string]any{"owner": nil},
 		},
 	}
 }

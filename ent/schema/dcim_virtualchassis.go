@@ -53,7 +53,6 @@ func (VirtualChassis) Annotations() []schema.Annotation {
 			Unique:   []api.Unique{{Fields: []string{"master"}}},
 			Counts:   map[string]api.Count{"member_count": {Model: "dcim.device", Column: "virtual_chassis_id"}},
 			Reverse:  map[string]api.Reverse{"members": {Model: "dcim.device", Column: "virtual_chassis_id", Many: true, Nested: NestedNameForm}},
-			Empty:    map[string]any{"owner": nil},
 			Filters: []api.Filter{
 				{Name: "region_id", Kind: "tree-id", Via: "master.site", Column: "region"},
 				{Name: "region", Kind: "tree-attr", Via: "master.site", Column: "region"},

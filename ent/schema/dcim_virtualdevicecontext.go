@@ -67,7 +67,6 @@ func (VirtualDeviceContext) Annotations() []schema.Annotation {
 				{Fields: []string{"primary_ip4"}, Message: "virtual device context with this primary IPv4 already exists."},
 				{Fields: []string{"primary_ip6"}, Message: "virtual device context with this primary IPv6 already exists."}},
 			Coalesce: map[string][]string{"primary_ip": {"primary_ip6", "primary_ip4"}},
-			Empty:    map[string]any{"owner": nil},
 			Counts:   map[string]api.Count{"interface_count": {Table: "dcim_interface_vdcs", Column: "virtualdevicecontext_id"}},
 			Filters: append(TenancyFilters(),
 				api.Filter{Name: "has_primary_ip", Kind: "any-set", Column: "primary_ip4_id,primary_ip6_id"},

@@ -17,7 +17,7 @@ import (
 // other model, by the API field names declared here.
 type CustomField struct{ ent.Schema }
 
-func (CustomField) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}} }
+func (CustomField) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}, Owned{}} }
 
 // Custom field choices.
 var (
@@ -85,7 +85,6 @@ func (CustomField) Annotations() []schema.Annotation {
 			DisplayFunc: api.Func(api.LogicPkg("extras"), "CustomFieldDisplay"),
 			Search:      []string{"name", "label", "group_name", "description"},
 			Ordering:    []string{"group_name", "weight", "name"},
-			Empty:       map[string]any{"owner": nil},
 			// object_type: fields assigned to the given "app.model".
 			Filters: []api.Filter{{Name: "object_type", Kind: "content-types-contains", Column: "object_types"}},
 		},

@@ -14,7 +14,7 @@ import (
 // select and multiselect custom fields.
 type CustomFieldChoiceSet struct{ ent.Schema }
 
-func (CustomFieldChoiceSet) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}} }
+func (CustomFieldChoiceSet) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}, Owned{}} }
 
 // ChoiceSetBase are the predefined choice sets a set may extend.
 var ChoiceSetBase = api.C("IATA", "IATA (Airport codes)", "ISO_3166", "ISO 3166 (Country codes)",
@@ -68,7 +68,6 @@ func (CustomFieldChoiceSet) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "description"},
 			Ordering: []string{"name"},
-			Empty:    map[string]any{"owner": nil},
 			// choice: sets whose extra choices hold the value; choice_colors:
 			// sets with a choice of that color.
 			Filters: []api.Filter{

@@ -17,7 +17,7 @@ import (
 type EventRule struct{ ent.Schema }
 
 func (EventRule) Mixin() []ent.Mixin {
-	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}}
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, Owned{}}
 }
 
 // EventRuleActionType are the action types (only webhook actions are
@@ -61,7 +61,6 @@ func (EventRule) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "description", "comments"},
 			Ordering: []string{"name"},
-			Empty:    map[string]any{"owner": nil},
 			// Rules for a given "app.model", or a given event type.
 			Filters: []api.Filter{
 				{Name: "object_type", Kind: "content-types-contains", Column: "object_types"},

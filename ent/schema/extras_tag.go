@@ -14,7 +14,9 @@ import (
 // every taggable model.
 type Tag struct{ ent.Schema }
 
-func (Tag) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}} }
+// NetBox 4.6's Tag has an owner, which its serializer does not show: the
+// column and the owner filters are there, the API field is not.
+func (Tag) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}, Owned{Hidden: true}} }
 
 func (Tag) Fields() []ent.Field {
 	return []ent.Field{

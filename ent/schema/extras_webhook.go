@@ -15,7 +15,7 @@ import (
 type Webhook struct{ ent.Schema }
 
 func (Webhook) Mixin() []ent.Mixin {
-	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}}
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, Owned{}}
 }
 
 func (Webhook) Fields() []ent.Field {
@@ -54,7 +54,6 @@ func (Webhook) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "description", "payload_url"},
 			Ordering: []string{"name"},
-			Empty:    map[string]any{"owner": nil},
 		},
 	}
 }

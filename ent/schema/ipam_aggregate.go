@@ -65,7 +65,6 @@ func (Aggregate) Annotations() []schema.Annotation {
 			// The prefix in numeric order (inet order: family, network,
 			// length), then the id.
 			Ordering: []string{"family", "network", "prefix_length", "id"},
-			Empty:    map[string]any{"owner": nil},
 			Filters: append(TenancyFilters(),
 				api.Filter{Name: "family", Kind: "ip-family"},
 				// NetBox's filter_prefix: one value, host bits cleared.

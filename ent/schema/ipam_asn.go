@@ -61,7 +61,6 @@ func (ASN) Annotations() []schema.Annotation {
 			Unique:      []api.Unique{{Fields: []string{"asn"}, Message: "ASN with this ASN already exists."}},
 			Counts: map[string]api.Count{"site_count": {Table: "dcim_site_asns", Column: "asn_id"},
 				"provider_count": {Table: "circuits_provider_asns", Column: "asn_id"}},
-			Empty: map[string]any{"owner": nil},
 			Filters: append(TenancyFilters(),
 				// NetBox's search: the description, or the number itself.
 				api.Filter{Name: "q", Kind: "search-or-number", Column: "asn", Attr: "description"},

@@ -53,7 +53,6 @@ func (ASNRange) Annotations() []schema.Annotation {
 			Search:   []string{"name", "description"},
 			Ordering: []string{"name"},
 			Counts:   map[string]api.Count{"asn_count": {Model: "ipam.asn", Column: "asn", Between: [2]string{"start", "end"}}},
-			Empty:    map[string]any{"owner": nil},
 			Filters:  TenancyFilters(),
 			Endpoints: []api.Endpoint{
 				allocation("asn-ranges", "available-asns", "ipam.asn", "ASN", "AvailableASNs", "AllocateASNs",

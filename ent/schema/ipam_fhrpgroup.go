@@ -61,7 +61,6 @@ func (FHRPGroup) Annotations() []schema.Annotation {
 				"ip_addresses": {Model: "ipam.ipaddress", Column: "assigned_object_id", Many: true,
 					TypeColumn: "assigned_object_type"},
 			},
-			Empty: map[string]any{"owner": nil},
 			Filters: []api.Filter{
 				{Name: "related_ip", Kind: "fhrp-related-ip"},
 			},

@@ -108,7 +108,6 @@ func (IPAddress) Annotations() []schema.Annotation {
 			Reverse: map[string]api.Reverse{
 				"nat_outside": {Model: "ipam.ipaddress", Column: "nat_inside_id", Many: true, Nested: nestedIPAddress},
 			},
-			Empty: map[string]any{"owner": nil},
 			Filters: append(TenancyFilters(),
 				api.Filter{Name: "family", Kind: "ip-family"},
 				api.Filter{Name: "parent", Kind: "ip-parent"},

@@ -85,7 +85,6 @@ func (IPRange) Annotations() []schema.Annotation {
 			// NetBox's (vrf nulls first, start_address, pk): the global
 			// table first (vrf_key 0), then by start address.
 			Ordering: []string{"vrf_key", "family", "start_host", "id"},
-			Empty:    map[string]any{"owner": nil},
 			Filters: append(TenancyFilters(),
 				api.Filter{Name: "family", Kind: "ip-family"},
 				api.Filter{Name: "start_address", Kind: "range-address", Column: "start_address", Attr: "start_host"},

@@ -104,7 +104,6 @@ func (Prefix) Annotations() []schema.Annotation {
 			// VRF (global first: vrf_key is 0 there), then the prefix in
 			// numeric order (inet order: family, network, length).
 			Ordering: []string{"vrf_key", "family", "network", "prefix_length"},
-			Empty:    map[string]any{"owner": nil},
 			Filters: []api.Filter{
 				{Name: "family", Kind: "ip-family"},
 				{Name: "prefix", Kind: "prefix-exact"},

@@ -31,7 +31,6 @@ func (RIR) Annotations() []schema.Annotation {
 			Search:   []string{"name", "slug", "description", "comments"},
 			Ordering: []string{"name"},
 			Counts:   map[string]api.Count{"aggregate_count": {Model: "ipam.aggregate", Column: "rir_id"}},
-			Empty:    map[string]any{"owner": nil},
 		},
 	}
 }

@@ -38,7 +38,6 @@ func (Role) Annotations() []schema.Annotation {
 				"prefix_count": {Model: "ipam.prefix", Column: "role_id"},
 				"asn_count":    {Model: "ipam.asn", Column: "role_id"},
 			},
-			Empty: map[string]any{"owner": nil},
 		},
 	}
 }

@@ -42,7 +42,6 @@ func (RouteTarget) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "description"},
 			Ordering: []string{"name"},
-			Empty:    map[string]any{"owner": nil},
 			Filters: append(TenancyFilters(),
 				api.Filter{Name: "importing_vrf_id", Kind: "m2m-reverse", Target: "ipam.vrf", Column: "import_targets"},
 				api.Filter{Name: "importing_vrf", Kind: "m2m-reverse", Target: "ipam.vrf", Column: "import_targets", Attr: "rd"},

@@ -59,7 +59,6 @@ func (Service) Annotations() []schema.Annotation {
 			DisplayFunc: api.Func(api.LogicPkg("ipam"), "ServiceDisplay"),
 			Search:      []string{"name", "description"},
 			Ordering:    []string{"protocol", "_ports_lowest", "id"},
-			Empty:       map[string]any{"owner": nil},
 			Filters: []api.Filter{
 				{Name: "port", Kind: "json-ints-contain", Column: "ports"},
 				{Name: "device_id", Kind: "generic-id", Column: "parent_object", Target: "dcim.device"},

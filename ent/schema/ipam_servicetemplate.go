@@ -46,7 +46,6 @@ func (ServiceTemplate) Annotations() []schema.Annotation {
 			DisplayFunc: api.Func(api.LogicPkg("ipam"), "ServiceDisplay"),
 			Search:      []string{"name", "description"},
 			Ordering:    []string{"name"},
-			Empty:       map[string]any{"owner": nil},
 			Filters: []api.Filter{
 				{Name: "port", Kind: "json-ints-contain", Column: "ports"},
 			},

@@ -81,7 +81,7 @@ func (VLAN) Annotations() []schema.Annotation {
 				{Fields: []string{"qinq_svlan", "vid"}, Message: "VLAN with this Qinq svlan and VLAN ID already exists."},
 				{Fields: []string{"qinq_svlan", "name"}, Message: "VLAN with this Qinq svlan and Name already exists."},
 			},
-			Empty:  map[string]any{"owner": nil, "l2vpn_termination": nil},
+			Empty:  map[string]any{"l2vpn_termination": nil},
 			Counts: map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vlan_id"}},
 			Filters: append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "qinq_svlan_vid", Kind: "integer", Via: "qinq_svlan", Column: "vid"},

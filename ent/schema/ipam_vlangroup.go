@@ -80,7 +80,6 @@ func (VLANGroup) Annotations() []schema.Annotation {
 			// percentage of its total_vlan_ids.
 			Counts: map[string]api.Count{"vlan_count": {Model: "ipam.vlan", Column: "group_id"},
 				"utilization": {Model: "ipam.vlan", Column: "group_id", Percent: "total_vlan_ids"}},
-			Empty: map[string]any{"owner": nil},
 			// NetBox's scope filters take the scope object's id (a
 			// NumberFilter each); contains_vid is an ID inside vid_ranges.
 			Filters: append(TenancyFilters(),

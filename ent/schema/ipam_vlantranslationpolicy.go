@@ -42,7 +42,6 @@ func (VLANTranslationPolicy) Annotations() []schema.Annotation {
 			Ordering:    []string{"name"},
 			// The policy's rules in full (the rule has no brief form).
 			Reverse: map[string]api.Reverse{"rules": {Model: "ipam.vlantranslationrule", Column: "policy_id", Many: true}},
-			Empty:   map[string]any{"owner": nil},
 			// The timestamps are filters although not fields.
 			Filters: []api.Filter{{Name: "created", Kind: "datetime", Column: "created"},
 				{Name: "last_updated", Kind: "datetime", Column: "last_updated"}},

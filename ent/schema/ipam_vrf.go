@@ -62,7 +62,6 @@ func (VRF) Annotations() []schema.Annotation {
 			Unique: []api.Unique{
 				{Fields: []string{"rd"}, Message: "VRF with this route distinguisher already exists."},
 			},
-			Empty: map[string]any{"owner": nil},
 			Counts: map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vrf_id"},
 				"ipaddress_count": {Model: "ipam.ipaddress", Column: "vrf_id"}},
 			Filters: TenancyFilters(),

@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
 	"entgo.io/ent/schema/mixin"
 
 	"github.com/inventory/inventory/ent/schema/api"
@@ -56,28 +57,86 @@ func (CustomFields) Annotations() []schema.Annotation {
 	return []schema.Annotation{api.Model{Custom: true}}
 }
 
-// Primary is NetBox's PrimaryModel: change-logged, tagged, custom fields,
-// description and comments.
-type Primary struct{ mixin.Schema }
+// Owned is NetBox's OwnerMixin: an optional owner (users.Owner, PROTECT:
+// deleting an owner that objects use answers 409), rendered in the
+// owner's brief form, with OwnerFilterMixin's filters (owner_id and owner
+// derive from the FK; the owner's group ones are declared). Primary,
+// Organizational and NestedGroup carry it, as NetBox's base models do, so
+// a model gets it by its mixin; models on no such base (NetBox's
+// ComponentModel, extras' models) list Owned{} among their mixins.
+//
+// Hidden is for a model whose NetBox model has the column but whose
+// serializer does not show it (a tag, in 4.6): the column and the filters
+// are there, the API field is not.
+type Owned struct {
+	mixin.Schema
+	Hidden bool
+}
 
-func (Primary) Fields() []ent.Field {
-	return append(descriptionFields(), commentsField())
+func (o Owned) Fields() []ent.Field {
+	if o.Hidden {
+		return []ent.Field{CachedFK("owner", "users.owner", api.Protect)}
+	}
+	return []ent.Field{FKField("owner")}
+}
+
+func (o Owned) Edges() []ent.Edge {
+	if o.Hidden {
+		return nil
+	}
+	return []ent.Edge{FK("owner", Owner.Type, api.Protect)}
+}
+
+// Indexes: owner_id is indexed, as Django indexes every ForeignKey:
+// deleting an owner looks for its objects in every owned table (PROTECT),
+// and the owner filters read it.
+func (Owned) Indexes() []ent.Index { return []ent.Index{index.Fields("owner_id")} }
+
+func (o Owned) Annotations() []schema.Annotation {
+	return []schema.Annotation{api.Model{Filters: OwnerFilters(o.Hidden)}}
+}
+
+// OwnerFilters are NetBox's OwnerFilterMixin filters beyond what the owner
+// FK gives (owner_id, owner by name): the owner's group by id and by
+// name. hidden: the owner is a hidden column (Owned.Hidden), so all four
+// are declared on it.
+func OwnerFilters(hidden bool) []api.Filter {
+	via := "owner"
+	var fs []api.Filter
+	if hidden {
+		via = "owner_id"
+		fs = []api.Filter{
+			{Name: "owner_id", Kind: "fk-id", Column: "owner_id", Target: "users.owner"},
+			{Name: "owner", Kind: "fk-attr", Column: "owner_id", Target: "users.owner", Attr: "name"},
+		}
+	}
+	return append(fs,
+		api.Filter{Name: "owner_group_id", Kind: "fk-id", Via: via, Column: "group"},
+		api.Filter{Name: "owner_group", Kind: "fk-attr", Via: via, Column: "group"})
+}
+
+// Primary is NetBox's PrimaryModel: change-logged, tagged, custom fields,
+// description, comments and an owner.
+type Primary struct{ Owned }
+
+func (p Primary) Fields() []ent.Field {
+	return append(append(descriptionFields(), commentsField()), p.Owned.Fields()...)
 }
 
 // Organizational is NetBox's OrganizationalModel: unique name and slug plus
-// description and comments.
-type Organizational struct{ mixin.Schema }
+// description, comments and an owner.
+type Organizational struct{ Owned }
 
-func (Organizational) Fields() []ent.Field {
+func (o Organizational) Fields() []ent.Field {
 	return append([]ent.Field{UniqueName(100), UniqueSlug()},
-		append(descriptionFields(), commentsField())...)
+		append(append(descriptionFields(), commentsField()), o.Owned.Fields()...)...)
 }
 
 // NestedGroup is NetBox's NestedGroupModel: a tree with a parent, a cached
-// _depth, name, slug, description and comments. Uniqueness of name and slug
-// is per parent, declared by each schema.
+// _depth, name, slug, description, comments and an owner. Uniqueness of
+// name and slug is per parent, declared by each schema.
 type NestedGroup struct {
-	mixin.Schema
+	Owned
 	// Natural orders the name naturally (NetBox's natural_sort collation,
 	// which tenant groups use and regions, site groups and locations do
 	// not).
@@ -92,11 +151,11 @@ func (g NestedGroup) Fields() []ent.Field {
 	return append(append(name, SlugField(),
 		field.Int("parent_id").Optional().Nillable(),
 		field.Int("_depth").Default(0).Annotations(api.Field{ReadOnly: true}),
-	), append(descriptionFields(), commentsField())...)
+	), append(append(descriptionFields(), commentsField()), g.Owned.Fields()...)...)
 }
 
-func (NestedGroup) Annotations() []schema.Annotation {
-	return []schema.Annotation{api.Model{Tree: true}}
+func (g NestedGroup) Annotations() []schema.Annotation {
+	return []schema.Annotation{api.Model{Tree: true, Filters: OwnerFilters(g.Hidden)}}
 }
 
 // Mixins for the common model kinds, in the order fields appear in tables.

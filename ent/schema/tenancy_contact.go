@@ -54,7 +54,6 @@ func (Contact) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "title", "phone", "email", "address", "link", "description", "comments"},
 			Ordering: []string{"name"},
-			Empty:    map[string]any{"owner": nil},
 		},
 	}
 }

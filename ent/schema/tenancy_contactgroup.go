@@ -46,7 +46,6 @@ func (ContactGroup) Annotations() []schema.Annotation {
 			// and its descendants (a contact in two of them counts once).
 			Counts: map[string]api.Count{"contact_count": {Table: "tenancy_contact_groups", Column: "contactgroup_id",
 				Cumulative: true, Distinct: "contact_id"}},
-			Empty: map[string]any{"owner": nil},
 			// The groups a contact is in.
 			Filters: []api.Filter{{Name: "contact_id", Kind: "m2m-reverse", Target: "tenancy.contact", Column: "groups"}},
 		},

@@ -26,7 +26,6 @@ func (ContactRole) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "slug", "description"},
 			Ordering: []string{"name"},
-			Empty:    map[string]any{"owner": nil},
 		},
 	}
 }

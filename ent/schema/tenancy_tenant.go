@@ -51,8 +51,7 @@ func (Tenant) Annotations() []schema.Annotation {
 				"virtualmachine_count": {Model: "virtualization.virtualmachine", Column: "tenant_id"},
 				"cluster_count":        {Model: "virtualization.cluster", Column: "tenant_id"},
 			},
-			Empty: map[string]any{"owner": nil,
-				"rack_count": 0},
+			Empty: map[string]any{"rack_count": 0},
 		},
 	}
 }

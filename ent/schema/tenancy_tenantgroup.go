@@ -34,7 +34,6 @@ func (TenantGroup) Annotations() []schema.Annotation {
 			Ordering: []string{"name"},
 			Unique:   []api.Unique{{Fields: []string{"name"}}, {Fields: []string{"slug"}}},
 			Counts:   map[string]api.Count{"tenant_count": {Model: "tenancy.tenant", Column: "group_id", Cumulative: true}},
-			Empty:    map[string]any{"owner": nil},
 		},
 	}
 }

@@ -25,6 +25,7 @@ func (Group) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("users", User.Type).Ref("groups").Annotations(api.Field{Lookup: "username"}),
 		edge.From("permissions", ObjectPermission.Type).Ref("groups"),
+		edge.From("owners", Owner.Type).Ref("user_groups"),
 	}
 }
 
@@ -39,8 +40,11 @@ func (Group) Annotations() []schema.Annotation {
 			Search:   []string{"name", "description"},
 			Ordering: []string{"name"},
 			Counts:   map[string]api.Count{"user_count": {Table: "users_user_groups", Column: "group_id"}},
-			// The groups having a user: the reverse of the users' groups.
-			Filters: []api.Filter{{Name: "user_id", Kind: "m2m-reverse", Target: "users.user", Column: "groups"}},
+			// The groups having a user: the reverse of the users' groups;
+			// the groups of an owner: the reverse of the owners' user_groups.
+			Filters: []api.Filter{{Name: "user_id", Kind: "m2m-reverse", Target: "users.user", Column: "groups"},
+				{Name: "owner_id", Kind: "m2m-reverse", Target: "users.owner", Column: "user_groups"},
+				{Name: "owner", Kind: "m2m-reverse", Target: "users.owner", Column: "user_groups", Attr: "name"}},
 		},
 	}
 }

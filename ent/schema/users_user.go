@@ -40,6 +40,7 @@ func (User) Edges() []ent.Edge {
 		edge.To("groups", Group.Type).StorageKey(edge.Table("users_user_groups"), edge.Columns("user_id", "group_id")).
 			Annotations(api.Field{Lookup: "name"}), // the group filter is by name
 		edge.From("permissions", ObjectPermission.Type).Ref("users"),
+		edge.From("owners", Owner.Type).Ref("users"),
 	}
 }
 
@@ -55,7 +56,10 @@ func (User) Annotations() []schema.Annotation {
 			Search:      []string{"username", "first_name", "last_name", "email"},
 			Ordering:    []string{"username"},
 			// is_superuser is no API field but NetBox filters on it.
-			Filters: []api.Filter{{Name: "is_superuser", Kind: "boolean", Column: "is_superuser"}},
+			// The users of an owner: the reverse of the owners' users.
+			Filters: []api.Filter{{Name: "is_superuser", Kind: "boolean", Column: "is_superuser"},
+				{Name: "owner_id", Kind: "m2m-reverse", Target: "users.owner", Column: "users"},
+				{Name: "owner", Kind: "m2m-reverse", Target: "users.owner", Column: "users", Attr: "name"}},
 		},
 	}
 }

@@ -83,7 +83,6 @@ func (Cluster) Annotations() []schema.Annotation {
 				"device_count":         {Model: "dcim.device", Column: "cluster_id"},
 				"virtualmachine_count": {Model: "virtualization.virtualmachine", Column: "cluster_id"},
 			},
-			Empty: map[string]any{"owner": nil},
 			Filters: append(TenancyFilters(),
 				api.Filter{Name: "region_id", Kind: "tree-id", Column: "_region_id", Target: "dcim.region"},
 				api.Filter{Name: "region", Kind: "tree-attr", Column: "_region_id", Target: "dcim.region", Attr: "slug"},

@@ -27,7 +27,6 @@ func (ClusterType) Annotations() []schema.Annotation {
 			Search:   []string{"name", "slug", "description", "comments"},
 			Ordering: []string{"name"},
 			Counts:   map[string]api.Count{"cluster_count": {Model: "virtualization.cluster", Column: "type_id"}},
-			Empty:    map[string]any{"owner": nil},
 		},
 	}
 }

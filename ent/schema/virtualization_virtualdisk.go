@@ -16,7 +16,9 @@ import (
 // (NetBox's update_virtualmachine_disk signal).
 type VirtualDisk struct{ ent.Schema }
 
-func (VirtualDisk) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}} }
+func (VirtualDisk) Mixin() []ent.Mixin {
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, Owned{}}
+}
 
 func (VirtualDisk) Fields() []ent.Field {
 	return []ent.Field{
@@ -50,7 +52,6 @@ func (VirtualDisk) Annotations() []schema.Annotation {
 			Search:   []string{"name", "description"},
 			Ordering: []string{"virtual_machine", "name"},
 			Unique:   []api.Unique{{Fields: []string{"virtual_machine", "name"}}},
-			Empty:    map[string]any{"owner": nil},
 			Filters: []api.Filter{
 				{Name: "virtual_machine", Kind: "fk-attr", Column: "virtual_machine_id", Target: "virtualization.virtualmachine", Attr: "name"},
 			},

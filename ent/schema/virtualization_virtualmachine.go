@@ -112,7 +112,7 @@ func (VirtualMachine) Annotations() []schema.Annotation {
 			// primary_ip: the IPv6 primary address, else the IPv4 one.
 			Coalesce: map[string][]string{"primary_ip": {"primary_ip6", "primary_ip4"}},
 			// Config templates are another model, not built yet.
-			Empty: map[string]any{"owner": nil, "config_template": nil},
+			Empty: map[string]any{"config_template": nil},
 			Filters: append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "cluster_group_id", Kind: "fk-id", Via: "cluster", Column: "group"},
 				api.Filter{Name: "cluster_group", Kind: "fk-attr", Via: "cluster", Column: "group"},

@@ -61,7 +61,6 @@ func (VirtualMachineType) Annotations() []schema.Annotation {
 				Message: "Virtual machine type name must be unique."}},
 			Counts: map[string]api.Count{"virtual_machine_count": {Model: "virtualization.virtualmachine",
 				Column: "virtual_machine_type_id"}},
-			Empty: map[string]any{"owner": nil},
 			Filters: []api.Filter{
 				{Name: "virtual_machine_count", Kind: "related-count", Column: "virtual_machine_count"},
 			},

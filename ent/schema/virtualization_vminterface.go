@@ -22,7 +22,9 @@ import (
 // (virtualization.VMInterfaceHooks).
 type VMInterface struct{ ent.Schema }
 
-func (VMInterface) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}} }
+func (VMInterface) Mixin() []ent.Mixin {
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, Owned{}}
+}
 
 func (VMInterface) Fields() []ent.Field {
 	return []ent.Field{
@@ -95,7 +97,7 @@ func (VMInterface) Annotations() []schema.Annotation {
 				"count_fhrp_groups": {Model: "ipam.fhrpgroupassignment", Column: "interface_id", TypeColumn: "interface_type"},
 			},
 			// L2VPNs are another model, not built yet.
-			Empty: map[string]any{"owner": nil, "l2vpn_termination": nil},
+			Empty: map[string]any{"l2vpn_termination": nil},
 			Filters: []api.Filter{
 				{Name: "vlan_id", Kind: "interface-vlan", Attr: "id"},
 				{Name: "vlan", Kind: "interface-vlan", Attr: "vid"},

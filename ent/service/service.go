@@ -25,6 +25,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldParentObjectType holds the string denoting the parent_object_type field in the database.
 	FieldParentObjectType = "parent_object_type"
 	// FieldParentObjectID holds the string denoting the parent_object_id field in the database.
@@ -37,10 +39,19 @@ const (
 	FieldPorts = "ports"
 	// FieldPortsLowest holds the string denoting the _ports_lowest field in the database.
 	FieldPortsLowest = "_ports_lowest"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeIpaddresses holds the string denoting the ipaddresses edge name in mutations.
 	EdgeIpaddresses = "ipaddresses"
 	// Table holds the table name of the service in the database.
 	Table = "ipam_service"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "ipam_service"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// IpaddressesTable is the table that holds the ipaddresses relation/edge. The primary key declared below.
 	IpaddressesTable = "ipam_service_ipaddresses"
 	// IpaddressesInverseTable is the table name for the IPAddress entity.
@@ -56,6 +67,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldParentObjectType,
 	FieldParentObjectID,
 	FieldName,
@@ -135,6 +147,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByParentObjectType orders the results by the parent_object_type field.
 func ByParentObjectType(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldParentObjectType, opts...).ToFunc()
@@ -160,6 +177,13 @@ func ByPortsLowest(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPortsLowest, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByIpaddressesCount orders the results by ipaddresses count.
 func ByIpaddressesCount(opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -172,6 +196,13 @@ func ByIpaddresses(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newIpaddressesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newIpaddressesStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

@@ -75,6 +75,11 @@ func Comments(v string) predicate.Service {
 	return predicate.Service(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // ParentObjectType applies equality check predicate on the "parent_object_type" field. It's identical to ParentObjectTypeEQ.
 func ParentObjectType(v string) predicate.Service {
 	return predicate.Service(sql.FieldEQ(FieldParentObjectType, v))
@@ -328,6 +333,36 @@ func CommentsEqualFold(v string) predicate.Service {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.Service {
 	return predicate.Service(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.Service {
+	return predicate.Service(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.Service {
+	return predicate.Service(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.Service {
+	return predicate.Service(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.Service {
+	return predicate.Service(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.Service {
+	return predicate.Service(sql.FieldNotNull(FieldOwnerID))
 }
 
 // ParentObjectTypeEQ applies the EQ predicate on the "parent_object_type" field.
@@ -613,6 +648,29 @@ func PortsLowestIsNil() predicate.Service {
 // PortsLowestNotNil applies the NotNil predicate on the "_ports_lowest" field.
 func PortsLowestNotNil() predicate.Service {
 	return predicate.Service(sql.FieldNotNull(FieldPortsLowest))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.Service {
+	return predicate.Service(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.Service {
+	return predicate.Service(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasIpaddresses applies the HasEdge predicate on the "ipaddresses" edge.

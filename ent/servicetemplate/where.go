@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -72,6 +73,11 @@ func Description(v string) predicate.ServiceTemplate {
 // Comments applies equality check predicate on the "comments" field. It's identical to CommentsEQ.
 func Comments(v string) predicate.ServiceTemplate {
 	return predicate.ServiceTemplate(sql.FieldEQ(FieldComments, v))
+}
+
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.ServiceTemplate {
+	return predicate.ServiceTemplate(sql.FieldEQ(FieldOwnerID, v))
 }
 
 // Name applies equality check predicate on the "name" field. It's identical to NameEQ.
@@ -319,6 +325,36 @@ func CommentsContainsFold(v string) predicate.ServiceTemplate {
 	return predicate.ServiceTemplate(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.ServiceTemplate {
+	return predicate.ServiceTemplate(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.ServiceTemplate {
+	return predicate.ServiceTemplate(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.ServiceTemplate {
+	return predicate.ServiceTemplate(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.ServiceTemplate {
+	return predicate.ServiceTemplate(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.ServiceTemplate {
+	return predicate.ServiceTemplate(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.ServiceTemplate {
+	return predicate.ServiceTemplate(sql.FieldNotNull(FieldOwnerID))
+}
+
 // NameEQ applies the EQ predicate on the "name" field.
 func NameEQ(v string) predicate.ServiceTemplate {
 	return predicate.ServiceTemplate(sql.FieldEQ(FieldName, v))
@@ -497,6 +533,29 @@ func PortsLowestIsNil() predicate.ServiceTemplate {
 // PortsLowestNotNil applies the NotNil predicate on the "_ports_lowest" field.
 func PortsLowestNotNil() predicate.ServiceTemplate {
 	return predicate.ServiceTemplate(sql.FieldNotNull(FieldPortsLowest))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.ServiceTemplate {
+	return predicate.ServiceTemplate(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.ServiceTemplate {
+	return predicate.ServiceTemplate(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // And groups predicates with the AND operator between them.

@@ -25,6 +25,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
 	// FieldNameNatural holds the string denoting the _name_natural field in the database.
@@ -51,6 +53,8 @@ const (
 	FieldLatitude = "latitude"
 	// FieldLongitude holds the string denoting the longitude field in the database.
 	FieldLongitude = "longitude"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeRegion holds the string denoting the region edge name in mutations.
 	EdgeRegion = "region"
 	// EdgeGroup holds the string denoting the group edge name in mutations.
@@ -61,6 +65,13 @@ const (
 	EdgeAsns = "asns"
 	// Table holds the table name of the site in the database.
 	Table = "dcim_site"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "dcim_site"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// RegionTable is the table that holds the region relation/edge.
 	RegionTable = "dcim_site"
 	// RegionInverseTable is the table name for the Region entity.
@@ -97,6 +108,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldName,
 	FieldNameNatural,
 	FieldSlug,
@@ -201,6 +213,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByName orders the results by the name field.
 func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
@@ -266,6 +283,13 @@ func ByLongitude(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLongitude, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByRegionField orders the results by region field.
 func ByRegionField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -299,6 +323,13 @@ func ByAsns(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newAsnsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newRegionStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

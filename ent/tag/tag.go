@@ -17,6 +17,8 @@ const (
 	FieldCreated = "created"
 	// FieldLastUpdated holds the string denoting the last_updated field in the database.
 	FieldLastUpdated = "last_updated"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
 	// FieldSlug holds the string denoting the slug field in the database.
@@ -38,6 +40,7 @@ var Columns = []string{
 	FieldID,
 	FieldCreated,
 	FieldLastUpdated,
+	FieldOwnerID,
 	FieldName,
 	FieldSlug,
 	FieldColor,
@@ -99,6 +102,11 @@ func ByCreated(opts ...sql.OrderTermOption) OrderOption {
 // ByLastUpdated orders the results by the last_updated field.
 func ByLastUpdated(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastUpdated, opts...).ToFunc()
+}
+
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
 }
 
 // ByName orders the results by the name field.

@@ -40,6 +40,8 @@ const (
 	EdgeGroups = "groups"
 	// EdgePermissions holds the string denoting the permissions edge name in mutations.
 	EdgePermissions = "permissions"
+	// EdgeOwners holds the string denoting the owners edge name in mutations.
+	EdgeOwners = "owners"
 	// Table holds the table name of the user in the database.
 	Table = "users_user"
 	// GroupsTable is the table that holds the groups relation/edge. The primary key declared below.
@@ -52,6 +54,11 @@ const (
 	// PermissionsInverseTable is the table name for the ObjectPermission entity.
 	// It exists in this package in order to avoid circular dependency with the "objectpermission" package.
 	PermissionsInverseTable = "users_objectpermission"
+	// OwnersTable is the table that holds the owners relation/edge. The primary key declared below.
+	OwnersTable = "users_owner_users"
+	// OwnersInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnersInverseTable = "users_owner"
 )
 
 // Columns holds all SQL columns for user fields.
@@ -77,6 +84,9 @@ var (
 	// PermissionsPrimaryKey and PermissionsColumn2 are the table columns denoting the
 	// primary key for the permissions relation (M2M).
 	PermissionsPrimaryKey = []string{"objectpermission_id", "user_id"}
+	// OwnersPrimaryKey and OwnersColumn2 are the table columns denoting the
+	// primary key for the owners relation (M2M).
+	OwnersPrimaryKey = []string{"owner_id", "user_id"}
 )
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -205,6 +215,20 @@ func ByPermissions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newPermissionsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByOwnersCount orders the results by owners count.
+func ByOwnersCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newOwnersStep(), opts...)
+	}
+}
+
+// ByOwners orders the results by owners terms.
+func ByOwners(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnersStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newGroupsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -217,5 +241,12 @@ func newPermissionsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(PermissionsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2M, true, PermissionsTable, PermissionsPrimaryKey...),
+	)
+}
+func newOwnersStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnersInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, OwnersTable, OwnersPrimaryKey...),
 	)
 }

@@ -75,6 +75,11 @@ func Comments(v string) predicate.VirtualChassis {
 	return predicate.VirtualChassis(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.VirtualChassis {
+	return predicate.VirtualChassis(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Name applies equality check predicate on the "name" field. It's identical to NameEQ.
 func Name(v string) predicate.VirtualChassis {
 	return predicate.VirtualChassis(sql.FieldEQ(FieldName, v))
@@ -325,6 +330,36 @@ func CommentsContainsFold(v string) predicate.VirtualChassis {
 	return predicate.VirtualChassis(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.VirtualChassis {
+	return predicate.VirtualChassis(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.VirtualChassis {
+	return predicate.VirtualChassis(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.VirtualChassis {
+	return predicate.VirtualChassis(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.VirtualChassis {
+	return predicate.VirtualChassis(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.VirtualChassis {
+	return predicate.VirtualChassis(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.VirtualChassis {
+	return predicate.VirtualChassis(sql.FieldNotNull(FieldOwnerID))
+}
+
 // NameEQ applies the EQ predicate on the "name" field.
 func NameEQ(v string) predicate.VirtualChassis {
 	return predicate.VirtualChassis(sql.FieldEQ(FieldName, v))
@@ -548,6 +583,29 @@ func MasterIDIsNil() predicate.VirtualChassis {
 // MasterIDNotNil applies the NotNil predicate on the "master_id" field.
 func MasterIDNotNil() predicate.VirtualChassis {
 	return predicate.VirtualChassis(sql.FieldNotNull(FieldMasterID))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.VirtualChassis {
+	return predicate.VirtualChassis(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.VirtualChassis {
+	return predicate.VirtualChassis(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasMaster applies the HasEdge predicate on the "master" edge.

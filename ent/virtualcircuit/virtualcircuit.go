@@ -25,6 +25,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldCid holds the string denoting the cid field in the database.
 	FieldCid = "cid"
 	// FieldProviderNetworkID holds the string denoting the provider_network_id field in the database.
@@ -37,6 +39,8 @@ const (
 	FieldStatus = "status"
 	// FieldTenantID holds the string denoting the tenant_id field in the database.
 	FieldTenantID = "tenant_id"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeProviderNetwork holds the string denoting the provider_network edge name in mutations.
 	EdgeProviderNetwork = "provider_network"
 	// EdgeProviderAccount holds the string denoting the provider_account edge name in mutations.
@@ -47,6 +51,13 @@ const (
 	EdgeTenant = "tenant"
 	// Table holds the table name of the virtualcircuit in the database.
 	Table = "circuits_virtualcircuit"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "circuits_virtualcircuit"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// ProviderNetworkTable is the table that holds the provider_network relation/edge.
 	ProviderNetworkTable = "circuits_virtualcircuit"
 	// ProviderNetworkInverseTable is the table name for the ProviderNetwork entity.
@@ -85,6 +96,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldCid,
 	FieldProviderNetworkID,
 	FieldProviderAccountID,
@@ -160,6 +172,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByCid orders the results by the cid field.
 func ByCid(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCid, opts...).ToFunc()
@@ -190,6 +207,13 @@ func ByTenantID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTenantID, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByProviderNetworkField orders the results by provider_network field.
 func ByProviderNetworkField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -216,6 +240,13 @@ func ByTenantField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newTenantStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newProviderNetworkStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

@@ -75,6 +75,11 @@ func Comments(v string) predicate.VirtualCircuit {
 	return predicate.VirtualCircuit(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.VirtualCircuit {
+	return predicate.VirtualCircuit(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Cid applies equality check predicate on the "cid" field. It's identical to CidEQ.
 func Cid(v string) predicate.VirtualCircuit {
 	return predicate.VirtualCircuit(sql.FieldEQ(FieldCid, v))
@@ -335,6 +340,36 @@ func CommentsContainsFold(v string) predicate.VirtualCircuit {
 	return predicate.VirtualCircuit(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.VirtualCircuit {
+	return predicate.VirtualCircuit(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.VirtualCircuit {
+	return predicate.VirtualCircuit(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.VirtualCircuit {
+	return predicate.VirtualCircuit(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.VirtualCircuit {
+	return predicate.VirtualCircuit(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.VirtualCircuit {
+	return predicate.VirtualCircuit(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.VirtualCircuit {
+	return predicate.VirtualCircuit(sql.FieldNotNull(FieldOwnerID))
+}
+
 // CidEQ applies the EQ predicate on the "cid" field.
 func CidEQ(v string) predicate.VirtualCircuit {
 	return predicate.VirtualCircuit(sql.FieldEQ(FieldCid, v))
@@ -563,6 +598,29 @@ func TenantIDIsNil() predicate.VirtualCircuit {
 // TenantIDNotNil applies the NotNil predicate on the "tenant_id" field.
 func TenantIDNotNil() predicate.VirtualCircuit {
 	return predicate.VirtualCircuit(sql.FieldNotNull(FieldTenantID))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.VirtualCircuit {
+	return predicate.VirtualCircuit(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.VirtualCircuit {
+	return predicate.VirtualCircuit(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasProviderNetwork applies the HasEdge predicate on the "provider_network" edge.

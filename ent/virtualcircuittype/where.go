@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -82,6 +83,11 @@ func Description(v string) predicate.VirtualCircuitType {
 // Comments applies equality check predicate on the "comments" field. It's identical to CommentsEQ.
 func Comments(v string) predicate.VirtualCircuitType {
 	return predicate.VirtualCircuitType(sql.FieldEQ(FieldComments, v))
+}
+
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.VirtualCircuitType {
+	return predicate.VirtualCircuitType(sql.FieldEQ(FieldOwnerID, v))
 }
 
 // Color applies equality check predicate on the "color" field. It's identical to ColorEQ.
@@ -449,6 +455,36 @@ func CommentsContainsFold(v string) predicate.VirtualCircuitType {
 	return predicate.VirtualCircuitType(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.VirtualCircuitType {
+	return predicate.VirtualCircuitType(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.VirtualCircuitType {
+	return predicate.VirtualCircuitType(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.VirtualCircuitType {
+	return predicate.VirtualCircuitType(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.VirtualCircuitType {
+	return predicate.VirtualCircuitType(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.VirtualCircuitType {
+	return predicate.VirtualCircuitType(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.VirtualCircuitType {
+	return predicate.VirtualCircuitType(sql.FieldNotNull(FieldOwnerID))
+}
+
 // ColorEQ applies the EQ predicate on the "color" field.
 func ColorEQ(v string) predicate.VirtualCircuitType {
 	return predicate.VirtualCircuitType(sql.FieldEQ(FieldColor, v))
@@ -512,6 +548,29 @@ func ColorEqualFold(v string) predicate.VirtualCircuitType {
 // ColorContainsFold applies the ContainsFold predicate on the "color" field.
 func ColorContainsFold(v string) predicate.VirtualCircuitType {
 	return predicate.VirtualCircuitType(sql.FieldContainsFold(FieldColor, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.VirtualCircuitType {
+	return predicate.VirtualCircuitType(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.VirtualCircuitType {
+	return predicate.VirtualCircuitType(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // And groups predicates with the AND operator between them.

@@ -75,6 +75,11 @@ func Comments(v string) predicate.VirtualDeviceContext {
 	return predicate.VirtualDeviceContext(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Name applies equality check predicate on the "name" field. It's identical to NameEQ.
 func Name(v string) predicate.VirtualDeviceContext {
 	return predicate.VirtualDeviceContext(sql.FieldEQ(FieldName, v))
@@ -343,6 +348,36 @@ func CommentsEqualFold(v string) predicate.VirtualDeviceContext {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.VirtualDeviceContext {
 	return predicate.VirtualDeviceContext(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldNotNull(FieldOwnerID))
 }
 
 // NameEQ applies the EQ predicate on the "name" field.
@@ -698,6 +733,29 @@ func StatusEqualFold(v string) predicate.VirtualDeviceContext {
 // StatusContainsFold applies the ContainsFold predicate on the "status" field.
 func StatusContainsFold(v string) predicate.VirtualDeviceContext {
 	return predicate.VirtualDeviceContext(sql.FieldContainsFold(FieldStatus, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasDevice applies the HasEdge predicate on the "device" edge.

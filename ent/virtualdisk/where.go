@@ -65,6 +65,11 @@ func LastUpdated(v time.Time) predicate.VirtualDisk {
 	return predicate.VirtualDisk(sql.FieldEQ(FieldLastUpdated, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.VirtualDisk {
+	return predicate.VirtualDisk(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // VirtualMachineID applies equality check predicate on the "virtual_machine_id" field. It's identical to VirtualMachineIDEQ.
 func VirtualMachineID(v int) predicate.VirtualDisk {
 	return predicate.VirtualDisk(sql.FieldEQ(FieldVirtualMachineID, v))
@@ -188,6 +193,36 @@ func LastUpdatedIsNil() predicate.VirtualDisk {
 // LastUpdatedNotNil applies the NotNil predicate on the "last_updated" field.
 func LastUpdatedNotNil() predicate.VirtualDisk {
 	return predicate.VirtualDisk(sql.FieldNotNull(FieldLastUpdated))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.VirtualDisk {
+	return predicate.VirtualDisk(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.VirtualDisk {
+	return predicate.VirtualDisk(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.VirtualDisk {
+	return predicate.VirtualDisk(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.VirtualDisk {
+	return predicate.VirtualDisk(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.VirtualDisk {
+	return predicate.VirtualDisk(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.VirtualDisk {
+	return predicate.VirtualDisk(sql.FieldNotNull(FieldOwnerID))
 }
 
 // VirtualMachineIDEQ applies the EQ predicate on the "virtual_machine_id" field.
@@ -443,6 +478,29 @@ func SizeLT(v int) predicate.VirtualDisk {
 // SizeLTE applies the LTE predicate on the "size" field.
 func SizeLTE(v int) predicate.VirtualDisk {
 	return predicate.VirtualDisk(sql.FieldLTE(FieldSize, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.VirtualDisk {
+	return predicate.VirtualDisk(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.VirtualDisk {
+	return predicate.VirtualDisk(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasVirtualMachine applies the HasEdge predicate on the "virtual_machine" edge.

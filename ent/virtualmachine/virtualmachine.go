@@ -25,6 +25,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
 	// FieldNameNatural holds the string denoting the _name_natural field in the database.
@@ -63,6 +65,8 @@ const (
 	FieldLocalContextData = "local_context_data"
 	// FieldConfigContext holds the string denoting the config_context field in the database.
 	FieldConfigContext = "config_context"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeVirtualMachineType holds the string denoting the virtual_machine_type edge name in mutations.
 	EdgeVirtualMachineType = "virtual_machine_type"
 	// EdgeRole holds the string denoting the role edge name in mutations.
@@ -83,6 +87,13 @@ const (
 	EdgePrimaryIp6 = "primary_ip6"
 	// Table holds the table name of the virtualmachine in the database.
 	Table = "virtualization_virtualmachine"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "virtualization_virtualmachine"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// VirtualMachineTypeTable is the table that holds the virtual_machine_type relation/edge.
 	VirtualMachineTypeTable = "virtualization_virtualmachine"
 	// VirtualMachineTypeInverseTable is the table name for the VirtualMachineType entity.
@@ -156,6 +167,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldName,
 	FieldNameNatural,
 	FieldVirtualMachineTypeID,
@@ -258,6 +270,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByName orders the results by the name field.
 func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
@@ -343,6 +360,13 @@ func ByTenantID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTenantID, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByVirtualMachineTypeField orders the results by virtual_machine_type field.
 func ByVirtualMachineTypeField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -404,6 +428,13 @@ func ByPrimaryIp6Field(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newPrimaryIp6Step(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newVirtualMachineTypeStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

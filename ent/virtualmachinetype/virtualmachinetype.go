@@ -24,6 +24,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
 	// FieldSlug holds the string denoting the slug field in the database.
@@ -34,10 +36,19 @@ const (
 	FieldDefaultVcpus = "default_vcpus"
 	// FieldDefaultMemory holds the string denoting the default_memory field in the database.
 	FieldDefaultMemory = "default_memory"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeDefaultPlatform holds the string denoting the default_platform edge name in mutations.
 	EdgeDefaultPlatform = "default_platform"
 	// Table holds the table name of the virtualmachinetype in the database.
 	Table = "virtualization_virtualmachinetype"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "virtualization_virtualmachinetype"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// DefaultPlatformTable is the table that holds the default_platform relation/edge.
 	DefaultPlatformTable = "virtualization_virtualmachinetype"
 	// DefaultPlatformInverseTable is the table name for the Platform entity.
@@ -55,6 +66,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldName,
 	FieldSlug,
 	FieldDefaultPlatformID,
@@ -123,6 +135,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByName orders the results by the name field.
 func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
@@ -148,11 +165,25 @@ func ByDefaultMemory(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDefaultMemory, opts...).ToFunc()
 }
 
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByDefaultPlatformField orders the results by default_platform field.
 func ByDefaultPlatformField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newDefaultPlatformStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newDefaultPlatformStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

@@ -75,6 +75,11 @@ func Comments(v string) predicate.VirtualMachineType {
 	return predicate.VirtualMachineType(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.VirtualMachineType {
+	return predicate.VirtualMachineType(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Name applies equality check predicate on the "name" field. It's identical to NameEQ.
 func Name(v string) predicate.VirtualMachineType {
 	return predicate.VirtualMachineType(sql.FieldEQ(FieldName, v))
@@ -328,6 +333,36 @@ func CommentsEqualFold(v string) predicate.VirtualMachineType {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.VirtualMachineType {
 	return predicate.VirtualMachineType(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.VirtualMachineType {
+	return predicate.VirtualMachineType(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.VirtualMachineType {
+	return predicate.VirtualMachineType(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.VirtualMachineType {
+	return predicate.VirtualMachineType(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.VirtualMachineType {
+	return predicate.VirtualMachineType(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.VirtualMachineType {
+	return predicate.VirtualMachineType(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.VirtualMachineType {
+	return predicate.VirtualMachineType(sql.FieldNotNull(FieldOwnerID))
 }
 
 // NameEQ applies the EQ predicate on the "name" field.
@@ -588,6 +623,29 @@ func DefaultMemoryIsNil() predicate.VirtualMachineType {
 // DefaultMemoryNotNil applies the NotNil predicate on the "default_memory" field.
 func DefaultMemoryNotNil() predicate.VirtualMachineType {
 	return predicate.VirtualMachineType(sql.FieldNotNull(FieldDefaultMemory))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.VirtualMachineType {
+	return predicate.VirtualMachineType(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.VirtualMachineType {
+	return predicate.VirtualMachineType(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasDefaultPlatform applies the HasEdge predicate on the "default_platform" edge.

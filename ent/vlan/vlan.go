@@ -24,6 +24,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldSiteID holds the string denoting the site_id field in the database.
 	FieldSiteID = "site_id"
 	// FieldGroupID holds the string denoting the group_id field in the database.
@@ -42,6 +44,8 @@ const (
 	FieldQinqRole = "qinq_role"
 	// FieldQinqSvlanID holds the string denoting the qinq_svlan_id field in the database.
 	FieldQinqSvlanID = "qinq_svlan_id"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeSite holds the string denoting the site edge name in mutations.
 	EdgeSite = "site"
 	// EdgeGroup holds the string denoting the group edge name in mutations.
@@ -60,6 +64,13 @@ const (
 	EdgeTaggedVminterfaces = "tagged_vminterfaces"
 	// Table holds the table name of the vlan in the database.
 	Table = "ipam_vlan"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "ipam_vlan"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// SiteTable is the table that holds the site relation/edge.
 	SiteTable = "ipam_vlan"
 	// SiteInverseTable is the table name for the Site entity.
@@ -116,6 +127,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldSiteID,
 	FieldGroupID,
 	FieldVid,
@@ -201,6 +213,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // BySiteID orders the results by the site_id field.
 func BySiteID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSiteID, opts...).ToFunc()
@@ -244,6 +261,13 @@ func ByQinqRole(opts ...sql.OrderTermOption) OrderOption {
 // ByQinqSvlanID orders the results by the qinq_svlan_id field.
 func ByQinqSvlanID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldQinqSvlanID, opts...).ToFunc()
+}
+
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
 }
 
 // BySiteField orders the results by site field.
@@ -321,6 +345,13 @@ func ByTaggedVminterfaces(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOptio
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newTaggedVminterfacesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newSiteStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

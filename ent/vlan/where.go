@@ -75,6 +75,11 @@ func Comments(v string) predicate.VLAN {
 	return predicate.VLAN(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.VLAN {
+	return predicate.VLAN(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // SiteID applies equality check predicate on the "site_id" field. It's identical to SiteIDEQ.
 func SiteID(v int) predicate.VLAN {
 	return predicate.VLAN(sql.FieldEQ(FieldSiteID, v))
@@ -348,6 +353,36 @@ func CommentsEqualFold(v string) predicate.VLAN {
 // CommentsContainsFold applies the ContainsFold predicate on the "comments" field.
 func CommentsContainsFold(v string) predicate.VLAN {
 	return predicate.VLAN(sql.FieldContainsFold(FieldComments, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.VLAN {
+	return predicate.VLAN(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.VLAN {
+	return predicate.VLAN(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.VLAN {
+	return predicate.VLAN(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.VLAN {
+	return predicate.VLAN(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.VLAN {
+	return predicate.VLAN(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.VLAN {
+	return predicate.VLAN(sql.FieldNotNull(FieldOwnerID))
 }
 
 // SiteIDEQ applies the EQ predicate on the "site_id" field.
@@ -743,6 +778,29 @@ func QinqSvlanIDIsNil() predicate.VLAN {
 // QinqSvlanIDNotNil applies the NotNil predicate on the "qinq_svlan_id" field.
 func QinqSvlanIDNotNil() predicate.VLAN {
 	return predicate.VLAN(sql.FieldNotNull(FieldQinqSvlanID))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.VLAN {
+	return predicate.VLAN(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.VLAN {
+	return predicate.VLAN(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasSite applies the HasEdge predicate on the "site" edge.

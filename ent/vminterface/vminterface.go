@@ -21,6 +21,8 @@ const (
 	FieldLastUpdated = "last_updated"
 	// FieldCustomFieldData holds the string denoting the custom_field_data field in the database.
 	FieldCustomFieldData = "custom_field_data"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldVirtualMachineID holds the string denoting the virtual_machine_id field in the database.
 	FieldVirtualMachineID = "virtual_machine_id"
 	// FieldName holds the string denoting the name field in the database.
@@ -51,6 +53,8 @@ const (
 	FieldVrfID = "vrf_id"
 	// FieldVlanTranslationPolicyID holds the string denoting the vlan_translation_policy_id field in the database.
 	FieldVlanTranslationPolicyID = "vlan_translation_policy_id"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeVirtualMachine holds the string denoting the virtual_machine edge name in mutations.
 	EdgeVirtualMachine = "virtual_machine"
 	// EdgeParent holds the string denoting the parent edge name in mutations.
@@ -75,6 +79,13 @@ const (
 	EdgeTaggedVlans = "tagged_vlans"
 	// Table holds the table name of the vminterface in the database.
 	Table = "virtualization_vminterface"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "virtualization_vminterface"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// VirtualMachineTable is the table that holds the virtual_machine relation/edge.
 	VirtualMachineTable = "virtualization_vminterface"
 	// VirtualMachineInverseTable is the table name for the VirtualMachine entity.
@@ -146,6 +157,7 @@ var Columns = []string{
 	FieldCreated,
 	FieldLastUpdated,
 	FieldCustomFieldData,
+	FieldOwnerID,
 	FieldVirtualMachineID,
 	FieldName,
 	FieldNameNatural,
@@ -230,6 +242,11 @@ func ByLastUpdated(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastUpdated, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByVirtualMachineID orders the results by the virtual_machine_id field.
 func ByVirtualMachineID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVirtualMachineID, opts...).ToFunc()
@@ -303,6 +320,13 @@ func ByVrfID(opts ...sql.OrderTermOption) OrderOption {
 // ByVlanTranslationPolicyID orders the results by the vlan_translation_policy_id field.
 func ByVlanTranslationPolicyID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVlanTranslationPolicyID, opts...).ToFunc()
+}
+
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
 }
 
 // ByVirtualMachineField orders the results by virtual_machine field.
@@ -401,6 +425,13 @@ func ByTaggedVlans(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newTaggedVlansStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newVirtualMachineStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

@@ -65,6 +65,11 @@ func LastUpdated(v time.Time) predicate.VMInterface {
 	return predicate.VMInterface(sql.FieldEQ(FieldLastUpdated, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.VMInterface {
+	return predicate.VMInterface(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // VirtualMachineID applies equality check predicate on the "virtual_machine_id" field. It's identical to VirtualMachineIDEQ.
 func VirtualMachineID(v int) predicate.VMInterface {
 	return predicate.VMInterface(sql.FieldEQ(FieldVirtualMachineID, v))
@@ -238,6 +243,36 @@ func LastUpdatedIsNil() predicate.VMInterface {
 // LastUpdatedNotNil applies the NotNil predicate on the "last_updated" field.
 func LastUpdatedNotNil() predicate.VMInterface {
 	return predicate.VMInterface(sql.FieldNotNull(FieldLastUpdated))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.VMInterface {
+	return predicate.VMInterface(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.VMInterface {
+	return predicate.VMInterface(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.VMInterface {
+	return predicate.VMInterface(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.VMInterface {
+	return predicate.VMInterface(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.VMInterface {
+	return predicate.VMInterface(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.VMInterface {
+	return predicate.VMInterface(sql.FieldNotNull(FieldOwnerID))
 }
 
 // VirtualMachineIDEQ applies the EQ predicate on the "virtual_machine_id" field.
@@ -873,6 +908,29 @@ func VlanTranslationPolicyIDIsNil() predicate.VMInterface {
 // VlanTranslationPolicyIDNotNil applies the NotNil predicate on the "vlan_translation_policy_id" field.
 func VlanTranslationPolicyIDNotNil() predicate.VMInterface {
 	return predicate.VMInterface(sql.FieldNotNull(FieldVlanTranslationPolicyID))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.VMInterface {
+	return predicate.VMInterface(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.VMInterface {
+	return predicate.VMInterface(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasVirtualMachine applies the HasEdge predicate on the "virtual_machine" edge.

@@ -24,6 +24,8 @@ const (
 	FieldDescription = "description"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
 	// FieldNameNatural holds the string denoting the _name_natural field in the database.
@@ -34,6 +36,8 @@ const (
 	FieldTenantID = "tenant_id"
 	// FieldEnforceUnique holds the string denoting the enforce_unique field in the database.
 	FieldEnforceUnique = "enforce_unique"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
 	EdgeTenant = "tenant"
 	// EdgeImportTargets holds the string denoting the import_targets edge name in mutations.
@@ -42,6 +46,13 @@ const (
 	EdgeExportTargets = "export_targets"
 	// Table holds the table name of the vrf in the database.
 	Table = "ipam_vrf"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "ipam_vrf"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 	// TenantTable is the table that holds the tenant relation/edge.
 	TenantTable = "ipam_vrf"
 	// TenantInverseTable is the table name for the Tenant entity.
@@ -69,6 +80,7 @@ var Columns = []string{
 	FieldCustomFieldData,
 	FieldDescription,
 	FieldComments,
+	FieldOwnerID,
 	FieldName,
 	FieldNameNatural,
 	FieldRd,
@@ -148,6 +160,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByName orders the results by the name field.
 func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
@@ -171,6 +188,13 @@ func ByTenantID(opts ...sql.OrderTermOption) OrderOption {
 // ByEnforceUnique orders the results by the enforce_unique field.
 func ByEnforceUnique(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldEnforceUnique, opts...).ToFunc()
+}
+
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
 }
 
 // ByTenantField orders the results by tenant field.
@@ -206,6 +230,13 @@ func ByExportTargets(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newExportTargetsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }
 func newTenantStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

@@ -75,6 +75,11 @@ func Comments(v string) predicate.VRF {
 	return predicate.VRF(sql.FieldEQ(FieldComments, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int) predicate.VRF {
+	return predicate.VRF(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // Name applies equality check predicate on the "name" field. It's identical to NameEQ.
 func Name(v string) predicate.VRF {
 	return predicate.VRF(sql.FieldEQ(FieldName, v))
@@ -330,6 +335,36 @@ func CommentsContainsFold(v string) predicate.VRF {
 	return predicate.VRF(sql.FieldContainsFold(FieldComments, v))
 }
 
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int) predicate.VRF {
+	return predicate.VRF(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int) predicate.VRF {
+	return predicate.VRF(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int) predicate.VRF {
+	return predicate.VRF(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int) predicate.VRF {
+	return predicate.VRF(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.VRF {
+	return predicate.VRF(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.VRF {
+	return predicate.VRF(sql.FieldNotNull(FieldOwnerID))
+}
+
 // NameEQ applies the EQ predicate on the "name" field.
 func NameEQ(v string) predicate.VRF {
 	return predicate.VRF(sql.FieldEQ(FieldName, v))
@@ -573,6 +608,29 @@ func EnforceUniqueEQ(v bool) predicate.VRF {
 // EnforceUniqueNEQ applies the NEQ predicate on the "enforce_unique" field.
 func EnforceUniqueNEQ(v bool) predicate.VRF {
 	return predicate.VRF(sql.FieldNEQ(FieldEnforceUnique, v))
+}
+
+// HasOwner applies the HasEdge predicate on the "owner" edge.
+func HasOwner() predicate.VRF {
+	return predicate.VRF(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOwnerWith applies the HasEdge predicate on the "owner" edge with a given conditions (other predicates).
+func HasOwnerWith(preds ...predicate.Owner) predicate.VRF {
+	return predicate.VRF(func(s *sql.Selector) {
+		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // HasTenant applies the HasEdge predicate on the "tenant" edge.

@@ -7,6 +7,7 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 )
 
 const (
@@ -20,6 +21,8 @@ const (
 	FieldLastUpdated = "last_updated"
 	// FieldCustomFieldData holds the string denoting the custom_field_data field in the database.
 	FieldCustomFieldData = "custom_field_data"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
 	// FieldDescription holds the string denoting the description field in the database.
@@ -40,8 +43,17 @@ const (
 	FieldSslVerification = "ssl_verification"
 	// FieldCaFilePath holds the string denoting the ca_file_path field in the database.
 	FieldCaFilePath = "ca_file_path"
+	// EdgeOwner holds the string denoting the owner edge name in mutations.
+	EdgeOwner = "owner"
 	// Table holds the table name of the webhook in the database.
 	Table = "extras_webhook"
+	// OwnerTable is the table that holds the owner relation/edge.
+	OwnerTable = "extras_webhook"
+	// OwnerInverseTable is the table name for the Owner entity.
+	// It exists in this package in order to avoid circular dependency with the "owner" package.
+	OwnerInverseTable = "users_owner"
+	// OwnerColumn is the table column denoting the owner relation/edge.
+	OwnerColumn = "owner_id"
 )
 
 // Columns holds all SQL columns for webhook fields.
@@ -50,6 +62,7 @@ var Columns = []string{
 	FieldCreated,
 	FieldLastUpdated,
 	FieldCustomFieldData,
+	FieldOwnerID,
 	FieldName,
 	FieldDescription,
 	FieldPayloadURL,
@@ -135,6 +148,11 @@ func ByLastUpdated(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastUpdated, opts...).ToFunc()
 }
 
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
 // ByName orders the results by the name field.
 func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
@@ -183,4 +201,18 @@ func BySslVerification(opts ...sql.OrderTermOption) OrderOption {
 // ByCaFilePath orders the results by the ca_file_path field.
 func ByCaFilePath(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCaFilePath, opts...).ToFunc()
+}
+
+// ByOwnerField orders the results by owner field.
+func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
+	}
+}
+func newOwnerStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OwnerInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
 }

@@ -10,7 +10,7 @@ sites, tenants, tags, prefixes and VLANs with .create() (single and list),
 .all(), .filter(), .get(), .count(), .choices(), .save(), .delete(), bulk
 update/delete, offset pagination over several pages and cursor pagination
 (pagination="cursor", NetBox 4.6+), and the allocation endpoints
-(available_prefixes, available_ips, available_vlans).
+(available_prefixes, available_ips, available_vlans), circuits, and owners.
 
 Every name carries a random suffix, so the script can also run repeatedly
 against a long-lived server (`make run`). Each section runs even if an
@@ -799,6 +799,59 @@ def virtualization():
     eq(nb.ipam.ip_addresses.get(ip.id), None, "an IP address left after its VM interface's delete")
 
 
+def owners():
+    """an owner group, an owner with a user and a user group, an owner on a prefix filtered by owner_id"""
+    made = []
+    try:
+        grp = nb.users.owner_groups.create(name="Network " + SFX, description="network teams")
+        made.append(grp)
+        ugrp = nb.users.groups.create(name="NetOps staff " + SFX)
+        made.append(ugrp)
+        me = nb.users.users.get(username=USER)
+        owner = nb.users.owners.create(name="NetOps " + SFX, group=grp.id, users=[me.id], user_groups=[ugrp.id])
+        made.append(owner)
+        eq(owner.group.id, grp.id, "owner's group")
+        eq([u.id for u in owner.users], [me.id], "owner's users")
+        eq([g.id for g in owner.user_groups], [ugrp.id], "owner's user groups")
+        eq(nb.users.owner_groups.get(grp.id).member_count, 1, "owner group member_count")
+        eq(ids(nb.users.owners.filter(user_id=me.id, name__ic=SFX)), [owner.id], "owners.filter(user_id=)")
+        eq(ids(nb.users.users.filter(owner_id=owner.id)), [me.id], "users.filter(owner_id=)")
+        eq(ids(nb.users.groups.filter(owner_id=owner.id)), [ugrp.id], "groups.filter(owner_id=)")
+
+        net = "172.{}.{}.".format(secrets.randbelow(16) + 16, secrets.randbelow(256))
+        owned = nb.ipam.prefixes.create(prefix=net + "0/25", owner=owner.id, description=SFX)
+        made.append(owned)
+        other = nb.ipam.prefixes.create(prefix=net + "128/25", description=SFX)
+        made.append(other)
+        eq((owned.owner.id, owned.owner.name), (owner.id, owner.name), "prefix owner (nested)")
+        eq(other.owner, None, "prefix without owner")
+        eq(ids(nb.ipam.prefixes.filter(owner_id=owner.id)), [owned.id], "prefixes.filter(owner_id=)")
+        eq(ids(nb.ipam.prefixes.filter(owner=owner.name)), [owned.id], "prefixes.filter(owner=)")
+        eq(ids(nb.ipam.prefixes.filter(owner_group_id=grp.id)), [owned.id], "prefixes.filter(owner_group_id=)")
+        eq(ids(nb.ipam.prefixes.filter(owner_group=grp.name)), [owned.id], "prefixes.filter(owner_group=)")
+        other.owner = owner.id
+        eq(other.save(), True, "prefix.save() with an owner")
+        eq(nb.ipam.prefixes.count(owner_id=owner.id), 2, "prefixes.count(owner_id=) after save")
+        try:
+            owner.delete()
+        except RequestError as exc:
+            eq(exc.req.status_code, 409, "deleting an owner that prefixes use: status")
+        else:
+            check(False, "an owner with prefixes was deleted")
+            made.remove(owner)
+        try:
+            grp.delete()
+        except RequestError as exc:
+            eq(exc.req.status_code, 409, "deleting an owner group that owners use: status")
+        else:
+            check(False, "an owner group with owners was deleted")
+            made.remove(grp)
+    finally:
+        for obj in reversed(made):
+            obj.delete()
+    eq(nb.users.owners.count(name__ic=SFX), 0, "owners left")
+
+
 def cleanup():
     """Record.delete() of everything created, in dependency order"""
     # Single deletes in dependency order; protected objects go last.
@@ -853,6 +906,7 @@ def main():
     section("circuits", circuits, needs=["site"])
     section("contacts", contacts, needs=["site"])
     section("virtualization", virtualization, needs=["site"])
+    section("owners", owners)
     section("cleanup", cleanup)
     summary()
 

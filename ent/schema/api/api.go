@@ -273,7 +273,8 @@ type Field struct {
 	// CreateOnly fields are accepted on create and silently ignored on
 	// update (a token's user and version, as NetBox does).
 	CreateOnly bool `json:"create_only,omitempty"`
-	// Required on create even though the column has a default.
+	// Required on create even though the column has a default, or (on an
+	// FK edge) though it is nullable: null must then be given explicitly.
 	Required bool `json:"required,omitempty"`
 	// Lookup is the attribute filter name for an FK ("slug", "name").
 	Lookup string `json:"lookup,omitempty"`
