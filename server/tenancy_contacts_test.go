@@ -106,11 +106,11 @@ func TestContactAssignments(t *testing.T) {
 			}
 			return b
 		}
-		// dcim.interface is no model with contacts; virtualization.
-		// virtualmachine has them in NetBox but is not served (yet).
+		// dcim.interface is no model with contacts; vpn.tunnel has them
+		// in NetBox but is not served (yet).
 		refused(t, a, "POST", assignmentsPath, body("object_type", "dcim.interface"), "object_type", "Invalid content type: dcim.interface")
-		refused(t, a, "POST", assignmentsPath, body("object_type", "virtualization.virtualmachine"), "object_type",
-			"Invalid content type: virtualization.virtualmachine")
+		refused(t, a, "POST", assignmentsPath, body("object_type", "vpn.tunnel"), "object_type",
+			"Invalid content type: vpn.tunnel")
 		refused(t, a, "POST", assignmentsPath, body("object_id", 999999), "object_id",
 			"Related object not found using the provided value: 999999.")
 		refused(t, a, "PATCH", fmt.Sprintf("%s%d/", assignmentsPath, idOf(asg)), map[string]any{"object_type": "dcim.rearport"},
