@@ -67,7 +67,7 @@ func CircuitHooks() []ent.Hook {
 				}
 				return nil
 			}),
-		copyOnRename("cid", tableTermination, "circuit_id", "_circuit_cid"),
+		rawsql.CopyOnRename("cid", tableTermination, "circuit_id", "_circuit_cid"),
 	}
 }
 
@@ -86,7 +86,7 @@ func checkDistance(row map[string]any) error {
 func distanceUnitHook(next ent.Mutator) ent.Mutator {
 	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 		cleared := m.FieldCleared("distance")
-		if v, ok := m.Field("distance"); ok && plain(v) == nil {
+		if v, ok := m.Field("distance"); ok && rawsql.Plain(v) == nil {
 			cleared = true
 		}
 		if m.Op().Is(ent.OpCreate) {

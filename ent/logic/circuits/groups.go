@@ -34,7 +34,7 @@ func CircuitGroupAssignmentHooks() []ent.Hook {
 // CircuitGroupHooks: a renamed group renames itself in its assignments'
 // displays.
 func CircuitGroupHooks() []ent.Hook {
-	return []ent.Hook{copyOnRename("name", tableGroupAssignment, "group_id", "_group_name")}
+	return []ent.Hook{rawsql.CopyOnRename("name", tableGroupAssignment, "group_id", "_group_name")}
 }
 
 // ProviderAccountDisplay is NetBox's ProviderAccount.__str__: the account,

@@ -17,20 +17,10 @@ type rowCheck func(ctx context.Context, m rawsql.Mutation, id int, row map[strin
 func rowHook(table string, columns []string, check rowCheck) ent.Hook {
 	return rawsql.RowHook(table, columns, func(ctx context.Context, m rawsql.Mutation, id int, row, _ map[string]any) error {
 		for c, v := range row {
-			row[c] = plain(v)
+			row[c] = rawsql.Plain(v)
 		}
 		return check(ctx, m, id, row)
 	})
-}
-
-// plain turns a mutation's or a driver's value into int, float64, string
-// or nil.
-func plain(v any) any {
-	v = rawsql.Normal(rawsql.Deref(v))
-	if b, ok := v.([]byte); ok {
-		return string(b)
-	}
-	return v
 }
 
 // loadRows is rawsql.LoadRows with the values plain.
@@ -38,7 +28,7 @@ func loadRows(ctx context.Context, m rawsql.Mutation, table string, columns []st
 	rows, err := rawsql.LoadRows(ctx, m, table, columns, ids)
 	for _, row := range rows {
 		for c, v := range row {
-			row[c] = plain(v)
+			row[c] = rawsql.Plain(v)
 		}
 	}
 	return rows, err
@@ -51,38 +41,6 @@ func lookup(ctx context.Context, m rawsql.Mutation, table string, id int, column
 		return nil, err
 	}
 	return rows[id], nil
-}
-
-// copyOnRename keeps a hidden copy of a name in the rows of another table
-// that point here: after an update that sets field, the rows of table
-// whose column holds an updated id take the new value in copyColumn (a
-// renamed circuit renames itself in its terminations' displays).
-func copyOnRename(field, table, column, copyColumn string) ent.Hook {
-	return func(next ent.Mutator) ent.Mutator {
-		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			v, ok := m.Field(field)
-			if !ok || !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) {
-				return next.Mutate(ctx, m)
-			}
-			sm, err := rawsql.As("rename hook "+table, m)
-			if err != nil {
-				return nil, err
-			}
-			ids, err := rawsql.TargetIDs(ctx, sm)
-			if err != nil {
-				return nil, err
-			}
-			out, err := next.Mutate(ctx, m)
-			if err != nil {
-				return nil, err
-			}
-			return out, rawsql.Chunks(ids, func(ids []int) error {
-				a := &rawsql.Args{PG: rawsql.Postgres(sm)}
-				q := `UPDATE "` + table + `" SET "` + copyColumn + `" = ` + a.P(plain(v)) + ` WHERE "` + column + `" IN (` + rawsql.In(a, ids) + `)`
-				return rawsql.Exec(ctx, sm, q, a)
-			})
-		})
-	}
 }
 
 // copyName sets copyColumn of the row being written to column of the row

@@ -43,7 +43,7 @@ func VirtualCircuitHooks() []ent.Hook {
 				}
 				return nil
 			}),
-		copyOnRename("cid", tableVirtualTerm, "virtual_circuit_id", "_virtual_circuit_cid"),
+		rawsql.CopyOnRename("cid", tableVirtualTerm, "virtual_circuit_id", "_virtual_circuit_cid"),
 	}
 }
 

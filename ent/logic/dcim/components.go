@@ -141,7 +141,7 @@ func InterfaceHooks() []ent.Hook {
 	return []ent.Hook{
 		channelHook(),
 		componentHook("dcim_interface", interfaceColumns, checkInterface),
-		interfaceAfterHook(),
+		InterfaceAfterHook(taggedVLANTable, taggedVLANOwn),
 	}
 }
 
@@ -367,30 +367,54 @@ func channelHook() ent.Hook {
 // The join table of an interface's tagged VLANs.
 const taggedVLANTable, taggedVLANOwn = "dcim_interface_tagged_vlans", "interface_id"
 
-// checkVLANs is the serializer's 802.1Q check (a mode carries the VLANs
-// it supports) and the model's: every VLAN is one the interface may use.
-func checkVLANs(ctx context.Context, m rawsql.Mutation, id int, row map[string]any, device any) error {
+// InterfaceVLANs are the VLANs an interface's row and request name.
+type InterfaceVLANs struct {
+	Untagged, SVLAN       int
+	HasUntagged, HasSVLAN bool
+	// Tagged are the tagged VLANs the request sets; TaggedGiven says
+	// whether it sets them at all.
+	Tagged      []int
+	TaggedGiven bool
+}
+
+// CheckVLANMode is the serializer's 802.1Q check, shared by device and VM
+// interfaces: a mode carries only the VLANs it supports. table and own
+// name the join table of the interface's tagged VLANs, read when the
+// request leaves them as they are.
+func CheckVLANMode(ctx context.Context, m rawsql.Mutation, id int, row map[string]any, table, own string) (InterfaceVLANs, error) {
+	var v InterfaceVLANs
 	mode := rawsql.StringOf(row["mode"])
-	tagged, given := api.Related(ctx, "tagged_vlans")
-	hasTagged := len(tagged) > 0
-	if !given && id != 0 {
+	v.Tagged, v.TaggedGiven = api.Related(ctx, "tagged_vlans")
+	hasTagged := len(v.Tagged) > 0
+	if !v.TaggedGiven && id != 0 {
 		a := &rawsql.Args{PG: rawsql.Postgres(m)}
-		n, err := rawsql.Int(ctx, m, `SELECT COUNT(*) FROM `+taggedVLANTable+` WHERE `+taggedVLANOwn+` = `+a.P(id), a)
+		n, err := rawsql.Int(ctx, m, `SELECT COUNT(*) FROM `+table+` WHERE `+own+` = `+a.P(id), a)
 		if err != nil {
-			return err
+			return v, err
 		}
 		hasTagged = n > 0
 	}
-	untagged, hasUntagged := rawsql.IntOf(row["untagged_vlan_id"])
-	svlan, hasSVLAN := rawsql.IntOf(row["qinq_svlan_id"])
+	v.Untagged, v.HasUntagged = rawsql.IntOf(row["untagged_vlan_id"])
+	v.SVLAN, v.HasSVLAN = rawsql.IntOf(row["qinq_svlan_id"])
 	switch {
-	case mode != "q-in-q" && hasSVLAN:
-		return &api.FieldError{Field: "qinq_svlan", Message: "Interface mode does not support q-in-q service vlan"}
-	case mode == "" && hasUntagged:
-		return &api.FieldError{Field: "untagged_vlan", Message: "Interface mode does not support untagged vlan"}
+	case mode != "q-in-q" && v.HasSVLAN:
+		return v, &api.FieldError{Field: "qinq_svlan", Message: "Interface mode does not support q-in-q service vlan"}
+	case mode == "" && v.HasUntagged:
+		return v, &api.FieldError{Field: "untagged_vlan", Message: "Interface mode does not support untagged vlan"}
 	case (mode == "" || mode == "access" || mode == "tagged-all") && hasTagged:
-		return &api.FieldError{Field: "tagged_vlans", Message: "Interface mode does not support tagged vlans"}
+		return v, &api.FieldError{Field: "tagged_vlans", Message: "Interface mode does not support tagged vlans"}
 	}
+	return v, nil
+}
+
+// checkVLANs is the 802.1Q mode check and the model's: every VLAN is one
+// the interface may use.
+func checkVLANs(ctx context.Context, m rawsql.Mutation, id int, row map[string]any, device any) error {
+	vlans, err := CheckVLANMode(ctx, m, id, row, taggedVLANTable, taggedVLANOwn)
+	if err != nil {
+		return err
+	}
+	untagged, hasUntagged, svlan, hasSVLAN, tagged := vlans.Untagged, vlans.HasUntagged, vlans.SVLAN, vlans.HasSVLAN, vlans.Tagged
 	d, ok := rawsql.IntOf(device)
 	if !ok {
 		return nil
@@ -529,10 +553,11 @@ func ancestors(ctx context.Context, m rawsql.Mutation, table string, node int) (
 	return out, nil
 }
 
-// interfaceAfterHook keeps what NetBox's save() does beside the row: an
-// interface out of tagged mode keeps no tagged VLANs, and the cached
-// mac_address follows the primary MAC address.
-func interfaceAfterHook() ent.Hook {
+// InterfaceAfterHook keeps what NetBox's BaseInterface.save() does beside
+// the row, for device and VM interfaces: an interface out of tagged mode
+// keeps no tagged VLANs (in the join table named by table and own), and
+// the cached mac_address follows the primary MAC address.
+func InterfaceAfterHook(table, own string) ent.Hook {
 	return func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			if !m.Op().Is(ent.OpCreate | ent.OpUpdate | ent.OpUpdateOne) {
@@ -545,7 +570,7 @@ func interfaceAfterHook() ent.Hook {
 			if rawsql.Touched(m, "primary_mac_address_id") {
 				var text any
 				if v, ok := m.Field("primary_mac_address_id"); ok {
-					mac, _ := rawsql.IntOf(v)
+					mac, _ := rawsql.IntOf(rawsql.Plain(v))
 					rows, err := rawsql.LoadRows(ctx, sm, "dcim_macaddress", []string{"mac_address"}, []int{mac})
 					if err != nil {
 						return nil, err
@@ -565,7 +590,7 @@ func interfaceAfterHook() ent.Hook {
 			if err != nil || !rawsql.Touched(m, "mode") {
 				return v, err
 			}
-			if mode, _ := m.Field("mode"); mode == "tagged" {
+			if mode, _ := m.Field("mode"); rawsql.Plain(mode) == "tagged" {
 				return v, nil
 			}
 			ids, err := rawsql.TargetIDs(ctx, sm)
@@ -573,7 +598,7 @@ func interfaceAfterHook() ent.Hook {
 				return nil, err
 			}
 			a := &rawsql.Args{PG: rawsql.Postgres(sm)}
-			q := `DELETE FROM ` + taggedVLANTable + ` WHERE ` + taggedVLANOwn + ` IN (` + rawsql.In(a, ids) + `)`
+			q := `DELETE FROM ` + table + ` WHERE ` + own + ` IN (` + rawsql.In(a, ids) + `)`
 			return v, rawsql.Exec(ctx, sm, q, a)
 		})
 	}

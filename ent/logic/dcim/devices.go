@@ -61,7 +61,7 @@ var deviceColumns = []string{"id", "name", "site_id", "location_id", "rack_id", 
 // location of the rack), and the display parts and config context are
 // cached.
 func DeviceHooks() []ent.Hook {
-	return []ent.Hook{afterUpdate(deviceMoved, "site_id", "location_id", "rack_id"), func(next ent.Mutator) ent.Mutator {
+	return []ent.Hook{rawsql.AfterUpdate(deviceMoved, "site_id", "location_id", "rack_id"), func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			if m.Op().Is(ent.OpDelete | ent.OpDeleteOne) {
 				return next.Mutate(ctx, m)
@@ -418,7 +418,7 @@ func rackOccupants(ctx context.Context, q rawsql.Querier, pg bool, rack, self in
 // DeviceTypeDisplayHook renews the cached "<manufacturer> <model>" of the
 // devices of device types whose model or manufacturer changes.
 func DeviceTypeDisplayHook() ent.Hook {
-	return afterUpdate(func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+	return rawsql.AfterUpdate(func(ctx context.Context, m rawsql.Mutation, ids []int) error {
 		a := &rawsql.Args{PG: rawsql.Postgres(m)}
 		return rawsql.Exec(ctx, m, `UPDATE "dcim_device" SET "_type_display" = `+typeDisplaySQL+
 			` WHERE device_type_id IN (`+rawsql.In(a, ids)+`)`, a)
@@ -428,7 +428,7 @@ func DeviceTypeDisplayHook() ent.Hook {
 // ManufacturerHooks are the hooks of dcim.Manufacturer: a renamed
 // manufacturer renews the cached display of the devices of its types.
 func ManufacturerHooks() []ent.Hook {
-	return []ent.Hook{afterUpdate(func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+	return []ent.Hook{rawsql.AfterUpdate(func(ctx context.Context, m rawsql.Mutation, ids []int) error {
 		a := &rawsql.Args{PG: rawsql.Postgres(m)}
 		return rawsql.Exec(ctx, m, `UPDATE "dcim_device" SET "_type_display" = `+typeDisplaySQL+
 			` WHERE device_type_id IN (SELECT id FROM "dcim_devicetype" WHERE manufacturer_id IN (`+rawsql.In(a, ids)+`))`, a)

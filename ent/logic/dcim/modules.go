@@ -298,7 +298,7 @@ func moduleDisplayFollows(column string) func(ctx context.Context, m rawsql.Muta
 // belongs to (NetBox's ModuleBay.save); a renamed bay renames the display
 // of its module.
 func ModuleBayHooks() []ent.Hook {
-	return []ent.Hook{afterUpdate(moduleDisplayFollows("module_bay_id"), "name"), func(next ent.Mutator) ent.Mutator {
+	return []ent.Hook{rawsql.AfterUpdate(moduleDisplayFollows("module_bay_id"), "name"), func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			if api.Instantiating(ctx) || !m.Op().Is(ent.OpCreate|ent.OpUpdateOne|ent.OpUpdate) {
 				return next.Mutate(ctx, m)

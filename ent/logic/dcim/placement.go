@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"entgo.io/ent"
-
 	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/logic/rawsql"
 )
@@ -21,33 +19,6 @@ import (
 // cache their device's site, location and rack.
 var componentTables = []string{"dcim_consoleport", "dcim_consoleserverport", "dcim_devicebay", "dcim_frontport",
 	"dcim_interface", "dcim_inventoryitem", "dcim_modulebay", "dcim_poweroutlet", "dcim_powerport", "dcim_rearport"}
-
-// afterUpdate runs follow with the ids of the updated rows (at most
-// rawsql.ChunkSize at a time) after an update that sets or clears one of
-// fields, in its transaction: what follows a row (placement, cached
-// displays and scopes).
-func afterUpdate(follow func(ctx context.Context, m rawsql.Mutation, ids []int) error, fields ...string) ent.Hook {
-	return func(next ent.Mutator) ent.Mutator {
-		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			if !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) || !rawsql.Touched(m, fields...) {
-				return next.Mutate(ctx, m)
-			}
-			sm, err := rawsql.As("after-update hook", m)
-			if err != nil {
-				return nil, err
-			}
-			ids, err := rawsql.TargetIDs(ctx, sm)
-			if err != nil {
-				return nil, err
-			}
-			v, err := next.Mutate(ctx, m)
-			if err != nil || len(ids) == 0 {
-				return v, err
-			}
-			return v, rawsql.Chunks(ids, func(ids []int) error { return follow(ctx, sm, ids) })
-		})
-	}
-}
 
 // locationMoved: the location's descendants, and the racks, devices and
 // power panels in any of them, take its site; so does the components'

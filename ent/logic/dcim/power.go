@@ -221,30 +221,11 @@ func PowerPanelHooks() []ent.Hook {
 		}
 		return rows.Err()
 	})
-	rename := func(next ent.Mutator) ent.Mutator {
-		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			if !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) || !rawsql.Touched(m, "name") {
-				return next.Mutate(ctx, m)
-			}
-			sm, err := rawsql.As("power panel hook", m)
-			if err != nil {
-				return nil, err
-			}
-			ids, err := rawsql.TargetIDs(ctx, sm)
-			if err != nil {
-				return nil, err
-			}
-			v, err := next.Mutate(ctx, m)
-			if err != nil {
-				return nil, err
-			}
-			return v, rawsql.Chunks(ids, func(ids []int) error {
-				a := &rawsql.Args{PG: rawsql.Postgres(sm)}
-				return rawsql.Exec(ctx, sm, `UPDATE dcim_powerfeed SET "_power_panel_name" = (SELECT p.name FROM dcim_powerpanel p `+
-					`WHERE p.id = dcim_powerfeed.power_panel_id) WHERE power_panel_id IN (`+rawsql.In(a, ids)+`)`, a)
-			})
-		})
-	}
+	rename := rawsql.AfterUpdate(func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+		a := &rawsql.Args{PG: rawsql.Postgres(m)}
+		return rawsql.Exec(ctx, m, `UPDATE dcim_powerfeed SET "_power_panel_name" = (SELECT p.name FROM dcim_powerpanel p `+
+			`WHERE p.id = dcim_powerfeed.power_panel_id) WHERE power_panel_id IN (`+rawsql.In(a, ids)+`)`, a)
+	}, "name")
 	return []ent.Hook{check, rename}
 }
 

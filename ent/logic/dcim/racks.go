@@ -110,7 +110,7 @@ func copyRackTypeToRacks(ctx context.Context, m rawsql.Mutation, typeIDs []int) 
 // does, and a rack whose name or facility ID changes renews the display
 // cached on its reservations.
 func RackHooks() []ent.Hook {
-	return []ent.Hook{afterUpdate(rackMoved, "site_id", "location_id"), func(next ent.Mutator) ent.Mutator {
+	return []ent.Hook{rawsql.AfterUpdate(rackMoved, "site_id", "location_id"), func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			if m.Op().Is(ent.OpDelete | ent.OpDeleteOne) {
 				return next.Mutate(ctx, m)

@@ -19,7 +19,7 @@ func SiteHooks() []ent.Hook {
 // site takes its descendants, what sits in them and the cached scope of
 // the prefixes on them along (locationMoved).
 func LocationHooks() []ent.Hook {
-	return []ent.Hook{afterUpdate(locationMoved, "site_id")}
+	return []ent.Hook{rawsql.AfterUpdate(locationMoved, "site_id")}
 }
 
 // scopeMoveHook recomputes, after an update of this model that changes one
@@ -28,7 +28,7 @@ func LocationHooks() []ent.Hook {
 // sync_cached_scope_fields signal. Prefixes are the only model with a
 // cached scope so far; clusters and wireless LANs will join them here.
 func scopeMoveHook(column string, fields ...string) ent.Hook {
-	return afterUpdate(func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+	return rawsql.AfterUpdate(func(ctx context.Context, m rawsql.Mutation, ids []int) error {
 		return ipam.RecomputePrefixScopes(ctx, m, column, ids)
 	}, fields...)
 }

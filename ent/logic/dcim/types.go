@@ -84,7 +84,7 @@ func DeviceTypeHooks() []ent.Hook {
 // as NetBox's ModuleType.clean() does), and a weight needs its unit; a
 // renamed model renames its modules' display.
 func ModuleTypeHooks() []ent.Hook {
-	return []ent.Hook{afterUpdate(moduleDisplayFollows("module_type_id"), "model"), rawsql.RowHook("dcim_moduletype", []string{"profile_id", "attribute_data", "weight", "weight_unit"},
+	return []ent.Hook{rawsql.AfterUpdate(moduleDisplayFollows("module_type_id"), "model"), rawsql.RowHook("dcim_moduletype", []string{"profile_id", "attribute_data", "weight", "weight_unit"},
 		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
 			if err := checkWeightUnit(row); err != nil {
 				return err

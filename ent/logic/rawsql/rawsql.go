@@ -101,6 +101,75 @@ func In[T any](a *Args, vals []T) string {
 // parameters, PostgreSQL 65535; smaller statements plan faster anyway).
 const ChunkSize = 500
 
+// AfterUpdate runs follow with the ids of the updated rows (at most
+// ChunkSize at a time) after an update that sets or clears one of
+// fields, in its transaction: what follows a row (placement, cached
+// displays and scopes).
+func AfterUpdate(follow func(ctx context.Context, m Mutation, ids []int) error, fields ...string) ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) || !Touched(m, fields...) {
+				return next.Mutate(ctx, m)
+			}
+			sm, err := As("after-update hook", m)
+			if err != nil {
+				return nil, err
+			}
+			ids, err := TargetIDs(ctx, sm)
+			if err != nil {
+				return nil, err
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil || len(ids) == 0 {
+				return v, err
+			}
+			return v, Chunks(ids, func(ids []int) error { return follow(ctx, sm, ids) })
+		})
+	}
+}
+
+// CopyOnRename keeps a hidden copy of a name in the rows of another table
+// that point here: after an update that sets field, the rows of table
+// whose column holds an updated id take the new value in copyColumn (a
+// renamed circuit renames itself in its terminations' displays).
+func CopyOnRename(field, table, column, copyColumn string) ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			v, ok := m.Field(field)
+			if !ok || !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) {
+				return next.Mutate(ctx, m)
+			}
+			sm, err := As("rename hook "+table, m)
+			if err != nil {
+				return nil, err
+			}
+			ids, err := TargetIDs(ctx, sm)
+			if err != nil {
+				return nil, err
+			}
+			out, err := next.Mutate(ctx, m)
+			if err != nil {
+				return nil, err
+			}
+			return out, Chunks(ids, func(ids []int) error {
+				a := &Args{PG: Postgres(sm)}
+				q := `UPDATE "` + table + `" SET "` + copyColumn + `" = ` + a.P(Plain(v)) + ` WHERE "` + column + `" IN (` + In(a, ids) + `)`
+				return Exec(ctx, sm, q, a)
+			})
+		})
+	}
+}
+
+// Plain is a mutation's value as a query argument: dereferenced,
+// normalised, bytes as text.
+func Plain(v any) any {
+	v = Normal(Deref(v))
+	if b, ok := v.([]byte); ok {
+		return string(b)
+	}
+	return v
+}
+
 // Chunks calls fn with consecutive pieces of ids of at most ChunkSize.
 func Chunks(ids []int, fn func([]int) error) error {
 	for len(ids) > 0 {

@@ -62,31 +62,5 @@ func ContactAssignmentHooks() []ent.Hook {
 // ContactHooks: a renamed contact renames itself in its assignments'
 // displays (NetBox renders the name live; no change record either way).
 func ContactHooks() []ent.Hook {
-	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
-		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			v, ok := m.Field("name")
-			if !ok || !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) {
-				return next.Mutate(ctx, m)
-			}
-			sm, err := rawsql.As("contact rename hook", m)
-			if err != nil {
-				return nil, err
-			}
-			ids, err := rawsql.TargetIDs(ctx, sm)
-			if err != nil {
-				return nil, err
-			}
-			out, err := next.Mutate(ctx, m)
-			if err != nil {
-				return nil, err
-			}
-			name := rawsql.StringOf(v)
-			return out, rawsql.Chunks(ids, func(ids []int) error {
-				a := &rawsql.Args{PG: rawsql.Postgres(sm)}
-				q := `UPDATE "` + tableAssignment + `" SET "_contact_name" = ` + a.P(name) +
-					` WHERE "contact_id" IN (` + rawsql.In(a, ids) + `)`
-				return rawsql.Exec(ctx, sm, q, a)
-			})
-		})
-	}}
+	return []ent.Hook{rawsql.CopyOnRename("name", tableAssignment, "contact_id", "_contact_name")}
 }

@@ -21,8 +21,8 @@ func ClusterHooks() []ent.Hook {
 	return []ent.Hook{
 		rawsql.RowHook(tableCluster, []string{"name", "scope_type", "scope_id"},
 			func(ctx context.Context, m rawsql.Mutation, id int, row, _ map[string]any) error {
-				typ, scope := rawsql.StringOf(plain(row["scope_type"])), plain(row["scope_id"])
-				if err := uniqueAtSite(ctx, m, id, rawsql.StringOf(plain(row["name"])), typ, scope); err != nil {
+				typ, scope := rawsql.StringOf(rawsql.Plain(row["scope_type"])), rawsql.Plain(row["scope_id"])
+				if err := uniqueAtSite(ctx, m, id, rawsql.StringOf(rawsql.Plain(row["name"])), typ, scope); err != nil {
 					return err
 				}
 				if id == 0 {
@@ -91,31 +91,12 @@ func checkHosts(ctx context.Context, m rawsql.Mutation, id int, typ string, scop
 
 // clusterSiteHook is NetBox's update_virtualmachine_site: after a cluster
 // is saved, its virtual machines take its (cached) site, if it has one.
-func clusterSiteHook(next ent.Mutator) ent.Mutator {
-	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-		if !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) || !rawsql.Touched(m, "scope_type", "scope_id") {
-			return next.Mutate(ctx, m)
-		}
-		sm, err := rawsql.As("cluster site hook", m)
-		if err != nil {
-			return nil, err
-		}
-		ids, err := rawsql.TargetIDs(ctx, sm)
-		if err != nil {
-			return nil, err
-		}
-		v, err := next.Mutate(ctx, m)
-		if err != nil {
-			return nil, err
-		}
-		return v, rawsql.Chunks(ids, func(ids []int) error {
-			a := args(sm)
-			return rawsql.Exec(ctx, sm, `UPDATE "`+tableVM+`" SET site_id = (SELECT c."_site_id" FROM "`+tableCluster+
-				`" c WHERE c.id = "`+tableVM+`".cluster_id) WHERE cluster_id IN (`+rawsql.In(a, ids)+`) AND EXISTS `+
-				`(SELECT 1 FROM "`+tableCluster+`" c WHERE c.id = "`+tableVM+`".cluster_id AND c."_site_id" IS NOT NULL)`, a)
-		})
-	})
-}
+var clusterSiteHook = rawsql.AfterUpdate(func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+	a := args(m)
+	return rawsql.Exec(ctx, m, `UPDATE "`+tableVM+`" SET site_id = (SELECT c."_site_id" FROM "`+tableCluster+
+		`" c WHERE c.id = "`+tableVM+`".cluster_id) WHERE cluster_id IN (`+rawsql.In(a, ids)+`) AND EXISTS `+
+		`(SELECT 1 FROM "`+tableCluster+`" c WHERE c.id = "`+tableVM+`".cluster_id AND c."_site_id" IS NOT NULL)`, a)
+}, "scope_type", "scope_id")
 
 // refreshAllocations recomputes the cached sums over the virtual machines
 // of clusters ids (NetBox's allocated_vcpus, allocated_memory and

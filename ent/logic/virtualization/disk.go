@@ -30,7 +30,7 @@ func VirtualDiskHooks() []ent.Hook {
 					return nil, err
 				}
 				for _, r := range old {
-					if id, ok := rawsql.IntOf(plain(r["virtual_machine_id"])); ok {
+					if id, ok := rawsql.IntOf(rawsql.Plain(r["virtual_machine_id"])); ok {
 						vms[id] = true
 					}
 				}
@@ -40,7 +40,7 @@ func VirtualDiskHooks() []ent.Hook {
 				return nil, err
 			}
 			if id, ok := m.Field("virtual_machine_id"); ok {
-				if n, ok := rawsql.IntOf(plain(id)); ok {
+				if n, ok := rawsql.IntOf(rawsql.Plain(id)); ok {
 					vms[n] = true
 				}
 			}

@@ -17,16 +17,6 @@ const (
 	tableLocation  = "dcim_location"
 )
 
-// plain turns a mutation's or a driver's value into int, float64, string
-// or nil.
-func plain(v any) any {
-	v = rawsql.Normal(rawsql.Deref(v))
-	if b, ok := v.([]byte); ok {
-		return string(b)
-	}
-	return v
-}
-
 // lookup reads one row's columns of table by id (nil when there is none),
 // its values plain.
 func lookup(ctx context.Context, m rawsql.Mutation, table string, id int, columns ...string) (map[string]any, error) {
@@ -36,7 +26,7 @@ func lookup(ctx context.Context, m rawsql.Mutation, table string, id int, column
 	}
 	r := rows[id]
 	for c, v := range r {
-		r[c] = plain(v)
+		r[c] = rawsql.Plain(v)
 	}
 	return r, nil
 }

@@ -30,7 +30,7 @@ func VirtualMachineHooks() []ent.Hook {
 // checkVM is VirtualMachine.clean() and the site save() fills in.
 func checkVM(ctx context.Context, m rawsql.Mutation, id int, row, _ map[string]any) error {
 	for c, v := range row {
-		row[c] = plain(v)
+		row[c] = rawsql.Plain(v)
 	}
 	site, hasSite := rawsql.IntOf(row["site_id"])
 	cluster, hasCluster := rawsql.IntOf(row["cluster_id"])
@@ -112,14 +112,14 @@ func vmSaveHook(next ent.Mutator) ent.Mutator {
 		}
 		creating := m.Op().Is(ent.OpCreate)
 		if t, ok := m.Field("virtual_machine_type_id"); ok && creating {
-			tid, _ := rawsql.IntOf(plain(t))
+			tid, _ := rawsql.IntOf(rawsql.Plain(t))
 			typ, err := lookup(ctx, sm, "virtualization_virtualmachinetype", tid, "default_platform_id", "default_vcpus", "default_memory")
 			if err != nil {
 				return nil, err
 			}
 			for field, def := range map[string]string{"platform_id": "default_platform_id", "vcpus": "default_vcpus", "memory": "default_memory"} {
 				v, set := m.Field(field)
-				if (set && plain(v) != nil) || typ[def] == nil {
+				if (set && rawsql.Plain(v) != nil) || typ[def] == nil {
 					continue
 				}
 				val := typ[def]
@@ -169,7 +169,7 @@ func allocationsHook(next ent.Mutator) ent.Mutator {
 				return nil, err
 			}
 			for _, r := range old {
-				if c, ok := rawsql.IntOf(plain(r["cluster_id"])); ok {
+				if c, ok := rawsql.IntOf(rawsql.Plain(r["cluster_id"])); ok {
 					clusters[c] = true
 				}
 			}
@@ -179,7 +179,7 @@ func allocationsHook(next ent.Mutator) ent.Mutator {
 			return nil, err
 		}
 		if c, ok := m.Field("cluster_id"); ok {
-			if id, ok := rawsql.IntOf(plain(c)); ok {
+			if id, ok := rawsql.IntOf(rawsql.Plain(c)); ok {
 				clusters[id] = true
 			}
 		}
@@ -199,7 +199,7 @@ func clustersOf(ctx context.Context, m rawsql.Mutation, vms []int) ([]int, error
 	}
 	var out []int
 	for _, r := range rows {
-		if c, ok := rawsql.IntOf(plain(r["cluster_id"])); ok {
+		if c, ok := rawsql.IntOf(rawsql.Plain(r["cluster_id"])); ok {
 			out = append(out, c)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"entgo.io/ent"
 
+	"github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
@@ -25,13 +26,13 @@ var vmInterfaceColumns = []string{"virtual_machine_id", "parent_id", "bridge_id"
 func VMInterfaceHooks() []ent.Hook {
 	return append([]ent.Hook{
 		rawsql.RowHook(tableInterface, vmInterfaceColumns, checkVMInterface),
-		vmInterfaceAfterHook,
+		dcim.InterfaceAfterHook(taggedVLANTable, taggedVLANOwn),
 	}, ipam.VMInterfaceHooks()...)
 }
 
 func checkVMInterface(ctx context.Context, m rawsql.Mutation, id int, row, _ map[string]any) error {
 	for c, v := range row {
-		row[c] = plain(v)
+		row[c] = rawsql.Plain(v)
 	}
 	vm, _ := rawsql.IntOf(row["virtual_machine_id"])
 	for _, rel := range []struct{ field, self, other string }{
@@ -75,27 +76,11 @@ func checkVMInterface(ctx context.Context, m rawsql.Mutation, id int, row, _ map
 // check, as for device interfaces), and every VLAN belongs to the virtual
 // machine's site or to none (VMInterface.clean() and the serializer).
 func checkVMVLANs(ctx context.Context, m rawsql.Mutation, id, vm int, row map[string]any) error {
-	mode := rawsql.StringOf(row["mode"])
-	tagged, given := api.Related(ctx, "tagged_vlans")
-	hasTagged := len(tagged) > 0
-	if !given && id != 0 {
-		a := args(m)
-		n, err := rawsql.Int(ctx, m, `SELECT COUNT(*) FROM `+taggedVLANTable+` WHERE `+taggedVLANOwn+` = `+a.P(id), a)
-		if err != nil {
-			return err
-		}
-		hasTagged = n > 0
+	vlans, err := dcim.CheckVLANMode(ctx, m, id, row, taggedVLANTable, taggedVLANOwn)
+	if err != nil {
+		return err
 	}
-	untagged, hasUntagged := rawsql.IntOf(row["untagged_vlan_id"])
-	_, hasSVLAN := rawsql.IntOf(row["qinq_svlan_id"])
-	switch {
-	case mode != "q-in-q" && hasSVLAN:
-		return &api.FieldError{Field: "qinq_svlan", Message: "Interface mode does not support q-in-q service vlan"}
-	case mode == "" && hasUntagged:
-		return &api.FieldError{Field: "untagged_vlan", Message: "Interface mode does not support untagged vlan"}
-	case (mode == "" || mode == "access" || mode == "tagged-all") && hasTagged:
-		return &api.FieldError{Field: "tagged_vlans", Message: "Interface mode does not support tagged vlans"}
-	}
+	untagged, hasUntagged, tagged, given := vlans.Untagged, vlans.HasUntagged, vlans.Tagged, vlans.TaggedGiven
 	v, err := lookup(ctx, m, tableVM, vm, "site_id")
 	if err != nil {
 		return err
@@ -132,53 +117,6 @@ func checkVMVLANs(ctx context.Context, m rawsql.Mutation, id, vm int, row map[st
 		}
 	}
 	return nil
-}
-
-// vmInterfaceAfterHook keeps the cached mac_address with the primary MAC
-// address, and drops the tagged VLANs of an interface that leaves tagged
-// mode (BaseInterface.save()).
-func vmInterfaceAfterHook(next ent.Mutator) ent.Mutator {
-	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-		if !m.Op().Is(ent.OpCreate | ent.OpUpdate | ent.OpUpdateOne) {
-			return next.Mutate(ctx, m)
-		}
-		sm, err := rawsql.As("vm interface", m)
-		if err != nil {
-			return nil, err
-		}
-		if rawsql.Touched(m, "primary_mac_address_id") {
-			var text any
-			if v, ok := m.Field("primary_mac_address_id"); ok {
-				mac, _ := rawsql.IntOf(plain(v))
-				r, err := lookup(ctx, sm, "dcim_macaddress", mac, "mac_address")
-				if err != nil {
-					return nil, err
-				}
-				text = r["mac_address"]
-			}
-			if text == nil {
-				err = m.ClearField("mac_address")
-			} else {
-				err = m.SetField("mac_address", rawsql.StringOf(text))
-			}
-			if err != nil {
-				return nil, err
-			}
-		}
-		v, err := next.Mutate(ctx, m)
-		if err != nil || !rawsql.Touched(m, "mode") {
-			return v, err
-		}
-		if mode, _ := m.Field("mode"); plain(mode) == "tagged" {
-			return v, nil
-		}
-		ids, err := rawsql.TargetIDs(ctx, sm)
-		if err != nil {
-			return nil, err
-		}
-		a := args(sm)
-		return v, rawsql.Exec(ctx, sm, `DELETE FROM `+taggedVLANTable+` WHERE `+taggedVLANOwn+` IN (`+rawsql.In(a, ids)+`)`, a)
-	})
 }
 
 // interfaceName is the name of the interface (of either kind) a MAC
