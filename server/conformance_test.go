@@ -1543,7 +1543,7 @@ func without2(m, drop map[string]any) map[string]any {
 }
 
 // uniqueApplies says whether creating payload twice must collide: some
-// unique set has all its fields given (and its WhenNull field absent).
+// unique set has all its fields given (and its WhenNull fields absent).
 func uniqueApplies(d *resource.Descriptor, payload map[string]any) bool {
 	for _, u := range d.Unique {
 		all := true
@@ -1552,8 +1552,8 @@ func uniqueApplies(d *resource.Descriptor, payload map[string]any) bool {
 				all = false
 			}
 		}
-		if u.WhenNull != "" {
-			if v, ok := payload[u.WhenNull]; ok && v != nil {
+		for _, f := range u.WhenNull {
+			if v, ok := payload[f]; ok && v != nil {
 				all = false
 			}
 		}

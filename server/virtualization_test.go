@@ -105,6 +105,18 @@ func TestVirtualMachinePlacement(t *testing.T) {
 
 		vm1 := w.vm(t, "web1", "cluster", w.cluster, "device", w.host, "vcpus", 2, "memory", 1024)
 		vm2 := w.vm(t, "web2", "device", w.standalone, "vcpus", 1.5, "memory", 512)
+		// NetBox's four name constraints: per cluster (and tenant), and
+		// without a cluster per device (and tenant), case-insensitively.
+		refused(t, a, "POST", vmsPath, map[string]any{"name": "WEB1", "cluster": w.cluster},
+			"__all__", "Virtual machine name must be unique per cluster.")
+		refused(t, a, "POST", vmsPath, map[string]any{"name": "Web2", "device": w.standalone},
+			"__all__", "Virtual machine name must be unique per device.")
+		tenant := idOf(a.Must(http.StatusCreated, "POST", "/api/tenancy/tenants/", map[string]any{"name": "T", "slug": "t"}).Object())
+		web2t := w.vm(t, "web2", "device", w.standalone, "tenant", tenant)
+		refused(t, a, "POST", vmsPath, map[string]any{"name": "web2", "device": w.standalone, "tenant": tenant},
+			"__all__", "Virtual machine name must be unique per device and tenant.")
+		a.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("%s%d/", vmsPath, web2t), nil)
+		a.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/tenancy/tenants/%d/", tenant), nil)
 		if s := nestedID(w.get(t, vmsPath, vm1)["site"]); s != w.site {
 			t.Errorf("VM in a cluster: site %d, want the cluster's %d", s, w.site)
 		}

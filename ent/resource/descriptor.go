@@ -85,7 +85,7 @@ type Count struct {
 // Unique is a set of columns unique together.
 type Unique struct {
 	Fields   []string // API field names
-	WhenNull string
+	WhenNull []string
 	Message  string
 	// IgnoreCase compares text fields case-insensitively (Lower('name')).
 	IgnoreCase bool

@@ -444,12 +444,12 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 				s.Where(sql.EQ(s.C(f.Column), v))
 			}
 		}
-		if u.WhenNull != "" {
-			f := d.byName[u.WhenNull]
+		for _, name := range u.WhenNull {
+			f := d.byName[name]
 			v, changed := finalValue(f, ch, existing)
 			touched = touched || changed
 			if v != nil {
-				continue
+				skip = true // the condition does not hold
 			}
 			s.Where(sql.IsNull(s.C(f.Column)))
 		}
@@ -471,7 +471,7 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 			continue
 		}
 		key, msg := "__all__", u.Message
-		if len(u.Fields) == 1 && u.WhenNull == "" {
+		if len(u.Fields) == 1 && len(u.WhenNull) == 0 {
 			key = u.Fields[0]
 		}
 		if msg == "" {

@@ -29,7 +29,7 @@ func init() {
 		Brief:       []string{"id", "url", "display", "asn", "description"},
 		Ordering:    []string{"asn"},
 		Unique: []Unique{
-			{Fields: []string{"asn"}, WhenNull: "", Message: "ASN with this ASN already exists."},
+			{Fields: []string{"asn"}, Message: "ASN with this ASN already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

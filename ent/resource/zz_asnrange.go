@@ -35,8 +35,8 @@ func init() {
 		Search:      []string{"name", "description"},
 		Ordering:    []string{"name"},
 		Unique: []Unique{
-			{Fields: []string{"name"}, WhenNull: "", Message: ""},
-			{Fields: []string{"slug"}, WhenNull: "", Message: ""},
+			{Fields: []string{"name"}, Message: ""},
+			{Fields: []string{"slug"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

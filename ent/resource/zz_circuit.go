@@ -29,8 +29,8 @@ func init() {
 		Search:      []string{"cid", "description", "comments"},
 		Ordering:    []string{"provider", "provider_account", "cid"},
 		Unique: []Unique{
-			{Fields: []string{"provider", "cid"}, WhenNull: "", Message: "Circuit with this Provider and Circuit ID already exists."},
-			{Fields: []string{"provider_account", "cid"}, WhenNull: "", Message: "Circuit with this Provider account and Circuit ID already exists."},
+			{Fields: []string{"provider", "cid"}, Message: "Circuit with this Provider and Circuit ID already exists."},
+			{Fields: []string{"provider_account", "cid"}, Message: "Circuit with this Provider account and Circuit ID already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

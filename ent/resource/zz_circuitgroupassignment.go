@@ -30,7 +30,7 @@ func init() {
 		Search:      []string{"_group_name"},
 		Ordering:    []string{"_group_name", "member_type", "member_id", "priority", "id"},
 		Unique: []Unique{
-			{Fields: []string{"member_type", "member_id", "group"}, WhenNull: "", Message: "Circuit group assignment with this Member type, Member ID and Group already exists."},
+			{Fields: []string{"member_type", "member_id", "group"}, Message: "Circuit group assignment with this Member type, Member ID and Group already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "circuit_id", Kind: "generic-id", Column: "member", Target: "circuits.circuit", Attr: ""},

@@ -36,7 +36,7 @@ func init() {
 		Ordering:    []string{"circuit", "term_side"},
 		NoFilters:   []string{"_occupied"},
 		Unique: []Unique{
-			{Fields: []string{"circuit", "term_side"}, WhenNull: "", Message: "Circuit termination with this Circuit and Termination side already exists."},
+			{Fields: []string{"circuit", "term_side"}, Message: "Circuit termination with this Circuit and Termination side already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "occupied", Kind: "boolean", Column: "_occupied", Target: "", Attr: ""},

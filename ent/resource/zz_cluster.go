@@ -29,7 +29,7 @@ func init() {
 		Ordering:    []string{"name"},
 		NoFilters:   []string{"allocated_vcpus", "allocated_memory", "allocated_disk"},
 		Unique: []Unique{
-			{Fields: []string{"group", "name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"group", "name"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -29,7 +29,7 @@ func init() {
 		Brief:       []string{"id", "url", "display", "contact", "role", "priority"},
 		Ordering:    []string{"contact", "priority", "role", "id"},
 		Unique: []Unique{
-			{Fields: []string{"object_type", "object_id", "contact", "role"}, WhenNull: "", Message: "Contact assignment with this Object type, Object id, Contact and Role already exists."},
+			{Fields: []string{"object_type", "object_id", "contact", "role"}, Message: "Contact assignment with this Object type, Object id, Contact and Role already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "q", Kind: "search-related", Column: "", Target: "", Attr: "contact.name role.name"},

@@ -28,7 +28,7 @@ func init() {
 		Search:      []string{"name", "slug", "description", "comments"},
 		Ordering:    []string{"name"},
 		Unique: []Unique{
-			{Fields: []string{"parent", "name"}, WhenNull: "", Message: "Contact group with this Parent and Name already exists."},
+			{Fields: []string{"parent", "name"}, Message: "Contact group with this Parent and Name already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

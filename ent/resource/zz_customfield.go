@@ -30,7 +30,7 @@ func init() {
 		Search:      []string{"name", "label", "group_name", "description"},
 		Ordering:    []string{"group_name", "weight", "name"},
 		Unique: []Unique{
-			{Fields: []string{"name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"name"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -34,7 +34,7 @@ func init() {
 		Search:      []string{"name", "description"},
 		Ordering:    []string{"name"},
 		Unique: []Unique{
-			{Fields: []string{"name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"name"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -30,8 +30,8 @@ func init() {
 		Search:      []string{"name", "label", "description"},
 		Ordering:    []string{"device", "name"},
 		Unique: []Unique{
-			{Fields: []string{"installed_device"}, WhenNull: "", Message: ""},
-			{Fields: []string{"device", "name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"installed_device"}, Message: ""},
+			{Fields: []string{"device", "name"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "device.site"},

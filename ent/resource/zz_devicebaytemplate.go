@@ -31,7 +31,7 @@ func init() {
 		Search:      []string{"name", "label", "description"},
 		Ordering:    []string{"device_type", "name"},
 		Unique: []Unique{
-			{Fields: []string{"device_type", "name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"device_type", "name"}, Message: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

@@ -33,8 +33,8 @@ func init() {
 		Ordering:    []string{"device", "name"},
 		NoFilters:   []string{"tagged_vlan_id"},
 		Unique: []Unique{
-			{Fields: []string{"device", "name"}, WhenNull: "", Message: ""},
-			{Fields: []string{"primary_mac_address"}, WhenNull: "", Message: ""},
+			{Fields: []string{"device", "name"}, Message: ""},
+			{Fields: []string{"primary_mac_address"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "device.site"},

@@ -29,7 +29,7 @@ func init() {
 		Brief:       []string{"id", "url", "display", "group", "interface_type", "interface_id", "priority"},
 		Ordering:    []string{"-priority", "id"},
 		Unique: []Unique{
-			{Fields: []string{"interface_type", "interface_id", "group"}, WhenNull: "", Message: ""},
+			{Fields: []string{"interface_type", "interface_id", "group"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "device_id", Kind: "interfaces-of-device", Column: "interface", Target: "", Attr: "id"},

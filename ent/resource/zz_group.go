@@ -28,7 +28,7 @@ func init() {
 		Search:      []string{"name", "description"},
 		Ordering:    []string{"name"},
 		Unique: []Unique{
-			{Fields: []string{"name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"name"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "user_id", Kind: "m2m-reverse", Column: "groups", Target: "users.user", Attr: ""},

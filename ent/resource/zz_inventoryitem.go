@@ -31,8 +31,8 @@ func init() {
 		Ordering:    []string{"device", "parent", "name"},
 		NoFilters:   []string{"ancestor", "ancestor_id"},
 		Unique: []Unique{
-			{Fields: []string{"asset_tag"}, WhenNull: "", Message: ""},
-			{Fields: []string{"device", "parent", "name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"asset_tag"}, Message: ""},
+			{Fields: []string{"device", "parent", "name"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "device.site"},

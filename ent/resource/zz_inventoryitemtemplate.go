@@ -32,7 +32,7 @@ func init() {
 		Ordering:    []string{"device_type", "parent", "name"},
 		NoFilters:   []string{"ancestor", "ancestor_id"},
 		Unique: []Unique{
-			{Fields: []string{"device_type", "parent", "name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"device_type", "parent", "name"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "parent_id", Kind: "integer", Column: "parent_id", Target: "", Attr: ""},

@@ -28,10 +28,10 @@ func init() {
 		Search:      []string{"name", "facility", "description"},
 		Ordering:    []string{"site", "name"},
 		Unique: []Unique{
-			{Fields: []string{"site", "parent", "name"}, WhenNull: "", Message: ""},
-			{Fields: []string{"site", "name"}, WhenNull: "parent", Message: "A location with this name already exists within the specified site."},
-			{Fields: []string{"site", "parent", "slug"}, WhenNull: "", Message: ""},
-			{Fields: []string{"site", "slug"}, WhenNull: "parent", Message: "A location with this slug already exists within the specified site."},
+			{Fields: []string{"site", "parent", "name"}, Message: ""},
+			{Fields: []string{"site", "name"}, WhenNull: []string{"parent"}, Message: "A location with this name already exists within the specified site."},
+			{Fields: []string{"site", "parent", "slug"}, Message: ""},
+			{Fields: []string{"site", "slug"}, WhenNull: []string{"parent"}, Message: "A location with this slug already exists within the specified site."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -30,8 +30,8 @@ func init() {
 		Search:      []string{"serial", "asset_tag", "description", "comments"},
 		Ordering:    []string{"module_bay", "id"},
 		Unique: []Unique{
-			{Fields: []string{"module_bay"}, WhenNull: "", Message: ""},
-			{Fields: []string{"asset_tag"}, WhenNull: "", Message: ""},
+			{Fields: []string{"module_bay"}, Message: ""},
+			{Fields: []string{"asset_tag"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

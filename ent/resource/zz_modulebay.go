@@ -31,8 +31,8 @@ func init() {
 		Search:      []string{"name", "label", "description"},
 		Ordering:    []string{"device", "name"},
 		Unique: []Unique{
-			{Fields: []string{"device", "module", "name"}, WhenNull: "", Message: ""},
-			{Fields: []string{"device", "name"}, WhenNull: "module", Message: ""},
+			{Fields: []string{"device", "module", "name"}, Message: ""},
+			{Fields: []string{"device", "name"}, WhenNull: []string{"module"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "device.site"},

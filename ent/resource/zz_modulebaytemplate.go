@@ -31,8 +31,8 @@ func init() {
 		Search:      []string{"name", "label", "description"},
 		Ordering:    []string{"device_type", "module_type", "name"},
 		Unique: []Unique{
-			{Fields: []string{"device_type", "name"}, WhenNull: "", Message: ""},
-			{Fields: []string{"module_type", "name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"device_type", "name"}, Message: ""},
+			{Fields: []string{"module_type", "name"}, Message: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

@@ -28,7 +28,7 @@ func init() {
 		Search:      []string{"model", "part_number", "description", "comments"},
 		Ordering:    []string{"profile", "manufacturer", "model"},
 		Unique: []Unique{
-			{Fields: []string{"manufacturer", "model"}, WhenNull: "", Message: ""},
+			{Fields: []string{"manufacturer", "model"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

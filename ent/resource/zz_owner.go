@@ -28,7 +28,7 @@ func init() {
 		Search:      []string{"name", "description"},
 		Ordering:    []string{"name"},
 		Unique: []Unique{
-			{Fields: []string{"name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"name"}, Message: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

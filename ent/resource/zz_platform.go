@@ -28,10 +28,10 @@ func init() {
 		Search:      []string{"name", "slug", "description", "comments"},
 		Ordering:    []string{"name"},
 		Unique: []Unique{
-			{Fields: []string{"manufacturer", "name"}, WhenNull: "", Message: ""},
-			{Fields: []string{"name"}, WhenNull: "manufacturer", Message: "Platform name must be unique."},
-			{Fields: []string{"manufacturer", "slug"}, WhenNull: "", Message: ""},
-			{Fields: []string{"slug"}, WhenNull: "manufacturer", Message: "Platform slug must be unique."},
+			{Fields: []string{"manufacturer", "name"}, Message: ""},
+			{Fields: []string{"name"}, WhenNull: []string{"manufacturer"}, Message: "Platform name must be unique."},
+			{Fields: []string{"manufacturer", "slug"}, Message: ""},
+			{Fields: []string{"slug"}, WhenNull: []string{"manufacturer"}, Message: "Platform slug must be unique."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -29,7 +29,7 @@ func init() {
 		Ordering:    []string{"power_panel", "name"},
 		NoFilters:   []string{"power_panel", "rack"},
 		Unique: []Unique{
-			{Fields: []string{"power_panel", "name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"power_panel", "name"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

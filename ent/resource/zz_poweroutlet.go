@@ -30,7 +30,7 @@ func init() {
 		Search:      []string{"name", "label", "description"},
 		Ordering:    []string{"device", "name"},
 		Unique: []Unique{
-			{Fields: []string{"device", "name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"device", "name"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "device.site"},

@@ -29,7 +29,7 @@ func init() {
 		Ordering:    []string{"site", "name"},
 		NoFilters:   []string{"location"},
 		Unique: []Unique{
-			{Fields: []string{"site", "name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"site", "name"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -30,7 +30,7 @@ func init() {
 		Search:      []string{"name", "description", "account", "comments"},
 		Ordering:    []string{"provider", "account"},
 		Unique: []Unique{
-			{Fields: []string{"provider", "account"}, WhenNull: "", Message: "Provider account with this Provider and Account ID already exists."},
+			{Fields: []string{"provider", "account"}, Message: "Provider account with this Provider and Account ID already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

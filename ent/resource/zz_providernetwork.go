@@ -28,7 +28,7 @@ func init() {
 		Search:      []string{"name", "service_id", "description", "comments"},
 		Ordering:    []string{"provider", "name"},
 		Unique: []Unique{
-			{Fields: []string{"provider", "name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"provider", "name"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -35,9 +35,9 @@ func init() {
 		Search:      []string{"name", "facility_id", "serial", "asset_tag", "description", "comments"},
 		Ordering:    []string{"site", "location", "name", "id"},
 		Unique: []Unique{
-			{Fields: []string{"asset_tag"}, WhenNull: "", Message: ""},
-			{Fields: []string{"location", "name"}, WhenNull: "", Message: ""},
-			{Fields: []string{"location", "facility_id"}, WhenNull: "", Message: "Rack with this Location and Facility ID already exists."},
+			{Fields: []string{"asset_tag"}, Message: ""},
+			{Fields: []string{"location", "name"}, Message: ""},
+			{Fields: []string{"location", "facility_id"}, Message: "Rack with this Location and Facility ID already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

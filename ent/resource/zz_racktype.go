@@ -28,9 +28,9 @@ func init() {
 		Search:      []string{"model", "description", "comments"},
 		Ordering:    []string{"manufacturer", "model"},
 		Unique: []Unique{
-			{Fields: []string{"slug"}, WhenNull: "", Message: ""},
-			{Fields: []string{"manufacturer", "model"}, WhenNull: "", Message: ""},
-			{Fields: []string{"manufacturer", "slug"}, WhenNull: "", Message: ""},
+			{Fields: []string{"slug"}, Message: ""},
+			{Fields: []string{"manufacturer", "model"}, Message: ""},
+			{Fields: []string{"manufacturer", "slug"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

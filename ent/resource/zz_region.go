@@ -28,10 +28,10 @@ func init() {
 		Search:      []string{"name", "slug", "description", "comments"},
 		Ordering:    []string{"name"},
 		Unique: []Unique{
-			{Fields: []string{"parent", "name"}, WhenNull: "", Message: ""},
-			{Fields: []string{"name"}, WhenNull: "parent", Message: "A top-level region with this name already exists."},
-			{Fields: []string{"parent", "slug"}, WhenNull: "", Message: ""},
-			{Fields: []string{"slug"}, WhenNull: "parent", Message: "A top-level region with this slug already exists."},
+			{Fields: []string{"parent", "name"}, Message: ""},
+			{Fields: []string{"name"}, WhenNull: []string{"parent"}, Message: "A top-level region with this name already exists."},
+			{Fields: []string{"parent", "slug"}, Message: ""},
+			{Fields: []string{"slug"}, WhenNull: []string{"parent"}, Message: "A top-level region with this slug already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -28,8 +28,8 @@ func init() {
 		Search:      []string{"name", "slug", "description"},
 		Ordering:    []string{"weight", "name"},
 		Unique: []Unique{
-			{Fields: []string{"name"}, WhenNull: "", Message: ""},
-			{Fields: []string{"slug"}, WhenNull: "", Message: ""},
+			{Fields: []string{"name"}, Message: ""},
+			{Fields: []string{"slug"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_id", Kind: "fk-id", Column: "owner_id", Target: "users.owner", Attr: ""},

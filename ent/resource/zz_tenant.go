@@ -28,10 +28,10 @@ func init() {
 		Search:      []string{"name", "slug", "description", "comments"},
 		Ordering:    []string{"name"},
 		Unique: []Unique{
-			{Fields: []string{"group", "name"}, WhenNull: "", Message: "Tenant name must be unique per group."},
-			{Fields: []string{"name"}, WhenNull: "group", Message: "Tenant name must be globally unique."},
-			{Fields: []string{"group", "slug"}, WhenNull: "", Message: "Tenant slug must be unique per group."},
-			{Fields: []string{"slug"}, WhenNull: "group", Message: "Tenant slug must be globally unique."},
+			{Fields: []string{"group", "name"}, Message: "Tenant name must be unique per group."},
+			{Fields: []string{"name"}, WhenNull: []string{"group"}, Message: "Tenant name must be globally unique."},
+			{Fields: []string{"group", "slug"}, Message: "Tenant slug must be unique per group."},
+			{Fields: []string{"slug"}, WhenNull: []string{"group"}, Message: "Tenant slug must be globally unique."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

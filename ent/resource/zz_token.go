@@ -31,7 +31,7 @@ func init() {
 		Search:      []string{"key", "description"},
 		Ordering:    []string{"-created"},
 		Unique: []Unique{
-			{Fields: []string{"key"}, WhenNull: "", Message: ""},
+			{Fields: []string{"key"}, Message: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

@@ -30,7 +30,7 @@ func init() {
 		Search:      []string{"username", "first_name", "last_name", "email"},
 		Ordering:    []string{"username"},
 		Unique: []Unique{
-			{Fields: []string{"username"}, WhenNull: "", Message: ""},
+			{Fields: []string{"username"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "is_superuser", Kind: "boolean", Column: "is_superuser", Target: "", Attr: ""},

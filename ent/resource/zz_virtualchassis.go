@@ -29,7 +29,7 @@ func init() {
 		Search:      []string{"name", "domain", "description", "comments"},
 		Ordering:    []string{"name"},
 		Unique: []Unique{
-			{Fields: []string{"master"}, WhenNull: "", Message: ""},
+			{Fields: []string{"master"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -28,8 +28,8 @@ func init() {
 		Search:      []string{"cid", "description", "comments"},
 		Ordering:    []string{"provider_network", "provider_account", "cid"},
 		Unique: []Unique{
-			{Fields: []string{"provider_network", "cid"}, WhenNull: "", Message: "Virtual circuit with this Provider network and Circuit ID already exists."},
-			{Fields: []string{"provider_account", "cid"}, WhenNull: "", Message: "Virtual circuit with this Provider account and Circuit ID already exists."},
+			{Fields: []string{"provider_network", "cid"}, Message: "Virtual circuit with this Provider network and Circuit ID already exists."},
+			{Fields: []string{"provider_account", "cid"}, Message: "Virtual circuit with this Provider account and Circuit ID already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

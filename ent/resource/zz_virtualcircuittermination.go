@@ -35,7 +35,7 @@ func init() {
 		Search:      []string{"_virtual_circuit_cid", "description"},
 		Ordering:    []string{"virtual_circuit", "role", "id"},
 		Unique: []Unique{
-			{Fields: []string{"interface"}, WhenNull: "", Message: ""},
+			{Fields: []string{"interface"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "provider_id", Kind: "fk-id", Column: "provider", Target: "", Attr: "", Via: "virtual_circuit.provider_network"},

@@ -28,10 +28,10 @@ func init() {
 		Search:      []string{"name", "description", "comments"},
 		Ordering:    []string{"name"},
 		Unique: []Unique{
-			{Fields: []string{"device", "identifier"}, WhenNull: "", Message: ""},
-			{Fields: []string{"device", "name"}, WhenNull: "", Message: ""},
-			{Fields: []string{"primary_ip4"}, WhenNull: "", Message: "virtual device context with this primary IPv4 already exists."},
-			{Fields: []string{"primary_ip6"}, WhenNull: "", Message: "virtual device context with this primary IPv6 already exists."},
+			{Fields: []string{"device", "identifier"}, Message: ""},
+			{Fields: []string{"device", "name"}, Message: ""},
+			{Fields: []string{"primary_ip4"}, Message: "virtual device context with this primary IPv4 already exists."},
+			{Fields: []string{"primary_ip6"}, Message: "virtual device context with this primary IPv6 already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -28,7 +28,7 @@ func init() {
 		Search:      []string{"name", "description"},
 		Ordering:    []string{"virtual_machine", "name"},
 		Unique: []Unique{
-			{Fields: []string{"virtual_machine", "name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"virtual_machine", "name"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -28,11 +28,12 @@ func init() {
 		Search:      []string{"name", "description", "serial", "comments"},
 		Ordering:    []string{"name", "id"},
 		Unique: []Unique{
-			{Fields: []string{"name", "cluster", "tenant"}, WhenNull: "", Message: "Virtual machine name must be unique per cluster and tenant.", IgnoreCase: true},
-			{Fields: []string{"name", "cluster"}, WhenNull: "tenant", Message: "Virtual machine name must be unique per cluster.", IgnoreCase: true},
-			{Fields: []string{"name", "device", "tenant"}, WhenNull: "cluster", Message: "Virtual machine name must be unique per device and tenant.", IgnoreCase: true},
-			{Fields: []string{"primary_ip4"}, WhenNull: "", Message: "virtual machine with this primary IPv4 already exists."},
-			{Fields: []string{"primary_ip6"}, WhenNull: "", Message: "virtual machine with this primary IPv6 already exists."},
+			{Fields: []string{"name", "cluster", "tenant"}, Message: "Virtual machine name must be unique per cluster and tenant.", IgnoreCase: true},
+			{Fields: []string{"name", "cluster"}, WhenNull: []string{"tenant"}, Message: "Virtual machine name must be unique per cluster.", IgnoreCase: true},
+			{Fields: []string{"name", "device", "tenant"}, WhenNull: []string{"cluster"}, Message: "Virtual machine name must be unique per device and tenant.", IgnoreCase: true},
+			{Fields: []string{"name", "device"}, WhenNull: []string{"cluster", "tenant"}, Message: "Virtual machine name must be unique per device.", IgnoreCase: true},
+			{Fields: []string{"primary_ip4"}, Message: "virtual machine with this primary IPv4 already exists."},
+			{Fields: []string{"primary_ip6"}, Message: "virtual machine with this primary IPv6 already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -28,8 +28,8 @@ func init() {
 		Search:      []string{"name", "slug", "description", "comments"},
 		Ordering:    []string{"name"},
 		Unique: []Unique{
-			{Fields: []string{"slug"}, WhenNull: "", Message: ""},
-			{Fields: []string{"name"}, WhenNull: "", Message: "Virtual machine type name must be unique.", IgnoreCase: true},
+			{Fields: []string{"slug"}, Message: ""},
+			{Fields: []string{"name"}, Message: "Virtual machine type name must be unique.", IgnoreCase: true},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -28,10 +28,10 @@ func init() {
 		Search:      []string{"name", "description"},
 		Ordering:    []string{"site", "group", "vid", "id"},
 		Unique: []Unique{
-			{Fields: []string{"group", "vid"}, WhenNull: "", Message: "VLAN with this Group and VLAN ID already exists."},
-			{Fields: []string{"group", "name"}, WhenNull: "", Message: ""},
-			{Fields: []string{"qinq_svlan", "vid"}, WhenNull: "", Message: "VLAN with this Qinq svlan and VLAN ID already exists."},
-			{Fields: []string{"qinq_svlan", "name"}, WhenNull: "", Message: "VLAN with this Qinq svlan and Name already exists."},
+			{Fields: []string{"group", "vid"}, Message: "VLAN with this Group and VLAN ID already exists."},
+			{Fields: []string{"group", "name"}, Message: ""},
+			{Fields: []string{"qinq_svlan", "vid"}, Message: "VLAN with this Qinq svlan and VLAN ID already exists."},
+			{Fields: []string{"qinq_svlan", "name"}, Message: "VLAN with this Qinq svlan and Name already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

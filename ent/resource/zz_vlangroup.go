@@ -35,8 +35,8 @@ func init() {
 		Search:      []string{"name", "slug", "description", "comments"},
 		Ordering:    []string{"name", "id"},
 		Unique: []Unique{
-			{Fields: []string{"scope_type", "scope_id", "name"}, WhenNull: "", Message: ""},
-			{Fields: []string{"scope_type", "scope_id", "slug"}, WhenNull: "", Message: ""},
+			{Fields: []string{"scope_type", "scope_id", "name"}, Message: ""},
+			{Fields: []string{"scope_type", "scope_id", "slug"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

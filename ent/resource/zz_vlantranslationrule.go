@@ -28,8 +28,8 @@ func init() {
 		ReadOnlyAPI: false,
 		Ordering:    []string{"_policy_name", "local_vid", "id"},
 		Unique: []Unique{
-			{Fields: []string{"policy", "local_vid"}, WhenNull: "", Message: "VLAN translation rule with this Policy and Local VLAN ID already exists."},
-			{Fields: []string{"policy", "remote_vid"}, WhenNull: "", Message: "VLAN translation rule with this Policy and Remote VLAN ID already exists."},
+			{Fields: []string{"policy", "local_vid"}, Message: "VLAN translation rule with this Policy and Local VLAN ID already exists."},
+			{Fields: []string{"policy", "remote_vid"}, Message: "VLAN translation rule with this Policy and Remote VLAN ID already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "policy_id", Kind: "fk-id", Column: "policy_id", Target: "ipam.vlantranslationpolicy", Attr: ""},

@@ -31,8 +31,8 @@ func init() {
 		Ordering:    []string{"virtual_machine", "name"},
 		NoFilters:   []string{"tagged_vlan_id"},
 		Unique: []Unique{
-			{Fields: []string{"virtual_machine", "name"}, WhenNull: "", Message: ""},
-			{Fields: []string{"primary_mac_address"}, WhenNull: "", Message: ""},
+			{Fields: []string{"virtual_machine", "name"}, Message: ""},
+			{Fields: []string{"primary_mac_address"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -30,7 +30,7 @@ func init() {
 		Search:      []string{"name", "rd", "description"},
 		Ordering:    []string{"name", "rd", "id"},
 		Unique: []Unique{
-			{Fields: []string{"rd"}, WhenNull: "", Message: "VRF with this route distinguisher already exists."},
+			{Fields: []string{"rd"}, Message: "VRF with this route distinguisher already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

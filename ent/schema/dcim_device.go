@@ -116,7 +116,7 @@ func (Device) Annotations() []schema.Annotation {
 			// NetBox compares names case-insensitively (Lower('name')).
 			Unique: []api.Unique{
 				{Fields: []string{"name", "site", "tenant"}, IgnoreCase: true, Message: "Device name must be unique per site and tenant."},
-				{Fields: []string{"name", "site"}, WhenNull: "tenant", IgnoreCase: true, Message: "Device name must be unique per site."},
+				{Fields: []string{"name", "site"}, WhenNull: []string{"tenant"}, IgnoreCase: true, Message: "Device name must be unique per site."},
 				{Fields: []string{"virtual_chassis", "vc_position"}, Message: "Device with this Virtual chassis and VC position already exists."},
 				{Fields: []string{"primary_ip4"}, Message: "device with this primary IPv4 already exists."},
 				{Fields: []string{"primary_ip6"}, Message: "device with this primary IPv6 already exists."},

@@ -48,10 +48,10 @@ func (Location) Annotations() []schema.Annotation {
 			Ordering: []string{"site", "name"},
 			Unique: []api.Unique{
 				{Fields: []string{"site", "parent", "name"}},
-				{Fields: []string{"site", "name"}, WhenNull: "parent",
+				{Fields: []string{"site", "name"}, WhenNull: []string{"parent"},
 					Message: "A location with this name already exists within the specified site."},
 				{Fields: []string{"site", "parent", "slug"}},
-				{Fields: []string{"site", "slug"}, WhenNull: "parent",
+				{Fields: []string{"site", "slug"}, WhenNull: []string{"parent"},
 					Message: "A location with this slug already exists within the specified site."},
 			},
 			// rack_count and device_count are cumulative: NetBox annotates

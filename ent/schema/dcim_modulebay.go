@@ -51,7 +51,7 @@ func (ModuleBay) Annotations() []schema.Annotation {
 			},
 			Unique: []api.Unique{
 				{Fields: []string{"device", "module", "name"}},
-				{Fields: []string{"device", "name"}, WhenNull: "module"},
+				{Fields: []string{"device", "name"}, WhenNull: []string{"module"}},
 			},
 			Filters: []api.Filter{
 				{Name: "parent_id", Kind: "integer", Column: "parent_id"},

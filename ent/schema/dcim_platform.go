@@ -41,9 +41,9 @@ func (Platform) Annotations() []schema.Annotation {
 			// constraints by per-manufacturer ones.
 			Unique: []api.Unique{
 				{Fields: []string{"manufacturer", "name"}},
-				{Fields: []string{"name"}, WhenNull: "manufacturer", Message: "Platform name must be unique."},
+				{Fields: []string{"name"}, WhenNull: []string{"manufacturer"}, Message: "Platform name must be unique."},
 				{Fields: []string{"manufacturer", "slug"}},
-				{Fields: []string{"slug"}, WhenNull: "manufacturer", Message: "Platform slug must be unique."},
+				{Fields: []string{"slug"}, WhenNull: []string{"manufacturer"}, Message: "Platform slug must be unique."},
 			},
 			// Config templates are not built yet.
 			Empty: map[string]any{"config_template": nil},

@@ -42,8 +42,8 @@ func (Region) Annotations() []schema.Annotation {
 func nestedGroupUnique(verbose string) []api.Unique {
 	return []api.Unique{
 		{Fields: []string{"parent", "name"}},
-		{Fields: []string{"name"}, WhenNull: "parent", Message: "A top-level " + verbose + " with this name already exists."},
+		{Fields: []string{"name"}, WhenNull: []string{"parent"}, Message: "A top-level " + verbose + " with this name already exists."},
 		{Fields: []string{"parent", "slug"}},
-		{Fields: []string{"slug"}, WhenNull: "parent", Message: "A top-level " + verbose + " with this slug already exists."},
+		{Fields: []string{"slug"}, WhenNull: []string{"parent"}, Message: "A top-level " + verbose + " with this slug already exists."},
 	}
 }

@@ -36,9 +36,9 @@ func (Tenant) Annotations() []schema.Annotation {
 			Ordering: []string{"name"},
 			Unique: []api.Unique{
 				{Fields: []string{"group", "name"}, Message: "Tenant name must be unique per group."},
-				{Fields: []string{"name"}, WhenNull: "group", Message: "Tenant name must be globally unique."},
+				{Fields: []string{"name"}, WhenNull: []string{"group"}, Message: "Tenant name must be globally unique."},
 				{Fields: []string{"group", "slug"}, Message: "Tenant slug must be unique per group."},
-				{Fields: []string{"slug"}, WhenNull: "group", Message: "Tenant slug must be globally unique."},
+				{Fields: []string{"slug"}, WhenNull: []string{"group"}, Message: "Tenant slug must be globally unique."},
 			},
 			Counts: map[string]api.Count{
 				"device_count":         {Model: "dcim.device", Column: "tenant_id"},

@@ -97,11 +97,9 @@ func (VirtualMachine) Annotations() []schema.Annotation {
 			Ordering: []string{"name", "id"},
 			Unique: []api.Unique{
 				{Fields: []string{"name", "cluster", "tenant"}, IgnoreCase: true, Message: "Virtual machine name must be unique per cluster and tenant."},
-				{Fields: []string{"name", "cluster"}, WhenNull: "tenant", IgnoreCase: true, Message: "Virtual machine name must be unique per cluster."},
-				// NetBox's third constraint (per device and tenant, cluster
-				// null); its fourth (per device, tenant null too) needs two
-				// conditions, which api.Unique does not express.
-				{Fields: []string{"name", "device", "tenant"}, WhenNull: "cluster", IgnoreCase: true, Message: "Virtual machine name must be unique per device and tenant."},
+				{Fields: []string{"name", "cluster"}, WhenNull: []string{"tenant"}, IgnoreCase: true, Message: "Virtual machine name must be unique per cluster."},
+				{Fields: []string{"name", "device", "tenant"}, WhenNull: []string{"cluster"}, IgnoreCase: true, Message: "Virtual machine name must be unique per device and tenant."},
+				{Fields: []string{"name", "device"}, WhenNull: []string{"cluster", "tenant"}, IgnoreCase: true, Message: "Virtual machine name must be unique per device."},
 				{Fields: []string{"primary_ip4"}, Message: "virtual machine with this primary IPv4 already exists."},
 				{Fields: []string{"primary_ip6"}, Message: "virtual machine with this primary IPv6 already exists."},
 			},

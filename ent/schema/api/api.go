@@ -227,8 +227,9 @@ type Reverse struct {
 // Unique is a set of fields unique together.
 type Unique struct {
 	Fields []string `json:"fields"`
-	// WhenNull applies the constraint only when this field is null.
-	WhenNull string `json:"when_null,omitempty"`
+	// WhenNull applies the constraint only when these fields are all null
+	// (Django's condition=Q(a__isnull=True, b__isnull=True)).
+	WhenNull []string `json:"when_null,omitempty"`
 	// Message overrides the default "<Verbose> with this A and B already exists.".
 	Message string `json:"message,omitempty"`
 	// IgnoreCase compares text fields case-insensitively (NetBox's
