@@ -458,3 +458,67 @@ func TestChangeLogSignalSaves(t *testing.T) {
 		}
 	})
 }
+
+// TestChangeLogRelatedObject: a change record of a component-like model
+// names its parent as related object (NetBox's to_objectchange()
+// overrides), filterable with related_object_type/related_object_id, on
+// create, update and delete alike (also on a cascade); other models name
+// none.
+func TestChangeLogRelatedObject(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		mk := func(path string, body map[string]any) string {
+			t.Helper()
+			return jsonNum(e.Must(http.StatusCreated, "POST", path, body).Object()["id"])
+		}
+		site := mk("/api/dcim/sites/", map[string]any{"name": "S", "slug": "s"})
+		man := mk("/api/dcim/manufacturers/", map[string]any{"name": "M", "slug": "m"})
+		dt := mk("/api/dcim/device-types/", map[string]any{"manufacturer": man, "model": "T", "slug": "t"})
+		mt := mk("/api/dcim/module-types/", map[string]any{"manufacturer": man, "model": "MT"})
+		role := mk("/api/dcim/device-roles/", map[string]any{"name": "R", "slug": "r"})
+		dev := mk("/api/dcim/devices/", map[string]any{"name": "d", "device_type": dt, "role": role, "site": site})
+		iface := mk("/api/dcim/interfaces/", map[string]any{"device": dev, "name": "eth0", "type": "1000base-t"})
+		e.Must(http.StatusOK, "PATCH", "/api/dcim/interfaces/"+iface+"/", map[string]any{"description": "uplink"})
+		ip := mk("/api/ipam/ip-addresses/", map[string]any{"address": "192.0.2.1/24",
+			"assigned_object_type": "dcim.interface", "assigned_object_id": iface})
+		tmpl := mk("/api/dcim/interface-templates/", map[string]any{"module_type": mt, "name": "e0", "type": "1000base-t"})
+		contact := mk("/api/tenancy/contacts/", map[string]any{"name": "Jane"})
+		crole := mk("/api/tenancy/contact-roles/", map[string]any{"name": "Ops", "slug": "ops"})
+		asg := mk("/api/tenancy/contact-assignments/", map[string]any{"object_type": "dcim.site", "object_id": site,
+			"contact": contact, "role": crole})
+		e.Must(http.StatusNoContent, "DELETE", "/api/dcim/devices/"+dev+"/", nil)
+
+		for _, c := range []struct {
+			changed, related string
+			actions          string
+		}{
+			{"dcim.interface:" + iface, "dcim.device:" + dev, "create update delete"},
+			{"ipam.ipaddress:" + ip, "dcim.interface:" + iface, "create delete"}, // GenericRelation: goes with the interface
+			{"dcim.interfacetemplate:" + tmpl, "dcim.moduletype:" + mt, "create"},
+			{"tenancy.contactassignment:" + asg, "dcim.site:" + site, "create"},
+			{"dcim.device:" + dev, "", "create delete"},
+		} {
+			ct, id, _ := strings.Cut(c.changed, ":")
+			recs := e.Must(http.StatusOK, "GET", "/api/core/object-changes/?ordering=id&changed_object_type="+ct+"&changed_object_id="+id, nil).Results()
+			var actions []string
+			for _, rec := range recs {
+				actions = append(actions, action(rec))
+			}
+			if strings.Join(actions, " ") != c.actions {
+				t.Errorf("%s: records %v, want %s", c.changed, actions, c.actions)
+			}
+			if c.related == "" {
+				continue
+			}
+			rct, rid, _ := strings.Cut(c.related, ":")
+			n := len(e.Must(http.StatusOK, "GET", "/api/core/object-changes/?changed_object_type="+ct+"&changed_object_id="+id+
+				"&related_object_type="+rct+"&related_object_id="+rid, nil).Results())
+			if n != len(recs) || n == 0 {
+				t.Errorf("%s: %d of %d records name %s as related object", c.changed, n, len(recs), c.related)
+			}
+		}
+		if n := len(e.Must(http.StatusOK, "GET", "/api/core/object-changes/?related_object_type=dcim.site&related_object_id="+site, nil).Results()); n != 1 {
+			t.Errorf("records related to the site: %d, want the contact assignment's one", n)
+		}
+	})
+}

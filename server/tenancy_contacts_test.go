@@ -106,15 +106,18 @@ func TestContactAssignments(t *testing.T) {
 			}
 			return b
 		}
-		// dcim.interface is no model with contacts; vpn.tunnel has them
-		// in NetBox but is not served (yet).
-		refused(t, a, "POST", assignmentsPath, body("object_type", "dcim.interface"), "object_type", "Invalid content type: dcim.interface")
+		// dcim.interface is no model with contacts (NetBox's
+		// ContactAssignment.clean() answers); vpn.tunnel has them in
+		// NetBox but is not served (yet); foo.bar is no type at all.
+		refused(t, a, "POST", assignmentsPath, body("object_type", "dcim.interface"), "__all__",
+			"Contacts cannot be assigned to this object type (DCIM | interface).")
+		refused(t, a, "POST", assignmentsPath, body("object_type", "foo.bar"), "object_type", "Invalid content type: foo.bar")
 		refused(t, a, "POST", assignmentsPath, body("object_type", "vpn.tunnel"), "object_type",
 			"Invalid content type: vpn.tunnel")
 		refused(t, a, "POST", assignmentsPath, body("object_id", 999999), "object_id",
 			"Related object not found using the provided value: 999999.")
 		refused(t, a, "PATCH", fmt.Sprintf("%s%d/", assignmentsPath, idOf(asg)), map[string]any{"object_type": "dcim.rearport"},
-			"object_type", "Invalid content type: dcim.rearport")
+			"__all__", "Contacts cannot be assigned to this object type (DCIM | rear port).")
 		r := a.Must(http.StatusBadRequest, "POST", assignmentsPath, body())
 		// Django's message for the model's multi-column constraint.
 		if string(r.Body) != `{"__all__":["Contact assignment with this Object type, Object id, Contact and Role already exists."]}` {

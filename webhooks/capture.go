@@ -381,6 +381,13 @@ func (cs *changeset) write(ctx context.Context, client *ent.Client, recs []recor
 				SetTime(t).SetNillableUserID(a.UserID).SetUserName(a.Username).SetRequestID(a.RequestID).
 				SetAction(r.action).SetChangedObjectType(ct).SetChangedObjectID(r.e.id).
 				SetObjectRepr(truncateRunes(r.repr, 200)).SetMessage(r.e.message)
+			snap := r.post
+			if snap == nil {
+				snap = r.pre
+			}
+			if rct, rid, ok := r.e.d.RelatedObject(snap); ok {
+				c.SetRelatedObjectType(rct).SetRelatedObjectID(rid)
+			}
 			if r.pre != nil {
 				c.SetPrechangeData(r.pre)
 			}

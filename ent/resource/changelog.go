@@ -50,7 +50,7 @@ const ObjectChangeTable = "core_objectchange"
 // labels such as "DCIM | site".
 var AppLabels = map[string]string{
 	"circuits": "Circuits", "core": "Core", "dcim": "DCIM", "extras": "Extras", "ipam": "IPAM",
-	"tenancy": "Tenancy", "users": "Users", "virtualization": "Virtualization",
+	"tenancy": "Tenancy", "users": "Users", "virtualization": "Virtualization", "vpn": "VPN", "wireless": "Wireless",
 }
 
 // ContentTypeLabel is NetBox's label of a content type, "DCIM | site".
@@ -413,4 +413,35 @@ func queryIDs(ctx context.Context, st Store, s *sql.Selector) ([]int, error) {
 		out = append(out, id)
 	}
 	return out, rs.Err()
+}
+
+// RelatedObject is the object a change record of this model names as its
+// related object (api.Model.ChangeRelated: the first of those fields that
+// is set), read from the record's snapshot so that creates, updates and
+// deletes all find it.
+func (d *Descriptor) RelatedObject(snap json.RawMessage) (ct string, id int, ok bool) {
+	if len(d.ChangeRelated) == 0 || len(snap) == 0 {
+		return "", 0, false
+	}
+	var vals map[string]any
+	if json.Unmarshal(snap, &vals) != nil {
+		return "", 0, false
+	}
+	for _, name := range d.ChangeRelated {
+		f := d.byName[name]
+		if f == nil {
+			continue // a modular template's module_type on a plain one
+		}
+		key, ct := name, ""
+		if f.Kind == KindGenericObject {
+			ct, _ = vals[f.Generic+"_type"].(string)
+			key = f.Generic + "_id"
+		} else if f.target != nil {
+			ct = f.target.ContentType()
+		}
+		if n, isNum := vals[key].(float64); isNum && ct != "" {
+			return ct, int(n), true
+		}
+	}
+	return "", 0, false
 }

@@ -184,6 +184,9 @@ type Descriptor struct {
 	// template (api.Model.DisplayFunc; the function lives in the model's
 	// logic package).
 	DisplayFunc api.DisplayFunc
+	// ChangeRelated are the fields whose object this model's change
+	// records name as related object (api.Model.ChangeRelated).
+	ChangeRelated []string
 	// IP names the columns the IP filter kinds compare (api.Model.IP).
 	IP *IPColumns
 	// Endpoints are the model's special endpoints (api.Model.Endpoints).

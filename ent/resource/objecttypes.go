@@ -3,6 +3,7 @@ package resource
 import (
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
 )
@@ -94,4 +95,29 @@ func ObjectTypes(sel string) []string {
 func isNetBoxObjectType(ct string) bool {
 	_, ok := netboxObjectTypes.Models[ct]
 	return ok
+}
+
+// featureRefusals are the clean() messages of NetBox's models whose
+// generic relation is limited to a feature, for an object type that
+// exists but lacks it (ContactAssignment, JournalEntry, ImageAttachment,
+// Bookmark, Notification, Subscription). The serializer field takes any
+// content type, so NetBox answers this under "__all__", not under the
+// _type field.
+var featureRefusals = map[string]string{
+	"contacts":          "Contacts cannot be assigned to this object type (%s).",
+	"journaling":        "Journaling is not supported for this object type (%s).",
+	"image_attachments": "Image attachments cannot be assigned to this object type (%s).",
+	"bookmarks":         "Bookmarks cannot be assigned to this object type (%s).",
+	"notifications":     "Objects of this type (%s) do not support notifications.",
+}
+
+// featureRefusal gives NetBox's message for ct on a generic relation
+// limited to feature, or "" when ct takes the feature, is no object type
+// at all, or the feature has no such message.
+func featureRefusal(feature, ct string) string {
+	msg, ok := featureRefusals[feature]
+	if !ok || ObjectTypeAccepted(feature, ct) || (ByContentType(ct) == nil && !isNetBoxObjectType(ct)) {
+		return ""
+	}
+	return fmt.Sprintf(msg, ContentTypeLabel(ct))
 }

@@ -262,6 +262,10 @@ func (d *Descriptor) decodeGeneric(ctx context.Context, tx *Tx, in Input, existi
 					verr.add(tf.Name, "Invalid value. Specify a content type as '<app_label>.<model_name>'.")
 					continue
 				}
+				if msg := featureRefusal(f.ObjectTypes, ct); msg != "" {
+					verr.add("__all__", msg)
+					continue
+				}
 				if msg := checkContentType(ct, f.Types); msg != "" {
 					verr.add(tf.Name, msg)
 					continue

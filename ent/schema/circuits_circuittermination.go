@@ -88,7 +88,8 @@ func (CircuitTermination) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "circuits_circuittermination"},
 		api.Model{
 			App: "circuits", Path: "circuit-terminations", Verbose: "circuit termination",
-			GenericOnly: true,
+			ChangeRelated: []string{"circuit"}, // NetBox's to_objectchange()
+			GenericOnly:   true,
 			Fields: []string{"id", "url", "display_url", "display", "circuit", "term_side", "termination_type",
 				"termination_id", "termination", "port_speed", "upstream_speed", "xconnect_id", "pp_info", "description",
 				"mark_connected", "cable", "cable_end", "link_peers", "link_peers_type", "tags", "custom_fields",

@@ -51,7 +51,8 @@ func (VirtualCircuitTermination) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "circuits_virtualcircuittermination"},
 		api.Model{
 			App: "circuits", Path: "virtual-circuit-terminations", Verbose: "virtual circuit termination",
-			GenericOnly: true,
+			ChangeRelated: []string{"virtual_circuit"}, // NetBox's to_objectchange()
+			GenericOnly:   true,
 			Fields: []string{"id", "url", "display_url", "display", "virtual_circuit", "role", "interface", "description",
 				"tags", "custom_fields", "created", "last_updated"},
 			Brief:       []string{"id", "url", "display", "virtual_circuit", "role", "interface", "description"},

@@ -60,6 +60,8 @@ func (Component) Annotations() []schema.Annotation {
 		Ordering:    []string{"device", "name"},
 		Unique:      []api.Unique{{Fields: []string{"device", "name"}}},
 		Filters:     componentFilters(),
+		// NetBox's ComponentModel.to_objectchange().
+		ChangeRelated: []string{"device"},
 	}}
 }
 

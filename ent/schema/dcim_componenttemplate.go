@@ -66,6 +66,9 @@ func (c ComponentTemplate) Annotations() []schema.Annotation {
 		DisplayFunc: api.Func(api.LogicPkg("dcim"), "TemplateDisplay"),
 		Ordering:    []string{"device_type", "name"},
 		Unique:      []api.Unique{{Fields: []string{"device_type", "name"}}},
+		// NetBox's ComponentTemplateModel.to_objectchange() (modular
+		// templates: the module type when there is no device type).
+		ChangeRelated: []string{"device_type", "module_type"},
 	}
 	if c.Modular {
 		m.Ordering = []string{"device_type", "module_type", "name"}

@@ -66,6 +66,8 @@ func (c DeviceComponent) Annotations() []schema.Annotation {
 		Search:      []string{"name", "label", "description"},
 		Ordering:    []string{"device", "name"},
 		Filters:     DeviceComponentFilters(),
+		// NetBox's ComponentModel.to_objectchange().
+		ChangeRelated: []string{"device"},
 	}}
 }
 

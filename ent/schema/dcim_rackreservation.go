@@ -55,7 +55,8 @@ func (RackReservation) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_rackreservation"},
 		api.Model{
 			App: "dcim", Path: "rack-reservations", Verbose: "rack reservation",
-			GenericOnly: true,
+			ChangeRelated: []string{"rack"}, // NetBox's to_objectchange()
+			GenericOnly:   true,
 			Fields: []string{"id", "url", "display_url", "display", "rack", "units", "unit_count", "status", "created",
 				"last_updated", "user", "tenant", "description", "owner", "comments", "tags", "custom_fields"},
 			Brief:       []string{"id", "url", "display", "status", "user", "description", "units"},

@@ -95,7 +95,8 @@ func (IPAddress) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "ipam_ipaddress"},
 		api.Model{
 			App: "ipam", Path: "ip-addresses", Verbose: "IP address",
-			GenericOnly: true,
+			ChangeRelated: []string{"assigned_object"}, // NetBox's to_objectchange()
+			GenericOnly:   true,
 			Fields: []string{"id", "url", "display_url", "display", "family", "address", "vrf", "tenant", "status",
 				"role", "assigned_object_type", "assigned_object_id", "assigned_object", "nat_inside", "nat_outside",
 				"dns_name", "description", "owner", "comments", "tags", "custom_fields", "created", "last_updated"},

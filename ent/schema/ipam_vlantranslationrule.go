@@ -52,9 +52,10 @@ func (VLANTranslationRule) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "ipam_vlantranslationrule"},
 		api.Model{
 			App: "ipam", Path: "vlan-translation-rules", Model: "vlantranslationrule", Verbose: "VLAN translation rule",
-			GenericOnly: true,
-			Fields:      []string{"id", "url", "display", "policy", "local_vid", "remote_vid", "description"},
-			DisplayFunc: api.Func(api.LogicPkg("ipam"), "VLANTranslationRuleDisplay"),
+			ChangeRelated: []string{"policy"}, // NetBox's to_objectchange()
+			GenericOnly:   true,
+			Fields:        []string{"id", "url", "display", "policy", "local_vid", "remote_vid", "description"},
+			DisplayFunc:   api.Func(api.LogicPkg("ipam"), "VLANTranslationRuleDisplay"),
 			// NetBox orders by the policy (its name), then the local VID.
 			Ordering: []string{"_policy_name", "local_vid", "id"},
 			Unique: []api.Unique{

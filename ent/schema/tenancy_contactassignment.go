@@ -60,7 +60,8 @@ func (ContactAssignment) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "tenancy_contactassignment"},
 		api.Model{
 			App: "tenancy", Path: "contact-assignments", Verbose: "contact assignment",
-			GenericOnly: true,
+			ChangeRelated: []string{"object"}, // NetBox's to_objectchange()
+			GenericOnly:   true,
 			Fields: []string{"id", "url", "display", "object_type", "object_id", "object", "contact", "role", "priority",
 				"tags", "custom_fields", "created", "last_updated"},
 			Brief:       []string{"id", "url", "display", "contact", "role", "priority"},

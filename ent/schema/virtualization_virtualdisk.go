@@ -44,7 +44,8 @@ func (VirtualDisk) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "virtualization_virtualdisk"},
 		api.Model{
 			App: "virtualization", Path: "virtual-disks", Verbose: "virtual disk",
-			GenericOnly: true,
+			ChangeRelated: []string{"virtual_machine"}, // NetBox's to_objectchange()
+			GenericOnly:   true,
 			Fields: []string{"id", "url", "display_url", "display", "virtual_machine", "name", "description", "size",
 				"owner", "tags", "custom_fields", "created", "last_updated"},
 			Brief:    []string{"id", "url", "display", "virtual_machine", "name", "description", "size"},

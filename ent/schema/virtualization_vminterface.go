@@ -78,7 +78,8 @@ func (VMInterface) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "virtualization_vminterface"},
 		api.Model{
 			App: "virtualization", Path: "interfaces", Verbose: "interface", Class: "VMInterface",
-			GenericOnly: true,
+			ChangeRelated: []string{"virtual_machine"}, // NetBox's to_objectchange()
+			GenericOnly:   true,
 			Fields: []string{"id", "url", "display_url", "display", "virtual_machine", "name", "enabled", "parent",
 				"bridge", "mtu", "mac_address", "primary_mac_address", "mac_addresses", "description", "mode",
 				"untagged_vlan", "tagged_vlans", "qinq_svlan", "vlan_translation_policy", "vrf", "l2vpn_termination",

@@ -69,6 +69,11 @@ type Model struct {
 	// Instantiate declares the component a template model becomes when
 	// its owner is created (instantiate.go).
 	Instantiate *Instantiate `json:"instantiate,omitempty"`
+	// ChangeRelated names the fields (FKs or generic relations) whose
+	// object a change record of this model points at as its
+	// related_object, the first that is set: NetBox's to_objectchange()
+	// overrides (a component's device, an IP address's assigned object).
+	ChangeRelated []string `json:"change_related,omitempty"`
 	// GenericOnly opts the type into slim generated code (ent/template:
 	// setter, query, model, mutation and client overrides): its create and
 	// update builders keep only Mutation(), its query builder only what
@@ -151,6 +156,9 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	}
 	if o.IP != nil {
 		m.IP = o.IP
+	}
+	if o.ChangeRelated != nil {
+		m.ChangeRelated = o.ChangeRelated
 	}
 	m.Endpoints = append(m.Endpoints, o.Endpoints...)
 	m.Instantiate = mergeInstantiate(m.Instantiate, o.Instantiate)
