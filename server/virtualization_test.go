@@ -420,3 +420,80 @@ func TestVirtualMachineListQueries(t *testing.T) {
 		t.Logf("a page of VMs with cluster, site, platform, primary IPs and config context: %d read queries", fifty)
 	})
 }
+
+// TestVLANAvailability: the VLAN filters available_at_site,
+// available_at_site_group, available_on_device and
+// available_on_virtualmachine offer what NetBox's VLANQuerySet offers:
+// global VLANs, the object's site's VLANs, and VLANs of groups scoped to
+// what the object sits in (ancestors included). An unknown object is a 400.
+func TestVLANAvailability(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		w := newVirtWorld(t, e)
+		a := w.e
+		mk := func(path string, body map[string]any) int {
+			t.Helper()
+			return idOf(a.Must(http.StatusCreated, "POST", path, body).Object())
+		}
+		sgParent := mk("/api/dcim/site-groups/", map[string]any{"name": "West", "slug": "west"})
+		sgChild := mk("/api/dcim/site-groups/", map[string]any{"name": "FR", "slug": "fr", "parent": sgParent})
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("/api/dcim/sites/%d/", w.site), map[string]any{"group": sgChild})
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("/api/dcim/devices/%d/", w.standalone), map[string]any{"location": w.loc})
+		regional := mk(clustersPath, map[string]any{"name": "pve-eu", "type": w.ctype, "scope_type": "dcim.region", "scope_id": w.region})
+		vmParis := w.vm(t, "app1", "cluster", w.cluster)
+		vmBerlin := w.vm(t, "app2", "cluster", w.cluster2)
+		vmEU := w.vm(t, "app3", "cluster", regional)
+
+		group := func(name string, scope ...any) int {
+			b := map[string]any{"name": name, "slug": strings.ToLower(name)}
+			if len(scope) == 2 {
+				b["scope_type"], b["scope_id"] = scope[0], scope[1]
+			}
+			return mk("/api/ipam/vlan-groups/", b)
+		}
+		vid := 0
+		vlan := func(name string, kv ...any) {
+			vid++
+			b := map[string]any{"vid": vid, "name": name}
+			for i := 0; i+1 < len(kv); i += 2 {
+				b[kv[i].(string)] = kv[i+1]
+			}
+			mk("/api/ipam/vlans/", b)
+		}
+		vlan("global")
+		vlan("in-global-group", "group", group("Everywhere"))
+		vlan("at-paris", "site", w.site)
+		vlan("at-berlin", "site", w.site2)
+		vlan("region", "group", group("Europe", "dcim.region", w.region))
+		vlan("sitegroup", "group", group("West", "dcim.sitegroup", sgParent))
+		vlan("site-paris", "group", group("Paris", "dcim.site", w.site))
+		vlan("site-berlin", "group", group("Berlin", "dcim.site", w.site2))
+		vlan("location", "group", group("Hall", "dcim.location", w.loc))
+		vlan("cluster", "group", group("PVE", "virtualization.cluster", w.cluster))
+		vlan("cluster-group", "group", group("Prod", "virtualization.clustergroup", w.cgroup))
+		vlan("cluster-eu", "group", group("PVE-EU", "virtualization.cluster", regional))
+
+		global := "global in-global-group "
+		for _, c := range []struct{ query, want string }{
+			{fmt.Sprintf("available_at_site=%d", w.site), global + "at-paris region sitegroup site-paris"},
+			{fmt.Sprintf("available_at_site=%d", w.site2), global + "at-berlin site-berlin"},
+			{fmt.Sprintf("available_at_site_group=%d", sgChild), global + "sitegroup"},
+			{fmt.Sprintf("available_on_device=%d", w.host), global + "at-paris region sitegroup site-paris cluster cluster-group"},
+			{fmt.Sprintf("available_on_device=%d", w.standalone), global + "at-paris region sitegroup site-paris location"},
+			{fmt.Sprintf("available_on_virtualmachine=%d", vmParis), global + "at-paris region sitegroup site-paris cluster cluster-group"},
+			{fmt.Sprintf("available_on_virtualmachine=%d", vmBerlin), global + "at-berlin site-berlin"},
+			{fmt.Sprintf("available_on_virtualmachine=%d", vmEU), global + "region cluster-eu"},
+		} {
+			var got []string
+			for _, v := range a.Must(http.StatusOK, "GET", "/api/ipam/vlans/?ordering=vid&limit=0&"+c.query, nil).Results() {
+				got = append(got, v["name"].(string))
+			}
+			if strings.Join(got, " ") != c.want {
+				t.Errorf("?%s: %v, want %s", c.query, got, c.want)
+			}
+		}
+		r := a.Must(http.StatusBadRequest, "GET", "/api/ipam/vlans/?available_on_device=999999", nil)
+		if !strings.Contains(string(r.Body), `"available_on_device":["Select a valid choice.`) {
+			t.Errorf("unknown device: %s", r.Body)
+		}
+	})
+}

@@ -160,10 +160,6 @@ var filterExclusions = map[string]string{
 	// Models we do not have yet.
 	"ipam/vlans l2vpn": "no L2VPNs", "ipam/vlans l2vpn_id": "no L2VPNs",
 	"ipam/vlans interface_id":                            "needs VLAN availability rules (another issue)",
-	"ipam/vlans available_at_site":                       "needs VLAN availability rules (another issue)",
-	"ipam/vlans available_at_site_group":                 "needs VLAN availability rules (another issue)",
-	"ipam/vlans available_on_device":                     "needs VLAN availability rules (another issue)",
-	"ipam/vlans available_on_virtualmachine":             "needs VLAN availability rules (another issue)",
 	"dcim/platforms config_template_id":                  "no config templates",
 	"virtualization/virtual-machines config_template_id": "no config templates",
 	"virtualization/interfaces l2vpn":                    "no L2VPNs", "virtualization/interfaces l2vpn_id": "no L2VPNs",

@@ -44,6 +44,10 @@ func init() {
 			{Name: "site_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "site"},
 			{Name: "qinq_svlan_vid", Kind: "integer", Column: "vid", Target: "", Attr: "", Via: "qinq_svlan"},
 			{Name: "vminterface_id", Kind: "interface-vlans", Column: "", Target: "virtualization.vminterface", Attr: ""},
+			{Name: "available_at_site", Kind: "vlan-available", Column: "", Target: "", Attr: "site"},
+			{Name: "available_at_site_group", Kind: "vlan-available", Column: "", Target: "", Attr: "sitegroup"},
+			{Name: "available_on_device", Kind: "vlan-available", Column: "", Target: "", Attr: "device"},
+			{Name: "available_on_virtualmachine", Kind: "vlan-available", Column: "", Target: "", Attr: "virtualmachine"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

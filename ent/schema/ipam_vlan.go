@@ -85,7 +85,12 @@ func (VLAN) Annotations() []schema.Annotation {
 			Counts: map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vlan_id"}},
 			Filters: append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "qinq_svlan_vid", Kind: "integer", Via: "qinq_svlan", Column: "vid"},
-				api.Filter{Name: "vminterface_id", Kind: "interface-vlans", Target: "virtualization.vminterface"}),
+				api.Filter{Name: "vminterface_id", Kind: "interface-vlans", Target: "virtualization.vminterface"},
+				// NetBox's VLANQuerySet.get_for_site() and siblings.
+				api.Filter{Name: "available_at_site", Kind: "vlan-available", Attr: "site"},
+				api.Filter{Name: "available_at_site_group", Kind: "vlan-available", Attr: "sitegroup"},
+				api.Filter{Name: "available_on_device", Kind: "vlan-available", Attr: "device"},
+				api.Filter{Name: "available_on_virtualmachine", Kind: "vlan-available", Attr: "virtualmachine"}),
 		},
 	}
 }
