@@ -1,11 +1,13 @@
 package server
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server/auth"
+	"github.com/inventory/inventory/server/metrics"
 	"github.com/inventory/inventory/webhooks"
 )
 
@@ -56,6 +58,18 @@ type Config struct {
 	// EnforceGlobalUnique refuses duplicate IP addresses and prefixes in
 	// the global table (ENFORCE_GLOBAL_UNIQUE); VRFs decide for themselves.
 	EnforceGlobalUnique bool
+	// Metrics guards GET /metrics (a bearer token, else an allow-list of
+	// client networks; loopback by default); Separate serves it only on
+	// cmd's own metrics listener.
+	Metrics MetricsConfig
+	// AccessLog receives one line per request; nil logs none.
+	AccessLog *slog.Logger
+}
+
+// MetricsConfig is where and to whom the Prometheus metrics are served.
+type MetricsConfig struct {
+	Guard    metrics.Guard
+	Separate bool
 }
 
 // settings are the parameters the model rules read from each request's
@@ -68,6 +82,7 @@ func (c Config) settings() api.Settings {
 func Defaults() Config {
 	return Config{
 		PaginateCount: 50,
+		Metrics:       MetricsConfig{Guard: metrics.Guard{Allow: metrics.DefaultAllow}},
 		MaxPageSize:   1000,
 		FilterUnknown: filters.Guard,
 		LoginRequired: true,

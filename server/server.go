@@ -13,6 +13,7 @@ import (
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/ent/schema/api"
+	"github.com/inventory/inventory/server/metrics"
 	"github.com/inventory/inventory/webhooks"
 )
 
@@ -38,6 +39,7 @@ type Server struct {
 	// same by segments (allow.go).
 	allow       map[string]string
 	allowRoutes []allowRoute
+	metrics     *metrics.Metrics
 }
 
 // New builds the server and registers a route per model.
@@ -62,6 +64,12 @@ func New(cfg Config, database *db.DB) *Server {
 	database.Client.Token.Use(s.tokenHook())
 	database.Client.ObjectPermission.Use(s.permissionHook())
 	webhooks.Install(database.Client)
+	s.metrics = s.newMetrics()
+	e.Use(s.observe)
+	if !cfg.Metrics.Separate {
+		// Before the API's middleware: a scraper is no API user.
+		e.GET("/metrics", gin.WrapH(s.MetricsHandler()))
+	}
 	e.Use(s.requestContext, s.recover, s.authenticate)
 	s.routes()
 	s.indexAllow()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/db"
@@ -68,9 +69,17 @@ type changeset struct {
 	order   []objKey
 	objs    map[objKey]*entry
 	done    bool
+	written int64 // change records flushed, counted once committed
 }
 
 type changesetKey struct{}
+
+// changesWritten counts the change records this process committed (the
+// metrics' inventory_changelog_records_written_total).
+var changesWritten atomic.Int64
+
+// ChangesWritten is the number of change records this process committed.
+func ChangesWritten() int64 { return changesWritten.Load() }
 
 func changesetFrom(ctx context.Context) *changeset {
 	cs, _ := ctx.Value(changesetKey{}).(*changeset)
@@ -88,7 +97,11 @@ func Track(ctx context.Context, tx *ent.Tx, actor Actor) context.Context {
 			if err := cs.flush(ctx, tx); err != nil {
 				return fmt.Errorf("change log: %w", err)
 			}
-			return next.Commit(ctx, tx)
+			if err := next.Commit(ctx, tx); err != nil {
+				return err
+			}
+			changesWritten.Add(cs.written)
+			return nil
 		})
 	})
 	tx.OnRollback(func(next ent.Rollbacker) ent.Rollbacker {
@@ -415,6 +428,7 @@ func (cs *changeset) write(ctx context.Context, client *ent.Client, recs []recor
 			events = append(events, ev)
 		}
 	}
+	cs.written = int64(len(changes))
 	const batch = 100
 	for i := 0; i < len(changes); i += batch {
 		j := min(i+batch, len(changes))

@@ -133,6 +133,7 @@ func serve(args []string) error {
 	listen := fs.String("listen", envOr("INVENTORY_LISTEN", "127.0.0.1:8000"), "address to listen on (env INVENTORY_LISTEN)")
 	noMigrate := fs.Bool("no-migrate", false, "do not migrate the database at start")
 	noWorker := fs.Bool("no-worker", envBool("INVENTORY_NO_WORKER", false), "do not run the webhook jobs in this process (env INVENTORY_NO_WORKER)")
+	metricsListen := fs.String("metrics-listen", os.Getenv("INVENTORY_METRICS_LISTEN"), "serve /metrics on this address instead of the API's (env INVENTORY_METRICS_LISTEN)")
 	cacheTTL := fs.Duration("cache-ttl", envDuration("INVENTORY_CACHE_TTL", db.CacheTTL), "longest life of a cached read (tokens, permissions, counts; 0: nothing is cached); on PostgreSQL replicas invalidate each other at once and this only bounds writes made outside the service (env INVENTORY_CACHE_TTL)")
 	if err := o.parse(fs, args); err != nil {
 		return err
@@ -145,6 +146,7 @@ func serve(args []string) error {
 		return err
 	}
 	defer d.Close()
+	cfg.Metrics.Separate = *metricsListen != ""
 	// Other replicas' writes drop our cached reads (PostgreSQL).
 	defer d.ListenForWrites(*cacheTTL, notify.Timing{}).Close()
 	api := server.New(cfg, d)
@@ -174,8 +176,20 @@ func serve(args []string) error {
 		return err
 	}
 	slog.Info("serving", "listen", "http://"+ln.Addr().String()+"/api/", "database", o.redactedDatabase())
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
+	if cfg.Metrics.Separate {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", api.MetricsHandler())
+		msrv := &http.Server{Addr: *metricsListen, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		mln, err := net.Listen("tcp", *metricsListen)
+		if err != nil {
+			return err
+		}
+		slog.Info("serving metrics", "listen", "http://"+mln.Addr().String()+"/metrics")
+		go func() { errc <- msrv.Serve(mln) }()
+		defer msrv.Close()
+	}
 	select {
 	case err := <-errc:
 		return err

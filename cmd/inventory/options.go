@@ -20,6 +20,7 @@ import (
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/server/auth"
+	"github.com/inventory/inventory/server/metrics"
 )
 
 // options are the settings shared by the commands. Every flag has an
@@ -36,6 +37,10 @@ type options struct {
 	ipHeaders  string
 	allow      string
 	unknown    string
+	// metricsAllow and accessLog are parsed into cfg.Metrics and
+	// cfg.AccessLog.
+	metricsAllow string
+	accessLog    string
 	// statementTimeout bounds each PostgreSQL statement (db.StatementTimeout).
 	statementTimeout time.Duration
 }
@@ -87,6 +92,9 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.StringVar(&o.ipHeaders, "http-client-ip-headers", os.Getenv("INVENTORY_HTTP_CLIENT_IP_HEADERS"), "HTTP_CLIENT_IP_HEADERS: comma-separated headers carrying the client address (default: the peer address)")
 	fs.DurationVar(&o.cfg.IdempotencyWindow, "idempotency-window", envDuration("INVENTORY_IDEMPOTENCY_WINDOW", o.cfg.IdempotencyWindow), "how long the answer of an allocation POST with an Idempotency-Key header is replayed to its retries; 0 ignores the header (env INVENTORY_IDEMPOTENCY_WINDOW)")
 	fs.DurationVar(&o.statementTimeout, "statement-timeout", envDuration("INVENTORY_STATEMENT_TIMEOUT", db.DefaultStatementTimeout), "PostgreSQL statement_timeout of the serving connections: a longer query is cancelled and answered 503; 0 uses the server's setting (env INVENTORY_STATEMENT_TIMEOUT)")
+	fs.StringVar(&o.cfg.Metrics.Guard.Token, "metrics-token", os.Getenv("INVENTORY_METRICS_TOKEN"), "bearer token GET /metrics requires; unset, the allow-list decides (env INVENTORY_METRICS_TOKEN)")
+	fs.StringVar(&o.metricsAllow, "metrics-allow", envOr("INVENTORY_METRICS_ALLOW", "127.0.0.0/8,::1"), "comma-separated client networks that may read /metrics without the token; empty refuses all (env INVENTORY_METRICS_ALLOW)")
+	fs.StringVar(&o.accessLog, "access-log", envOr("INVENTORY_ACCESS_LOG", "text"), "one line per request on stderr: text, json or off (env INVENTORY_ACCESS_LOG)")
 	w := &o.cfg.Webhooks
 	fs.StringVar(&o.allow, "webhook-allow", os.Getenv("INVENTORY_WEBHOOK_ALLOW"), "comma-separated CIDRs and host names webhooks may reach although internal (loopback, private, link-local); e.g. 127.0.0.1/32 for the local receiver (env INVENTORY_WEBHOOK_ALLOW)")
 	fs.StringVar(&w.CAFileDir, "webhook-ca-dir", os.Getenv("INVENTORY_WEBHOOK_CA_DIR"), "directory webhooks' ca_file_path must point into; unset refuses CA files (env INVENTORY_WEBHOOK_CA_DIR)")
@@ -182,6 +190,20 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 	o.cfg.ExemptViewPermissions = splitList(o.exempt)
 	o.cfg.HTTPClientIPHeaders = splitList(o.ipHeaders)
 	o.cfg.Webhooks.AllowedTargets = splitList(o.allow)
+	var err error
+	if o.cfg.Metrics.Guard.Allow, err = metrics.ParseAllow(o.metricsAllow); err != nil {
+		return fmt.Errorf("metrics allow-list: %w", err)
+	}
+	switch o.accessLog {
+	case "text":
+		o.cfg.AccessLog = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	case "json":
+		o.cfg.AccessLog = slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	case "off", "":
+		o.cfg.AccessLog = nil
+	default:
+		return fmt.Errorf("access log %q: want text, json or off", o.accessLog)
+	}
 	if err := o.cfg.Webhooks.Check(); err != nil {
 		return err
 	}

@@ -1,0 +1,227 @@
+package metrics
+
+import (
+	"context"
+	"crypto/subtle"
+	"database/sql"
+	"errors"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Sources are what the metrics read besides the requests they observe.
+type Sources struct {
+	// Read and Write are the database pools (their stats are exported as
+	// go_sql_* with db="read"/"write"; SQLite's writer is one connection).
+	Read, Write *sql.DB
+	// ChangesWritten counts the change records this process wrote.
+	ChangesWritten func() float64
+}
+
+// Metrics is one server's registry and its request instruments.
+type Metrics struct {
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+}
+
+// New builds the registry over src.
+func New(src Sources) *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "inventory_http_requests_total",
+			Help: "HTTP requests by method, route pattern and status code.",
+		}, []string{"method", "route", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "inventory_http_request_duration_seconds",
+			Help:    "HTTP request latency by method and route pattern.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"method", "route"}),
+	}
+	m.reg.MustRegister(m.requests, m.latency,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if src.Read != nil {
+		m.reg.MustRegister(collectors.NewDBStatsCollector(src.Read, "read"))
+	}
+	if src.Write != nil && src.Write != src.Read {
+		m.reg.MustRegister(collectors.NewDBStatsCollector(src.Write, "write"))
+	}
+	if src.ChangesWritten != nil {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "inventory_changelog_records_written_total",
+			Help: "Change records written by this process.",
+		}, src.ChangesWritten))
+	}
+	if src.Read != nil {
+		m.reg.MustRegister(&queueCollector{db: src.Read})
+	}
+	return m
+}
+
+// Observe records one finished request. route is the pattern that served
+// it ("/api/dcim/sites/:id/"), never the raw path, so that the label set
+// stays bounded; unmatched requests share one label.
+func (m *Metrics) Observe(method, route string, status int, d time.Duration) {
+	if route == "" {
+		route = "unmatched"
+	}
+	m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
+	m.latency.WithLabelValues(method, route).Observe(d.Seconds())
+}
+
+// Handler serves the registry in Prometheus' text format behind g.
+func (m *Metrics) Handler(g Guard) http.Handler {
+	h := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !g.Allows(r) {
+			http.Error(w, "Forbidden", http.StatusForbidden)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Guard decides who may read the metrics: a request bearing Token
+// ("Authorization: Bearer <token>") when one is set, else a peer address
+// in Allow. The peer is the connection's address; forwarded-for headers
+// are not trusted here.
+type Guard struct {
+	Token string
+	Allow []netip.Prefix
+}
+
+// DefaultAllow is the allow-list when none is configured: this host only.
+var DefaultAllow = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+
+// ParseAllow reads a comma-separated list of addresses and networks.
+func ParseAllow(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if !strings.Contains(part, "/") {
+			a, err := netip.ParseAddr(part)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, netip.PrefixFrom(a, a.BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
+// Allows reports whether r may read the metrics.
+func (g Guard) Allows(r *http.Request) bool {
+	if g.Token != "" {
+		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		return ok && subtle.ConstantTimeCompare([]byte(got), []byte(g.Token)) == 1
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	a = a.Unmap()
+	for _, p := range g.Allow {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// queueCollector reads the webhook queue from the database at scrape time:
+// deliveries and their attempts by state, and the age of the oldest event
+// not yet dispatched (0 when none waits).
+type queueCollector struct{ db *sql.DB }
+
+var (
+	deliveriesDesc = prometheus.NewDesc("inventory_webhook_deliveries",
+		"Webhook deliveries in the database by state.", []string{"state"}, nil)
+	attemptsDesc = prometheus.NewDesc("inventory_webhook_delivery_attempts",
+		"Delivery attempts made, summed over the deliveries in each state.", []string{"state"}, nil)
+	lagDesc = prometheus.NewDesc("inventory_outbox_lag_seconds",
+		"Age of the oldest change event not yet dispatched to event rules.", nil, nil)
+	scrapeErrDesc = prometheus.NewDesc("inventory_metrics_query_errors",
+		"1 when reading the webhook queue for this scrape failed.", nil, nil)
+)
+
+func (q *queueCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- deliveriesDesc
+	ch <- attemptsDesc
+	ch <- lagDesc
+	ch <- scrapeErrDesc
+}
+
+func (q *queueCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	failed := 0.0
+	if err := q.deliveries(ctx, ch); err != nil {
+		failed = 1
+	}
+	// The first pending event by id (the index on dispatched, id), not
+	// MIN(created): SQLite's driver reads a time only from a column
+	// declared as one.
+	var oldest time.Time
+	err := q.db.QueryRowContext(ctx, `SELECT created FROM core_outboxevent WHERE dispatched IS NULL ORDER BY id LIMIT 1`).Scan(&oldest)
+	switch {
+	case err == nil:
+		ch <- prometheus.MustNewConstMetric(lagDesc, prometheus.GaugeValue, max(time.Since(oldest).Seconds(), 0))
+	case errors.Is(err, sql.ErrNoRows):
+		ch <- prometheus.MustNewConstMetric(lagDesc, prometheus.GaugeValue, 0)
+	default:
+		failed = 1
+	}
+	ch <- prometheus.MustNewConstMetric(scrapeErrDesc, prometheus.GaugeValue, failed)
+}
+
+// deliveryStates are always reported, 0 when empty, so that alerts on a
+// state see a series before its first delivery.
+var deliveryStates = []string{"queued", "scheduled", "started", "finished", "failed"}
+
+func (q *queueCollector) deliveries(ctx context.Context, ch chan<- prometheus.Metric) error {
+	rows, err := q.db.QueryContext(ctx, `SELECT status, COUNT(*), COALESCE(SUM(attempts), 0) FROM core_delivery GROUP BY status`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	counts, attempts := map[string]float64{}, map[string]float64{}
+	for rows.Next() {
+		var state string
+		var n, a int64
+		if err := rows.Scan(&state, &n, &a); err != nil {
+			return err
+		}
+		counts[state], attempts[state] = float64(n), float64(a)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, s := range deliveryStates {
+		ch <- prometheus.MustNewConstMetric(deliveriesDesc, prometheus.GaugeValue, counts[s], s)
+		ch <- prometheus.MustNewConstMetric(attemptsDesc, prometheus.GaugeValue, attempts[s], s)
+	}
+	return nil
+}
