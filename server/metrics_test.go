@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -102,6 +103,23 @@ func TestMetrics(t *testing.T) {
 		}
 		if !regexp.MustCompile(`inventory_http_request_duration_seconds_bucket\{method="GET",route="/api/dcim/sites/",le="\+Inf"\} [1-9]`).MatchString(after) {
 			t.Errorf("no latency histogram for the sites list")
+		}
+
+		// A webhook on site creation: dispatching the next site's event
+		// queues a delivery and the lag falls back to 0.
+		hook := a.Must(http.StatusCreated, "POST", "/api/extras/webhooks/", map[string]any{"name": "W", "payload_url": "https://hooks.example.com/w"}).Object()["id"]
+		a.Must(http.StatusCreated, "POST", "/api/extras/event-rules/", map[string]any{"name": "E", "object_types": []string{"dcim.site"},
+			"event_types": []string{"object_created"}, "action_type": "webhook", "action_object_type": "extras.webhook", "action_object_id": hook})
+		a.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "S2", "slug": "s2"})
+		if _, err := e.Server.Webhooks().Dispatch(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		dispatched := scrape()
+		if v := metricValue(dispatched, `inventory_webhook_deliveries{state="queued"}`); v != 1 {
+			t.Errorf("queued deliveries after dispatch: %v, want 1", v)
+		}
+		if v := metricValue(dispatched, "inventory_outbox_lag_seconds"); v != 0 {
+			t.Errorf("outbox lag after dispatch: %v, want 0", v)
 		}
 
 		// Who may scrape: the token, not an API token, not anonymous.
