@@ -173,3 +173,48 @@ func jsonEqual(t *testing.T, a, b []byte) bool {
 	ya, _ := json.Marshal(y)
 	return string(xa) == string(ya)
 }
+
+// TestChoiceSetRemovalInUse: an extra choice that objects still hold in a
+// select or multiselect custom field of the set cannot be removed
+// (NetBox's CustomFieldChoiceSet.clean()); nothing changes. Unused choices
+// go.
+func TestChoiceSetRemovalInUse(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		a := e.Admin()
+		set := a.Must(http.StatusCreated, "POST", "/api/extras/custom-field-choice-sets/", map[string]any{
+			"name": "Envs", "extra_choices": [][]string{{"a", "A"}, {"b", "B"}, {"c", "C"}, {"FR", "France"}}}).Object()["id"]
+		setPath := fmt.Sprintf("/api/extras/custom-field-choice-sets/%v/", set)
+		for _, cf := range []map[string]any{
+			{"name": "env", "type": "select", "object_types": []string{"dcim.site"}, "choice_set": set},
+			{"name": "envs", "type": "multiselect", "object_types": []string{"dcim.site", "dcim.device"}, "choice_set": set},
+		} {
+			a.Must(http.StatusCreated, "POST", "/api/extras/custom-fields/", cf)
+		}
+		a.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "S1", "slug": "s1", "custom_fields": map[string]any{"env": "a"}})
+		a.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "S2", "slug": "s2", "custom_fields": map[string]any{"envs": []string{"c", "b"}}})
+		for _, c := range []struct {
+			extra [][]string
+			base  string
+			want  string // "" for success
+		}{
+			{[][]string{{"b", "B"}, {"c", "C"}, {"FR", "France"}}, "", "Cannot remove choice a as there are DCIM | site objects which reference it."},
+			{[][]string{{"a", "A"}, {"c", "C"}, {"FR", "France"}}, "", "Cannot remove choice b as there are DCIM | site objects which reference it."},
+			{[][]string{{"a", "A"}, {"b", "B"}, {"c", "C"}}, "", ""}, // FR is unused
+			{[][]string{{"a", "A"}, {"b", "B"}}, "", "Cannot remove choice c as there are DCIM | site objects which reference it."},
+		} {
+			body := map[string]any{"extra_choices": c.extra}
+			if c.want == "" {
+				a.Must(http.StatusOK, "PATCH", setPath, body)
+				continue
+			}
+			refused(t, a, "PATCH", setPath, body, "__all__", c.want)
+			if got := a.Must(http.StatusOK, "GET", setPath, nil).Object()["extra_choices"]; len(got.([]any)) < 3 {
+				t.Errorf("a refused removal changed the set: %v", got)
+			}
+		}
+		// Once no object holds b, it may go.
+		a.Must(http.StatusOK, "PATCH", "/api/dcim/sites/2/", map[string]any{"custom_fields": map[string]any{"envs": []string{"c"}}})
+		a.Must(http.StatusOK, "PATCH", setPath, map[string]any{"extra_choices": [][]string{{"a", "A"}, {"c", "C"}}})
+	})
+}

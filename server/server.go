@@ -152,6 +152,7 @@ func (s *Server) requestContext(c *gin.Context) {
 	}
 	ctx := context.WithValue(c.Request.Context(), requestIDKey{}, id)
 	ctx = api.WithSettings(ctx, s.cfg.settings())
+	ctx = api.WithModels(ctx, resource.ModelInfo)
 	c.Request = c.Request.WithContext(ctx)
 	c.Next()
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 // NetBox's object types, as data: every model of NetBox 4.6 with the
@@ -120,4 +122,14 @@ func featureRefusal(feature, ct string) string {
 		return ""
 	}
 	return fmt.Sprintf(msg, ContentTypeLabel(ct))
+}
+
+// ModelInfo is the api.ModelInfo lookup over the served models
+// (api.WithModels).
+func ModelInfo(ct string) (api.ModelInfo, bool) {
+	d := ByContentType(ct)
+	if d == nil {
+		return api.ModelInfo{}, false
+	}
+	return api.ModelInfo{Table: d.Table, Label: ContentTypeLabel(ct)}, true
 }

@@ -70,7 +70,7 @@ func CustomFieldChoiceSetHooks() []ent.Hook {
 
 var choiceSetColumns = []string{"base_choices", "extra_choices", "choice_colors", "order_alphabetically"}
 
-func checkChoiceSet(ctx context.Context, m rawsql.Mutation, id int, row, _ map[string]any) error {
+func checkChoiceSet(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
 	base := rawsql.StringOf(rawsql.Deref(row["base_choices"]))
 	extra, err := pairsOf(row["extra_choices"])
 	if err != nil {
@@ -100,6 +100,11 @@ func checkChoiceSet(ctx context.Context, m rawsql.Mutation, id int, row, _ map[s
 		sort.Strings(unknown)
 		return &api.FieldError{Field: "choice_colors", Message: fmt.Sprintf(
 			"Color mappings must reference an existing choice value. Invalid value(s): %s.", strings.Join(unknown, ", "))}
+	}
+	if old != nil {
+		if err := checkRemovedChoices(ctx, m, id, base, values, old["extra_choices"]); err != nil {
+			return err
+		}
 	}
 	count := choicesets.Count(base) + len(extra)
 	if id != 0 && !m.Op().Is(ent.OpUpdateOne) {
@@ -169,3 +174,70 @@ func boolOf(v any) (bool, bool) {
 	}
 	return false, false
 }
+
+// checkRemovedChoices refuses to drop an extra choice that objects still
+// hold in a select or multiselect custom field of this set (NetBox's
+// CustomFieldChoiceSet.clean()): one EXISTS per removed choice and model.
+func checkRemovedChoices(ctx context.Context, m rawsql.Mutation, id int, base string, kept map[string]bool, oldExtra any) error {
+	before, err := pairsOf(oldExtra)
+	if err != nil {
+		return err
+	}
+	var removed []string
+	for _, p := range before {
+		if !kept[p[0]] && !choicesets.Has(base, p[0]) {
+			removed = append(removed, p[0])
+		}
+	}
+	if len(removed) == 0 {
+		return nil
+	}
+	pg := rawsql.Postgres(m)
+	a := &rawsql.Args{PG: pg}
+	fields, err := rawsql.Rows(ctx, m, `SELECT name, type, object_types FROM extras_customfield WHERE choice_set_id = `+a.P(id)+` ORDER BY id`, a)
+	if err != nil {
+		return err
+	}
+	for _, f := range fields {
+		name, multi := rawsql.StringOf(f["name"]), rawsql.StringOf(f["type"]) == "multiselect"
+		var types []string
+		if err := json.Unmarshal([]byte(rawsql.StringOf(f["object_types"])), &types); err != nil {
+			return err
+		}
+		for _, ct := range types {
+			info, ok := api.ModelOf(ctx, ct)
+			if !ok {
+				continue
+			}
+			for _, choice := range removed {
+				a := &rawsql.Args{PG: pg}
+				n, err := rawsql.Int(ctx, m, `SELECT 1 FROM `+quoteIdent(info.Table)+` WHERE `+holdsChoice(a, pg, name, choice, multi)+` LIMIT 1`, a)
+				if err != nil {
+					return err
+				}
+				if n > 0 {
+					return &api.FieldError{Field: "__all__", Message: fmt.Sprintf(
+						"Cannot remove choice %s as there are %s objects which reference it.", choice, info.Label)}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// holdsChoice is the condition that custom field name holds choice: equal
+// for a select, an element for a multiselect.
+func holdsChoice(a *rawsql.Args, pg bool, name, choice string, multi bool) string {
+	switch {
+	case pg && multi:
+		return `(custom_field_data::jsonb -> ` + a.P(name) + `::text) @> jsonb_build_array(` + a.P(choice) + `::text)`
+	case pg:
+		return `(custom_field_data::jsonb ->> ` + a.P(name) + `::text) = ` + a.P(choice)
+	case multi:
+		return `EXISTS (SELECT 1 FROM json_each(custom_field_data, ` + a.P(`$."`+name+`"`) + `) WHERE value = ` + a.P(choice) + `)`
+	}
+	return `json_extract(custom_field_data, ` + a.P(`$."`+name+`"`) + `) = ` + a.P(choice)
+}
+
+// quoteIdent quotes a table name for both databases.
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
