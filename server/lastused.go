@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/db/notify"
 	"github.com/inventory/inventory/server/auth"
 )
 
@@ -45,7 +46,8 @@ func (w *lastUsedWriter) touch(client *ent.Client, t *ent.Token, now time.Time) 
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		// Quietly: no replica's cache needs this write at once (notify).
+		ctx, cancel := context.WithTimeout(notify.Quietly(context.Background()), time.Minute)
 		defer cancel()
 		// A direct update: not change-logged, no event (as NetBox). A
 		// token deleted meanwhile has nothing to update.

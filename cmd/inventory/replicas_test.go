@@ -345,9 +345,10 @@ func TestReplicas(t *testing.T) {
 				must(t, 200, b.url, u, "GET", "/api/tenancy/tenants/", nil)
 			}
 		}
-		// The first use of a token writes its last_used in the background,
-		// a write that notifies: wait for both, then for B to have heard
-		// of them, before warming B's cache for the control below.
+		// The first use of a token writes its last_used in the background
+		// (quietly: it notifies no replica); wait for both, and for B to
+		// have heard of everything before, before warming B's cache for
+		// the control below.
 		warm()
 		poll(t, "last_used of the new tokens", func() bool {
 			var n int

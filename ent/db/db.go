@@ -193,7 +193,7 @@ func withCache(d *DB) *DB {
 			if n, ok := v.(int); ok && n == 0 && err == nil {
 				return v, err // a bulk update that matched nothing
 			}
-			if !uncachedTypes[m.Type()] {
+			if !uncachedTypes[m.Type()] && !notify.IsQuiet(ctx) {
 				d.Cache.Bump()
 			}
 			return v, err

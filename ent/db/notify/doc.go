@@ -10,7 +10,8 @@
 // them) runs `SELECT pg_notify('inventory_cache', <tables>)` as its last
 // statement, inside the transaction, so PostgreSQL delivers the
 // notification on commit and never for a rollback. A write outside a
-// transaction notifies right after it. The statement goes to the
+// transaction notifies right after it, unless its context is marked
+// Quietly (bookkeeping: a token's last_used). The statement goes to the
 // transaction below any statement counting, so batched-write tests see
 // the same statements as before.
 //

@@ -70,12 +70,24 @@ func payload(tables map[string]bool) string {
 
 const notifySQL = "SELECT pg_notify($1, $2)"
 
+type quietKey struct{}
+
+// Quietly marks ctx for bookkeeping writes made outside a transaction
+// that no cached read needs to see at once (a token's last_used, written
+// at most once a minute per token and replica): they notify no replica,
+// and db's own cache hook leaves the local cache alone too. Without it,
+// every active token would empty every replica's cache once a minute.
+func Quietly(ctx context.Context) context.Context { return context.WithValue(ctx, quietKey{}, true) }
+
+// IsQuiet reports whether ctx was marked by Quietly.
+func IsQuiet(ctx context.Context) bool { q, _ := ctx.Value(quietKey{}).(bool); return q }
+
 // notifyNow notifies about a write made outside a transaction, once the
 // statement has run (it commits by itself; every write of the service's
-// objects runs in a transaction, so this serves the odd direct update such
-// as a token's last_used).
+// objects runs in a transaction, so this serves the odd direct update),
+// unless ctx says Quietly.
 func (d *driver) notifyNow(ctx context.Context, table string) error {
-	if table == "" || uncached[table] {
+	if table == "" || uncached[table] || IsQuiet(ctx) {
 		return nil
 	}
 	_, err := d.Driver.ExecContext(ctx, notifySQL, Channel, table)

@@ -175,6 +175,23 @@ func TestInvalidationAcrossReplicas(t *testing.T) {
 		}
 		poll(t, "the entry to drop", func() bool { return !cached() })
 	})
+	t.Run("quiet bookkeeping", func(t *testing.T) {
+		before := marker("m6")
+		// (The token's last_used is such a write; any table will do.)
+		if err := a.Client.Tenant.Update().SetDescription("q1").Exec(notify.Quietly(ctx)); err != nil {
+			t.Fatal(err)
+		}
+		if n := marker("m7"); n != before+1 {
+			t.Fatalf("%d notifications for a quiet write", n-before-1)
+		}
+		a.Cache.Put("local", a.Cache.Gen(), 1)
+		if err := a.Client.Tenant.Update().SetDescription("q2").Exec(notify.Quietly(ctx)); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := a.Cache.Get("local"); !ok {
+			t.Fatal("a quiet write emptied the writer's own cache")
+		}
+	})
 	t.Run("channel lost", func(t *testing.T) {
 		fill(t)
 		res, err := a.Client.ExecContext(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1", notify.ApplicationName)
