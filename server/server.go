@@ -70,7 +70,7 @@ func New(cfg Config, database *db.DB) *Server {
 		// Before the API's middleware: a scraper is no API user.
 		e.GET("/metrics", gin.WrapH(s.MetricsHandler()))
 	}
-	e.Use(s.requestContext, s.recover, s.authenticate)
+	e.Use(s.browsable, s.requestContext, s.recover, s.authenticate)
 	s.routes()
 	s.indexAllow()
 	s.indexGetRoutes()
