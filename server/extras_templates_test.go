@@ -386,6 +386,9 @@ func TestExportTemplates(t *testing.T) {
 			{"autoescape in export templates", "/api/dcim/sites/?export=html&name=Alpha", 200, "Alpha", "text/html",
 				`attachment; filename="netbox_sites"`, ""},
 			{"an unknown template", "/api/dcim/sites/?export=nope", 404, "", "", "", ""},
+			{"an empty name", "/api/dcim/sites/?export=", 404, "", "", "", ""},
+			{"a name differing in case", "/api/dcim/sites/?export=CSV", 404, "", "", "", ""},
+			{"two names are no name", "/api/dcim/sites/?export=csv,count", 404, "", "", "", ""},
 			{"a template of another model", "/api/dcim/sites/?export=tenants+only", 404, "", "", "", ""},
 			{"a filter's error stays a 400", "/api/dcim/sites/?export=csv&id=x", 400, "", "", "", ""},
 		} {

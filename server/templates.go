@@ -116,12 +116,16 @@ func (s *Server) export(c *gin.Context, d *resource.Descriptor, name string) err
 		return err
 	}
 	st := s.db.Store()
-	res, err := et.Filters().Resolve(resource.WithStore(ctx, st), url.Values{"name": {name}, "object_type": {d.ContentType()}},
+	res, err := et.Filters().Resolve(resource.WithStore(ctx, st), url.Values{"object_type": {d.ContentType()}},
 		filters.Options{Unknown: filters.Strict, Dialect: s.db.Dialect, Exec: st.Q})
 	if err != nil {
-		return errNotFound // a name no filter accepts names no template
+		return err
 	}
-	tmpl, _, err := et.List(ctx, st, resource.ListParams{Preds: append(res.Preds, preds(cond)...),
+	byName, err := filters.Lookup("name", "", name) // exactly, as NetBox's name=...
+	if err != nil {
+		return errNotFound
+	}
+	tmpl, _, err := et.List(ctx, st, resource.ListParams{Preds: append(append(res.Preds, byName.Where()), preds(cond)...),
 		Order: et.Filters().Order("id"), Limit: 1})
 	if err != nil {
 		return err
