@@ -23,8 +23,8 @@ import (
 // by an export template instead of a page of JSON.
 
 // negotiate answers a handler's two forms as DRF's content negotiation
-// picks between JSONRenderer and TextRenderer: ?format=json or txt (any
-// other format is DRF's 404), else the Accept header's media ranges from
+// picks between JSONRenderer and TextRenderer: ?format=json (or api, the
+// browsable API's) or txt (any other format is DRF's 404), else the Accept header's media ranges from
 // the most specific down (quality values do not count, as in DRF), JSON
 // first among equals; no Accept header is JSON; nothing acceptable is 406.
 func negotiate(c *gin.Context, status int, n api.Negotiated) error {
@@ -44,7 +44,7 @@ func negotiate(c *gin.Context, status int, n api.Negotiated) error {
 func prefersText(c *gin.Context) (bool, error) {
 	switch f := c.Query("format"); f {
 	case "":
-	case "json":
+	case "json", "api": // api: the browsable API renders the JSON answer
 		return false, nil
 	case "txt":
 		return true, nil
