@@ -26,6 +26,7 @@ import (
 	"github.com/inventory/inventory/ent/cluster"
 	"github.com/inventory/inventory/ent/clustergroup"
 	"github.com/inventory/inventory/ent/clustertype"
+	"github.com/inventory/inventory/ent/configtemplate"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -44,6 +45,7 @@ import (
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/exporttemplate"
 	"github.com/inventory/inventory/ent/fhrpgroup"
 	"github.com/inventory/inventory/ent/fhrpgroupassignment"
 	"github.com/inventory/inventory/ent/frontport"
@@ -147,6 +149,8 @@ type Client struct {
 	ClusterGroup *ClusterGroupClient
 	// ClusterType is the client for interacting with the ClusterType builders.
 	ClusterType *ClusterTypeClient
+	// ConfigTemplate is the client for interacting with the ConfigTemplate builders.
+	ConfigTemplate *ConfigTemplateClient
 	// ConsolePort is the client for interacting with the ConsolePort builders.
 	ConsolePort *ConsolePortClient
 	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
@@ -183,6 +187,8 @@ type Client struct {
 	DeviceType *DeviceTypeClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
+	// ExportTemplate is the client for interacting with the ExportTemplate builders.
+	ExportTemplate *ExportTemplateClient
 	// FHRPGroup is the client for interacting with the FHRPGroup builders.
 	FHRPGroup *FHRPGroupClient
 	// FHRPGroupAssignment is the client for interacting with the FHRPGroupAssignment builders.
@@ -349,6 +355,7 @@ func (c *Client) init() {
 	c.Cluster = NewClusterClient(c.config)
 	c.ClusterGroup = NewClusterGroupClient(c.config)
 	c.ClusterType = NewClusterTypeClient(c.config)
+	c.ConfigTemplate = NewConfigTemplateClient(c.config)
 	c.ConsolePort = NewConsolePortClient(c.config)
 	c.ConsolePortTemplate = NewConsolePortTemplateClient(c.config)
 	c.ConsoleServerPort = NewConsoleServerPortClient(c.config)
@@ -367,6 +374,7 @@ func (c *Client) init() {
 	c.DeviceRole = NewDeviceRoleClient(c.config)
 	c.DeviceType = NewDeviceTypeClient(c.config)
 	c.EventRule = NewEventRuleClient(c.config)
+	c.ExportTemplate = NewExportTemplateClient(c.config)
 	c.FHRPGroup = NewFHRPGroupClient(c.config)
 	c.FHRPGroupAssignment = NewFHRPGroupAssignmentClient(c.config)
 	c.FrontPort = NewFrontPortClient(c.config)
@@ -542,6 +550,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Cluster:                   NewClusterClient(cfg),
 		ClusterGroup:              NewClusterGroupClient(cfg),
 		ClusterType:               NewClusterTypeClient(cfg),
+		ConfigTemplate:            NewConfigTemplateClient(cfg),
 		ConsolePort:               NewConsolePortClient(cfg),
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
 		ConsoleServerPort:         NewConsoleServerPortClient(cfg),
@@ -560,6 +569,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		DeviceRole:                NewDeviceRoleClient(cfg),
 		DeviceType:                NewDeviceTypeClient(cfg),
 		EventRule:                 NewEventRuleClient(cfg),
+		ExportTemplate:            NewExportTemplateClient(cfg),
 		FHRPGroup:                 NewFHRPGroupClient(cfg),
 		FHRPGroupAssignment:       NewFHRPGroupAssignmentClient(cfg),
 		FrontPort:                 NewFrontPortClient(cfg),
@@ -662,6 +672,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Cluster:                   NewClusterClient(cfg),
 		ClusterGroup:              NewClusterGroupClient(cfg),
 		ClusterType:               NewClusterTypeClient(cfg),
+		ConfigTemplate:            NewConfigTemplateClient(cfg),
 		ConsolePort:               NewConsolePortClient(cfg),
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
 		ConsoleServerPort:         NewConsoleServerPortClient(cfg),
@@ -680,6 +691,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		DeviceRole:                NewDeviceRoleClient(cfg),
 		DeviceType:                NewDeviceTypeClient(cfg),
 		EventRule:                 NewEventRuleClient(cfg),
+		ExportTemplate:            NewExportTemplateClient(cfg),
 		FHRPGroup:                 NewFHRPGroupClient(cfg),
 		FHRPGroupAssignment:       NewFHRPGroupAssignmentClient(cfg),
 		FrontPort:                 NewFrontPortClient(cfg),
@@ -783,13 +795,13 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.ASN, c.ASNRange, c.Aggregate, c.Circuit, c.CircuitGroup,
 		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
-		c.ClusterGroup, c.ClusterType, c.ConsolePort, c.ConsolePortTemplate,
-		c.ConsoleServerPort, c.ConsoleServerPortTemplate, c.Contact,
-		c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
+		c.ClusterGroup, c.ClusterType, c.ConfigTemplate, c.ConsolePort,
+		c.ConsolePortTemplate, c.ConsoleServerPort, c.ConsoleServerPortTemplate,
+		c.Contact, c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
 		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
-		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
-		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
+		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.ExportTemplate,
+		c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group,
+		c.IPAddress, c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
 		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
 		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
 		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
@@ -815,13 +827,13 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.ASN, c.ASNRange, c.Aggregate, c.Circuit, c.CircuitGroup,
 		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
-		c.ClusterGroup, c.ClusterType, c.ConsolePort, c.ConsolePortTemplate,
-		c.ConsoleServerPort, c.ConsoleServerPortTemplate, c.Contact,
-		c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
+		c.ClusterGroup, c.ClusterType, c.ConfigTemplate, c.ConsolePort,
+		c.ConsolePortTemplate, c.ConsoleServerPort, c.ConsoleServerPortTemplate,
+		c.Contact, c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
 		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
-		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
-		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
+		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.ExportTemplate,
+		c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group,
+		c.IPAddress, c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
 		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
 		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
 		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
@@ -866,6 +878,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ClusterGroup.mutate(ctx, m)
 	case *ClusterTypeMutation:
 		return c.ClusterType.mutate(ctx, m)
+	case *ConfigTemplateMutation:
+		return c.ConfigTemplate.mutate(ctx, m)
 	case *ConsolePortMutation:
 		return c.ConsolePort.mutate(ctx, m)
 	case *ConsolePortTemplateMutation:
@@ -902,6 +916,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.DeviceType.mutate(ctx, m)
 	case *EventRuleMutation:
 		return c.EventRule.mutate(ctx, m)
+	case *ExportTemplateMutation:
+		return c.ExportTemplate.mutate(ctx, m)
 	case *FHRPGroupMutation:
 		return c.FHRPGroup.mutate(ctx, m)
 	case *FHRPGroupAssignmentMutation:
@@ -2133,6 +2149,105 @@ func (c *ClusterTypeClient) mutate(ctx context.Context, m *ClusterTypeMutation) 
 		return (&ClusterTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ClusterType mutation op: %q", m.Op())
+	}
+}
+
+// ConfigTemplateClient is a client for the ConfigTemplate schema.
+type ConfigTemplateClient struct {
+	config
+}
+
+// NewConfigTemplateClient returns a client for the ConfigTemplate from the given config.
+func NewConfigTemplateClient(c config) *ConfigTemplateClient {
+	return &ConfigTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `configtemplate.Hooks(f(g(h())))`.
+func (c *ConfigTemplateClient) Use(hooks ...Hook) {
+	c.hooks.ConfigTemplate = append(c.hooks.ConfigTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `configtemplate.Intercept(f(g(h())))`.
+func (c *ConfigTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConfigTemplate = append(c.inters.ConfigTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a ConfigTemplate entity.
+func (c *ConfigTemplateClient) Create() *ConfigTemplateCreate {
+	mutation := newConfigTemplateMutation(c.config, OpCreate)
+	return &ConfigTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConfigTemplate entities.
+func (c *ConfigTemplateClient) CreateBulk(builders ...*ConfigTemplateCreate) *ConfigTemplateCreateBulk {
+	return &ConfigTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConfigTemplate.
+func (c *ConfigTemplateClient) Update() *ConfigTemplateUpdate {
+	mutation := newConfigTemplateMutation(c.config, OpUpdate)
+	return &ConfigTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConfigTemplateClient) UpdateOneID(id int) *ConfigTemplateUpdateOne {
+	mutation := newConfigTemplateMutation(c.config, OpUpdateOne, withConfigTemplateID(id))
+	return &ConfigTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConfigTemplate.
+func (c *ConfigTemplateClient) Delete() *ConfigTemplateDelete {
+	mutation := newConfigTemplateMutation(c.config, OpDelete)
+	return &ConfigTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConfigTemplateClient) DeleteOneID(id int) *ConfigTemplateDeleteOne {
+	builder := c.Delete().Where(configtemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConfigTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for ConfigTemplate.
+func (c *ConfigTemplateClient) Query() *ConfigTemplateQuery {
+	return &ConfigTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConfigTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConfigTemplate entity by its id.
+func (c *ConfigTemplateClient) Get(ctx context.Context, id int) (*ConfigTemplate, error) {
+	return c.Query().Where(configtemplate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ConfigTemplateClient) Hooks() []Hook {
+	hooks := c.hooks.ConfigTemplate
+	return append(hooks[:len(hooks):len(hooks)], configtemplate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConfigTemplateClient) Interceptors() []Interceptor {
+	return c.inters.ConfigTemplate
+}
+
+func (c *ConfigTemplateClient) mutate(ctx context.Context, m *ConfigTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConfigTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConfigTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConfigTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConfigTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConfigTemplate mutation op: %q", m.Op())
 	}
 }
 
@@ -3946,6 +4061,105 @@ func (c *EventRuleClient) mutate(ctx context.Context, m *EventRuleMutation) (Val
 		return (&EventRuleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown EventRule mutation op: %q", m.Op())
+	}
+}
+
+// ExportTemplateClient is a client for the ExportTemplate schema.
+type ExportTemplateClient struct {
+	config
+}
+
+// NewExportTemplateClient returns a client for the ExportTemplate from the given config.
+func NewExportTemplateClient(c config) *ExportTemplateClient {
+	return &ExportTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `exporttemplate.Hooks(f(g(h())))`.
+func (c *ExportTemplateClient) Use(hooks ...Hook) {
+	c.hooks.ExportTemplate = append(c.hooks.ExportTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `exporttemplate.Intercept(f(g(h())))`.
+func (c *ExportTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ExportTemplate = append(c.inters.ExportTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a ExportTemplate entity.
+func (c *ExportTemplateClient) Create() *ExportTemplateCreate {
+	mutation := newExportTemplateMutation(c.config, OpCreate)
+	return &ExportTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ExportTemplate entities.
+func (c *ExportTemplateClient) CreateBulk(builders ...*ExportTemplateCreate) *ExportTemplateCreateBulk {
+	return &ExportTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ExportTemplate.
+func (c *ExportTemplateClient) Update() *ExportTemplateUpdate {
+	mutation := newExportTemplateMutation(c.config, OpUpdate)
+	return &ExportTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ExportTemplateClient) UpdateOneID(id int) *ExportTemplateUpdateOne {
+	mutation := newExportTemplateMutation(c.config, OpUpdateOne, withExportTemplateID(id))
+	return &ExportTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ExportTemplate.
+func (c *ExportTemplateClient) Delete() *ExportTemplateDelete {
+	mutation := newExportTemplateMutation(c.config, OpDelete)
+	return &ExportTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ExportTemplateClient) DeleteOneID(id int) *ExportTemplateDeleteOne {
+	builder := c.Delete().Where(exporttemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ExportTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for ExportTemplate.
+func (c *ExportTemplateClient) Query() *ExportTemplateQuery {
+	return &ExportTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeExportTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ExportTemplate entity by its id.
+func (c *ExportTemplateClient) Get(ctx context.Context, id int) (*ExportTemplate, error) {
+	return c.Query().Where(exporttemplate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ExportTemplateClient) Hooks() []Hook {
+	hooks := c.hooks.ExportTemplate
+	return append(hooks[:len(hooks):len(hooks)], exporttemplate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ExportTemplateClient) Interceptors() []Interceptor {
+	return c.inters.ExportTemplate
+}
+
+func (c *ExportTemplateClient) mutate(ctx context.Context, m *ExportTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ExportTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ExportTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ExportTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ExportTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ExportTemplate mutation op: %q", m.Op())
 	}
 }
 
@@ -11692,44 +11906,46 @@ type (
 	hooks struct {
 		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
 		CircuitTermination, CircuitType, Cluster, ClusterGroup, ClusterType,
-		ConsolePort, ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate,
-		Contact, ContactAssignment, ContactGroup, ContactRole, CustomField,
-		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
-		DeviceInterface, DeviceRole, DeviceType, EventRule, FHRPGroup,
-		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
-		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
-		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
-		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
-		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
-		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
-		VLANTranslationRule, VMInterface, VRF, VirtualChassis, VirtualCircuit,
-		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,
-		VirtualDisk, VirtualMachine, VirtualMachineType, Webhook []ent.Hook
+		ConfigTemplate, ConsolePort, ConsolePortTemplate, ConsoleServerPort,
+		ConsoleServerPortTemplate, Contact, ContactAssignment, ContactGroup,
+		ContactRole, CustomField, CustomFieldChoiceSet, Delivery, Device, DeviceBay,
+		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
+		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
+		Group, IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
+		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
+		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
+		ObjectChange, ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform,
+		PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
+		PowerPortTemplate, Prefix, Provider, ProviderAccount, ProviderNetwork, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
+		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
+		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
+		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
+		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
+		Webhook []ent.Hook
 	}
 	inters struct {
 		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
 		CircuitTermination, CircuitType, Cluster, ClusterGroup, ClusterType,
-		ConsolePort, ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate,
-		Contact, ContactAssignment, ContactGroup, ContactRole, CustomField,
-		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
-		DeviceInterface, DeviceRole, DeviceType, EventRule, FHRPGroup,
-		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
-		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
-		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
-		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
-		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
-		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
-		VLANTranslationRule, VMInterface, VRF, VirtualChassis, VirtualCircuit,
-		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,
-		VirtualDisk, VirtualMachine, VirtualMachineType, Webhook []ent.Interceptor
+		ConfigTemplate, ConsolePort, ConsolePortTemplate, ConsoleServerPort,
+		ConsoleServerPortTemplate, Contact, ContactAssignment, ContactGroup,
+		ContactRole, CustomField, CustomFieldChoiceSet, Delivery, Device, DeviceBay,
+		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
+		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
+		Group, IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
+		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
+		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
+		ObjectChange, ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform,
+		PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
+		PowerPortTemplate, Prefix, Provider, ProviderAccount, ProviderNetwork, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
+		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
+		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
+		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
+		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
+		Webhook []ent.Interceptor
 	}
 )
 

@@ -74,6 +74,8 @@ type Device struct {
 	VirtualChassisID *int `json:"virtual_chassis_id,omitempty"`
 	// ClusterID holds the value of the "cluster_id" field.
 	ClusterID *int `json:"cluster_id,omitempty"`
+	// ConfigTemplateID holds the value of the "config_template_id" field.
+	ConfigTemplateID *int `json:"config_template_id,omitempty"`
 	// PrimaryIp4ID holds the value of the "primary_ip4_id" field.
 	PrimaryIp4ID *int `json:"primary_ip4_id,omitempty"`
 	// PrimaryIp6ID holds the value of the "primary_ip6_id" field.
@@ -98,7 +100,7 @@ func (*Device) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case device.FieldPosition, device.FieldLatitude, device.FieldLongitude:
 			values[i] = new(sql.NullFloat64)
-		case device.FieldID, device.FieldOwnerID, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldVcPosition, device.FieldVcPriority, device.FieldVirtualChassisID, device.FieldClusterID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID:
+		case device.FieldID, device.FieldOwnerID, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldVcPosition, device.FieldVcPriority, device.FieldVirtualChassisID, device.FieldClusterID, device.FieldConfigTemplateID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID:
 			values[i] = new(sql.NullInt64)
 		case device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldSerial, device.FieldAssetTag, device.FieldFace, device.FieldStatus, device.FieldAirflow, device.FieldTypeDisplay, device.FieldVcName:
 			values[i] = new(sql.NullString)
@@ -314,6 +316,13 @@ func (_m *Device) assignValues(columns []string, values []any) error {
 				_m.ClusterID = new(int)
 				*_m.ClusterID = int(value.Int64)
 			}
+		case device.FieldConfigTemplateID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field config_template_id", values[i])
+			} else if value.Valid {
+				_m.ConfigTemplateID = new(int)
+				*_m.ConfigTemplateID = int(value.Int64)
+			}
 		case device.FieldPrimaryIp4ID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field primary_ip4_id", values[i])
@@ -500,6 +509,11 @@ func (_m *Device) String() string {
 	builder.WriteString(", ")
 	if v := _m.ClusterID; v != nil {
 		builder.WriteString("cluster_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.ConfigTemplateID; v != nil {
+		builder.WriteString("config_template_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/cluster"
+	"github.com/inventory/inventory/ent/configtemplate"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
@@ -101,6 +102,12 @@ func (_u *DeviceUpdate) ClearVirtualChassis() *DeviceUpdate {
 // ClearCluster clears the "cluster" edge to the Cluster entity.
 func (_u *DeviceUpdate) ClearCluster() *DeviceUpdate {
 	_u.mutation.ClearCluster()
+	return _u
+}
+
+// ClearConfigTemplate clears the "config_template" edge to the ConfigTemplate entity.
+func (_u *DeviceUpdate) ClearConfigTemplate() *DeviceUpdate {
+	_u.mutation.ClearConfigTemplate()
 	return _u
 }
 
@@ -639,6 +646,35 @@ func (_u *DeviceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ConfigTemplateCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.ConfigTemplateTable,
+			Columns: []string{device.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigTemplateIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.ConfigTemplateTable,
+			Columns: []string{device.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.PrimaryIp4Cleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -809,6 +845,12 @@ func (_u *DeviceUpdateOne) ClearVirtualChassis() *DeviceUpdateOne {
 // ClearCluster clears the "cluster" edge to the Cluster entity.
 func (_u *DeviceUpdateOne) ClearCluster() *DeviceUpdateOne {
 	_u.mutation.ClearCluster()
+	return _u
+}
+
+// ClearConfigTemplate clears the "config_template" edge to the ConfigTemplate entity.
+func (_u *DeviceUpdateOne) ClearConfigTemplate() *DeviceUpdateOne {
+	_u.mutation.ClearConfigTemplate()
 	return _u
 }
 
@@ -1370,6 +1412,35 @@ func (_u *DeviceUpdateOne) sqlSave(ctx context.Context) (_node *Device, err erro
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(cluster.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ConfigTemplateCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.ConfigTemplateTable,
+			Columns: []string{device.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigTemplateIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.ConfigTemplateTable,
+			Columns: []string{device.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -41,8 +41,10 @@ type DeviceRole struct {
 	// Color holds the value of the "color" field.
 	Color string `json:"color,omitempty"`
 	// VMRole holds the value of the "vm_role" field.
-	VMRole       bool `json:"vm_role,omitempty"`
-	selectValues sql.SelectValues
+	VMRole bool `json:"vm_role,omitempty"`
+	// ConfigTemplateID holds the value of the "config_template_id" field.
+	ConfigTemplateID *int `json:"config_template_id,omitempty"`
+	selectValues     sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -54,7 +56,7 @@ func (*DeviceRole) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case devicerole.FieldVMRole:
 			values[i] = new(sql.NullBool)
-		case devicerole.FieldID, devicerole.FieldParentID, devicerole.FieldDepth, devicerole.FieldOwnerID:
+		case devicerole.FieldID, devicerole.FieldParentID, devicerole.FieldDepth, devicerole.FieldOwnerID, devicerole.FieldConfigTemplateID:
 			values[i] = new(sql.NullInt64)
 		case devicerole.FieldName, devicerole.FieldSlug, devicerole.FieldDescription, devicerole.FieldComments, devicerole.FieldColor:
 			values[i] = new(sql.NullString)
@@ -159,6 +161,13 @@ func (_m *DeviceRole) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.VMRole = value.Bool
 			}
+		case devicerole.FieldConfigTemplateID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field config_template_id", values[i])
+			} else if value.Valid {
+				_m.ConfigTemplateID = new(int)
+				*_m.ConfigTemplateID = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -231,6 +240,11 @@ func (_m *DeviceRole) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("vm_role=")
 	builder.WriteString(fmt.Sprintf("%v", _m.VMRole))
+	builder.WriteString(", ")
+	if v := _m.ConfigTemplateID; v != nil {
+		builder.WriteString("config_template_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

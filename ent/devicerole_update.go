@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/configtemplate"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
@@ -65,6 +66,12 @@ func (_u *DeviceRoleUpdate) RemoveChildren(v ...*DeviceRole) *DeviceRoleUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveChildIDs(ids...)
+}
+
+// ClearConfigTemplate clears the "config_template" edge to the ConfigTemplate entity.
+func (_u *DeviceRoleUpdate) ClearConfigTemplate() *DeviceRoleUpdate {
+	_u.mutation.ClearConfigTemplate()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -279,6 +286,35 @@ func (_u *DeviceRoleUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ConfigTemplateCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicerole.ConfigTemplateTable,
+			Columns: []string{devicerole.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigTemplateIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicerole.ConfigTemplateTable,
+			Columns: []string{devicerole.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{devicerole.Label}
@@ -336,6 +372,12 @@ func (_u *DeviceRoleUpdateOne) RemoveChildren(v ...*DeviceRole) *DeviceRoleUpdat
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveChildIDs(ids...)
+}
+
+// ClearConfigTemplate clears the "config_template" edge to the ConfigTemplate entity.
+func (_u *DeviceRoleUpdateOne) ClearConfigTemplate() *DeviceRoleUpdateOne {
+	_u.mutation.ClearConfigTemplate()
+	return _u
 }
 
 // Where appends a list predicates to the DeviceRoleUpdate builder.
@@ -573,6 +615,35 @@ func (_u *DeviceRoleUpdateOne) sqlSave(ctx context.Context) (_node *DeviceRole, 
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(devicerole.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ConfigTemplateCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicerole.ConfigTemplateTable,
+			Columns: []string{devicerole.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigTemplateIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   devicerole.ConfigTemplateTable,
+			Columns: []string{devicerole.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

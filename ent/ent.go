@@ -23,6 +23,7 @@ import (
 	"github.com/inventory/inventory/ent/cluster"
 	"github.com/inventory/inventory/ent/clustergroup"
 	"github.com/inventory/inventory/ent/clustertype"
+	"github.com/inventory/inventory/ent/configtemplate"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -41,6 +42,7 @@ import (
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/exporttemplate"
 	"github.com/inventory/inventory/ent/fhrpgroup"
 	"github.com/inventory/inventory/ent/fhrpgroupassignment"
 	"github.com/inventory/inventory/ent/frontport"
@@ -184,6 +186,7 @@ func checkColumn(t, c string) error {
 			cluster.Table:                   cluster.ValidColumn,
 			clustergroup.Table:              clustergroup.ValidColumn,
 			clustertype.Table:               clustertype.ValidColumn,
+			configtemplate.Table:            configtemplate.ValidColumn,
 			consoleport.Table:               consoleport.ValidColumn,
 			consoleporttemplate.Table:       consoleporttemplate.ValidColumn,
 			consoleserverport.Table:         consoleserverport.ValidColumn,
@@ -202,6 +205,7 @@ func checkColumn(t, c string) error {
 			devicerole.Table:                devicerole.ValidColumn,
 			devicetype.Table:                devicetype.ValidColumn,
 			eventrule.Table:                 eventrule.ValidColumn,
+			exporttemplate.Table:            exporttemplate.ValidColumn,
 			fhrpgroup.Table:                 fhrpgroup.ValidColumn,
 			fhrpgroupassignment.Table:       fhrpgroupassignment.ValidColumn,
 			frontport.Table:                 frontport.ValidColumn,

@@ -23,6 +23,7 @@ import (
 	"github.com/inventory/inventory/ent/cluster"
 	"github.com/inventory/inventory/ent/clustergroup"
 	"github.com/inventory/inventory/ent/clustertype"
+	"github.com/inventory/inventory/ent/configtemplate"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -41,6 +42,7 @@ import (
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/exporttemplate"
 	"github.com/inventory/inventory/ent/fhrpgroup"
 	"github.com/inventory/inventory/ent/fhrpgroupassignment"
 	"github.com/inventory/inventory/ent/frontport"
@@ -136,6 +138,7 @@ const (
 	TypeCluster                   = "Cluster"
 	TypeClusterGroup              = "ClusterGroup"
 	TypeClusterType               = "ClusterType"
+	TypeConfigTemplate            = "ConfigTemplate"
 	TypeConsolePort               = "ConsolePort"
 	TypeConsolePortTemplate       = "ConsolePortTemplate"
 	TypeConsoleServerPort         = "ConsoleServerPort"
@@ -154,6 +157,7 @@ const (
 	TypeDeviceRole                = "DeviceRole"
 	TypeDeviceType                = "DeviceType"
 	TypeEventRule                 = "EventRule"
+	TypeExportTemplate            = "ExportTemplate"
 	TypeFHRPGroup                 = "FHRPGroup"
 	TypeFHRPGroupAssignment       = "FHRPGroupAssignment"
 	TypeFrontPort                 = "FrontPort"
@@ -12182,6 +12186,910 @@ func (m *ClusterTypeMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ClusterType edge %s", name)
+}
+
+// ConfigTemplateMutation represents an operation that mutates the ConfigTemplate nodes in the graph.
+type ConfigTemplateMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	name               *string
+	description        *string
+	environment_params *map[string]interface{}
+	template_code      *string
+	mime_type          *string
+	file_name          *string
+	file_extension     *string
+	as_attachment      *bool
+	debug              *bool
+	auto_sync_enabled  *bool
+	clearedFields      map[string]struct{}
+	owner              *int
+	clearedowner       bool
+	done               bool
+	oldValue           func(context.Context) (*ConfigTemplate, error)
+	predicates         []predicate.ConfigTemplate
+}
+
+var _ ent.Mutation = (*ConfigTemplateMutation)(nil)
+
+// configtemplateOption allows management of the mutation configuration using functional options.
+type configtemplateOption func(*ConfigTemplateMutation)
+
+// newConfigTemplateMutation creates new mutation for the ConfigTemplate entity.
+func newConfigTemplateMutation(c config, op Op, opts ...configtemplateOption) *ConfigTemplateMutation {
+	m := &ConfigTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConfigTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConfigTemplateID sets the ID field of the mutation.
+func withConfigTemplateID(id int) configtemplateOption {
+	return func(m *ConfigTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConfigTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*ConfigTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConfigTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConfigTemplate sets the old ConfigTemplate of the mutation.
+func withConfigTemplate(node *ConfigTemplate) configtemplateOption {
+	return func(m *ConfigTemplateMutation) {
+		m.oldValue = func(context.Context) (*ConfigTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConfigTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConfigTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConfigTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConfigTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConfigTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ConfigTemplateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ConfigTemplateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ConfigTemplateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[configtemplate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ConfigTemplateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[configtemplate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ConfigTemplateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, configtemplate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ConfigTemplateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ConfigTemplateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ConfigTemplateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[configtemplate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ConfigTemplateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[configtemplate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ConfigTemplateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, configtemplate.FieldLastUpdated)
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *ConfigTemplateMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ConfigTemplateMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ConfigTemplateMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[configtemplate.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ConfigTemplateMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[configtemplate.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ConfigTemplateMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, configtemplate.FieldOwnerID)
+}
+
+// SetName sets the "name" field.
+func (m *ConfigTemplateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ConfigTemplateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ConfigTemplateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ConfigTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ConfigTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ConfigTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetEnvironmentParams sets the "environment_params" field.
+func (m *ConfigTemplateMutation) SetEnvironmentParams(value map[string]interface{}) {
+	m.environment_params = &value
+}
+
+// EnvironmentParams returns the value of the "environment_params" field in the mutation.
+func (m *ConfigTemplateMutation) EnvironmentParams() (r map[string]interface{}, exists bool) {
+	v := m.environment_params
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearEnvironmentParams clears the value of the "environment_params" field.
+func (m *ConfigTemplateMutation) ClearEnvironmentParams() {
+	m.environment_params = nil
+	m.clearedFields[configtemplate.FieldEnvironmentParams] = struct{}{}
+}
+
+// EnvironmentParamsCleared returns if the "environment_params" field was cleared in this mutation.
+func (m *ConfigTemplateMutation) EnvironmentParamsCleared() bool {
+	_, ok := m.clearedFields[configtemplate.FieldEnvironmentParams]
+	return ok
+}
+
+// ResetEnvironmentParams resets all changes to the "environment_params" field.
+func (m *ConfigTemplateMutation) ResetEnvironmentParams() {
+	m.environment_params = nil
+	delete(m.clearedFields, configtemplate.FieldEnvironmentParams)
+}
+
+// SetTemplateCode sets the "template_code" field.
+func (m *ConfigTemplateMutation) SetTemplateCode(s string) {
+	m.template_code = &s
+}
+
+// TemplateCode returns the value of the "template_code" field in the mutation.
+func (m *ConfigTemplateMutation) TemplateCode() (r string, exists bool) {
+	v := m.template_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTemplateCode resets all changes to the "template_code" field.
+func (m *ConfigTemplateMutation) ResetTemplateCode() {
+	m.template_code = nil
+}
+
+// SetMimeType sets the "mime_type" field.
+func (m *ConfigTemplateMutation) SetMimeType(s string) {
+	m.mime_type = &s
+}
+
+// MimeType returns the value of the "mime_type" field in the mutation.
+func (m *ConfigTemplateMutation) MimeType() (r string, exists bool) {
+	v := m.mime_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMimeType resets all changes to the "mime_type" field.
+func (m *ConfigTemplateMutation) ResetMimeType() {
+	m.mime_type = nil
+}
+
+// SetFileName sets the "file_name" field.
+func (m *ConfigTemplateMutation) SetFileName(s string) {
+	m.file_name = &s
+}
+
+// FileName returns the value of the "file_name" field in the mutation.
+func (m *ConfigTemplateMutation) FileName() (r string, exists bool) {
+	v := m.file_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFileName resets all changes to the "file_name" field.
+func (m *ConfigTemplateMutation) ResetFileName() {
+	m.file_name = nil
+}
+
+// SetFileExtension sets the "file_extension" field.
+func (m *ConfigTemplateMutation) SetFileExtension(s string) {
+	m.file_extension = &s
+}
+
+// FileExtension returns the value of the "file_extension" field in the mutation.
+func (m *ConfigTemplateMutation) FileExtension() (r string, exists bool) {
+	v := m.file_extension
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFileExtension resets all changes to the "file_extension" field.
+func (m *ConfigTemplateMutation) ResetFileExtension() {
+	m.file_extension = nil
+}
+
+// SetAsAttachment sets the "as_attachment" field.
+func (m *ConfigTemplateMutation) SetAsAttachment(b bool) {
+	m.as_attachment = &b
+}
+
+// AsAttachment returns the value of the "as_attachment" field in the mutation.
+func (m *ConfigTemplateMutation) AsAttachment() (r bool, exists bool) {
+	v := m.as_attachment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAsAttachment resets all changes to the "as_attachment" field.
+func (m *ConfigTemplateMutation) ResetAsAttachment() {
+	m.as_attachment = nil
+}
+
+// SetDebug sets the "debug" field.
+func (m *ConfigTemplateMutation) SetDebug(b bool) {
+	m.debug = &b
+}
+
+// Debug returns the value of the "debug" field in the mutation.
+func (m *ConfigTemplateMutation) Debug() (r bool, exists bool) {
+	v := m.debug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDebug resets all changes to the "debug" field.
+func (m *ConfigTemplateMutation) ResetDebug() {
+	m.debug = nil
+}
+
+// SetAutoSyncEnabled sets the "auto_sync_enabled" field.
+func (m *ConfigTemplateMutation) SetAutoSyncEnabled(b bool) {
+	m.auto_sync_enabled = &b
+}
+
+// AutoSyncEnabled returns the value of the "auto_sync_enabled" field in the mutation.
+func (m *ConfigTemplateMutation) AutoSyncEnabled() (r bool, exists bool) {
+	v := m.auto_sync_enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAutoSyncEnabled resets all changes to the "auto_sync_enabled" field.
+func (m *ConfigTemplateMutation) ResetAutoSyncEnabled() {
+	m.auto_sync_enabled = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ConfigTemplateMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[configtemplate.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ConfigTemplateMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ConfigTemplateMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ConfigTemplateMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
+// Where appends a list predicates to the ConfigTemplateMutation builder.
+func (m *ConfigTemplateMutation) Where(ps ...predicate.ConfigTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConfigTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConfigTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConfigTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConfigTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConfigTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConfigTemplate).
+func (m *ConfigTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConfigTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created != nil {
+		fields = append(fields, configtemplate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, configtemplate.FieldLastUpdated)
+	}
+	if m.owner != nil {
+		fields = append(fields, configtemplate.FieldOwnerID)
+	}
+	if m.name != nil {
+		fields = append(fields, configtemplate.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, configtemplate.FieldDescription)
+	}
+	if m.environment_params != nil {
+		fields = append(fields, configtemplate.FieldEnvironmentParams)
+	}
+	if m.template_code != nil {
+		fields = append(fields, configtemplate.FieldTemplateCode)
+	}
+	if m.mime_type != nil {
+		fields = append(fields, configtemplate.FieldMimeType)
+	}
+	if m.file_name != nil {
+		fields = append(fields, configtemplate.FieldFileName)
+	}
+	if m.file_extension != nil {
+		fields = append(fields, configtemplate.FieldFileExtension)
+	}
+	if m.as_attachment != nil {
+		fields = append(fields, configtemplate.FieldAsAttachment)
+	}
+	if m.debug != nil {
+		fields = append(fields, configtemplate.FieldDebug)
+	}
+	if m.auto_sync_enabled != nil {
+		fields = append(fields, configtemplate.FieldAutoSyncEnabled)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConfigTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case configtemplate.FieldCreated:
+		return m.Created()
+	case configtemplate.FieldLastUpdated:
+		return m.LastUpdated()
+	case configtemplate.FieldOwnerID:
+		return m.OwnerID()
+	case configtemplate.FieldName:
+		return m.Name()
+	case configtemplate.FieldDescription:
+		return m.Description()
+	case configtemplate.FieldEnvironmentParams:
+		return m.EnvironmentParams()
+	case configtemplate.FieldTemplateCode:
+		return m.TemplateCode()
+	case configtemplate.FieldMimeType:
+		return m.MimeType()
+	case configtemplate.FieldFileName:
+		return m.FileName()
+	case configtemplate.FieldFileExtension:
+		return m.FileExtension()
+	case configtemplate.FieldAsAttachment:
+		return m.AsAttachment()
+	case configtemplate.FieldDebug:
+		return m.Debug()
+	case configtemplate.FieldAutoSyncEnabled:
+		return m.AutoSyncEnabled()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConfigTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case configtemplate.FieldCreated, configtemplate.FieldLastUpdated, configtemplate.FieldOwnerID, configtemplate.FieldName, configtemplate.FieldDescription, configtemplate.FieldEnvironmentParams, configtemplate.FieldTemplateCode, configtemplate.FieldMimeType, configtemplate.FieldFileName, configtemplate.FieldFileExtension, configtemplate.FieldAsAttachment, configtemplate.FieldDebug, configtemplate.FieldAutoSyncEnabled:
+	default:
+		return nil, fmt.Errorf("unknown ConfigTemplate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case configtemplate.FieldCreated:
+		return old.Created, nil
+	case configtemplate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case configtemplate.FieldOwnerID:
+		return old.OwnerID, nil
+	case configtemplate.FieldName:
+		return old.Name, nil
+	case configtemplate.FieldDescription:
+		return old.Description, nil
+	case configtemplate.FieldEnvironmentParams:
+		return old.EnvironmentParams, nil
+	case configtemplate.FieldTemplateCode:
+		return old.TemplateCode, nil
+	case configtemplate.FieldMimeType:
+		return old.MimeType, nil
+	case configtemplate.FieldFileName:
+		return old.FileName, nil
+	case configtemplate.FieldFileExtension:
+		return old.FileExtension, nil
+	case configtemplate.FieldAsAttachment:
+		return old.AsAttachment, nil
+	case configtemplate.FieldDebug:
+		return old.Debug, nil
+	case configtemplate.FieldAutoSyncEnabled:
+		return old.AutoSyncEnabled, nil
+	}
+	return nil, fmt.Errorf("unknown ConfigTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConfigTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case configtemplate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case configtemplate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case configtemplate.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
+	case configtemplate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case configtemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case configtemplate.FieldEnvironmentParams:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnvironmentParams(v)
+		return nil
+	case configtemplate.FieldTemplateCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTemplateCode(v)
+		return nil
+	case configtemplate.FieldMimeType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMimeType(v)
+		return nil
+	case configtemplate.FieldFileName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFileName(v)
+		return nil
+	case configtemplate.FieldFileExtension:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFileExtension(v)
+		return nil
+	case configtemplate.FieldAsAttachment:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAsAttachment(v)
+		return nil
+	case configtemplate.FieldDebug:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDebug(v)
+		return nil
+	case configtemplate.FieldAutoSyncEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAutoSyncEnabled(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConfigTemplateMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConfigTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConfigTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ConfigTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConfigTemplateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(configtemplate.FieldCreated) {
+		fields = append(fields, configtemplate.FieldCreated)
+	}
+	if m.FieldCleared(configtemplate.FieldLastUpdated) {
+		fields = append(fields, configtemplate.FieldLastUpdated)
+	}
+	if m.FieldCleared(configtemplate.FieldOwnerID) {
+		fields = append(fields, configtemplate.FieldOwnerID)
+	}
+	if m.FieldCleared(configtemplate.FieldEnvironmentParams) {
+		fields = append(fields, configtemplate.FieldEnvironmentParams)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConfigTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConfigTemplateMutation) ClearField(name string) error {
+	switch name {
+	case configtemplate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case configtemplate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case configtemplate.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
+	case configtemplate.FieldEnvironmentParams:
+		m.ClearEnvironmentParams()
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConfigTemplateMutation) ResetField(name string) error {
+	switch name {
+	case configtemplate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case configtemplate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case configtemplate.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
+	case configtemplate.FieldName:
+		m.ResetName()
+		return nil
+	case configtemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case configtemplate.FieldEnvironmentParams:
+		m.ResetEnvironmentParams()
+		return nil
+	case configtemplate.FieldTemplateCode:
+		m.ResetTemplateCode()
+		return nil
+	case configtemplate.FieldMimeType:
+		m.ResetMimeType()
+		return nil
+	case configtemplate.FieldFileName:
+		m.ResetFileName()
+		return nil
+	case configtemplate.FieldFileExtension:
+		m.ResetFileExtension()
+		return nil
+	case configtemplate.FieldAsAttachment:
+		m.ResetAsAttachment()
+		return nil
+	case configtemplate.FieldDebug:
+		m.ResetDebug()
+		return nil
+	case configtemplate.FieldAutoSyncEnabled:
+		m.ResetAutoSyncEnabled()
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConfigTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, configtemplate.EdgeOwner)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConfigTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case configtemplate.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConfigTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConfigTemplateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConfigTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, configtemplate.EdgeOwner)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConfigTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case configtemplate.EdgeOwner:
+		return m.clearedowner
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConfigTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case configtemplate.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConfigTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case configtemplate.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigTemplate edge %s", name)
 }
 
 // ConsolePortMutation represents an operation that mutates the ConsolePort nodes in the graph.
@@ -24879,6 +25787,8 @@ type DeviceMutation struct {
 	clearedvirtual_chassis bool
 	cluster                *int
 	clearedcluster         bool
+	config_template        *int
+	clearedconfig_template bool
 	primary_ip4            *int
 	clearedprimary_ip4     bool
 	primary_ip6            *int
@@ -25859,6 +26769,38 @@ func (m *DeviceMutation) ResetClusterID() {
 	delete(m.clearedFields, device.FieldClusterID)
 }
 
+// SetConfigTemplateID sets the "config_template_id" field.
+func (m *DeviceMutation) SetConfigTemplateID(i int) {
+	m.config_template = &i
+}
+
+// ConfigTemplateID returns the value of the "config_template_id" field in the mutation.
+func (m *DeviceMutation) ConfigTemplateID() (r int, exists bool) {
+	v := m.config_template
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearConfigTemplateID clears the value of the "config_template_id" field.
+func (m *DeviceMutation) ClearConfigTemplateID() {
+	m.config_template = nil
+	m.clearedFields[device.FieldConfigTemplateID] = struct{}{}
+}
+
+// ConfigTemplateIDCleared returns if the "config_template_id" field was cleared in this mutation.
+func (m *DeviceMutation) ConfigTemplateIDCleared() bool {
+	_, ok := m.clearedFields[device.FieldConfigTemplateID]
+	return ok
+}
+
+// ResetConfigTemplateID resets all changes to the "config_template_id" field.
+func (m *DeviceMutation) ResetConfigTemplateID() {
+	m.config_template = nil
+	delete(m.clearedFields, device.FieldConfigTemplateID)
+}
+
 // SetPrimaryIp4ID sets the "primary_ip4_id" field.
 func (m *DeviceMutation) SetPrimaryIp4ID(i int) {
 	m.primary_ip4 = &i
@@ -26308,6 +27250,33 @@ func (m *DeviceMutation) ResetCluster() {
 	m.clearedcluster = false
 }
 
+// ClearConfigTemplate clears the "config_template" edge to the ConfigTemplate entity.
+func (m *DeviceMutation) ClearConfigTemplate() {
+	m.clearedconfig_template = true
+	m.clearedFields[device.FieldConfigTemplateID] = struct{}{}
+}
+
+// ConfigTemplateCleared reports if the "config_template" edge to the ConfigTemplate entity was cleared.
+func (m *DeviceMutation) ConfigTemplateCleared() bool {
+	return m.ConfigTemplateIDCleared() || m.clearedconfig_template
+}
+
+// ConfigTemplateIDs returns the "config_template" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ConfigTemplateID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) ConfigTemplateIDs() (ids []int) {
+	if id := m.config_template; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetConfigTemplate resets all changes to the "config_template" edge.
+func (m *DeviceMutation) ResetConfigTemplate() {
+	m.config_template = nil
+	m.clearedconfig_template = false
+}
+
 // ClearPrimaryIp4 clears the "primary_ip4" edge to the IPAddress entity.
 func (m *DeviceMutation) ClearPrimaryIp4() {
 	m.clearedprimary_ip4 = true
@@ -26423,7 +27392,7 @@ func (m *DeviceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceMutation) Fields() []string {
-	fields := make([]string, 0, 34)
+	fields := make([]string, 0, 35)
 	if m.created != nil {
 		fields = append(fields, device.FieldCreated)
 	}
@@ -26508,6 +27477,9 @@ func (m *DeviceMutation) Fields() []string {
 	if m.cluster != nil {
 		fields = append(fields, device.FieldClusterID)
 	}
+	if m.config_template != nil {
+		fields = append(fields, device.FieldConfigTemplateID)
+	}
 	if m.primary_ip4 != nil {
 		fields = append(fields, device.FieldPrimaryIp4ID)
 	}
@@ -26590,6 +27562,8 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 		return m.VirtualChassisID()
 	case device.FieldClusterID:
 		return m.ClusterID()
+	case device.FieldConfigTemplateID:
+		return m.ConfigTemplateID()
 	case device.FieldPrimaryIp4ID:
 		return m.PrimaryIp4ID()
 	case device.FieldPrimaryIp6ID:
@@ -26611,7 +27585,7 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldOwnerID, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData, device.FieldVirtualChassisID, device.FieldClusterID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID, device.FieldConfigContext, device.FieldTypeDisplay, device.FieldVcName:
+	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldOwnerID, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData, device.FieldVirtualChassisID, device.FieldClusterID, device.FieldConfigTemplateID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID, device.FieldConfigContext, device.FieldTypeDisplay, device.FieldVcName:
 	default:
 		return nil, fmt.Errorf("unknown Device field %s", name)
 	}
@@ -26682,6 +27656,8 @@ func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return old.VirtualChassisID, nil
 	case device.FieldClusterID:
 		return old.ClusterID, nil
+	case device.FieldConfigTemplateID:
+		return old.ConfigTemplateID, nil
 	case device.FieldPrimaryIp4ID:
 		return old.PrimaryIp4ID, nil
 	case device.FieldPrimaryIp6ID:
@@ -26899,6 +27875,13 @@ func (m *DeviceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetClusterID(v)
 		return nil
+	case device.FieldConfigTemplateID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfigTemplateID(v)
+		return nil
 	case device.FieldPrimaryIp4ID:
 		v, ok := value.(int)
 		if !ok {
@@ -27088,6 +28071,9 @@ func (m *DeviceMutation) ClearedFields() []string {
 	if m.FieldCleared(device.FieldClusterID) {
 		fields = append(fields, device.FieldClusterID)
 	}
+	if m.FieldCleared(device.FieldConfigTemplateID) {
+		fields = append(fields, device.FieldConfigTemplateID)
+	}
 	if m.FieldCleared(device.FieldPrimaryIp4ID) {
 		fields = append(fields, device.FieldPrimaryIp4ID)
 	}
@@ -27170,6 +28156,9 @@ func (m *DeviceMutation) ClearField(name string) error {
 		return nil
 	case device.FieldClusterID:
 		m.ClearClusterID()
+		return nil
+	case device.FieldConfigTemplateID:
+		m.ClearConfigTemplateID()
 		return nil
 	case device.FieldPrimaryIp4ID:
 		m.ClearPrimaryIp4ID()
@@ -27278,6 +28267,9 @@ func (m *DeviceMutation) ResetField(name string) error {
 	case device.FieldClusterID:
 		m.ResetClusterID()
 		return nil
+	case device.FieldConfigTemplateID:
+		m.ResetConfigTemplateID()
+		return nil
 	case device.FieldPrimaryIp4ID:
 		m.ResetPrimaryIp4ID()
 		return nil
@@ -27302,7 +28294,7 @@ func (m *DeviceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 13)
+	edges := make([]string, 0, 14)
 	if m.owner != nil {
 		edges = append(edges, device.EdgeOwner)
 	}
@@ -27332,6 +28324,9 @@ func (m *DeviceMutation) AddedEdges() []string {
 	}
 	if m.cluster != nil {
 		edges = append(edges, device.EdgeCluster)
+	}
+	if m.config_template != nil {
+		edges = append(edges, device.EdgeConfigTemplate)
 	}
 	if m.primary_ip4 != nil {
 		edges = append(edges, device.EdgePrimaryIp4)
@@ -27389,6 +28384,10 @@ func (m *DeviceMutation) AddedIDs(name string) []ent.Value {
 		if id := m.cluster; id != nil {
 			return []ent.Value{*id}
 		}
+	case device.EdgeConfigTemplate:
+		if id := m.config_template; id != nil {
+			return []ent.Value{*id}
+		}
 	case device.EdgePrimaryIp4:
 		if id := m.primary_ip4; id != nil {
 			return []ent.Value{*id}
@@ -27407,7 +28406,7 @@ func (m *DeviceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 13)
+	edges := make([]string, 0, 14)
 	return edges
 }
 
@@ -27419,7 +28418,7 @@ func (m *DeviceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 13)
+	edges := make([]string, 0, 14)
 	if m.clearedowner {
 		edges = append(edges, device.EdgeOwner)
 	}
@@ -27449,6 +28448,9 @@ func (m *DeviceMutation) ClearedEdges() []string {
 	}
 	if m.clearedcluster {
 		edges = append(edges, device.EdgeCluster)
+	}
+	if m.clearedconfig_template {
+		edges = append(edges, device.EdgeConfigTemplate)
 	}
 	if m.clearedprimary_ip4 {
 		edges = append(edges, device.EdgePrimaryIp4)
@@ -27486,6 +28488,8 @@ func (m *DeviceMutation) EdgeCleared(name string) bool {
 		return m.clearedvirtual_chassis
 	case device.EdgeCluster:
 		return m.clearedcluster
+	case device.EdgeConfigTemplate:
+		return m.clearedconfig_template
 	case device.EdgePrimaryIp4:
 		return m.clearedprimary_ip4
 	case device.EdgePrimaryIp6:
@@ -27529,6 +28533,9 @@ func (m *DeviceMutation) ClearEdge(name string) error {
 		return nil
 	case device.EdgeCluster:
 		m.ClearCluster()
+		return nil
+	case device.EdgeConfigTemplate:
+		m.ClearConfigTemplate()
 		return nil
 	case device.EdgePrimaryIp4:
 		m.ClearPrimaryIp4()
@@ -27576,6 +28583,9 @@ func (m *DeviceMutation) ResetEdge(name string) error {
 		return nil
 	case device.EdgeCluster:
 		m.ResetCluster()
+		return nil
+	case device.EdgeConfigTemplate:
+		m.ResetConfigTemplate()
 		return nil
 	case device.EdgePrimaryIp4:
 		m.ResetPrimaryIp4()
@@ -32974,31 +33984,33 @@ func (m *DeviceInterfaceMutation) ResetEdge(name string) error {
 // DeviceRoleMutation represents an operation that mutates the DeviceRole nodes in the graph.
 type DeviceRoleMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	name              *string
-	slug              *string
-	__depth           *int
-	add__depth        *int
-	description       *string
-	comments          *string
-	color             *string
-	vm_role           *bool
-	clearedFields     map[string]struct{}
-	owner             *int
-	clearedowner      bool
-	parent            *int
-	clearedparent     bool
-	children          map[int]struct{}
-	removedchildren   map[int]struct{}
-	clearedchildren   bool
-	done              bool
-	oldValue          func(context.Context) (*DeviceRole, error)
-	predicates        []predicate.DeviceRole
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	name                   *string
+	slug                   *string
+	__depth                *int
+	add__depth             *int
+	description            *string
+	comments               *string
+	color                  *string
+	vm_role                *bool
+	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
+	parent                 *int
+	clearedparent          bool
+	children               map[int]struct{}
+	removedchildren        map[int]struct{}
+	clearedchildren        bool
+	config_template        *int
+	clearedconfig_template bool
+	done                   bool
+	oldValue               func(context.Context) (*DeviceRole, error)
+	predicates             []predicate.DeviceRole
 }
 
 var _ ent.Mutation = (*DeviceRoleMutation)(nil)
@@ -33399,6 +34411,38 @@ func (m *DeviceRoleMutation) ResetVMRole() {
 	m.vm_role = nil
 }
 
+// SetConfigTemplateID sets the "config_template_id" field.
+func (m *DeviceRoleMutation) SetConfigTemplateID(i int) {
+	m.config_template = &i
+}
+
+// ConfigTemplateID returns the value of the "config_template_id" field in the mutation.
+func (m *DeviceRoleMutation) ConfigTemplateID() (r int, exists bool) {
+	v := m.config_template
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearConfigTemplateID clears the value of the "config_template_id" field.
+func (m *DeviceRoleMutation) ClearConfigTemplateID() {
+	m.config_template = nil
+	m.clearedFields[devicerole.FieldConfigTemplateID] = struct{}{}
+}
+
+// ConfigTemplateIDCleared returns if the "config_template_id" field was cleared in this mutation.
+func (m *DeviceRoleMutation) ConfigTemplateIDCleared() bool {
+	_, ok := m.clearedFields[devicerole.FieldConfigTemplateID]
+	return ok
+}
+
+// ResetConfigTemplateID resets all changes to the "config_template_id" field.
+func (m *DeviceRoleMutation) ResetConfigTemplateID() {
+	m.config_template = nil
+	delete(m.clearedFields, devicerole.FieldConfigTemplateID)
+}
+
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (m *DeviceRoleMutation) ClearOwner() {
 	m.clearedowner = true
@@ -33507,6 +34551,33 @@ func (m *DeviceRoleMutation) ResetChildren() {
 	m.removedchildren = nil
 }
 
+// ClearConfigTemplate clears the "config_template" edge to the ConfigTemplate entity.
+func (m *DeviceRoleMutation) ClearConfigTemplate() {
+	m.clearedconfig_template = true
+	m.clearedFields[devicerole.FieldConfigTemplateID] = struct{}{}
+}
+
+// ConfigTemplateCleared reports if the "config_template" edge to the ConfigTemplate entity was cleared.
+func (m *DeviceRoleMutation) ConfigTemplateCleared() bool {
+	return m.ConfigTemplateIDCleared() || m.clearedconfig_template
+}
+
+// ConfigTemplateIDs returns the "config_template" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ConfigTemplateID instead. It exists only for internal usage by the builders.
+func (m *DeviceRoleMutation) ConfigTemplateIDs() (ids []int) {
+	if id := m.config_template; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetConfigTemplate resets all changes to the "config_template" edge.
+func (m *DeviceRoleMutation) ResetConfigTemplate() {
+	m.config_template = nil
+	m.clearedconfig_template = false
+}
+
 // Where appends a list predicates to the DeviceRoleMutation builder.
 func (m *DeviceRoleMutation) Where(ps ...predicate.DeviceRole) {
 	m.predicates = append(m.predicates, ps...)
@@ -33541,7 +34612,7 @@ func (m *DeviceRoleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceRoleMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 13)
 	if m.created != nil {
 		fields = append(fields, devicerole.FieldCreated)
 	}
@@ -33578,6 +34649,9 @@ func (m *DeviceRoleMutation) Fields() []string {
 	if m.vm_role != nil {
 		fields = append(fields, devicerole.FieldVMRole)
 	}
+	if m.config_template != nil {
+		fields = append(fields, devicerole.FieldConfigTemplateID)
+	}
 	return fields
 }
 
@@ -33610,6 +34684,8 @@ func (m *DeviceRoleMutation) Field(name string) (ent.Value, bool) {
 		return m.Color()
 	case devicerole.FieldVMRole:
 		return m.VMRole()
+	case devicerole.FieldConfigTemplateID:
+		return m.ConfigTemplateID()
 	}
 	return nil, false
 }
@@ -33619,7 +34695,7 @@ func (m *DeviceRoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case devicerole.FieldCreated, devicerole.FieldLastUpdated, devicerole.FieldCustomFieldData, devicerole.FieldName, devicerole.FieldSlug, devicerole.FieldParentID, devicerole.FieldDepth, devicerole.FieldDescription, devicerole.FieldComments, devicerole.FieldOwnerID, devicerole.FieldColor, devicerole.FieldVMRole:
+	case devicerole.FieldCreated, devicerole.FieldLastUpdated, devicerole.FieldCustomFieldData, devicerole.FieldName, devicerole.FieldSlug, devicerole.FieldParentID, devicerole.FieldDepth, devicerole.FieldDescription, devicerole.FieldComments, devicerole.FieldOwnerID, devicerole.FieldColor, devicerole.FieldVMRole, devicerole.FieldConfigTemplateID:
 	default:
 		return nil, fmt.Errorf("unknown DeviceRole field %s", name)
 	}
@@ -33658,6 +34734,8 @@ func (m *DeviceRoleMutation) OldField(ctx context.Context, name string) (ent.Val
 		return old.Color, nil
 	case devicerole.FieldVMRole:
 		return old.VMRole, nil
+	case devicerole.FieldConfigTemplateID:
+		return old.ConfigTemplateID, nil
 	}
 	return nil, fmt.Errorf("unknown DeviceRole field %s", name)
 }
@@ -33751,6 +34829,13 @@ func (m *DeviceRoleMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetVMRole(v)
 		return nil
+	case devicerole.FieldConfigTemplateID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfigTemplateID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown DeviceRole field %s", name)
 }
@@ -33808,6 +34893,9 @@ func (m *DeviceRoleMutation) ClearedFields() []string {
 	if m.FieldCleared(devicerole.FieldOwnerID) {
 		fields = append(fields, devicerole.FieldOwnerID)
 	}
+	if m.FieldCleared(devicerole.FieldConfigTemplateID) {
+		fields = append(fields, devicerole.FieldConfigTemplateID)
+	}
 	return fields
 }
 
@@ -33833,6 +34921,9 @@ func (m *DeviceRoleMutation) ClearField(name string) error {
 		return nil
 	case devicerole.FieldOwnerID:
 		m.ClearOwnerID()
+		return nil
+	case devicerole.FieldConfigTemplateID:
+		m.ClearConfigTemplateID()
 		return nil
 	}
 	return fmt.Errorf("unknown DeviceRole nullable field %s", name)
@@ -33878,13 +34969,16 @@ func (m *DeviceRoleMutation) ResetField(name string) error {
 	case devicerole.FieldVMRole:
 		m.ResetVMRole()
 		return nil
+	case devicerole.FieldConfigTemplateID:
+		m.ResetConfigTemplateID()
+		return nil
 	}
 	return fmt.Errorf("unknown DeviceRole field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceRoleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.owner != nil {
 		edges = append(edges, devicerole.EdgeOwner)
 	}
@@ -33893,6 +34987,9 @@ func (m *DeviceRoleMutation) AddedEdges() []string {
 	}
 	if m.children != nil {
 		edges = append(edges, devicerole.EdgeChildren)
+	}
+	if m.config_template != nil {
+		edges = append(edges, devicerole.EdgeConfigTemplate)
 	}
 	return edges
 }
@@ -33915,13 +35012,17 @@ func (m *DeviceRoleMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case devicerole.EdgeConfigTemplate:
+		if id := m.config_template; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceRoleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedchildren != nil {
 		edges = append(edges, devicerole.EdgeChildren)
 	}
@@ -33944,7 +35045,7 @@ func (m *DeviceRoleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceRoleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedowner {
 		edges = append(edges, devicerole.EdgeOwner)
 	}
@@ -33953,6 +35054,9 @@ func (m *DeviceRoleMutation) ClearedEdges() []string {
 	}
 	if m.clearedchildren {
 		edges = append(edges, devicerole.EdgeChildren)
+	}
+	if m.clearedconfig_template {
+		edges = append(edges, devicerole.EdgeConfigTemplate)
 	}
 	return edges
 }
@@ -33967,6 +35071,8 @@ func (m *DeviceRoleMutation) EdgeCleared(name string) bool {
 		return m.clearedparent
 	case devicerole.EdgeChildren:
 		return m.clearedchildren
+	case devicerole.EdgeConfigTemplate:
+		return m.clearedconfig_template
 	}
 	return false
 }
@@ -33980,6 +35086,9 @@ func (m *DeviceRoleMutation) ClearEdge(name string) error {
 		return nil
 	case devicerole.EdgeParent:
 		m.ClearParent()
+		return nil
+	case devicerole.EdgeConfigTemplate:
+		m.ClearConfigTemplate()
 		return nil
 	}
 	return fmt.Errorf("unknown DeviceRole unique edge %s", name)
@@ -33997,6 +35106,9 @@ func (m *DeviceRoleMutation) ResetEdge(name string) error {
 		return nil
 	case devicerole.EdgeChildren:
 		m.ResetChildren()
+		return nil
+	case devicerole.EdgeConfigTemplate:
+		m.ResetConfigTemplate()
 		return nil
 	}
 	return fmt.Errorf("unknown DeviceRole edge %s", name)
@@ -36440,6 +37552,889 @@ func (m *EventRuleMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown EventRule edge %s", name)
+}
+
+// ExportTemplateMutation represents an operation that mutates the ExportTemplate nodes in the graph.
+type ExportTemplateMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	object_types       *[]string
+	appendobject_types []string
+	name               *string
+	description        *string
+	environment_params *map[string]interface{}
+	template_code      *string
+	mime_type          *string
+	file_name          *string
+	file_extension     *string
+	as_attachment      *bool
+	clearedFields      map[string]struct{}
+	owner              *int
+	clearedowner       bool
+	done               bool
+	oldValue           func(context.Context) (*ExportTemplate, error)
+	predicates         []predicate.ExportTemplate
+}
+
+var _ ent.Mutation = (*ExportTemplateMutation)(nil)
+
+// exporttemplateOption allows management of the mutation configuration using functional options.
+type exporttemplateOption func(*ExportTemplateMutation)
+
+// newExportTemplateMutation creates new mutation for the ExportTemplate entity.
+func newExportTemplateMutation(c config, op Op, opts ...exporttemplateOption) *ExportTemplateMutation {
+	m := &ExportTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeExportTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withExportTemplateID sets the ID field of the mutation.
+func withExportTemplateID(id int) exporttemplateOption {
+	return func(m *ExportTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ExportTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*ExportTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ExportTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withExportTemplate sets the old ExportTemplate of the mutation.
+func withExportTemplate(node *ExportTemplate) exporttemplateOption {
+	return func(m *ExportTemplateMutation) {
+		m.oldValue = func(context.Context) (*ExportTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ExportTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ExportTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ExportTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ExportTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ExportTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ExportTemplateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ExportTemplateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ExportTemplateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[exporttemplate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ExportTemplateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[exporttemplate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ExportTemplateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, exporttemplate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ExportTemplateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ExportTemplateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ExportTemplateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[exporttemplate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ExportTemplateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[exporttemplate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ExportTemplateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, exporttemplate.FieldLastUpdated)
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *ExportTemplateMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ExportTemplateMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ExportTemplateMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[exporttemplate.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ExportTemplateMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[exporttemplate.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ExportTemplateMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, exporttemplate.FieldOwnerID)
+}
+
+// SetObjectTypes sets the "object_types" field.
+func (m *ExportTemplateMutation) SetObjectTypes(s []string) {
+	m.object_types = &s
+	m.appendobject_types = nil
+}
+
+// ObjectTypes returns the value of the "object_types" field in the mutation.
+func (m *ExportTemplateMutation) ObjectTypes() (r []string, exists bool) {
+	v := m.object_types
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendObjectTypes adds s to the "object_types" field.
+func (m *ExportTemplateMutation) AppendObjectTypes(s []string) {
+	m.appendobject_types = append(m.appendobject_types, s...)
+}
+
+// AppendedObjectTypes returns the list of values that were appended to the "object_types" field in this mutation.
+func (m *ExportTemplateMutation) AppendedObjectTypes() ([]string, bool) {
+	if len(m.appendobject_types) == 0 {
+		return nil, false
+	}
+	return m.appendobject_types, true
+}
+
+// ResetObjectTypes resets all changes to the "object_types" field.
+func (m *ExportTemplateMutation) ResetObjectTypes() {
+	m.object_types = nil
+	m.appendobject_types = nil
+}
+
+// SetName sets the "name" field.
+func (m *ExportTemplateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ExportTemplateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ExportTemplateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ExportTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ExportTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ExportTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetEnvironmentParams sets the "environment_params" field.
+func (m *ExportTemplateMutation) SetEnvironmentParams(value map[string]interface{}) {
+	m.environment_params = &value
+}
+
+// EnvironmentParams returns the value of the "environment_params" field in the mutation.
+func (m *ExportTemplateMutation) EnvironmentParams() (r map[string]interface{}, exists bool) {
+	v := m.environment_params
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearEnvironmentParams clears the value of the "environment_params" field.
+func (m *ExportTemplateMutation) ClearEnvironmentParams() {
+	m.environment_params = nil
+	m.clearedFields[exporttemplate.FieldEnvironmentParams] = struct{}{}
+}
+
+// EnvironmentParamsCleared returns if the "environment_params" field was cleared in this mutation.
+func (m *ExportTemplateMutation) EnvironmentParamsCleared() bool {
+	_, ok := m.clearedFields[exporttemplate.FieldEnvironmentParams]
+	return ok
+}
+
+// ResetEnvironmentParams resets all changes to the "environment_params" field.
+func (m *ExportTemplateMutation) ResetEnvironmentParams() {
+	m.environment_params = nil
+	delete(m.clearedFields, exporttemplate.FieldEnvironmentParams)
+}
+
+// SetTemplateCode sets the "template_code" field.
+func (m *ExportTemplateMutation) SetTemplateCode(s string) {
+	m.template_code = &s
+}
+
+// TemplateCode returns the value of the "template_code" field in the mutation.
+func (m *ExportTemplateMutation) TemplateCode() (r string, exists bool) {
+	v := m.template_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTemplateCode resets all changes to the "template_code" field.
+func (m *ExportTemplateMutation) ResetTemplateCode() {
+	m.template_code = nil
+}
+
+// SetMimeType sets the "mime_type" field.
+func (m *ExportTemplateMutation) SetMimeType(s string) {
+	m.mime_type = &s
+}
+
+// MimeType returns the value of the "mime_type" field in the mutation.
+func (m *ExportTemplateMutation) MimeType() (r string, exists bool) {
+	v := m.mime_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMimeType resets all changes to the "mime_type" field.
+func (m *ExportTemplateMutation) ResetMimeType() {
+	m.mime_type = nil
+}
+
+// SetFileName sets the "file_name" field.
+func (m *ExportTemplateMutation) SetFileName(s string) {
+	m.file_name = &s
+}
+
+// FileName returns the value of the "file_name" field in the mutation.
+func (m *ExportTemplateMutation) FileName() (r string, exists bool) {
+	v := m.file_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFileName resets all changes to the "file_name" field.
+func (m *ExportTemplateMutation) ResetFileName() {
+	m.file_name = nil
+}
+
+// SetFileExtension sets the "file_extension" field.
+func (m *ExportTemplateMutation) SetFileExtension(s string) {
+	m.file_extension = &s
+}
+
+// FileExtension returns the value of the "file_extension" field in the mutation.
+func (m *ExportTemplateMutation) FileExtension() (r string, exists bool) {
+	v := m.file_extension
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFileExtension resets all changes to the "file_extension" field.
+func (m *ExportTemplateMutation) ResetFileExtension() {
+	m.file_extension = nil
+}
+
+// SetAsAttachment sets the "as_attachment" field.
+func (m *ExportTemplateMutation) SetAsAttachment(b bool) {
+	m.as_attachment = &b
+}
+
+// AsAttachment returns the value of the "as_attachment" field in the mutation.
+func (m *ExportTemplateMutation) AsAttachment() (r bool, exists bool) {
+	v := m.as_attachment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAsAttachment resets all changes to the "as_attachment" field.
+func (m *ExportTemplateMutation) ResetAsAttachment() {
+	m.as_attachment = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ExportTemplateMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[exporttemplate.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ExportTemplateMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ExportTemplateMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ExportTemplateMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
+// Where appends a list predicates to the ExportTemplateMutation builder.
+func (m *ExportTemplateMutation) Where(ps ...predicate.ExportTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ExportTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ExportTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ExportTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ExportTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ExportTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ExportTemplate).
+func (m *ExportTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ExportTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created != nil {
+		fields = append(fields, exporttemplate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, exporttemplate.FieldLastUpdated)
+	}
+	if m.owner != nil {
+		fields = append(fields, exporttemplate.FieldOwnerID)
+	}
+	if m.object_types != nil {
+		fields = append(fields, exporttemplate.FieldObjectTypes)
+	}
+	if m.name != nil {
+		fields = append(fields, exporttemplate.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, exporttemplate.FieldDescription)
+	}
+	if m.environment_params != nil {
+		fields = append(fields, exporttemplate.FieldEnvironmentParams)
+	}
+	if m.template_code != nil {
+		fields = append(fields, exporttemplate.FieldTemplateCode)
+	}
+	if m.mime_type != nil {
+		fields = append(fields, exporttemplate.FieldMimeType)
+	}
+	if m.file_name != nil {
+		fields = append(fields, exporttemplate.FieldFileName)
+	}
+	if m.file_extension != nil {
+		fields = append(fields, exporttemplate.FieldFileExtension)
+	}
+	if m.as_attachment != nil {
+		fields = append(fields, exporttemplate.FieldAsAttachment)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ExportTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case exporttemplate.FieldCreated:
+		return m.Created()
+	case exporttemplate.FieldLastUpdated:
+		return m.LastUpdated()
+	case exporttemplate.FieldOwnerID:
+		return m.OwnerID()
+	case exporttemplate.FieldObjectTypes:
+		return m.ObjectTypes()
+	case exporttemplate.FieldName:
+		return m.Name()
+	case exporttemplate.FieldDescription:
+		return m.Description()
+	case exporttemplate.FieldEnvironmentParams:
+		return m.EnvironmentParams()
+	case exporttemplate.FieldTemplateCode:
+		return m.TemplateCode()
+	case exporttemplate.FieldMimeType:
+		return m.MimeType()
+	case exporttemplate.FieldFileName:
+		return m.FileName()
+	case exporttemplate.FieldFileExtension:
+		return m.FileExtension()
+	case exporttemplate.FieldAsAttachment:
+		return m.AsAttachment()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ExportTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case exporttemplate.FieldCreated, exporttemplate.FieldLastUpdated, exporttemplate.FieldOwnerID, exporttemplate.FieldObjectTypes, exporttemplate.FieldName, exporttemplate.FieldDescription, exporttemplate.FieldEnvironmentParams, exporttemplate.FieldTemplateCode, exporttemplate.FieldMimeType, exporttemplate.FieldFileName, exporttemplate.FieldFileExtension, exporttemplate.FieldAsAttachment:
+	default:
+		return nil, fmt.Errorf("unknown ExportTemplate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case exporttemplate.FieldCreated:
+		return old.Created, nil
+	case exporttemplate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case exporttemplate.FieldOwnerID:
+		return old.OwnerID, nil
+	case exporttemplate.FieldObjectTypes:
+		return old.ObjectTypes, nil
+	case exporttemplate.FieldName:
+		return old.Name, nil
+	case exporttemplate.FieldDescription:
+		return old.Description, nil
+	case exporttemplate.FieldEnvironmentParams:
+		return old.EnvironmentParams, nil
+	case exporttemplate.FieldTemplateCode:
+		return old.TemplateCode, nil
+	case exporttemplate.FieldMimeType:
+		return old.MimeType, nil
+	case exporttemplate.FieldFileName:
+		return old.FileName, nil
+	case exporttemplate.FieldFileExtension:
+		return old.FileExtension, nil
+	case exporttemplate.FieldAsAttachment:
+		return old.AsAttachment, nil
+	}
+	return nil, fmt.Errorf("unknown ExportTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ExportTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case exporttemplate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case exporttemplate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case exporttemplate.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
+	case exporttemplate.FieldObjectTypes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectTypes(v)
+		return nil
+	case exporttemplate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case exporttemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case exporttemplate.FieldEnvironmentParams:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnvironmentParams(v)
+		return nil
+	case exporttemplate.FieldTemplateCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTemplateCode(v)
+		return nil
+	case exporttemplate.FieldMimeType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMimeType(v)
+		return nil
+	case exporttemplate.FieldFileName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFileName(v)
+		return nil
+	case exporttemplate.FieldFileExtension:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFileExtension(v)
+		return nil
+	case exporttemplate.FieldAsAttachment:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAsAttachment(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ExportTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ExportTemplateMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ExportTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ExportTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ExportTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ExportTemplateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(exporttemplate.FieldCreated) {
+		fields = append(fields, exporttemplate.FieldCreated)
+	}
+	if m.FieldCleared(exporttemplate.FieldLastUpdated) {
+		fields = append(fields, exporttemplate.FieldLastUpdated)
+	}
+	if m.FieldCleared(exporttemplate.FieldOwnerID) {
+		fields = append(fields, exporttemplate.FieldOwnerID)
+	}
+	if m.FieldCleared(exporttemplate.FieldEnvironmentParams) {
+		fields = append(fields, exporttemplate.FieldEnvironmentParams)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ExportTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ExportTemplateMutation) ClearField(name string) error {
+	switch name {
+	case exporttemplate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case exporttemplate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case exporttemplate.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
+	case exporttemplate.FieldEnvironmentParams:
+		m.ClearEnvironmentParams()
+		return nil
+	}
+	return fmt.Errorf("unknown ExportTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ExportTemplateMutation) ResetField(name string) error {
+	switch name {
+	case exporttemplate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case exporttemplate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case exporttemplate.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
+	case exporttemplate.FieldObjectTypes:
+		m.ResetObjectTypes()
+		return nil
+	case exporttemplate.FieldName:
+		m.ResetName()
+		return nil
+	case exporttemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case exporttemplate.FieldEnvironmentParams:
+		m.ResetEnvironmentParams()
+		return nil
+	case exporttemplate.FieldTemplateCode:
+		m.ResetTemplateCode()
+		return nil
+	case exporttemplate.FieldMimeType:
+		m.ResetMimeType()
+		return nil
+	case exporttemplate.FieldFileName:
+		m.ResetFileName()
+		return nil
+	case exporttemplate.FieldFileExtension:
+		m.ResetFileExtension()
+		return nil
+	case exporttemplate.FieldAsAttachment:
+		m.ResetAsAttachment()
+		return nil
+	}
+	return fmt.Errorf("unknown ExportTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ExportTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, exporttemplate.EdgeOwner)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ExportTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case exporttemplate.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ExportTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ExportTemplateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ExportTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, exporttemplate.EdgeOwner)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ExportTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case exporttemplate.EdgeOwner:
+		return m.clearedowner
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ExportTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case exporttemplate.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
+	return fmt.Errorf("unknown ExportTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ExportTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case exporttemplate.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
+	return fmt.Errorf("unknown ExportTemplate edge %s", name)
 }
 
 // FHRPGroupMutation represents an operation that mutates the FHRPGroup nodes in the graph.
@@ -62099,31 +64094,33 @@ func (m *OwnerGroupMutation) ResetEdge(name string) error {
 // PlatformMutation represents an operation that mutates the Platform nodes in the graph.
 type PlatformMutation struct {
 	config
-	op                  Op
-	typ                 string
-	id                  *int
-	created             *time.Time
-	last_updated        *time.Time
-	custom_field_data   *map[string]interface{}
-	name                *string
-	slug                *string
-	__depth             *int
-	add__depth          *int
-	description         *string
-	comments            *string
-	clearedFields       map[string]struct{}
-	owner               *int
-	clearedowner        bool
-	parent              *int
-	clearedparent       bool
-	children            map[int]struct{}
-	removedchildren     map[int]struct{}
-	clearedchildren     bool
-	manufacturer        *int
-	clearedmanufacturer bool
-	done                bool
-	oldValue            func(context.Context) (*Platform, error)
-	predicates          []predicate.Platform
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	name                   *string
+	slug                   *string
+	__depth                *int
+	add__depth             *int
+	description            *string
+	comments               *string
+	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
+	parent                 *int
+	clearedparent          bool
+	children               map[int]struct{}
+	removedchildren        map[int]struct{}
+	clearedchildren        bool
+	manufacturer           *int
+	clearedmanufacturer    bool
+	config_template        *int
+	clearedconfig_template bool
+	done                   bool
+	oldValue               func(context.Context) (*Platform, error)
+	predicates             []predicate.Platform
 }
 
 var _ ent.Mutation = (*PlatformMutation)(nil)
@@ -62518,6 +64515,38 @@ func (m *PlatformMutation) ResetManufacturerID() {
 	delete(m.clearedFields, platform.FieldManufacturerID)
 }
 
+// SetConfigTemplateID sets the "config_template_id" field.
+func (m *PlatformMutation) SetConfigTemplateID(i int) {
+	m.config_template = &i
+}
+
+// ConfigTemplateID returns the value of the "config_template_id" field in the mutation.
+func (m *PlatformMutation) ConfigTemplateID() (r int, exists bool) {
+	v := m.config_template
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearConfigTemplateID clears the value of the "config_template_id" field.
+func (m *PlatformMutation) ClearConfigTemplateID() {
+	m.config_template = nil
+	m.clearedFields[platform.FieldConfigTemplateID] = struct{}{}
+}
+
+// ConfigTemplateIDCleared returns if the "config_template_id" field was cleared in this mutation.
+func (m *PlatformMutation) ConfigTemplateIDCleared() bool {
+	_, ok := m.clearedFields[platform.FieldConfigTemplateID]
+	return ok
+}
+
+// ResetConfigTemplateID resets all changes to the "config_template_id" field.
+func (m *PlatformMutation) ResetConfigTemplateID() {
+	m.config_template = nil
+	delete(m.clearedFields, platform.FieldConfigTemplateID)
+}
+
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (m *PlatformMutation) ClearOwner() {
 	m.clearedowner = true
@@ -62653,6 +64682,33 @@ func (m *PlatformMutation) ResetManufacturer() {
 	m.clearedmanufacturer = false
 }
 
+// ClearConfigTemplate clears the "config_template" edge to the ConfigTemplate entity.
+func (m *PlatformMutation) ClearConfigTemplate() {
+	m.clearedconfig_template = true
+	m.clearedFields[platform.FieldConfigTemplateID] = struct{}{}
+}
+
+// ConfigTemplateCleared reports if the "config_template" edge to the ConfigTemplate entity was cleared.
+func (m *PlatformMutation) ConfigTemplateCleared() bool {
+	return m.ConfigTemplateIDCleared() || m.clearedconfig_template
+}
+
+// ConfigTemplateIDs returns the "config_template" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ConfigTemplateID instead. It exists only for internal usage by the builders.
+func (m *PlatformMutation) ConfigTemplateIDs() (ids []int) {
+	if id := m.config_template; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetConfigTemplate resets all changes to the "config_template" edge.
+func (m *PlatformMutation) ResetConfigTemplate() {
+	m.config_template = nil
+	m.clearedconfig_template = false
+}
+
 // Where appends a list predicates to the PlatformMutation builder.
 func (m *PlatformMutation) Where(ps ...predicate.Platform) {
 	m.predicates = append(m.predicates, ps...)
@@ -62687,7 +64743,7 @@ func (m *PlatformMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PlatformMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created != nil {
 		fields = append(fields, platform.FieldCreated)
 	}
@@ -62721,6 +64777,9 @@ func (m *PlatformMutation) Fields() []string {
 	if m.manufacturer != nil {
 		fields = append(fields, platform.FieldManufacturerID)
 	}
+	if m.config_template != nil {
+		fields = append(fields, platform.FieldConfigTemplateID)
+	}
 	return fields
 }
 
@@ -62751,6 +64810,8 @@ func (m *PlatformMutation) Field(name string) (ent.Value, bool) {
 		return m.OwnerID()
 	case platform.FieldManufacturerID:
 		return m.ManufacturerID()
+	case platform.FieldConfigTemplateID:
+		return m.ConfigTemplateID()
 	}
 	return nil, false
 }
@@ -62760,7 +64821,7 @@ func (m *PlatformMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PlatformMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case platform.FieldCreated, platform.FieldLastUpdated, platform.FieldCustomFieldData, platform.FieldName, platform.FieldSlug, platform.FieldParentID, platform.FieldDepth, platform.FieldDescription, platform.FieldComments, platform.FieldOwnerID, platform.FieldManufacturerID:
+	case platform.FieldCreated, platform.FieldLastUpdated, platform.FieldCustomFieldData, platform.FieldName, platform.FieldSlug, platform.FieldParentID, platform.FieldDepth, platform.FieldDescription, platform.FieldComments, platform.FieldOwnerID, platform.FieldManufacturerID, platform.FieldConfigTemplateID:
 	default:
 		return nil, fmt.Errorf("unknown Platform field %s", name)
 	}
@@ -62797,6 +64858,8 @@ func (m *PlatformMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.OwnerID, nil
 	case platform.FieldManufacturerID:
 		return old.ManufacturerID, nil
+	case platform.FieldConfigTemplateID:
+		return old.ConfigTemplateID, nil
 	}
 	return nil, fmt.Errorf("unknown Platform field %s", name)
 }
@@ -62883,6 +64946,13 @@ func (m *PlatformMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetManufacturerID(v)
 		return nil
+	case platform.FieldConfigTemplateID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfigTemplateID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Platform field %s", name)
 }
@@ -62943,6 +65013,9 @@ func (m *PlatformMutation) ClearedFields() []string {
 	if m.FieldCleared(platform.FieldManufacturerID) {
 		fields = append(fields, platform.FieldManufacturerID)
 	}
+	if m.FieldCleared(platform.FieldConfigTemplateID) {
+		fields = append(fields, platform.FieldConfigTemplateID)
+	}
 	return fields
 }
 
@@ -62971,6 +65044,9 @@ func (m *PlatformMutation) ClearField(name string) error {
 		return nil
 	case platform.FieldManufacturerID:
 		m.ClearManufacturerID()
+		return nil
+	case platform.FieldConfigTemplateID:
+		m.ClearConfigTemplateID()
 		return nil
 	}
 	return fmt.Errorf("unknown Platform nullable field %s", name)
@@ -63013,13 +65089,16 @@ func (m *PlatformMutation) ResetField(name string) error {
 	case platform.FieldManufacturerID:
 		m.ResetManufacturerID()
 		return nil
+	case platform.FieldConfigTemplateID:
+		m.ResetConfigTemplateID()
+		return nil
 	}
 	return fmt.Errorf("unknown Platform field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PlatformMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.owner != nil {
 		edges = append(edges, platform.EdgeOwner)
 	}
@@ -63031,6 +65110,9 @@ func (m *PlatformMutation) AddedEdges() []string {
 	}
 	if m.manufacturer != nil {
 		edges = append(edges, platform.EdgeManufacturer)
+	}
+	if m.config_template != nil {
+		edges = append(edges, platform.EdgeConfigTemplate)
 	}
 	return edges
 }
@@ -63057,13 +65139,17 @@ func (m *PlatformMutation) AddedIDs(name string) []ent.Value {
 		if id := m.manufacturer; id != nil {
 			return []ent.Value{*id}
 		}
+	case platform.EdgeConfigTemplate:
+		if id := m.config_template; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PlatformMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.removedchildren != nil {
 		edges = append(edges, platform.EdgeChildren)
 	}
@@ -63086,7 +65172,7 @@ func (m *PlatformMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PlatformMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.clearedowner {
 		edges = append(edges, platform.EdgeOwner)
 	}
@@ -63098,6 +65184,9 @@ func (m *PlatformMutation) ClearedEdges() []string {
 	}
 	if m.clearedmanufacturer {
 		edges = append(edges, platform.EdgeManufacturer)
+	}
+	if m.clearedconfig_template {
+		edges = append(edges, platform.EdgeConfigTemplate)
 	}
 	return edges
 }
@@ -63114,6 +65203,8 @@ func (m *PlatformMutation) EdgeCleared(name string) bool {
 		return m.clearedchildren
 	case platform.EdgeManufacturer:
 		return m.clearedmanufacturer
+	case platform.EdgeConfigTemplate:
+		return m.clearedconfig_template
 	}
 	return false
 }
@@ -63130,6 +65221,9 @@ func (m *PlatformMutation) ClearEdge(name string) error {
 		return nil
 	case platform.EdgeManufacturer:
 		m.ClearManufacturer()
+		return nil
+	case platform.EdgeConfigTemplate:
+		m.ClearConfigTemplate()
 		return nil
 	}
 	return fmt.Errorf("unknown Platform unique edge %s", name)
@@ -63150,6 +65244,9 @@ func (m *PlatformMutation) ResetEdge(name string) error {
 		return nil
 	case platform.EdgeManufacturer:
 		m.ResetManufacturer()
+		return nil
+	case platform.EdgeConfigTemplate:
+		m.ResetConfigTemplate()
 		return nil
 	}
 	return fmt.Errorf("unknown Platform edge %s", name)
@@ -110776,6 +112873,8 @@ type VirtualMachineMutation struct {
 	clearedprimary_ip4          bool
 	primary_ip6                 *int
 	clearedprimary_ip6          bool
+	config_template             *int
+	clearedconfig_template      bool
 	done                        bool
 	oldValue                    func(context.Context) (*VirtualMachine, error)
 	predicates                  []predicate.VirtualMachine
@@ -111364,6 +113463,38 @@ func (m *VirtualMachineMutation) ResetPrimaryIp6ID() {
 	delete(m.clearedFields, virtualmachine.FieldPrimaryIp6ID)
 }
 
+// SetConfigTemplateID sets the "config_template_id" field.
+func (m *VirtualMachineMutation) SetConfigTemplateID(i int) {
+	m.config_template = &i
+}
+
+// ConfigTemplateID returns the value of the "config_template_id" field in the mutation.
+func (m *VirtualMachineMutation) ConfigTemplateID() (r int, exists bool) {
+	v := m.config_template
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearConfigTemplateID clears the value of the "config_template_id" field.
+func (m *VirtualMachineMutation) ClearConfigTemplateID() {
+	m.config_template = nil
+	m.clearedFields[virtualmachine.FieldConfigTemplateID] = struct{}{}
+}
+
+// ConfigTemplateIDCleared returns if the "config_template_id" field was cleared in this mutation.
+func (m *VirtualMachineMutation) ConfigTemplateIDCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldConfigTemplateID]
+	return ok
+}
+
+// ResetConfigTemplateID resets all changes to the "config_template_id" field.
+func (m *VirtualMachineMutation) ResetConfigTemplateID() {
+	m.config_template = nil
+	delete(m.clearedFields, virtualmachine.FieldConfigTemplateID)
+}
+
 // SetVcpus sets the "vcpus" field.
 func (m *VirtualMachineMutation) SetVcpus(f float64) {
 	m.vcpus = &f
@@ -111908,6 +114039,33 @@ func (m *VirtualMachineMutation) ResetPrimaryIp6() {
 	m.clearedprimary_ip6 = false
 }
 
+// ClearConfigTemplate clears the "config_template" edge to the ConfigTemplate entity.
+func (m *VirtualMachineMutation) ClearConfigTemplate() {
+	m.clearedconfig_template = true
+	m.clearedFields[virtualmachine.FieldConfigTemplateID] = struct{}{}
+}
+
+// ConfigTemplateCleared reports if the "config_template" edge to the ConfigTemplate entity was cleared.
+func (m *VirtualMachineMutation) ConfigTemplateCleared() bool {
+	return m.ConfigTemplateIDCleared() || m.clearedconfig_template
+}
+
+// ConfigTemplateIDs returns the "config_template" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ConfigTemplateID instead. It exists only for internal usage by the builders.
+func (m *VirtualMachineMutation) ConfigTemplateIDs() (ids []int) {
+	if id := m.config_template; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetConfigTemplate resets all changes to the "config_template" edge.
+func (m *VirtualMachineMutation) ResetConfigTemplate() {
+	m.config_template = nil
+	m.clearedconfig_template = false
+}
+
 // Where appends a list predicates to the VirtualMachineMutation builder.
 func (m *VirtualMachineMutation) Where(ps ...predicate.VirtualMachine) {
 	m.predicates = append(m.predicates, ps...)
@@ -111942,7 +114100,7 @@ func (m *VirtualMachineMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualMachineMutation) Fields() []string {
-	fields := make([]string, 0, 25)
+	fields := make([]string, 0, 26)
 	if m.created != nil {
 		fields = append(fields, virtualmachine.FieldCreated)
 	}
@@ -111996,6 +114154,9 @@ func (m *VirtualMachineMutation) Fields() []string {
 	}
 	if m.primary_ip6 != nil {
 		fields = append(fields, virtualmachine.FieldPrimaryIp6ID)
+	}
+	if m.config_template != nil {
+		fields = append(fields, virtualmachine.FieldConfigTemplateID)
 	}
 	if m.vcpus != nil {
 		fields = append(fields, virtualmachine.FieldVcpus)
@@ -112062,6 +114223,8 @@ func (m *VirtualMachineMutation) Field(name string) (ent.Value, bool) {
 		return m.PrimaryIp4ID()
 	case virtualmachine.FieldPrimaryIp6ID:
 		return m.PrimaryIp6ID()
+	case virtualmachine.FieldConfigTemplateID:
+		return m.ConfigTemplateID()
 	case virtualmachine.FieldVcpus:
 		return m.Vcpus()
 	case virtualmachine.FieldMemory:
@@ -112085,7 +114248,7 @@ func (m *VirtualMachineMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualMachineMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualmachine.FieldCreated, virtualmachine.FieldLastUpdated, virtualmachine.FieldCustomFieldData, virtualmachine.FieldDescription, virtualmachine.FieldComments, virtualmachine.FieldOwnerID, virtualmachine.FieldName, virtualmachine.FieldNameNatural, virtualmachine.FieldVirtualMachineTypeID, virtualmachine.FieldRoleID, virtualmachine.FieldStatus, virtualmachine.FieldStartOnBoot, virtualmachine.FieldSiteID, virtualmachine.FieldClusterID, virtualmachine.FieldDeviceID, virtualmachine.FieldPlatformID, virtualmachine.FieldPrimaryIp4ID, virtualmachine.FieldPrimaryIp6ID, virtualmachine.FieldVcpus, virtualmachine.FieldMemory, virtualmachine.FieldDisk, virtualmachine.FieldSerial, virtualmachine.FieldTenantID, virtualmachine.FieldLocalContextData, virtualmachine.FieldConfigContext:
+	case virtualmachine.FieldCreated, virtualmachine.FieldLastUpdated, virtualmachine.FieldCustomFieldData, virtualmachine.FieldDescription, virtualmachine.FieldComments, virtualmachine.FieldOwnerID, virtualmachine.FieldName, virtualmachine.FieldNameNatural, virtualmachine.FieldVirtualMachineTypeID, virtualmachine.FieldRoleID, virtualmachine.FieldStatus, virtualmachine.FieldStartOnBoot, virtualmachine.FieldSiteID, virtualmachine.FieldClusterID, virtualmachine.FieldDeviceID, virtualmachine.FieldPlatformID, virtualmachine.FieldPrimaryIp4ID, virtualmachine.FieldPrimaryIp6ID, virtualmachine.FieldConfigTemplateID, virtualmachine.FieldVcpus, virtualmachine.FieldMemory, virtualmachine.FieldDisk, virtualmachine.FieldSerial, virtualmachine.FieldTenantID, virtualmachine.FieldLocalContextData, virtualmachine.FieldConfigContext:
 	default:
 		return nil, fmt.Errorf("unknown VirtualMachine field %s", name)
 	}
@@ -112136,6 +114299,8 @@ func (m *VirtualMachineMutation) OldField(ctx context.Context, name string) (ent
 		return old.PrimaryIp4ID, nil
 	case virtualmachine.FieldPrimaryIp6ID:
 		return old.PrimaryIp6ID, nil
+	case virtualmachine.FieldConfigTemplateID:
+		return old.ConfigTemplateID, nil
 	case virtualmachine.FieldVcpus:
 		return old.Vcpus, nil
 	case virtualmachine.FieldMemory:
@@ -112284,6 +114449,13 @@ func (m *VirtualMachineMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetPrimaryIp6ID(v)
+		return nil
+	case virtualmachine.FieldConfigTemplateID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfigTemplateID(v)
 		return nil
 	case virtualmachine.FieldVcpus:
 		v, ok := value.(float64)
@@ -112436,6 +114608,9 @@ func (m *VirtualMachineMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualmachine.FieldPrimaryIp6ID) {
 		fields = append(fields, virtualmachine.FieldPrimaryIp6ID)
 	}
+	if m.FieldCleared(virtualmachine.FieldConfigTemplateID) {
+		fields = append(fields, virtualmachine.FieldConfigTemplateID)
+	}
 	if m.FieldCleared(virtualmachine.FieldVcpus) {
 		fields = append(fields, virtualmachine.FieldVcpus)
 	}
@@ -112500,6 +114675,9 @@ func (m *VirtualMachineMutation) ClearField(name string) error {
 		return nil
 	case virtualmachine.FieldPrimaryIp6ID:
 		m.ClearPrimaryIp6ID()
+		return nil
+	case virtualmachine.FieldConfigTemplateID:
+		m.ClearConfigTemplateID()
 		return nil
 	case virtualmachine.FieldVcpus:
 		m.ClearVcpus()
@@ -112581,6 +114759,9 @@ func (m *VirtualMachineMutation) ResetField(name string) error {
 	case virtualmachine.FieldPrimaryIp6ID:
 		m.ResetPrimaryIp6ID()
 		return nil
+	case virtualmachine.FieldConfigTemplateID:
+		m.ResetConfigTemplateID()
+		return nil
 	case virtualmachine.FieldVcpus:
 		m.ResetVcpus()
 		return nil
@@ -112608,7 +114789,7 @@ func (m *VirtualMachineMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualMachineMutation) AddedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 11)
 	if m.owner != nil {
 		edges = append(edges, virtualmachine.EdgeOwner)
 	}
@@ -112638,6 +114819,9 @@ func (m *VirtualMachineMutation) AddedEdges() []string {
 	}
 	if m.primary_ip6 != nil {
 		edges = append(edges, virtualmachine.EdgePrimaryIp6)
+	}
+	if m.config_template != nil {
+		edges = append(edges, virtualmachine.EdgeConfigTemplate)
 	}
 	return edges
 }
@@ -112686,13 +114870,17 @@ func (m *VirtualMachineMutation) AddedIDs(name string) []ent.Value {
 		if id := m.primary_ip6; id != nil {
 			return []ent.Value{*id}
 		}
+	case virtualmachine.EdgeConfigTemplate:
+		if id := m.config_template; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualMachineMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 11)
 	return edges
 }
 
@@ -112704,7 +114892,7 @@ func (m *VirtualMachineMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualMachineMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 11)
 	if m.clearedowner {
 		edges = append(edges, virtualmachine.EdgeOwner)
 	}
@@ -112735,6 +114923,9 @@ func (m *VirtualMachineMutation) ClearedEdges() []string {
 	if m.clearedprimary_ip6 {
 		edges = append(edges, virtualmachine.EdgePrimaryIp6)
 	}
+	if m.clearedconfig_template {
+		edges = append(edges, virtualmachine.EdgeConfigTemplate)
+	}
 	return edges
 }
 
@@ -112762,6 +114953,8 @@ func (m *VirtualMachineMutation) EdgeCleared(name string) bool {
 		return m.clearedprimary_ip4
 	case virtualmachine.EdgePrimaryIp6:
 		return m.clearedprimary_ip6
+	case virtualmachine.EdgeConfigTemplate:
+		return m.clearedconfig_template
 	}
 	return false
 }
@@ -112800,6 +114993,9 @@ func (m *VirtualMachineMutation) ClearEdge(name string) error {
 	case virtualmachine.EdgePrimaryIp6:
 		m.ClearPrimaryIp6()
 		return nil
+	case virtualmachine.EdgeConfigTemplate:
+		m.ClearConfigTemplate()
+		return nil
 	}
 	return fmt.Errorf("unknown VirtualMachine unique edge %s", name)
 }
@@ -112837,6 +115033,9 @@ func (m *VirtualMachineMutation) ResetEdge(name string) error {
 		return nil
 	case virtualmachine.EdgePrimaryIp6:
 		m.ResetPrimaryIp6()
+		return nil
+	case virtualmachine.EdgeConfigTemplate:
+		m.ResetConfigTemplate()
 		return nil
 	}
 	return fmt.Errorf("unknown VirtualMachine edge %s", name)

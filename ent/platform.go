@@ -40,7 +40,9 @@ type Platform struct {
 	OwnerID *int `json:"owner_id,omitempty"`
 	// ManufacturerID holds the value of the "manufacturer_id" field.
 	ManufacturerID *int `json:"manufacturer_id,omitempty"`
-	selectValues   sql.SelectValues
+	// ConfigTemplateID holds the value of the "config_template_id" field.
+	ConfigTemplateID *int `json:"config_template_id,omitempty"`
+	selectValues     sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -50,7 +52,7 @@ func (*Platform) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case platform.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case platform.FieldID, platform.FieldParentID, platform.FieldDepth, platform.FieldOwnerID, platform.FieldManufacturerID:
+		case platform.FieldID, platform.FieldParentID, platform.FieldDepth, platform.FieldOwnerID, platform.FieldManufacturerID, platform.FieldConfigTemplateID:
 			values[i] = new(sql.NullInt64)
 		case platform.FieldName, platform.FieldSlug, platform.FieldDescription, platform.FieldComments:
 			values[i] = new(sql.NullString)
@@ -150,6 +152,13 @@ func (_m *Platform) assignValues(columns []string, values []any) error {
 				_m.ManufacturerID = new(int)
 				*_m.ManufacturerID = int(value.Int64)
 			}
+		case platform.FieldConfigTemplateID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field config_template_id", values[i])
+			} else if value.Valid {
+				_m.ConfigTemplateID = new(int)
+				*_m.ConfigTemplateID = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -219,6 +228,11 @@ func (_m *Platform) String() string {
 	builder.WriteString(", ")
 	if v := _m.ManufacturerID; v != nil {
 		builder.WriteString("manufacturer_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.ConfigTemplateID; v != nil {
+		builder.WriteString("config_template_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteByte(')')

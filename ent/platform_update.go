@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/configtemplate"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/platform"
@@ -71,6 +72,12 @@ func (_u *PlatformUpdate) RemoveChildren(v ...*Platform) *PlatformUpdate {
 // ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
 func (_u *PlatformUpdate) ClearManufacturer() *PlatformUpdate {
 	_u.mutation.ClearManufacturer()
+	return _u
+}
+
+// ClearConfigTemplate clears the "config_template" edge to the ConfigTemplate entity.
+func (_u *PlatformUpdate) ClearConfigTemplate() *PlatformUpdate {
+	_u.mutation.ClearConfigTemplate()
 	return _u
 }
 
@@ -304,6 +311,35 @@ func (_u *PlatformUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ConfigTemplateCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   platform.ConfigTemplateTable,
+			Columns: []string{platform.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigTemplateIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   platform.ConfigTemplateTable,
+			Columns: []string{platform.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{platform.Label}
@@ -366,6 +402,12 @@ func (_u *PlatformUpdateOne) RemoveChildren(v ...*Platform) *PlatformUpdateOne {
 // ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
 func (_u *PlatformUpdateOne) ClearManufacturer() *PlatformUpdateOne {
 	_u.mutation.ClearManufacturer()
+	return _u
+}
+
+// ClearConfigTemplate clears the "config_template" edge to the ConfigTemplate entity.
+func (_u *PlatformUpdateOne) ClearConfigTemplate() *PlatformUpdateOne {
+	_u.mutation.ClearConfigTemplate()
 	return _u
 }
 
@@ -622,6 +664,35 @@ func (_u *PlatformUpdateOne) sqlSave(ctx context.Context) (_node *Platform, err 
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(manufacturer.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ConfigTemplateCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   platform.ConfigTemplateTable,
+			Columns: []string{platform.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigTemplateIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   platform.ConfigTemplateTable,
+			Columns: []string{platform.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -36,6 +36,8 @@ type Tx struct {
 	ClusterGroup *ClusterGroupClient
 	// ClusterType is the client for interacting with the ClusterType builders.
 	ClusterType *ClusterTypeClient
+	// ConfigTemplate is the client for interacting with the ConfigTemplate builders.
+	ConfigTemplate *ConfigTemplateClient
 	// ConsolePort is the client for interacting with the ConsolePort builders.
 	ConsolePort *ConsolePortClient
 	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
@@ -72,6 +74,8 @@ type Tx struct {
 	DeviceType *DeviceTypeClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
+	// ExportTemplate is the client for interacting with the ExportTemplate builders.
+	ExportTemplate *ExportTemplateClient
 	// FHRPGroup is the client for interacting with the FHRPGroup builders.
 	FHRPGroup *FHRPGroupClient
 	// FHRPGroupAssignment is the client for interacting with the FHRPGroupAssignment builders.
@@ -358,6 +362,7 @@ func (tx *Tx) init() {
 	tx.Cluster = NewClusterClient(tx.config)
 	tx.ClusterGroup = NewClusterGroupClient(tx.config)
 	tx.ClusterType = NewClusterTypeClient(tx.config)
+	tx.ConfigTemplate = NewConfigTemplateClient(tx.config)
 	tx.ConsolePort = NewConsolePortClient(tx.config)
 	tx.ConsolePortTemplate = NewConsolePortTemplateClient(tx.config)
 	tx.ConsoleServerPort = NewConsoleServerPortClient(tx.config)
@@ -376,6 +381,7 @@ func (tx *Tx) init() {
 	tx.DeviceRole = NewDeviceRoleClient(tx.config)
 	tx.DeviceType = NewDeviceTypeClient(tx.config)
 	tx.EventRule = NewEventRuleClient(tx.config)
+	tx.ExportTemplate = NewExportTemplateClient(tx.config)
 	tx.FHRPGroup = NewFHRPGroupClient(tx.config)
 	tx.FHRPGroupAssignment = NewFHRPGroupAssignmentClient(tx.config)
 	tx.FrontPort = NewFrontPortClient(tx.config)

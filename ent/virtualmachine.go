@@ -54,6 +54,8 @@ type VirtualMachine struct {
 	PrimaryIp4ID *int `json:"primary_ip4_id,omitempty"`
 	// PrimaryIp6ID holds the value of the "primary_ip6_id" field.
 	PrimaryIp6ID *int `json:"primary_ip6_id,omitempty"`
+	// ConfigTemplateID holds the value of the "config_template_id" field.
+	ConfigTemplateID *int `json:"config_template_id,omitempty"`
 	// Vcpus holds the value of the "vcpus" field.
 	Vcpus *float64 `json:"vcpus,omitempty"`
 	// Memory holds the value of the "memory" field.
@@ -80,7 +82,7 @@ func (*VirtualMachine) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case virtualmachine.FieldVcpus:
 			values[i] = new(sql.NullFloat64)
-		case virtualmachine.FieldID, virtualmachine.FieldOwnerID, virtualmachine.FieldVirtualMachineTypeID, virtualmachine.FieldRoleID, virtualmachine.FieldSiteID, virtualmachine.FieldClusterID, virtualmachine.FieldDeviceID, virtualmachine.FieldPlatformID, virtualmachine.FieldPrimaryIp4ID, virtualmachine.FieldPrimaryIp6ID, virtualmachine.FieldMemory, virtualmachine.FieldDisk, virtualmachine.FieldTenantID:
+		case virtualmachine.FieldID, virtualmachine.FieldOwnerID, virtualmachine.FieldVirtualMachineTypeID, virtualmachine.FieldRoleID, virtualmachine.FieldSiteID, virtualmachine.FieldClusterID, virtualmachine.FieldDeviceID, virtualmachine.FieldPlatformID, virtualmachine.FieldPrimaryIp4ID, virtualmachine.FieldPrimaryIp6ID, virtualmachine.FieldConfigTemplateID, virtualmachine.FieldMemory, virtualmachine.FieldDisk, virtualmachine.FieldTenantID:
 			values[i] = new(sql.NullInt64)
 		case virtualmachine.FieldDescription, virtualmachine.FieldComments, virtualmachine.FieldName, virtualmachine.FieldNameNatural, virtualmachine.FieldStatus, virtualmachine.FieldStartOnBoot, virtualmachine.FieldSerial:
 			values[i] = new(sql.NullString)
@@ -227,6 +229,13 @@ func (_m *VirtualMachine) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.PrimaryIp6ID = new(int)
 				*_m.PrimaryIp6ID = int(value.Int64)
+			}
+		case virtualmachine.FieldConfigTemplateID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field config_template_id", values[i])
+			} else if value.Valid {
+				_m.ConfigTemplateID = new(int)
+				*_m.ConfigTemplateID = int(value.Int64)
 			}
 		case virtualmachine.FieldVcpus:
 			if value, ok := values[i].(*sql.NullFloat64); !ok {
@@ -380,6 +389,11 @@ func (_m *VirtualMachine) String() string {
 	builder.WriteString(", ")
 	if v := _m.PrimaryIp6ID; v != nil {
 		builder.WriteString("primary_ip6_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.ConfigTemplateID; v != nil {
+		builder.WriteString("config_template_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

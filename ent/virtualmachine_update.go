@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/cluster"
+	"github.com/inventory/inventory/ent/configtemplate"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/ipaddress"
@@ -99,6 +100,12 @@ func (_u *VirtualMachineUpdate) ClearPrimaryIp4() *VirtualMachineUpdate {
 // ClearPrimaryIp6 clears the "primary_ip6" edge to the IPAddress entity.
 func (_u *VirtualMachineUpdate) ClearPrimaryIp6() *VirtualMachineUpdate {
 	_u.mutation.ClearPrimaryIp6()
+	return _u
+}
+
+// ClearConfigTemplate clears the "config_template" edge to the ConfigTemplate entity.
+func (_u *VirtualMachineUpdate) ClearConfigTemplate() *VirtualMachineUpdate {
+	_u.mutation.ClearConfigTemplate()
 	return _u
 }
 
@@ -558,6 +565,35 @@ func (_u *VirtualMachineUpdate) sqlSave(ctx context.Context) (_node int, err err
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ConfigTemplateCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualmachine.ConfigTemplateTable,
+			Columns: []string{virtualmachine.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigTemplateIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualmachine.ConfigTemplateTable,
+			Columns: []string{virtualmachine.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{virtualmachine.Label}
@@ -641,6 +677,12 @@ func (_u *VirtualMachineUpdateOne) ClearPrimaryIp4() *VirtualMachineUpdateOne {
 // ClearPrimaryIp6 clears the "primary_ip6" edge to the IPAddress entity.
 func (_u *VirtualMachineUpdateOne) ClearPrimaryIp6() *VirtualMachineUpdateOne {
 	_u.mutation.ClearPrimaryIp6()
+	return _u
+}
+
+// ClearConfigTemplate clears the "config_template" edge to the ConfigTemplate entity.
+func (_u *VirtualMachineUpdateOne) ClearConfigTemplate() *VirtualMachineUpdateOne {
+	_u.mutation.ClearConfigTemplate()
 	return _u
 }
 
@@ -1123,6 +1165,35 @@ func (_u *VirtualMachineUpdateOne) sqlSave(ctx context.Context) (_node *VirtualM
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ConfigTemplateCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualmachine.ConfigTemplateTable,
+			Columns: []string{virtualmachine.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigTemplateIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualmachine.ConfigTemplateTable,
+			Columns: []string{virtualmachine.ConfigTemplateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

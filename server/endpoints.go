@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/ent/schema/api"
+	"github.com/inventory/inventory/filters"
 )
 
 // The registry of special endpoints: every route that is not a model's
@@ -161,7 +163,11 @@ func specialRegistry() ([]*special, error) {
 					return fmt.Errorf("%s %s: permission on unknown model %s", op.Method, s.oasPath(), op.Model)
 				}
 			default:
-				return fmt.Errorf("%s %s: unknown permission %q", op.Method, s.oasPath(), op.Permission)
+				// A custom action (api.Op.Permission): on the object of a
+				// model's detail endpoint.
+				if d == nil || !e.Detail || op.Model != "" || !customAction.MatchString(op.Permission) {
+					return fmt.Errorf("%s %s: unknown permission %q", op.Method, s.oasPath(), op.Permission)
+				}
 			}
 		}
 		out = append(out, s)
@@ -277,6 +283,9 @@ func logicHandler(e *special, op api.Op, h api.Handler) specialHandler {
 		v, err := h(r)
 		if err != nil {
 			return err
+		}
+		if n, ok := v.(api.Negotiated); ok {
+			return negotiate(c, status, n)
 		}
 		if page, ok := v.(api.Paged); ok {
 			p, err := s.pagination(c.Request.URL.Query())
@@ -543,6 +552,25 @@ func (r *logicRequest) Render(ct string, ids []int) ([]json.RawMessage, error) {
 	return out, nil
 }
 
+// Full renders one object in its full representation, whatever the
+// request's ?fields, ?omit and ?exclude.
+func (r *logicRequest) Full(ct string, id int) (json.RawMessage, error) {
+	d := resource.ByContentType(ct)
+	if d == nil {
+		return nil, fmt.Errorf("special endpoint: unknown model %s", ct)
+	}
+	ctx, st := r.Context(), r.store()
+	rows, err := d.GetMany(ctx, st, []int{id})
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	page, err := d.Load(ctx, st, rows, resource.View{Base: baseURL(r.c.Request)})
+	if err != nil {
+		return nil, err
+	}
+	return page.JSON(rows[0]), nil
+}
+
 // Related renders one object nested, whatever the caller's permissions
 // on its model (a related object of the request's object).
 func (r *logicRequest) Related(ct string, id int) (json.RawMessage, error) {
@@ -614,14 +642,55 @@ func (s *Server) gate(c *gin.Context, e *special, op api.Op) error {
 		if err := s.superuser(c); err != nil {
 			return err
 		}
-	default:
+	case actionView, actionAdd, actionChange, actionDelete:
 		if err := s.authorize(c, permModel(e, op), perm); err != nil {
+			return err
+		}
+	default:
+		if err := s.authorizeCustom(c, e.model, perm); err != nil {
 			return err
 		}
 	}
 	if write && p != nil && p.Token != nil && !p.Token.WriteEnabled {
 		return errForbidden
 	}
+	return nil
+}
+
+// customAction is the form of a custom action's name.
+var customAction = regexp.MustCompile(`^[a-z][a-z_]*$`)
+
+// authorizeCustom admits a custom action (api.Op.Permission) on a model:
+// the caller needs a grant of it (read-only tokens are refused, as for
+// any action but view), and the restriction kept for the object is that
+// of the action and of "view" together, as NetBox's
+// restrict(user, action).restrict(user, "view"): without view, no object
+// is found.
+func (s *Server) authorizeCustom(c *gin.Context, d *resource.Descriptor, action string) error {
+	ctx := c.Request.Context()
+	p := PrincipalFrom(ctx)
+	cond, err := s.permits(ctx, p, d, action)
+	if err != nil {
+		return err
+	}
+	viewCond, err := s.permits(ctx, p, d, actionView)
+	switch {
+	case errors.Is(err, errForbidden):
+		viewCond = filters.OrConds() // matches nothing
+	case err != nil:
+		return err
+	}
+	var conds []filters.Cond
+	for _, x := range []filters.Cond{cond, viewCond} {
+		if x != nil {
+			conds = append(conds, x)
+		}
+	}
+	var restrict filters.Cond
+	if len(conds) > 0 {
+		restrict = filters.AndConds(conds...)
+	}
+	c.Set(ctxRestrict, restrict)
 	return nil
 }
 

@@ -65,6 +65,7 @@ func (s *Server) render(c *gin.Context, err error) {
 		se *api.StatusError
 		fd *api.FieldError
 		ie api.ItemErrors
+		xe *api.BodyError
 	)
 	switch {
 	case errors.As(err, &ae):
@@ -87,6 +88,8 @@ func (s *Server) render(c *gin.Context, err error) {
 		writeJSON(c, http.StatusBadRequest, []map[string][]string(ie))
 	case errors.As(err, &bo):
 		writeJSON(c, http.StatusBadRequest, bo.body)
+	case errors.As(err, &xe): // from a logic package's handler
+		writeJSON(c, xe.Status, xe.Body)
 	case errors.As(err, &au):
 		writeJSON(c, http.StatusForbidden, map[string]string{"detail": string(au)})
 	case errors.Is(err, resource.ErrNotFound):

@@ -136,6 +136,9 @@ func (s *Server) list(c *gin.Context, d *resource.Descriptor) error {
 		return err
 	}
 	q := c.Request.URL.Query()
+	if name, ok := q["export"]; ok {
+		return s.export(c, d, name[len(name)-1])
+	}
 	pg, err := s.pagination(q)
 	if err != nil {
 		return err

@@ -71,6 +71,8 @@ const (
 	FieldVirtualChassisID = "virtual_chassis_id"
 	// FieldClusterID holds the string denoting the cluster_id field in the database.
 	FieldClusterID = "cluster_id"
+	// FieldConfigTemplateID holds the string denoting the config_template_id field in the database.
+	FieldConfigTemplateID = "config_template_id"
 	// FieldPrimaryIp4ID holds the string denoting the primary_ip4_id field in the database.
 	FieldPrimaryIp4ID = "primary_ip4_id"
 	// FieldPrimaryIp6ID holds the string denoting the primary_ip6_id field in the database.
@@ -103,6 +105,8 @@ const (
 	EdgeVirtualChassis = "virtual_chassis"
 	// EdgeCluster holds the string denoting the cluster edge name in mutations.
 	EdgeCluster = "cluster"
+	// EdgeConfigTemplate holds the string denoting the config_template edge name in mutations.
+	EdgeConfigTemplate = "config_template"
 	// EdgePrimaryIp4 holds the string denoting the primary_ip4 edge name in mutations.
 	EdgePrimaryIp4 = "primary_ip4"
 	// EdgePrimaryIp6 holds the string denoting the primary_ip6 edge name in mutations.
@@ -181,6 +185,13 @@ const (
 	ClusterInverseTable = "virtualization_cluster"
 	// ClusterColumn is the table column denoting the cluster relation/edge.
 	ClusterColumn = "cluster_id"
+	// ConfigTemplateTable is the table that holds the config_template relation/edge.
+	ConfigTemplateTable = "dcim_device"
+	// ConfigTemplateInverseTable is the table name for the ConfigTemplate entity.
+	// It exists in this package in order to avoid circular dependency with the "configtemplate" package.
+	ConfigTemplateInverseTable = "extras_configtemplate"
+	// ConfigTemplateColumn is the table column denoting the config_template relation/edge.
+	ConfigTemplateColumn = "config_template_id"
 	// PrimaryIp4Table is the table that holds the primary_ip4 relation/edge.
 	PrimaryIp4Table = "dcim_device"
 	// PrimaryIp4InverseTable is the table name for the IPAddress entity.
@@ -235,6 +246,7 @@ var Columns = []string{
 	FieldLocalContextData,
 	FieldVirtualChassisID,
 	FieldClusterID,
+	FieldConfigTemplateID,
 	FieldPrimaryIp4ID,
 	FieldPrimaryIp6ID,
 	FieldOobIPID,
@@ -440,6 +452,11 @@ func ByClusterID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldClusterID, opts...).ToFunc()
 }
 
+// ByConfigTemplateID orders the results by the config_template_id field.
+func ByConfigTemplateID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldConfigTemplateID, opts...).ToFunc()
+}
+
 // ByPrimaryIp4ID orders the results by the primary_ip4_id field.
 func ByPrimaryIp4ID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPrimaryIp4ID, opts...).ToFunc()
@@ -535,6 +552,13 @@ func ByClusterField(field string, opts ...sql.OrderTermOption) OrderOption {
 	}
 }
 
+// ByConfigTemplateField orders the results by config_template field.
+func ByConfigTemplateField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newConfigTemplateStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByPrimaryIp4Field orders the results by primary_ip4 field.
 func ByPrimaryIp4Field(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -623,6 +647,13 @@ func newClusterStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ClusterInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, ClusterTable, ClusterColumn),
+	)
+}
+func newConfigTemplateStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ConfigTemplateInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, ConfigTemplateTable, ConfigTemplateColumn),
 	)
 }
 func newPrimaryIp4Step() *sqlgraph.Step {

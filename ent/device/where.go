@@ -185,6 +185,11 @@ func ClusterID(v int) predicate.Device {
 	return predicate.Device(sql.FieldEQ(FieldClusterID, v))
 }
 
+// ConfigTemplateID applies equality check predicate on the "config_template_id" field. It's identical to ConfigTemplateIDEQ.
+func ConfigTemplateID(v int) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldConfigTemplateID, v))
+}
+
 // PrimaryIp4ID applies equality check predicate on the "primary_ip4_id" field. It's identical to PrimaryIp4IDEQ.
 func PrimaryIp4ID(v int) predicate.Device {
 	return predicate.Device(sql.FieldEQ(FieldPrimaryIp4ID, v))
@@ -1455,6 +1460,36 @@ func ClusterIDNotNil() predicate.Device {
 	return predicate.Device(sql.FieldNotNull(FieldClusterID))
 }
 
+// ConfigTemplateIDEQ applies the EQ predicate on the "config_template_id" field.
+func ConfigTemplateIDEQ(v int) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldConfigTemplateID, v))
+}
+
+// ConfigTemplateIDNEQ applies the NEQ predicate on the "config_template_id" field.
+func ConfigTemplateIDNEQ(v int) predicate.Device {
+	return predicate.Device(sql.FieldNEQ(FieldConfigTemplateID, v))
+}
+
+// ConfigTemplateIDIn applies the In predicate on the "config_template_id" field.
+func ConfigTemplateIDIn(vs ...int) predicate.Device {
+	return predicate.Device(sql.FieldIn(FieldConfigTemplateID, vs...))
+}
+
+// ConfigTemplateIDNotIn applies the NotIn predicate on the "config_template_id" field.
+func ConfigTemplateIDNotIn(vs ...int) predicate.Device {
+	return predicate.Device(sql.FieldNotIn(FieldConfigTemplateID, vs...))
+}
+
+// ConfigTemplateIDIsNil applies the IsNil predicate on the "config_template_id" field.
+func ConfigTemplateIDIsNil() predicate.Device {
+	return predicate.Device(sql.FieldIsNull(FieldConfigTemplateID))
+}
+
+// ConfigTemplateIDNotNil applies the NotNil predicate on the "config_template_id" field.
+func ConfigTemplateIDNotNil() predicate.Device {
+	return predicate.Device(sql.FieldNotNull(FieldConfigTemplateID))
+}
+
 // PrimaryIp4IDEQ applies the EQ predicate on the "primary_ip4_id" field.
 func PrimaryIp4IDEQ(v int) predicate.Device {
 	return predicate.Device(sql.FieldEQ(FieldPrimaryIp4ID, v))
@@ -1917,6 +1952,29 @@ func HasCluster() predicate.Device {
 func HasClusterWith(preds ...predicate.Cluster) predicate.Device {
 	return predicate.Device(func(s *sql.Selector) {
 		step := newClusterStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasConfigTemplate applies the HasEdge predicate on the "config_template" edge.
+func HasConfigTemplate() predicate.Device {
+	return predicate.Device(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, ConfigTemplateTable, ConfigTemplateColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasConfigTemplateWith applies the HasEdge predicate on the "config_template" edge with a given conditions (other predicates).
+func HasConfigTemplateWith(preds ...predicate.ConfigTemplate) predicate.Device {
+	return predicate.Device(func(s *sql.Selector) {
+		step := newConfigTemplateStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

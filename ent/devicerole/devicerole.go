@@ -38,12 +38,16 @@ const (
 	FieldColor = "color"
 	// FieldVMRole holds the string denoting the vm_role field in the database.
 	FieldVMRole = "vm_role"
+	// FieldConfigTemplateID holds the string denoting the config_template_id field in the database.
+	FieldConfigTemplateID = "config_template_id"
 	// EdgeOwner holds the string denoting the owner edge name in mutations.
 	EdgeOwner = "owner"
 	// EdgeParent holds the string denoting the parent edge name in mutations.
 	EdgeParent = "parent"
 	// EdgeChildren holds the string denoting the children edge name in mutations.
 	EdgeChildren = "children"
+	// EdgeConfigTemplate holds the string denoting the config_template edge name in mutations.
+	EdgeConfigTemplate = "config_template"
 	// Table holds the table name of the devicerole in the database.
 	Table = "dcim_devicerole"
 	// OwnerTable is the table that holds the owner relation/edge.
@@ -61,6 +65,13 @@ const (
 	ChildrenTable = "dcim_devicerole"
 	// ChildrenColumn is the table column denoting the children relation/edge.
 	ChildrenColumn = "parent_id"
+	// ConfigTemplateTable is the table that holds the config_template relation/edge.
+	ConfigTemplateTable = "dcim_devicerole"
+	// ConfigTemplateInverseTable is the table name for the ConfigTemplate entity.
+	// It exists in this package in order to avoid circular dependency with the "configtemplate" package.
+	ConfigTemplateInverseTable = "extras_configtemplate"
+	// ConfigTemplateColumn is the table column denoting the config_template relation/edge.
+	ConfigTemplateColumn = "config_template_id"
 )
 
 // Columns holds all SQL columns for devicerole fields.
@@ -78,6 +89,7 @@ var Columns = []string{
 	FieldOwnerID,
 	FieldColor,
 	FieldVMRole,
+	FieldConfigTemplateID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -182,6 +194,11 @@ func ByVMRole(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVMRole, opts...).ToFunc()
 }
 
+// ByConfigTemplateID orders the results by the config_template_id field.
+func ByConfigTemplateID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldConfigTemplateID, opts...).ToFunc()
+}
+
 // ByOwnerField orders the results by owner field.
 func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -209,6 +226,13 @@ func ByChildren(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newChildrenStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByConfigTemplateField orders the results by config_template field.
+func ByConfigTemplateField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newConfigTemplateStep(), sql.OrderByField(field, opts...))
+	}
+}
 func newOwnerStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -228,5 +252,12 @@ func newChildrenStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(Table, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ChildrenTable, ChildrenColumn),
+	)
+}
+func newConfigTemplateStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ConfigTemplateInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, ConfigTemplateTable, ConfigTemplateColumn),
 	)
 }

@@ -110,6 +110,11 @@ func VMRole(v bool) predicate.DeviceRole {
 	return predicate.DeviceRole(sql.FieldEQ(FieldVMRole, v))
 }
 
+// ConfigTemplateID applies equality check predicate on the "config_template_id" field. It's identical to ConfigTemplateIDEQ.
+func ConfigTemplateID(v int) predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldEQ(FieldConfigTemplateID, v))
+}
+
 // CreatedEQ applies the EQ predicate on the "created" field.
 func CreatedEQ(v time.Time) predicate.DeviceRole {
 	return predicate.DeviceRole(sql.FieldEQ(FieldCreated, v))
@@ -645,6 +650,36 @@ func VMRoleNEQ(v bool) predicate.DeviceRole {
 	return predicate.DeviceRole(sql.FieldNEQ(FieldVMRole, v))
 }
 
+// ConfigTemplateIDEQ applies the EQ predicate on the "config_template_id" field.
+func ConfigTemplateIDEQ(v int) predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldEQ(FieldConfigTemplateID, v))
+}
+
+// ConfigTemplateIDNEQ applies the NEQ predicate on the "config_template_id" field.
+func ConfigTemplateIDNEQ(v int) predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldNEQ(FieldConfigTemplateID, v))
+}
+
+// ConfigTemplateIDIn applies the In predicate on the "config_template_id" field.
+func ConfigTemplateIDIn(vs ...int) predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldIn(FieldConfigTemplateID, vs...))
+}
+
+// ConfigTemplateIDNotIn applies the NotIn predicate on the "config_template_id" field.
+func ConfigTemplateIDNotIn(vs ...int) predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldNotIn(FieldConfigTemplateID, vs...))
+}
+
+// ConfigTemplateIDIsNil applies the IsNil predicate on the "config_template_id" field.
+func ConfigTemplateIDIsNil() predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldIsNull(FieldConfigTemplateID))
+}
+
+// ConfigTemplateIDNotNil applies the NotNil predicate on the "config_template_id" field.
+func ConfigTemplateIDNotNil() predicate.DeviceRole {
+	return predicate.DeviceRole(sql.FieldNotNull(FieldConfigTemplateID))
+}
+
 // HasOwner applies the HasEdge predicate on the "owner" edge.
 func HasOwner() predicate.DeviceRole {
 	return predicate.DeviceRole(func(s *sql.Selector) {
@@ -706,6 +741,29 @@ func HasChildren() predicate.DeviceRole {
 func HasChildrenWith(preds ...predicate.DeviceRole) predicate.DeviceRole {
 	return predicate.DeviceRole(func(s *sql.Selector) {
 		step := newChildrenStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasConfigTemplate applies the HasEdge predicate on the "config_template" edge.
+func HasConfigTemplate() predicate.DeviceRole {
+	return predicate.DeviceRole(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, ConfigTemplateTable, ConfigTemplateColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasConfigTemplateWith applies the HasEdge predicate on the "config_template" edge with a given conditions (other predicates).
+func HasConfigTemplateWith(preds ...predicate.ConfigTemplate) predicate.DeviceRole {
+	return predicate.DeviceRole(func(s *sql.Selector) {
+		step := newConfigTemplateStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

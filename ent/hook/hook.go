@@ -141,6 +141,18 @@ func (f ClusterTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ClusterTypeMutation", m)
 }
 
+// The ConfigTemplateFunc type is an adapter to allow the use of ordinary
+// function as ConfigTemplate mutator.
+type ConfigTemplateFunc func(context.Context, *ent.ConfigTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConfigTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConfigTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConfigTemplateMutation", m)
+}
+
 // The ConsolePortFunc type is an adapter to allow the use of ordinary
 // function as ConsolePort mutator.
 type ConsolePortFunc func(context.Context, *ent.ConsolePortMutation) (ent.Value, error)
@@ -355,6 +367,18 @@ func (f EventRuleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EventRuleMutation", m)
+}
+
+// The ExportTemplateFunc type is an adapter to allow the use of ordinary
+// function as ExportTemplate mutator.
+type ExportTemplateFunc func(context.Context, *ent.ExportTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ExportTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ExportTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ExportTemplateMutation", m)
 }
 
 // The FHRPGroupFunc type is an adapter to allow the use of ordinary

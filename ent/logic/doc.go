@@ -15,7 +15,8 @@
 //	virtualization/ clusters' cached scope (ipam.ClusterScope) and hosts,
 //	             VMs' placement, type defaults, disk and allocations, VM
 //	             interfaces' VLAN and MAC rules, virtual disks
-//	extras/      CustomField, CustomFieldChoiceSet, EventRule, Webhook rules
+//	extras/      CustomField, CustomFieldChoiceSet, EventRule, Webhook rules;
+//	             config and export templates and their render endpoints
 //	choicesets/  NetBox's base choice sets (IATA, ISO 3166, UN/LOCODE),
 //	             embedded and decoded once on first use
 //	rawsql/      what hooks need to run their own SQL on a mutation's

@@ -604,6 +604,44 @@ var (
 			},
 		},
 	}
+	// ExtrasConfigtemplateColumns holds the columns for the "extras_configtemplate" table.
+	ExtrasConfigtemplateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "environment_params", Type: field.TypeJSON, Nullable: true},
+		{Name: "template_code", Type: field.TypeString, Size: 2147483647},
+		{Name: "mime_type", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "file_name", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "file_extension", Type: field.TypeString, Size: 15, Default: ""},
+		{Name: "as_attachment", Type: field.TypeBool, Default: true},
+		{Name: "debug", Type: field.TypeBool, Default: false},
+		{Name: "auto_sync_enabled", Type: field.TypeBool, Default: false},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+	}
+	// ExtrasConfigtemplateTable holds the schema information for the "extras_configtemplate" table.
+	ExtrasConfigtemplateTable = &schema.Table{
+		Name:       "extras_configtemplate",
+		Columns:    ExtrasConfigtemplateColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigtemplateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configtemplate_users_owner_owner",
+				Columns:    []*schema.Column{ExtrasConfigtemplateColumns[13]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "configtemplate_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasConfigtemplateColumns[13]},
+			},
+		},
+	}
 	// DcimConsoleportColumns holds the columns for the "dcim_consoleport" table.
 	DcimConsoleportColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1190,6 +1228,7 @@ var (
 		{Name: "rack_id", Type: field.TypeInt, Nullable: true},
 		{Name: "virtual_chassis_id", Type: field.TypeInt, Nullable: true},
 		{Name: "cluster_id", Type: field.TypeInt, Nullable: true},
+		{Name: "config_template_id", Type: field.TypeInt, Nullable: true},
 		{Name: "primary_ip4_id", Type: field.TypeInt, Nullable: true},
 		{Name: "primary_ip6_id", Type: field.TypeInt, Nullable: true},
 		{Name: "oob_ip_id", Type: field.TypeInt, Nullable: true},
@@ -1261,20 +1300,26 @@ var (
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "dcim_device_ipam_ipaddress_primary_ip4",
+				Symbol:     "dcim_device_extras_configtemplate_config_template",
 				Columns:    []*schema.Column{DcimDeviceColumns[32]},
-				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
-				OnDelete:   schema.SetNull,
+				RefColumns: []*schema.Column{ExtrasConfigtemplateColumns[0]},
+				OnDelete:   schema.Restrict,
 			},
 			{
-				Symbol:     "dcim_device_ipam_ipaddress_primary_ip6",
+				Symbol:     "dcim_device_ipam_ipaddress_primary_ip4",
 				Columns:    []*schema.Column{DcimDeviceColumns[33]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "dcim_device_ipam_ipaddress_oob_ip",
+				Symbol:     "dcim_device_ipam_ipaddress_primary_ip6",
 				Columns:    []*schema.Column{DcimDeviceColumns[34]},
+				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_device_ipam_ipaddress_oob_ip",
+				Columns:    []*schema.Column{DcimDeviceColumns[35]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1308,17 +1353,17 @@ var (
 			{
 				Name:    "device_primary_ip4_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDeviceColumns[32]},
+				Columns: []*schema.Column{DcimDeviceColumns[33]},
 			},
 			{
 				Name:    "device_primary_ip6_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDeviceColumns[33]},
+				Columns: []*schema.Column{DcimDeviceColumns[34]},
 			},
 			{
 				Name:    "device_oob_ip_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDeviceColumns[34]},
+				Columns: []*schema.Column{DcimDeviceColumns[35]},
 			},
 		},
 	}
@@ -1591,6 +1636,7 @@ var (
 		{Name: "vm_role", Type: field.TypeBool, Default: true},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
+		{Name: "config_template_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimDeviceroleTable holds the schema information for the "dcim_devicerole" table.
 	DcimDeviceroleTable = &schema.Table{
@@ -1609,6 +1655,12 @@ var (
 				Columns:    []*schema.Column{DcimDeviceroleColumns[12]},
 				RefColumns: []*schema.Column{DcimDeviceroleColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_devicerole_extras_configtemplate_config_template",
+				Columns:    []*schema.Column{DcimDeviceroleColumns[13]},
+				RefColumns: []*schema.Column{ExtrasConfigtemplateColumns[0]},
+				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
@@ -1721,6 +1773,43 @@ var (
 				Name:    "eventrule_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasEventruleColumns[15]},
+			},
+		},
+	}
+	// ExtrasExporttemplateColumns holds the columns for the "extras_exporttemplate" table.
+	ExtrasExporttemplateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "object_types", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "environment_params", Type: field.TypeJSON, Nullable: true},
+		{Name: "template_code", Type: field.TypeString, Size: 2147483647},
+		{Name: "mime_type", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "file_name", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "file_extension", Type: field.TypeString, Size: 15, Default: ""},
+		{Name: "as_attachment", Type: field.TypeBool, Default: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+	}
+	// ExtrasExporttemplateTable holds the schema information for the "extras_exporttemplate" table.
+	ExtrasExporttemplateTable = &schema.Table{
+		Name:       "extras_exporttemplate",
+		Columns:    ExtrasExporttemplateColumns,
+		PrimaryKey: []*schema.Column{ExtrasExporttemplateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_exporttemplate_users_owner_owner",
+				Columns:    []*schema.Column{ExtrasExporttemplateColumns[12]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "exporttemplate_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasExporttemplateColumns[12]},
 			},
 		},
 	}
@@ -2905,6 +2994,7 @@ var (
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 		{Name: "manufacturer_id", Type: field.TypeInt, Nullable: true},
+		{Name: "config_template_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimPlatformTable holds the schema information for the "dcim_platform" table.
 	DcimPlatformTable = &schema.Table{
@@ -2928,6 +3018,12 @@ var (
 				Symbol:     "dcim_platform_dcim_manufacturer_manufacturer",
 				Columns:    []*schema.Column{DcimPlatformColumns[11]},
 				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_platform_extras_configtemplate_config_template",
+				Columns:    []*schema.Column{DcimPlatformColumns[12]},
+				RefColumns: []*schema.Column{ExtrasConfigtemplateColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 		},
@@ -5196,6 +5292,7 @@ var (
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 		{Name: "primary_ip4_id", Type: field.TypeInt, Nullable: true},
 		{Name: "primary_ip6_id", Type: field.TypeInt, Nullable: true},
+		{Name: "config_template_id", Type: field.TypeInt, Nullable: true},
 	}
 	// VirtualizationVirtualmachineTable holds the schema information for the "virtualization_virtualmachine" table.
 	VirtualizationVirtualmachineTable = &schema.Table{
@@ -5262,6 +5359,12 @@ var (
 				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[25]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "virtualization_virtualmachine_extras_configtemplate_config_template",
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[26]},
+				RefColumns: []*schema.Column{ExtrasConfigtemplateColumns[0]},
+				OnDelete:   schema.Restrict,
 			},
 		},
 		Indexes: []*schema.Index{
@@ -5751,6 +5854,7 @@ var (
 		VirtualizationClusterTable,
 		VirtualizationClustergroupTable,
 		VirtualizationClustertypeTable,
+		ExtrasConfigtemplateTable,
 		DcimConsoleportTable,
 		DcimConsoleporttemplateTable,
 		DcimConsoleserverportTable,
@@ -5769,6 +5873,7 @@ var (
 		DcimDeviceroleTable,
 		DcimDevicetypeTable,
 		ExtrasEventruleTable,
+		ExtrasExporttemplateTable,
 		IpamFhrpgroupTable,
 		IpamFhrpgroupassignmentTable,
 		DcimFrontportTable,
@@ -5920,6 +6025,10 @@ func init() {
 	VirtualizationClustertypeTable.Annotation = &entsql.Annotation{
 		Table: "virtualization_clustertype",
 	}
+	ExtrasConfigtemplateTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	ExtrasConfigtemplateTable.Annotation = &entsql.Annotation{
+		Table: "extras_configtemplate",
+	}
 	DcimConsoleportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimConsoleportTable.ForeignKeys[1].RefTable = DcimModuleTable
 	DcimConsoleportTable.ForeignKeys[2].RefTable = UsersOwnerTable
@@ -5982,9 +6091,10 @@ func init() {
 	DcimDeviceTable.ForeignKeys[7].RefTable = DcimRackTable
 	DcimDeviceTable.ForeignKeys[8].RefTable = DcimVirtualchassisTable
 	DcimDeviceTable.ForeignKeys[9].RefTable = VirtualizationClusterTable
-	DcimDeviceTable.ForeignKeys[10].RefTable = IpamIpaddressTable
+	DcimDeviceTable.ForeignKeys[10].RefTable = ExtrasConfigtemplateTable
 	DcimDeviceTable.ForeignKeys[11].RefTable = IpamIpaddressTable
 	DcimDeviceTable.ForeignKeys[12].RefTable = IpamIpaddressTable
+	DcimDeviceTable.ForeignKeys[13].RefTable = IpamIpaddressTable
 	DcimDeviceTable.Annotation = &entsql.Annotation{
 		Table: "dcim_device",
 	}
@@ -6014,6 +6124,7 @@ func init() {
 	}
 	DcimDeviceroleTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimDeviceroleTable.ForeignKeys[1].RefTable = DcimDeviceroleTable
+	DcimDeviceroleTable.ForeignKeys[2].RefTable = ExtrasConfigtemplateTable
 	DcimDeviceroleTable.Annotation = &entsql.Annotation{
 		Table: "dcim_devicerole",
 	}
@@ -6026,6 +6137,10 @@ func init() {
 	ExtrasEventruleTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	ExtrasEventruleTable.Annotation = &entsql.Annotation{
 		Table: "extras_eventrule",
+	}
+	ExtrasExporttemplateTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	ExtrasExporttemplateTable.Annotation = &entsql.Annotation{
+		Table: "extras_exporttemplate",
 	}
 	IpamFhrpgroupTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	IpamFhrpgroupTable.Annotation = &entsql.Annotation{
@@ -6152,6 +6267,7 @@ func init() {
 	DcimPlatformTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimPlatformTable.ForeignKeys[1].RefTable = DcimPlatformTable
 	DcimPlatformTable.ForeignKeys[2].RefTable = DcimManufacturerTable
+	DcimPlatformTable.ForeignKeys[3].RefTable = ExtrasConfigtemplateTable
 	DcimPlatformTable.Annotation = &entsql.Annotation{
 		Table: "dcim_platform",
 	}
@@ -6400,6 +6516,7 @@ func init() {
 	VirtualizationVirtualmachineTable.ForeignKeys[7].RefTable = TenancyTenantTable
 	VirtualizationVirtualmachineTable.ForeignKeys[8].RefTable = IpamIpaddressTable
 	VirtualizationVirtualmachineTable.ForeignKeys[9].RefTable = IpamIpaddressTable
+	VirtualizationVirtualmachineTable.ForeignKeys[10].RefTable = ExtrasConfigtemplateTable
 	VirtualizationVirtualmachineTable.Annotation = &entsql.Annotation{
 		Table: "virtualization_virtualmachine",
 	}

@@ -36,6 +36,8 @@ const (
 	FieldOwnerID = "owner_id"
 	// FieldManufacturerID holds the string denoting the manufacturer_id field in the database.
 	FieldManufacturerID = "manufacturer_id"
+	// FieldConfigTemplateID holds the string denoting the config_template_id field in the database.
+	FieldConfigTemplateID = "config_template_id"
 	// EdgeOwner holds the string denoting the owner edge name in mutations.
 	EdgeOwner = "owner"
 	// EdgeParent holds the string denoting the parent edge name in mutations.
@@ -44,6 +46,8 @@ const (
 	EdgeChildren = "children"
 	// EdgeManufacturer holds the string denoting the manufacturer edge name in mutations.
 	EdgeManufacturer = "manufacturer"
+	// EdgeConfigTemplate holds the string denoting the config_template edge name in mutations.
+	EdgeConfigTemplate = "config_template"
 	// Table holds the table name of the platform in the database.
 	Table = "dcim_platform"
 	// OwnerTable is the table that holds the owner relation/edge.
@@ -68,6 +72,13 @@ const (
 	ManufacturerInverseTable = "dcim_manufacturer"
 	// ManufacturerColumn is the table column denoting the manufacturer relation/edge.
 	ManufacturerColumn = "manufacturer_id"
+	// ConfigTemplateTable is the table that holds the config_template relation/edge.
+	ConfigTemplateTable = "dcim_platform"
+	// ConfigTemplateInverseTable is the table name for the ConfigTemplate entity.
+	// It exists in this package in order to avoid circular dependency with the "configtemplate" package.
+	ConfigTemplateInverseTable = "extras_configtemplate"
+	// ConfigTemplateColumn is the table column denoting the config_template relation/edge.
+	ConfigTemplateColumn = "config_template_id"
 )
 
 // Columns holds all SQL columns for platform fields.
@@ -84,6 +95,7 @@ var Columns = []string{
 	FieldComments,
 	FieldOwnerID,
 	FieldManufacturerID,
+	FieldConfigTemplateID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -177,6 +189,11 @@ func ByManufacturerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldManufacturerID, opts...).ToFunc()
 }
 
+// ByConfigTemplateID orders the results by the config_template_id field.
+func ByConfigTemplateID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldConfigTemplateID, opts...).ToFunc()
+}
+
 // ByOwnerField orders the results by owner field.
 func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -211,6 +228,13 @@ func ByManufacturerField(field string, opts ...sql.OrderTermOption) OrderOption 
 		sqlgraph.OrderByNeighborTerms(s, newManufacturerStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByConfigTemplateField orders the results by config_template field.
+func ByConfigTemplateField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newConfigTemplateStep(), sql.OrderByField(field, opts...))
+	}
+}
 func newOwnerStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -237,5 +261,12 @@ func newManufacturerStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ManufacturerInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, ManufacturerTable, ManufacturerColumn),
+	)
+}
+func newConfigTemplateStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ConfigTemplateInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, ConfigTemplateTable, ConfigTemplateColumn),
 	)
 }

@@ -105,6 +105,11 @@ func ManufacturerID(v int) predicate.Platform {
 	return predicate.Platform(sql.FieldEQ(FieldManufacturerID, v))
 }
 
+// ConfigTemplateID applies equality check predicate on the "config_template_id" field. It's identical to ConfigTemplateIDEQ.
+func ConfigTemplateID(v int) predicate.Platform {
+	return predicate.Platform(sql.FieldEQ(FieldConfigTemplateID, v))
+}
+
 // CreatedEQ applies the EQ predicate on the "created" field.
 func CreatedEQ(v time.Time) predicate.Platform {
 	return predicate.Platform(sql.FieldEQ(FieldCreated, v))
@@ -595,6 +600,36 @@ func ManufacturerIDNotNil() predicate.Platform {
 	return predicate.Platform(sql.FieldNotNull(FieldManufacturerID))
 }
 
+// ConfigTemplateIDEQ applies the EQ predicate on the "config_template_id" field.
+func ConfigTemplateIDEQ(v int) predicate.Platform {
+	return predicate.Platform(sql.FieldEQ(FieldConfigTemplateID, v))
+}
+
+// ConfigTemplateIDNEQ applies the NEQ predicate on the "config_template_id" field.
+func ConfigTemplateIDNEQ(v int) predicate.Platform {
+	return predicate.Platform(sql.FieldNEQ(FieldConfigTemplateID, v))
+}
+
+// ConfigTemplateIDIn applies the In predicate on the "config_template_id" field.
+func ConfigTemplateIDIn(vs ...int) predicate.Platform {
+	return predicate.Platform(sql.FieldIn(FieldConfigTemplateID, vs...))
+}
+
+// ConfigTemplateIDNotIn applies the NotIn predicate on the "config_template_id" field.
+func ConfigTemplateIDNotIn(vs ...int) predicate.Platform {
+	return predicate.Platform(sql.FieldNotIn(FieldConfigTemplateID, vs...))
+}
+
+// ConfigTemplateIDIsNil applies the IsNil predicate on the "config_template_id" field.
+func ConfigTemplateIDIsNil() predicate.Platform {
+	return predicate.Platform(sql.FieldIsNull(FieldConfigTemplateID))
+}
+
+// ConfigTemplateIDNotNil applies the NotNil predicate on the "config_template_id" field.
+func ConfigTemplateIDNotNil() predicate.Platform {
+	return predicate.Platform(sql.FieldNotNull(FieldConfigTemplateID))
+}
+
 // HasOwner applies the HasEdge predicate on the "owner" edge.
 func HasOwner() predicate.Platform {
 	return predicate.Platform(func(s *sql.Selector) {
@@ -679,6 +714,29 @@ func HasManufacturer() predicate.Platform {
 func HasManufacturerWith(preds ...predicate.Manufacturer) predicate.Platform {
 	return predicate.Platform(func(s *sql.Selector) {
 		step := newManufacturerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasConfigTemplate applies the HasEdge predicate on the "config_template" edge.
+func HasConfigTemplate() predicate.Platform {
+	return predicate.Platform(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, ConfigTemplateTable, ConfigTemplateColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasConfigTemplateWith applies the HasEdge predicate on the "config_template" edge with a given conditions (other predicates).
+func HasConfigTemplateWith(preds ...predicate.ConfigTemplate) predicate.Platform {
+	return predicate.Platform(func(s *sql.Selector) {
+		step := newConfigTemplateStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -39,6 +39,9 @@ type ClusterGroup func(*sql.Selector)
 // ClusterType is the predicate function for clustertype builders.
 type ClusterType func(*sql.Selector)
 
+// ConfigTemplate is the predicate function for configtemplate builders.
+type ConfigTemplate func(*sql.Selector)
+
 // ConsolePort is the predicate function for consoleport builders.
 type ConsolePort func(*sql.Selector)
 
@@ -92,6 +95,9 @@ type DeviceType func(*sql.Selector)
 
 // EventRule is the predicate function for eventrule builders.
 type EventRule func(*sql.Selector)
+
+// ExportTemplate is the predicate function for exporttemplate builders.
+type ExportTemplate func(*sql.Selector)
 
 // FHRPGroup is the predicate function for fhrpgroup builders.
 type FHRPGroup func(*sql.Selector)

@@ -159,12 +159,9 @@ var filterExclusions = map[string]string{
 	"created_by_request": "change-log issue", "updated_by_request": "change-log issue", "modified_by_request": "change-log issue",
 	// Models we do not have yet.
 	"ipam/vlans l2vpn": "no L2VPNs", "ipam/vlans l2vpn_id": "no L2VPNs",
-	"ipam/vlans interface_id":                            "needs VLAN availability rules (another issue)",
-	"dcim/platforms config_template_id":                  "no config templates",
-	"virtualization/virtual-machines config_template_id": "no config templates",
-	"virtualization/interfaces l2vpn":                    "no L2VPNs", "virtualization/interfaces l2vpn_id": "no L2VPNs",
-	"dcim/device-roles config_template_id": "no config templates",
-	"ipam/route-targets importing_l2vpn":   "no L2VPNs", "ipam/route-targets importing_l2vpn_id": "no L2VPNs",
+	"ipam/vlans interface_id":         "needs VLAN availability rules (another issue)",
+	"virtualization/interfaces l2vpn": "no L2VPNs", "virtualization/interfaces l2vpn_id": "no L2VPNs",
+	"ipam/route-targets importing_l2vpn": "no L2VPNs", "ipam/route-targets importing_l2vpn_id": "no L2VPNs",
 	"ipam/route-targets exporting_l2vpn": "no L2VPNs", "ipam/route-targets exporting_l2vpn_id": "no L2VPNs",
 	"users/users permission_id": "no permissions", "users/users notification_group_id": "no notification groups",
 	// Filters by numeric ObjectType ids: we have no ObjectType table (object
@@ -179,10 +176,8 @@ var filterExclusions = map[string]string{
 	"core/object-changes changed_object_type_id":  "ObjectType ids",
 	"users/permissions object_types":              "ObjectType ids",
 	"users/groups notification_group_id":          "no notification groups",
-	// Devices: config templates land with their model.
-	"dcim/devices config_template_id":           "no config templates",
-	"dcim/devices mac_address":                  "needs a filter through interfaces to MAC addresses",
-	"dcim/virtual-device-contexts interface_id": "needs a reverse many-to-many filter",
+	"dcim/devices mac_address":                    "needs a filter through interfaces to MAC addresses",
+	"dcim/virtual-device-contexts interface_id":   "needs a reverse many-to-many filter",
 	// Virtual chassis are another helper's models.
 	"dcim/module-bays virtual_chassis": "no virtual chassis yet", "dcim/module-bays virtual_chassis_id": "no virtual chassis yet",
 	"dcim/device-bays virtual_chassis": "no virtual chassis yet", "dcim/device-bays virtual_chassis_id": "no virtual chassis yet",
@@ -331,4 +326,16 @@ func show(raw *json.RawMessage) string {
 		return "none"
 	}
 	return string(*raw)
+}
+
+// Config and export templates: data sources are not served (nothing is
+// synced from one), and object types have no numeric ids here.
+func init() {
+	for _, ep := range []string{"extras/config-templates", "extras/export-templates"} {
+		for _, name := range []string{"data_source_id", "data_file_id", "data_synced"} {
+			filterExclusions[ep+" "+name] = "no data sources"
+		}
+	}
+	filterExclusions["extras/export-templates auto_sync_enabled"] = "no data sources (not a field of the serializer)"
+	filterExclusions["extras/export-templates object_type_id"] = "ObjectType ids"
 }

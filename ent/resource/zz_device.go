@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
+	logicextras "github.com/inventory/inventory/ent/logic/extras"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -22,6 +23,10 @@ func init() {
 		Table:       "dcim_device",
 		Display:     "",
 		DisplayFunc: logicdcim.DeviceDisplay,
+		Endpoints:   endpoints(`[{"name":"render-config","detail":true,"ops":[{"method":"POST","permission":"render_config","func":{"pkg":"github.com/inventory/inventory/ent/logic/extras","name":"RenderDeviceConfig"},"summary":"Render the object's config template","request":"object","response":"RenderedConfig","description":"The template is config_template_id if given, else the object's, its role's or its platform's; the context is the object's config context, the other keys of the body, and the object itself. The answer is text/plain when the client asks for it, else {configtemplate, content}.","errors":[400,404,406]}]}]`),
+		Handlers: map[string]api.Handler{
+			"github.com/inventory/inventory/ent/logic/extras.RenderDeviceConfig": logicextras.RenderDeviceConfig,
+		},
 		Tree:        false,
 		Tagged:      true,
 		Custom:      true,
@@ -114,7 +119,7 @@ func init() {
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
-			{Name: "config_template", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "config_template", Kind: "fk", Column: "config_template_id", GoType: "int", Target: "extras.configtemplate", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "config_context", Kind: "json", Column: "config_context", GoType: "map[string]interface {}", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "local_context_data", Kind: "json", Column: "local_context_data", GoType: "map[string]interface {}", Nullable: true, HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},

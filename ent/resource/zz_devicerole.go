@@ -46,7 +46,7 @@ func init() {
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, MaxLen: 100},
 			{Name: "color", Kind: "color", Column: "color", GoType: "string", HasDefault: true, MaxLen: 6},
 			{Name: "vm_role", Kind: "bool", Column: "vm_role", GoType: "bool", HasDefault: true},
-			{Name: "config_template", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "config_template", Kind: "fk", Column: "config_template_id", GoType: "int", Target: "extras.configtemplate", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "parent", Kind: "fk", Column: "parent_id", GoType: "int", Target: "dcim.devicerole", Nullable: true, OnDelete: "CASCADE", Nested: []string{"id", "url", "display_url", "display", "name"}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "tags", Kind: "tags", ReadOnly: true},

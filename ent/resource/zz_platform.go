@@ -47,7 +47,7 @@ func init() {
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100},
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, MaxLen: 100},
 			{Name: "manufacturer", Kind: "fk", Column: "manufacturer_id", GoType: "int", Target: "dcim.manufacturer", Nullable: true, OnDelete: "PROTECT"},
-			{Name: "config_template", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "config_template", Kind: "fk", Column: "config_template_id", GoType: "int", Target: "extras.configtemplate", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},

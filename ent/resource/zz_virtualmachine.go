@@ -8,17 +8,23 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	logicextras "github.com/inventory/inventory/ent/logic/extras"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
 	register(&Descriptor{
-		Type:        "VirtualMachine",
-		App:         "virtualization",
-		Path:        "virtual-machines",
-		Model:       "virtualmachine",
-		Verbose:     "virtual machine",
-		Table:       "virtualization_virtualmachine",
-		Display:     "{name}",
+		Type:      "VirtualMachine",
+		App:       "virtualization",
+		Path:      "virtual-machines",
+		Model:     "virtualmachine",
+		Verbose:   "virtual machine",
+		Table:     "virtualization_virtualmachine",
+		Display:   "{name}",
+		Endpoints: endpoints(`[{"name":"render-config","detail":true,"ops":[{"method":"POST","permission":"render_config","func":{"pkg":"github.com/inventory/inventory/ent/logic/extras","name":"RenderVirtualMachineConfig"},"summary":"Render the object's config template","request":"object","response":"RenderedConfig","description":"The template is config_template_id if given, else the object's, its role's or its platform's; the context is the object's config context, the other keys of the body, and the object itself. The answer is text/plain when the client asks for it, else {configtemplate, content}.","errors":[400,404,406]}]}]`),
+		Handlers: map[string]api.Handler{
+			"github.com/inventory/inventory/ent/logic/extras.RenderVirtualMachineConfig": logicextras.RenderVirtualMachineConfig,
+		},
 		Tree:        false,
 		Tagged:      true,
 		Custom:      true,
@@ -83,7 +89,7 @@ func init() {
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "local_context_data", Kind: "json", Column: "local_context_data", GoType: "map[string]interface {}", Nullable: true, HasDefault: true},
-			{Name: "config_template", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "config_template", Kind: "fk", Column: "config_template_id", GoType: "int", Target: "extras.configtemplate", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

@@ -16,6 +16,7 @@ import (
 	"github.com/inventory/inventory/ent/cluster"
 	"github.com/inventory/inventory/ent/clustergroup"
 	"github.com/inventory/inventory/ent/clustertype"
+	"github.com/inventory/inventory/ent/configtemplate"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -34,6 +35,7 @@ import (
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/exporttemplate"
 	"github.com/inventory/inventory/ent/fhrpgroup"
 	"github.com/inventory/inventory/ent/fhrpgroupassignment"
 	"github.com/inventory/inventory/ent/frontport"
@@ -879,6 +881,85 @@ func init() {
 	clustertypeDescComments := clustertypeMixinFields3[3].Descriptor()
 	// clustertype.DefaultComments holds the default value on creation for the comments field.
 	clustertype.DefaultComments = clustertypeDescComments.Default.(string)
+	configtemplateMixin := schema.ConfigTemplate{}.Mixin()
+	configtemplateHooks := schema.ConfigTemplate{}.Hooks()
+	configtemplate.Hooks[0] = configtemplateHooks[0]
+	configtemplateMixinFields0 := configtemplateMixin[0].Fields()
+	_ = configtemplateMixinFields0
+	configtemplateFields := schema.ConfigTemplate{}.Fields()
+	_ = configtemplateFields
+	// configtemplateDescCreated is the schema descriptor for created field.
+	configtemplateDescCreated := configtemplateMixinFields0[0].Descriptor()
+	// configtemplate.DefaultCreated holds the default value on creation for the created field.
+	configtemplate.DefaultCreated = configtemplateDescCreated.Default.(func() time.Time)
+	// configtemplateDescLastUpdated is the schema descriptor for last_updated field.
+	configtemplateDescLastUpdated := configtemplateMixinFields0[1].Descriptor()
+	// configtemplate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	configtemplate.DefaultLastUpdated = configtemplateDescLastUpdated.Default.(func() time.Time)
+	// configtemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	configtemplate.UpdateDefaultLastUpdated = configtemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// configtemplateDescName is the schema descriptor for name field.
+	configtemplateDescName := configtemplateFields[0].Descriptor()
+	// configtemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	configtemplate.NameValidator = func() func(string) error {
+		validators := configtemplateDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// configtemplateDescDescription is the schema descriptor for description field.
+	configtemplateDescDescription := configtemplateFields[1].Descriptor()
+	// configtemplate.DefaultDescription holds the default value on creation for the description field.
+	configtemplate.DefaultDescription = configtemplateDescDescription.Default.(string)
+	// configtemplate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	configtemplate.DescriptionValidator = configtemplateDescDescription.Validators[0].(func(string) error)
+	// configtemplateDescEnvironmentParams is the schema descriptor for environment_params field.
+	configtemplateDescEnvironmentParams := configtemplateFields[2].Descriptor()
+	// configtemplate.DefaultEnvironmentParams holds the default value on creation for the environment_params field.
+	configtemplate.DefaultEnvironmentParams = configtemplateDescEnvironmentParams.Default.(map[string]interface{})
+	// configtemplateDescTemplateCode is the schema descriptor for template_code field.
+	configtemplateDescTemplateCode := configtemplateFields[3].Descriptor()
+	// configtemplate.TemplateCodeValidator is a validator for the "template_code" field. It is called by the builders before save.
+	configtemplate.TemplateCodeValidator = configtemplateDescTemplateCode.Validators[0].(func(string) error)
+	// configtemplateDescMimeType is the schema descriptor for mime_type field.
+	configtemplateDescMimeType := configtemplateFields[4].Descriptor()
+	// configtemplate.DefaultMimeType holds the default value on creation for the mime_type field.
+	configtemplate.DefaultMimeType = configtemplateDescMimeType.Default.(string)
+	// configtemplate.MimeTypeValidator is a validator for the "mime_type" field. It is called by the builders before save.
+	configtemplate.MimeTypeValidator = configtemplateDescMimeType.Validators[0].(func(string) error)
+	// configtemplateDescFileName is the schema descriptor for file_name field.
+	configtemplateDescFileName := configtemplateFields[5].Descriptor()
+	// configtemplate.DefaultFileName holds the default value on creation for the file_name field.
+	configtemplate.DefaultFileName = configtemplateDescFileName.Default.(string)
+	// configtemplate.FileNameValidator is a validator for the "file_name" field. It is called by the builders before save.
+	configtemplate.FileNameValidator = configtemplateDescFileName.Validators[0].(func(string) error)
+	// configtemplateDescFileExtension is the schema descriptor for file_extension field.
+	configtemplateDescFileExtension := configtemplateFields[6].Descriptor()
+	// configtemplate.DefaultFileExtension holds the default value on creation for the file_extension field.
+	configtemplate.DefaultFileExtension = configtemplateDescFileExtension.Default.(string)
+	// configtemplate.FileExtensionValidator is a validator for the "file_extension" field. It is called by the builders before save.
+	configtemplate.FileExtensionValidator = configtemplateDescFileExtension.Validators[0].(func(string) error)
+	// configtemplateDescAsAttachment is the schema descriptor for as_attachment field.
+	configtemplateDescAsAttachment := configtemplateFields[7].Descriptor()
+	// configtemplate.DefaultAsAttachment holds the default value on creation for the as_attachment field.
+	configtemplate.DefaultAsAttachment = configtemplateDescAsAttachment.Default.(bool)
+	// configtemplateDescDebug is the schema descriptor for debug field.
+	configtemplateDescDebug := configtemplateFields[8].Descriptor()
+	// configtemplate.DefaultDebug holds the default value on creation for the debug field.
+	configtemplate.DefaultDebug = configtemplateDescDebug.Default.(bool)
+	// configtemplateDescAutoSyncEnabled is the schema descriptor for auto_sync_enabled field.
+	configtemplateDescAutoSyncEnabled := configtemplateFields[9].Descriptor()
+	// configtemplate.DefaultAutoSyncEnabled holds the default value on creation for the auto_sync_enabled field.
+	configtemplate.DefaultAutoSyncEnabled = configtemplateDescAutoSyncEnabled.Default.(bool)
 	consoleportMixin := schema.ConsolePort{}.Mixin()
 	consoleportMixinHooks3 := consoleportMixin[3].Hooks()
 	consoleportHooks := schema.ConsolePort{}.Hooks()
@@ -1768,7 +1849,7 @@ func init() {
 		}
 	}()
 	// deviceDescTypeDisplay is the schema descriptor for _type_display field.
-	deviceDescTypeDisplay := deviceFields[26].Descriptor()
+	deviceDescTypeDisplay := deviceFields[27].Descriptor()
 	// device.DefaultTypeDisplay holds the default value on creation for the _type_display field.
 	device.DefaultTypeDisplay = deviceDescTypeDisplay.Default.(string)
 	devicebayMixin := schema.DeviceBay{}.Mixin()
@@ -2306,6 +2387,77 @@ func init() {
 	eventruleDescComments := eventruleFields[10].Descriptor()
 	// eventrule.DefaultComments holds the default value on creation for the comments field.
 	eventrule.DefaultComments = eventruleDescComments.Default.(string)
+	exporttemplateMixin := schema.ExportTemplate{}.Mixin()
+	exporttemplateHooks := schema.ExportTemplate{}.Hooks()
+	exporttemplate.Hooks[0] = exporttemplateHooks[0]
+	exporttemplateMixinFields0 := exporttemplateMixin[0].Fields()
+	_ = exporttemplateMixinFields0
+	exporttemplateFields := schema.ExportTemplate{}.Fields()
+	_ = exporttemplateFields
+	// exporttemplateDescCreated is the schema descriptor for created field.
+	exporttemplateDescCreated := exporttemplateMixinFields0[0].Descriptor()
+	// exporttemplate.DefaultCreated holds the default value on creation for the created field.
+	exporttemplate.DefaultCreated = exporttemplateDescCreated.Default.(func() time.Time)
+	// exporttemplateDescLastUpdated is the schema descriptor for last_updated field.
+	exporttemplateDescLastUpdated := exporttemplateMixinFields0[1].Descriptor()
+	// exporttemplate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	exporttemplate.DefaultLastUpdated = exporttemplateDescLastUpdated.Default.(func() time.Time)
+	// exporttemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	exporttemplate.UpdateDefaultLastUpdated = exporttemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// exporttemplateDescName is the schema descriptor for name field.
+	exporttemplateDescName := exporttemplateFields[1].Descriptor()
+	// exporttemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	exporttemplate.NameValidator = func() func(string) error {
+		validators := exporttemplateDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// exporttemplateDescDescription is the schema descriptor for description field.
+	exporttemplateDescDescription := exporttemplateFields[2].Descriptor()
+	// exporttemplate.DefaultDescription holds the default value on creation for the description field.
+	exporttemplate.DefaultDescription = exporttemplateDescDescription.Default.(string)
+	// exporttemplate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	exporttemplate.DescriptionValidator = exporttemplateDescDescription.Validators[0].(func(string) error)
+	// exporttemplateDescEnvironmentParams is the schema descriptor for environment_params field.
+	exporttemplateDescEnvironmentParams := exporttemplateFields[3].Descriptor()
+	// exporttemplate.DefaultEnvironmentParams holds the default value on creation for the environment_params field.
+	exporttemplate.DefaultEnvironmentParams = exporttemplateDescEnvironmentParams.Default.(map[string]interface{})
+	// exporttemplateDescTemplateCode is the schema descriptor for template_code field.
+	exporttemplateDescTemplateCode := exporttemplateFields[4].Descriptor()
+	// exporttemplate.TemplateCodeValidator is a validator for the "template_code" field. It is called by the builders before save.
+	exporttemplate.TemplateCodeValidator = exporttemplateDescTemplateCode.Validators[0].(func(string) error)
+	// exporttemplateDescMimeType is the schema descriptor for mime_type field.
+	exporttemplateDescMimeType := exporttemplateFields[5].Descriptor()
+	// exporttemplate.DefaultMimeType holds the default value on creation for the mime_type field.
+	exporttemplate.DefaultMimeType = exporttemplateDescMimeType.Default.(string)
+	// exporttemplate.MimeTypeValidator is a validator for the "mime_type" field. It is called by the builders before save.
+	exporttemplate.MimeTypeValidator = exporttemplateDescMimeType.Validators[0].(func(string) error)
+	// exporttemplateDescFileName is the schema descriptor for file_name field.
+	exporttemplateDescFileName := exporttemplateFields[6].Descriptor()
+	// exporttemplate.DefaultFileName holds the default value on creation for the file_name field.
+	exporttemplate.DefaultFileName = exporttemplateDescFileName.Default.(string)
+	// exporttemplate.FileNameValidator is a validator for the "file_name" field. It is called by the builders before save.
+	exporttemplate.FileNameValidator = exporttemplateDescFileName.Validators[0].(func(string) error)
+	// exporttemplateDescFileExtension is the schema descriptor for file_extension field.
+	exporttemplateDescFileExtension := exporttemplateFields[7].Descriptor()
+	// exporttemplate.DefaultFileExtension holds the default value on creation for the file_extension field.
+	exporttemplate.DefaultFileExtension = exporttemplateDescFileExtension.Default.(string)
+	// exporttemplate.FileExtensionValidator is a validator for the "file_extension" field. It is called by the builders before save.
+	exporttemplate.FileExtensionValidator = exporttemplateDescFileExtension.Validators[0].(func(string) error)
+	// exporttemplateDescAsAttachment is the schema descriptor for as_attachment field.
+	exporttemplateDescAsAttachment := exporttemplateFields[8].Descriptor()
+	// exporttemplate.DefaultAsAttachment holds the default value on creation for the as_attachment field.
+	exporttemplate.DefaultAsAttachment = exporttemplateDescAsAttachment.Default.(bool)
 	fhrpgroupMixin := schema.FHRPGroup{}.Mixin()
 	fhrpgroupHooks := schema.FHRPGroup{}.Hooks()
 	fhrpgroup.Hooks[0] = fhrpgroupHooks[0]
@@ -7263,7 +7415,7 @@ func init() {
 	// virtualmachine.StartOnBootValidator is a validator for the "start_on_boot" field. It is called by the builders before save.
 	virtualmachine.StartOnBootValidator = virtualmachineDescStartOnBoot.Validators[0].(func(string) error)
 	// virtualmachineDescMemory is the schema descriptor for memory field.
-	virtualmachineDescMemory := virtualmachineFields[13].Descriptor()
+	virtualmachineDescMemory := virtualmachineFields[14].Descriptor()
 	// virtualmachine.MemoryValidator is a validator for the "memory" field. It is called by the builders before save.
 	virtualmachine.MemoryValidator = func() func(int) error {
 		validators := virtualmachineDescMemory.Validators
@@ -7281,7 +7433,7 @@ func init() {
 		}
 	}()
 	// virtualmachineDescDisk is the schema descriptor for disk field.
-	virtualmachineDescDisk := virtualmachineFields[14].Descriptor()
+	virtualmachineDescDisk := virtualmachineFields[15].Descriptor()
 	// virtualmachine.DiskValidator is a validator for the "disk" field. It is called by the builders before save.
 	virtualmachine.DiskValidator = func() func(int) error {
 		validators := virtualmachineDescDisk.Validators
@@ -7299,7 +7451,7 @@ func init() {
 		}
 	}()
 	// virtualmachineDescSerial is the schema descriptor for serial field.
-	virtualmachineDescSerial := virtualmachineFields[15].Descriptor()
+	virtualmachineDescSerial := virtualmachineFields[16].Descriptor()
 	// virtualmachine.DefaultSerial holds the default value on creation for the serial field.
 	virtualmachine.DefaultSerial = virtualmachineDescSerial.Default.(string)
 	// virtualmachine.SerialValidator is a validator for the "serial" field. It is called by the builders before save.

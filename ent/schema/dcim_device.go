@@ -56,6 +56,7 @@ func (Device) Fields() []ent.Field {
 		field.Int("vc_priority").Optional().Nillable().Min(0).Max(255).Annotations(api.Field{Min: api.Int(0), Max: api.Int(255)}),
 		field.JSON("local_context_data", map[string]any{}).Optional().Annotations(api.Field{Kind: "json"}),
 		FKField("virtual_chassis"), FKField("cluster"),
+		FKField("config_template"),
 		// NetBox's one-to-one primary and out-of-band addresses (the
 		// unique indexes below), checked by ipam.DevicePrimaryIPHooks.
 		FKField("primary_ip4"), FKField("primary_ip6"), FKField("oob_ip"),
@@ -81,6 +82,7 @@ func (Device) Edges() []ent.Edge {
 		FK("rack", Rack.Type, api.Protect),
 		FK("virtual_chassis", VirtualChassis.Type, api.SetNull),
 		FK("cluster", Cluster.Type, api.SetNull),
+		FK("config_template", ConfigTemplate.Type, api.Protect),
 		ipFK("primary_ip4"), ipFK("primary_ip6"), ipFK("oob_ip"),
 	}
 }
@@ -142,8 +144,8 @@ func (Device) Annotations() []schema.Annotation {
 				AsNested: []string{"id", "url", "display_url", "display", "device(" + strings.Join(NestedNameForm, ",") + ")", "name"}}},
 			// primary_ip: the IPv6 primary address, else the IPv4 one.
 			Coalesce: map[string][]string{"primary_ip": {"primary_ip6", "primary_ip4"}},
-			// Config templates are another model, not built yet.
-			Empty: map[string]any{"config_template": nil},
+			// NetBox's RenderConfigMixin (extras_configtemplate.go).
+			Endpoints: []api.Endpoint{renderConfig("RenderDeviceConfig")},
 			Filters: append(append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "manufacturer_id", Kind: "fk-id", Via: "device_type", Column: "manufacturer"},
 				api.Filter{Name: "manufacturer", Kind: "fk-attr", Via: "device_type", Column: "manufacturer"},

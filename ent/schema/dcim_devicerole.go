@@ -19,11 +19,13 @@ func (DeviceRole) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("color").MaxRuneLen(6).Default("9e9e9e").Annotations(api.Field{Kind: "color"}),
 		field.Bool("vm_role").Default(true),
+		FKField("config_template"),
 	}
 }
 
 func (DeviceRole) Edges() []ent.Edge {
-	return []ent.Edge{ParentEdge(DeviceRole.Type, NestedNameForm...)}
+	return []ent.Edge{ParentEdge(DeviceRole.Type, NestedNameForm...),
+		FK("config_template", ConfigTemplate.Type, api.Protect)}
 }
 
 func (DeviceRole) Annotations() []schema.Annotation {
@@ -41,8 +43,6 @@ func (DeviceRole) Annotations() []schema.Annotation {
 			Search:   []string{"name", "slug", "description", "comments"},
 			Ordering: []string{"name"},
 			Unique:   nestedGroupUnique("device role"),
-			// Config templates are not built yet.
-			Empty: map[string]any{"config_template": nil},
 			// Cumulative over the tree, as NetBox's viewset annotates them.
 			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "role_id", Cumulative: true},
 				"virtualmachine_count": {Model: "virtualization.virtualmachine", Column: "role_id", Cumulative: true}},

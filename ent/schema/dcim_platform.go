@@ -14,12 +14,15 @@ type Platform struct{ ent.Schema }
 
 func (Platform) Mixin() []ent.Mixin { return NestedGroupMixins() }
 
-func (Platform) Fields() []ent.Field { return []ent.Field{FKField("manufacturer")} }
+func (Platform) Fields() []ent.Field {
+	return []ent.Field{FKField("manufacturer"), FKField("config_template")}
+}
 
 func (Platform) Edges() []ent.Edge {
 	return []ent.Edge{
 		ParentEdge(Platform.Type, NestedNameForm...),
 		FK("manufacturer", Manufacturer.Type, api.Protect),
+		FK("config_template", ConfigTemplate.Type, api.Protect),
 	}
 }
 
@@ -45,8 +48,6 @@ func (Platform) Annotations() []schema.Annotation {
 				{Fields: []string{"manufacturer", "slug"}},
 				{Fields: []string{"slug"}, WhenNull: []string{"manufacturer"}, Message: "Platform slug must be unique."},
 			},
-			// Config templates are not built yet.
-			Empty: map[string]any{"config_template": nil},
 			// Cumulative over the tree, as NetBox's viewset annotates them.
 			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "platform_id", Cumulative: true},
 				"virtualmachine_count": {Model: "virtualization.virtualmachine", Column: "platform_id", Cumulative: true}},

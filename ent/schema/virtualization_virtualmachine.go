@@ -39,6 +39,7 @@ func (VirtualMachine) Fields() []ent.Field {
 			Annotations(api.Field{Kind: "choice", Choices: VirtualMachineStartOnBoot}),
 		FKField("site"), FKField("cluster"), FKField("device"), FKField("platform"),
 		FKField("primary_ip4"), FKField("primary_ip6"),
+		FKField("config_template"),
 		field.Float("vcpus").Optional().Nillable().Annotations(api.Field{Decimal: &VCPUs}),
 		field.Int("memory").Optional().Nillable().Min(0).Max(maxPositiveInt).
 			Annotations(api.Field{Min: api.Int(0), Max: api.Int(maxPositiveInt)}),
@@ -64,6 +65,7 @@ func (VirtualMachine) Edges() []ent.Edge {
 		FK("platform", Platform.Type, api.SetNull),
 		FK("tenant", Tenant.Type, api.Protect),
 		ipFK("primary_ip4"), ipFK("primary_ip6"),
+		FK("config_template", ConfigTemplate.Type, api.Protect),
 	}
 }
 
@@ -109,8 +111,8 @@ func (VirtualMachine) Annotations() []schema.Annotation {
 			},
 			// primary_ip: the IPv6 primary address, else the IPv4 one.
 			Coalesce: map[string][]string{"primary_ip": {"primary_ip6", "primary_ip4"}},
-			// Config templates are another model, not built yet.
-			Empty: map[string]any{"config_template": nil},
+			// NetBox's RenderConfigMixin (extras_configtemplate.go).
+			Endpoints: []api.Endpoint{renderConfig("RenderVirtualMachineConfig")},
 			Filters: append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "cluster_group_id", Kind: "fk-id", Via: "cluster", Column: "group"},
 				api.Filter{Name: "cluster_group", Kind: "fk-attr", Via: "cluster", Column: "group"},

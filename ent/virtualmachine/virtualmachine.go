@@ -51,6 +51,8 @@ const (
 	FieldPrimaryIp4ID = "primary_ip4_id"
 	// FieldPrimaryIp6ID holds the string denoting the primary_ip6_id field in the database.
 	FieldPrimaryIp6ID = "primary_ip6_id"
+	// FieldConfigTemplateID holds the string denoting the config_template_id field in the database.
+	FieldConfigTemplateID = "config_template_id"
 	// FieldVcpus holds the string denoting the vcpus field in the database.
 	FieldVcpus = "vcpus"
 	// FieldMemory holds the string denoting the memory field in the database.
@@ -85,6 +87,8 @@ const (
 	EdgePrimaryIp4 = "primary_ip4"
 	// EdgePrimaryIp6 holds the string denoting the primary_ip6 edge name in mutations.
 	EdgePrimaryIp6 = "primary_ip6"
+	// EdgeConfigTemplate holds the string denoting the config_template edge name in mutations.
+	EdgeConfigTemplate = "config_template"
 	// Table holds the table name of the virtualmachine in the database.
 	Table = "virtualization_virtualmachine"
 	// OwnerTable is the table that holds the owner relation/edge.
@@ -157,6 +161,13 @@ const (
 	PrimaryIp6InverseTable = "ipam_ipaddress"
 	// PrimaryIp6Column is the table column denoting the primary_ip6 relation/edge.
 	PrimaryIp6Column = "primary_ip6_id"
+	// ConfigTemplateTable is the table that holds the config_template relation/edge.
+	ConfigTemplateTable = "virtualization_virtualmachine"
+	// ConfigTemplateInverseTable is the table name for the ConfigTemplate entity.
+	// It exists in this package in order to avoid circular dependency with the "configtemplate" package.
+	ConfigTemplateInverseTable = "extras_configtemplate"
+	// ConfigTemplateColumn is the table column denoting the config_template relation/edge.
+	ConfigTemplateColumn = "config_template_id"
 )
 
 // Columns holds all SQL columns for virtualmachine fields.
@@ -180,6 +191,7 @@ var Columns = []string{
 	FieldPlatformID,
 	FieldPrimaryIp4ID,
 	FieldPrimaryIp6ID,
+	FieldConfigTemplateID,
 	FieldVcpus,
 	FieldMemory,
 	FieldDisk,
@@ -335,6 +347,11 @@ func ByPrimaryIp6ID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPrimaryIp6ID, opts...).ToFunc()
 }
 
+// ByConfigTemplateID orders the results by the config_template_id field.
+func ByConfigTemplateID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldConfigTemplateID, opts...).ToFunc()
+}
+
 // ByVcpus orders the results by the vcpus field.
 func ByVcpus(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVcpus, opts...).ToFunc()
@@ -429,6 +446,13 @@ func ByPrimaryIp6Field(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newPrimaryIp6Step(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByConfigTemplateField orders the results by config_template field.
+func ByConfigTemplateField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newConfigTemplateStep(), sql.OrderByField(field, opts...))
+	}
+}
 func newOwnerStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -497,5 +521,12 @@ func newPrimaryIp6Step() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(PrimaryIp6InverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, PrimaryIp6Table, PrimaryIp6Column),
+	)
+}
+func newConfigTemplateStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ConfigTemplateInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, ConfigTemplateTable, ConfigTemplateColumn),
 	)
 }

@@ -140,6 +140,11 @@ func PrimaryIp6ID(v int) predicate.VirtualMachine {
 	return predicate.VirtualMachine(sql.FieldEQ(FieldPrimaryIp6ID, v))
 }
 
+// ConfigTemplateID applies equality check predicate on the "config_template_id" field. It's identical to ConfigTemplateIDEQ.
+func ConfigTemplateID(v int) predicate.VirtualMachine {
+	return predicate.VirtualMachine(sql.FieldEQ(FieldConfigTemplateID, v))
+}
+
 // Vcpus applies equality check predicate on the "vcpus" field. It's identical to VcpusEQ.
 func Vcpus(v float64) predicate.VirtualMachine {
 	return predicate.VirtualMachine(sql.FieldEQ(FieldVcpus, v))
@@ -925,6 +930,36 @@ func PrimaryIp6IDNotNil() predicate.VirtualMachine {
 	return predicate.VirtualMachine(sql.FieldNotNull(FieldPrimaryIp6ID))
 }
 
+// ConfigTemplateIDEQ applies the EQ predicate on the "config_template_id" field.
+func ConfigTemplateIDEQ(v int) predicate.VirtualMachine {
+	return predicate.VirtualMachine(sql.FieldEQ(FieldConfigTemplateID, v))
+}
+
+// ConfigTemplateIDNEQ applies the NEQ predicate on the "config_template_id" field.
+func ConfigTemplateIDNEQ(v int) predicate.VirtualMachine {
+	return predicate.VirtualMachine(sql.FieldNEQ(FieldConfigTemplateID, v))
+}
+
+// ConfigTemplateIDIn applies the In predicate on the "config_template_id" field.
+func ConfigTemplateIDIn(vs ...int) predicate.VirtualMachine {
+	return predicate.VirtualMachine(sql.FieldIn(FieldConfigTemplateID, vs...))
+}
+
+// ConfigTemplateIDNotIn applies the NotIn predicate on the "config_template_id" field.
+func ConfigTemplateIDNotIn(vs ...int) predicate.VirtualMachine {
+	return predicate.VirtualMachine(sql.FieldNotIn(FieldConfigTemplateID, vs...))
+}
+
+// ConfigTemplateIDIsNil applies the IsNil predicate on the "config_template_id" field.
+func ConfigTemplateIDIsNil() predicate.VirtualMachine {
+	return predicate.VirtualMachine(sql.FieldIsNull(FieldConfigTemplateID))
+}
+
+// ConfigTemplateIDNotNil applies the NotNil predicate on the "config_template_id" field.
+func ConfigTemplateIDNotNil() predicate.VirtualMachine {
+	return predicate.VirtualMachine(sql.FieldNotNull(FieldConfigTemplateID))
+}
+
 // VcpusEQ applies the EQ predicate on the "vcpus" field.
 func VcpusEQ(v float64) predicate.VirtualMachine {
 	return predicate.VirtualMachine(sql.FieldEQ(FieldVcpus, v))
@@ -1412,6 +1447,29 @@ func HasPrimaryIp6() predicate.VirtualMachine {
 func HasPrimaryIp6With(preds ...predicate.IPAddress) predicate.VirtualMachine {
 	return predicate.VirtualMachine(func(s *sql.Selector) {
 		step := newPrimaryIp6Step()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasConfigTemplate applies the HasEdge predicate on the "config_template" edge.
+func HasConfigTemplate() predicate.VirtualMachine {
+	return predicate.VirtualMachine(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, ConfigTemplateTable, ConfigTemplateColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasConfigTemplateWith applies the HasEdge predicate on the "config_template" edge with a given conditions (other predicates).
+func HasConfigTemplateWith(preds ...predicate.ConfigTemplate) predicate.VirtualMachine {
+	return predicate.VirtualMachine(func(s *sql.Selector) {
+		step := newConfigTemplateStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

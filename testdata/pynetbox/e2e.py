@@ -20,6 +20,10 @@ failure prints the failing request and the section's last HTTP requests.
 A virtualization section builds a cluster with three VMs, each with an
 interface and a disk, and a VM's primary IPv4 on its interface.
 
+A templates section renders the device's configuration through its role's
+config template (render_config, JSON and text/plain) and the site list
+through an export template (?export=).
+
 Exit status: 0 all checks passed, 1 a check failed, 2 pynetbox is not
 importable.
 """
@@ -882,6 +886,63 @@ def cleanup():
     eq(nb.tenancy.tenants.count(name__ic=SFX), 0, "tenants left")
 
 
+def templates():
+    """a config template on the device's role renders the device's config context and data (JSON and
+    text/plain), config_template_id chooses another; an export template renders the filtered site list"""
+    dev, role, site = S["device"], S["role"], S["site"]
+    auth = {"Authorization": ("Bearer " if nb.token.startswith("nbt_") else "Token ") + nb.token}
+    made = []
+    try:
+        ct = nb.extras.config_templates.create(
+            name="base " + SFX, template_code="hostname {{ device.name }}\n{% for s in ntp_servers %}ntp server {{ s }}\n{% endfor %}")
+        made.append(ct)
+        other = nb.extras.config_templates.create(name="other " + SFX, template_code="site {{ device.site.name }} {{ x }}")
+        made.append(other)
+        role = nb.dcim.device_roles.get(role.id)
+        role.config_template = ct.id
+        role.save()
+        dev = nb.dcim.devices.get(dev.id)
+        dev.local_context_data = {"ntp_servers": ["192.0.2.1", "192.0.2.2"]}
+        dev.save()
+        want = "hostname {}\nntp server 192.0.2.1\nntp server 192.0.2.2\n".format(dev.name)
+        out = dev.render_config.create()
+        eq(out["configtemplate"]["id"], ct.id, "render_config: the role's template")
+        eq(out["content"], want, "render_config content")
+        out = dev.render_config.create({"config_template_id": other.id, "x": 1})
+        eq(out["content"], "site {} 1".format(site.name), "render_config with config_template_id and a context key")
+        r = nb.http_session.post("{}/api/dcim/devices/{}/render-config/".format(URL, dev.id), json={},
+                                 headers=dict(auth, Accept="text/plain"))
+        eq((r.status_code, r.headers.get("Content-Type"), r.text), (200, "text/plain; charset=utf-8", want),
+           "render-config as text/plain")
+        r = nb.http_session.post("{}/api/extras/config-templates/{}/render/".format(URL, ct.id),
+                                 json={"device": {"name": "x"}, "ntp_servers": []}, headers=auth)
+        eq((r.status_code, r.json().get("content")), (200, "hostname x\n"), "config-templates render")
+        try:
+            nb.extras.config_templates.create(name="broken " + SFX, template_code="{% for x in %}")
+            check(False, "a template that does not parse was saved")
+        except RequestError as e:
+            eq(e.req.status_code, 400, "status of a broken template")
+            check("template_code" in (e.error or ""), "broken template error does not name template_code: {}", e.error)
+
+        et = nb.extras.export_templates.create(name="slugs " + SFX, object_types=["dcim.site"], mime_type="text/csv",
+                                               file_extension="csv",
+                                               template_code="slug\n{% for s in queryset %}{{ s.slug }}\n{% endfor %}")
+        made.append(et)
+        r = nb.http_session.get("{}/api/dcim/sites/".format(URL), params={"export": et.name, "slug": site.slug}, headers=auth)
+        eq((r.status_code, r.headers.get("Content-Type"), r.text), (200, "text/csv", "slug\n{}\n".format(site.slug)),
+           "?export= of the site list")
+        eq(r.headers.get("Content-Disposition"), 'attachment; filename="netbox_sites.csv"', "export file name")
+        r = nb.http_session.get("{}/api/dcim/sites/".format(URL), params={"export": "no such " + SFX}, headers=auth)
+        eq(r.status_code, 404, "?export= of an unknown template")
+    finally:
+        role = nb.dcim.device_roles.get(role.id)
+        if role.config_template:
+            role.config_template = None
+            role.save()
+        for obj in reversed(made):
+            obj.delete()
+
+
 def main():
     print("pynetbox {} against {} (suffix {})".format(pynetbox.__version__, URL, SFX))
     section("provisioning", provisioning)
@@ -906,6 +967,7 @@ def main():
     section("circuits", circuits, needs=["site"])
     section("contacts", contacts, needs=["site"])
     section("virtualization", virtualization, needs=["site"])
+    section("templates", templates, needs=["device", "role", "site"])
     section("owners", owners)
     section("cleanup", cleanup)
     summary()

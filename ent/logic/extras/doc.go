@@ -11,6 +11,13 @@
 //     (package jinja); no CA file while SSL verification is off.
 //   - CustomField's display string, and the choices endpoint of choice sets
 //     (declared in the schema's api.Model, wired by the generator).
+//   - ConfigTemplate and ExportTemplate (render.go): environment_params as
+//     NetBox allows them, a template_code that parses with them, the
+//     reserved export template name; RenderStored renders a stored
+//     template (for ?export= in the server too).
+//   - The render endpoints (renderconfig.go): config-templates/<id>/render/
+//     and devices' and VMs' render-config/, choosing the template as
+//     NetBox's get_config_template() and rendering plain data only.
 //
 // Errors are *api.FieldError, which the resource layer turns into a 400
 // with the field named. Like every logic package that ent/schema imports,

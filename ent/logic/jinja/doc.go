@@ -15,7 +15,9 @@
 // Two sides use it: the Webhook schema's payload_url validator
 // (ent/logic/extras) checks that a templated URL parses when it is
 // written, and the webhooks package renders URL, headers and body at
-// delivery time. That is why it is a neutral leaf under ent/logic rather
+// delivery time. Config and export templates use it the same way (checked
+// when saved, rendered by their endpoints), with the parser settings of
+// their environment_params (Options). That is why it is a neutral leaf under ent/logic rather
 // than part of webhooks: the schema must not import webhooks, which
 // imports the generated code.
 //

@@ -130,9 +130,45 @@ func cfg() *config.Config {
 	return c
 }
 
-// compile parses src in env.
-func compile(src string, env *exec.Environment) (*exec.Template, error) {
-	c := cfg()
+// Options are the parser settings a stored template may choose (NetBox's
+// environment_params, as far as they change what a template means). The
+// zero value is Jinja's default environment; webhooks use their own
+// settings (a kept trailing newline).
+type Options struct {
+	TrimBlocks, LstripBlocks, KeepTrailingNewline bool
+	// AutoEscape HTML-escapes every printed value (an export template
+	// producing HTML).
+	AutoEscape bool
+	// StrictUndefined makes a missing variable or attribute an error
+	// (jinja2.StrictUndefined) instead of an empty value.
+	StrictUndefined bool
+	// Delimiters and prefixes; empty means Jinja's default.
+	BlockStart, BlockEnd, VariableStart, VariableEnd, CommentStart, CommentEnd string
+	LineStatementPrefix, LineCommentPrefix, NewlineSequence                    string
+}
+
+func (o Options) config() *config.Config {
+	c := config.New()
+	c.TrimBlocks, c.LeftStripBlocks, c.KeepTrailingNewline = o.TrimBlocks, o.LstripBlocks, o.KeepTrailingNewline
+	c.StrictUndefined, c.AutoEscape = o.StrictUndefined, o.AutoEscape
+	set := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	set(&c.BlockStartString, o.BlockStart)
+	set(&c.BlockEndString, o.BlockEnd)
+	set(&c.VariableStartString, o.VariableStart)
+	set(&c.VariableEndString, o.VariableEnd)
+	set(&c.CommentStartString, o.CommentStart)
+	set(&c.CommentEndString, o.CommentEnd)
+	set(&c.NewlineSequence, o.NewlineSequence)
+	c.LineStatementPrefix, c.LineCommentPrefix = o.LineStatementPrefix, o.LineCommentPrefix
+	return c
+}
+
+// compile parses src in env with the parser settings c.
+func compile(src string, env *exec.Environment, c *config.Config) (*exec.Template, error) {
 	s := tokens.LexAll(src, c)
 	var prev tokens.Type
 	lastLine := 1
@@ -190,7 +226,14 @@ func Check(src string, headers bool) error {
 	if headers {
 		env = headerEnv
 	}
-	_, err := compile(src, env)
+	_, err := compile(src, env, cfg())
+	return err
+}
+
+// CheckOptions parses src as a stored template with Options o (no
+// header_safe) and returns the parser's error, if any.
+func CheckOptions(src string, o Options) error {
+	_, err := compile(src, plainEnv, o.config())
 	return err
 }
 
@@ -234,7 +277,17 @@ func Render(src string, data map[string]any, headers bool, lim Limits) (string, 
 	if headers {
 		env = headerEnv
 	}
-	t, err := compile(src, env)
+	return render(src, data, env, cfg(), lim)
+}
+
+// RenderOptions renders a stored template (a config or export template)
+// with Options o; data as for Render.
+func RenderOptions(src string, data map[string]any, o Options, lim Limits) (string, error) {
+	return render(src, data, plainEnv, o.config(), lim)
+}
+
+func render(src string, data map[string]any, env *exec.Environment, c *config.Config, lim Limits) (string, error) {
+	t, err := compile(src, env, c)
 	if err != nil {
 		return "", err
 	}

@@ -108,3 +108,48 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestOptions: the parser settings of stored templates (NetBox's
+// environment_params) change what a template means; the zero value is
+// Jinja's default environment (no trailing newline kept, unlike webhooks).
+func TestOptions(t *testing.T) {
+	data := map[string]any{"on": true, "name": "<b>"}
+	src := "{% if on %}\n  {{ name }}\n{% endif %}\n"
+	for _, c := range []struct {
+		name    string
+		src     string
+		o       Options
+		want    string
+		wantErr string
+	}{
+		{"defaults", src, Options{}, "\n  <b>\n", ""},
+		{"trim and lstrip", src, Options{TrimBlocks: true, LstripBlocks: true}, "  <b>\n", ""},
+		{"keep the trailing newline", "{{ name }}\n", Options{KeepTrailingNewline: true}, "<b>\n", ""},
+		{"autoescape", "{{ name }}", Options{AutoEscape: true}, "&lt;b&gt;", ""},
+		{"delimiters", "<% if on %>[[ name ]]<# c #><% endif %>", Options{BlockStart: "<%", BlockEnd: "%>",
+			VariableStart: "[[", VariableEnd: "]]", CommentStart: "<#", CommentEnd: "#>"}, "<b>", ""},
+		{"undefined is empty", "[{{ nope }}]", Options{}, "[]", ""},
+		{"strict undefined", "{{ nope }}", Options{StrictUndefined: true}, "", "nope"},
+		{"still sandboxed", "{% include 'x' %}", Options{}, "", "include"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := CheckOptions(c.src, c.o); err != nil && c.wantErr == "" {
+				t.Fatalf("check: %v", err)
+			}
+			got, err := RenderOptions(c.src, data, c.o, DefaultLimits)
+			switch {
+			case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+				t.Fatalf("got %q, %v; want an error naming %q", got, err, c.wantErr)
+			case c.wantErr == "" && (err != nil || got != c.want):
+				t.Fatalf("got %q, %v; want %q", got, err, c.want)
+			}
+		})
+	}
+	// The delimiters are those of the options: default tags are text.
+	if err := CheckOptions("{% if %}", Options{BlockStart: "<%", BlockEnd: "%>"}); err != nil {
+		t.Fatalf("default block tags with other delimiters: %v", err)
+	}
+	if err := CheckOptions("<% if %>", Options{BlockStart: "<%", BlockEnd: "%>"}); err == nil {
+		t.Fatal("a broken tag in the chosen delimiters parsed")
+	}
+}

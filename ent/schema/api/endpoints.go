@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 )
 
 // Endpoint declares a special endpoint: a route that is not one of a
@@ -76,6 +77,11 @@ type Op struct {
 	Method string `json:"method"` // "GET", "POST", "PATCH", ...
 	// Permission is an action on the endpoint's model ("view", "add",
 	// "change", "delete") or PermPublic, PermAuthenticated, PermSuperuser.
+	// Any other name is a custom action of a detail endpoint (NetBox's
+	// "render", "render_config"): the caller needs a grant of it (403
+	// without, and read-only tokens are refused), and the object is read
+	// through the restrictions of both that action and "view", as NetBox's
+	// restrict(user, action).restrict(user, "view") (404 outside them).
 	Permission string `json:"permission"`
 	// Handler names the function serving the op, bound by its owning
 	// package (the server refuses to start while a declared handler is
@@ -182,7 +188,31 @@ type Request interface {
 	// Render renders objects of a model as a write answers them (full,
 	// or as ?fields, ?omit and ?brief say), read inside the transaction.
 	Render(contentType string, ids []int) ([]json.RawMessage, error)
+	// Full renders one object of a model in its full representation,
+	// whatever ?fields, ?omit and ?exclude say (the object a template
+	// renders); nil when it does not exist.
+	Full(contentType string, id int) (json.RawMessage, error)
 }
+
+// Negotiated is a handler result with a JSON and a plain-text form, as
+// NetBox's views that offer JSONRenderer and TextRenderer (a rendered
+// config template): the server answers Text as text/plain when ?format=txt
+// or the Accept header prefers text/plain, JSON otherwise, and 406 when
+// the Accept header admits neither.
+type Negotiated struct {
+	JSON any
+	Text string
+}
+
+// BodyError is an error answered with Status and Body as they are, for
+// NetBox's answers that are not {"detail": ...} (render-config's
+// {"error": ...}).
+type BodyError struct {
+	Status int
+	Body   any
+}
+
+func (e *BodyError) Error() string { return fmt.Sprint(e.Body) }
 
 // ItemErrors is a 400 whose body lists one field map per object of the
 // request, as DRF's serializers with many=True report them ({} for the
