@@ -100,17 +100,16 @@ func isNetBoxObjectType(ct string) bool {
 }
 
 // featureRefusals are the clean() messages of NetBox's models whose
-// generic relation is limited to a feature, for an object type that
-// exists but lacks it (ContactAssignment, JournalEntry, ImageAttachment,
-// Bookmark, Notification, Subscription). The serializer field takes any
-// content type, so NetBox answers this under "__all__", not under the
-// _type field.
+// generic relation is limited to a feature while their serializer field
+// takes any object type (ContactAssignment, JournalEntry,
+// ImageAttachment): for a type that exists but lacks the feature NetBox
+// answers the model's message under "__all__", not under the _type
+// field. (Bookmarks, notifications and subscriptions limit the serializer
+// field itself: "Invalid content type" under object_type.)
 var featureRefusals = map[string]string{
 	"contacts":          "Contacts cannot be assigned to this object type (%s).",
 	"journaling":        "Journaling is not supported for this object type (%s).",
 	"image_attachments": "Image attachments cannot be assigned to this object type (%s).",
-	"bookmarks":         "Bookmarks cannot be assigned to this object type (%s).",
-	"notifications":     "Objects of this type (%s) do not support notifications.",
 }
 
 // featureRefusal gives NetBox's message for ct on a generic relation
