@@ -36,6 +36,10 @@ type Tx struct {
 	ClusterGroup *ClusterGroupClient
 	// ClusterType is the client for interacting with the ClusterType builders.
 	ClusterType *ClusterTypeClient
+	// ConfigContext is the client for interacting with the ConfigContext builders.
+	ConfigContext *ConfigContextClient
+	// ConfigContextProfile is the client for interacting with the ConfigContextProfile builders.
+	ConfigContextProfile *ConfigContextProfileClient
 	// ConsolePort is the client for interacting with the ConsolePort builders.
 	ConsolePort *ConsolePortClient
 	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
@@ -358,6 +362,8 @@ func (tx *Tx) init() {
 	tx.Cluster = NewClusterClient(tx.config)
 	tx.ClusterGroup = NewClusterGroupClient(tx.config)
 	tx.ClusterType = NewClusterTypeClient(tx.config)
+	tx.ConfigContext = NewConfigContextClient(tx.config)
+	tx.ConfigContextProfile = NewConfigContextProfileClient(tx.config)
 	tx.ConsolePort = NewConsolePortClient(tx.config)
 	tx.ConsolePortTemplate = NewConsolePortTemplateClient(tx.config)
 	tx.ConsoleServerPort = NewConsoleServerPortClient(tx.config)

@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
+	logicextras "github.com/inventory/inventory/ent/logic/extras"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -115,7 +116,7 @@ func init() {
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "config_template", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "config_context", Kind: "json", Column: "config_context", GoType: "map[string]interface {}", ReadOnly: true, Nullable: true, HasDefault: true},
+			{Name: "config_context", Kind: "computed", ReadOnly: true, Compute: logicextras.ConfigContexts},
 			{Name: "local_context_data", Kind: "json", Column: "local_context_data", GoType: "map[string]interface {}", Nullable: true, HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

@@ -23,7 +23,7 @@ func (DeviceRole) Fields() []ent.Field {
 }
 
 func (DeviceRole) Edges() []ent.Edge {
-	return []ent.Edge{ParentEdge(DeviceRole.Type, NestedNameForm...)}
+	return []ent.Edge{configContextsOf("roles"), ParentEdge(DeviceRole.Type, NestedNameForm...)}
 }
 
 func (DeviceRole) Annotations() []schema.Annotation {

@@ -18,6 +18,7 @@ func (Platform) Fields() []ent.Field { return []ent.Field{FKField("manufacturer"
 
 func (Platform) Edges() []ent.Edge {
 	return []ent.Edge{
+		configContextsOf("platforms"),
 		ParentEdge(Platform.Type, NestedNameForm...),
 		FK("manufacturer", Manufacturer.Type, api.Protect),
 	}
