@@ -114,7 +114,7 @@ func TestConfigContextMerge(t *testing.T) {
 			"dns": "192.0.2.9", "ntp": map[string]any{"prefer": true}}})
 		w.context(t, "site wide", 100, map[string]any{"dns": "192.0.2.1", "ntp": map[string]any{"servers": []any{"a", "b"}, "tz": "UTC"},
 			"banner": "site"}, "sites", []any{w.site1})
-		w.context(t, "role specific", 200, map[string]any{"ntp": map[string]any{"servers": []any{"c"}}, "syslog": "192.0.2.5"},
+		syslog := w.context(t, "role specific", 200, map[string]any{"ntp": map[string]any{"servers": []any{"c"}}, "syslog": "192.0.2.5"},
 			"roles", []any{w.roleC})
 		// Same weight: "b tie" merges after "a tie" whatever the ids.
 		w.context(t, "b tie", 300, map[string]any{"banner": "b"}, "sites", []any{w.site1})
@@ -153,6 +153,16 @@ func TestConfigContextMerge(t *testing.T) {
 		vm := fmt.Sprintf("%s%d/", vmsPath, w.vm)
 		if got := jsonText(t, w.configContext(t, vm)); got != `{"banner":"b","dns":"192.0.2.1","empty":{},"ntp":{"servers":["c"],"tz":"UTC"},"syslog":"192.0.2.5"}` {
 			t.Errorf("VM config_context: %s", got)
+		}
+		// A context changed after a read shows at once (the active
+		// contexts are cached between requests until the next write).
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", contextsPath, syslog), map[string]any{"data": map[string]any{"syslog": "192.0.2.6"}})
+		if got := w.configContext(t, d1); got["syslog"] != "192.0.2.6" {
+			t.Errorf("after changing a context: %v", got)
+		}
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", contextsPath, syslog), map[string]any{"is_active": false})
+		if got := w.configContext(t, d1); got["syslog"] != nil {
+			t.Errorf("after deactivating a context: %v", got)
 		}
 		// Clearing the local data leaves the merged contexts.
 		a.Must(http.StatusOK, "PATCH", d1, map[string]any{"local_context_data": nil})

@@ -805,6 +805,22 @@ func (p *Page) loadComputed(ctx context.Context, f *Field, rows []*Row) error {
 		q.IDs[i] = r.ID
 		q.Rows[i] = func(name string) any { return p.d.Value(r, name) }
 	}
+	q.Cached = func(key string, load func() (any, error)) (any, error) {
+		c := p.st.Cache
+		if c == nil {
+			return load()
+		}
+		key = "computed:" + key
+		if v, ok := c.Get(key); ok {
+			return v, nil
+		}
+		gen := c.Gen()
+		v, err := load()
+		if err == nil {
+			c.Put(key, gen, v)
+		}
+		return v, err
+	}
 	got, err := f.Compute(ctx, q)
 	if err != nil {
 		return fmt.Errorf("compute %s.%s: %w", p.d.Type, f.Name, err)

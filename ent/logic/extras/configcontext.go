@@ -86,10 +86,20 @@ type activeContext struct {
 // active context that applies to it, by weight then name, with the row's
 // local_context_data on top (BEHAVIOUR.md §14.2).
 func ConfigContexts(ctx context.Context, q api.PageQuery) (map[int]json.RawMessage, error) {
-	contexts, err := loadActiveContexts(ctx, q)
+	// The active contexts and their assignments are the same for every
+	// page until something is written: the read cache keeps them.
+	load := func() (any, error) { return loadActiveContexts(ctx, q) }
+	var v any
+	var err error
+	if q.Cached != nil {
+		v, err = q.Cached("extras.configcontext:active", load)
+	} else {
+		v, err = load()
+	}
 	if err != nil {
 		return nil, err
 	}
+	contexts, _ := v.([]*activeContext)
 	// used says which categories some active context is assigned by: only
 	// those need the rows' attributes.
 	var used [numCategories]bool
@@ -146,7 +156,7 @@ func (c *activeContext) applies(a *rowAttrs) bool {
 }
 
 // loadActiveContexts reads the active contexts in merge order and their
-// assignments: two queries.
+// assignments: two queries (one when none is active).
 func loadActiveContexts(ctx context.Context, q api.PageQuery) ([]*activeContext, error) {
 	rs, err := q.Q.QueryContext(ctx, `SELECT id, data FROM extras_configcontext WHERE is_active ORDER BY weight, name, id`)
 	if err != nil {

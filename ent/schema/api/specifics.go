@@ -72,4 +72,9 @@ type PageQuery struct {
 		QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	}
 	Postgres bool
+	// Cached returns the value cached under key, or load's, kept until the
+	// next write anywhere (the read cache's rules: another replica's write
+	// drops it too); inside a write transaction it always loads. Values
+	// are shared between requests: never modify one.
+	Cached func(key string, load func() (any, error)) (any, error)
 }
