@@ -26,6 +26,8 @@ import (
 	"github.com/inventory/inventory/ent/cluster"
 	"github.com/inventory/inventory/ent/clustergroup"
 	"github.com/inventory/inventory/ent/clustertype"
+	"github.com/inventory/inventory/ent/configcontext"
+	"github.com/inventory/inventory/ent/configcontextprofile"
 	"github.com/inventory/inventory/ent/configtemplate"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
@@ -149,6 +151,10 @@ type Client struct {
 	ClusterGroup *ClusterGroupClient
 	// ClusterType is the client for interacting with the ClusterType builders.
 	ClusterType *ClusterTypeClient
+	// ConfigContext is the client for interacting with the ConfigContext builders.
+	ConfigContext *ConfigContextClient
+	// ConfigContextProfile is the client for interacting with the ConfigContextProfile builders.
+	ConfigContextProfile *ConfigContextProfileClient
 	// ConfigTemplate is the client for interacting with the ConfigTemplate builders.
 	ConfigTemplate *ConfigTemplateClient
 	// ConsolePort is the client for interacting with the ConsolePort builders.
@@ -355,6 +361,8 @@ func (c *Client) init() {
 	c.Cluster = NewClusterClient(c.config)
 	c.ClusterGroup = NewClusterGroupClient(c.config)
 	c.ClusterType = NewClusterTypeClient(c.config)
+	c.ConfigContext = NewConfigContextClient(c.config)
+	c.ConfigContextProfile = NewConfigContextProfileClient(c.config)
 	c.ConfigTemplate = NewConfigTemplateClient(c.config)
 	c.ConsolePort = NewConsolePortClient(c.config)
 	c.ConsolePortTemplate = NewConsolePortTemplateClient(c.config)
@@ -550,6 +558,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Cluster:                   NewClusterClient(cfg),
 		ClusterGroup:              NewClusterGroupClient(cfg),
 		ClusterType:               NewClusterTypeClient(cfg),
+		ConfigContext:             NewConfigContextClient(cfg),
+		ConfigContextProfile:      NewConfigContextProfileClient(cfg),
 		ConfigTemplate:            NewConfigTemplateClient(cfg),
 		ConsolePort:               NewConsolePortClient(cfg),
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
@@ -672,6 +682,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Cluster:                   NewClusterClient(cfg),
 		ClusterGroup:              NewClusterGroupClient(cfg),
 		ClusterType:               NewClusterTypeClient(cfg),
+		ConfigContext:             NewConfigContextClient(cfg),
+		ConfigContextProfile:      NewConfigContextProfileClient(cfg),
 		ConfigTemplate:            NewConfigTemplateClient(cfg),
 		ConsolePort:               NewConsolePortClient(cfg),
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
@@ -795,13 +807,14 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.ASN, c.ASNRange, c.Aggregate, c.Circuit, c.CircuitGroup,
 		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
-		c.ClusterGroup, c.ClusterType, c.ConfigTemplate, c.ConsolePort,
-		c.ConsolePortTemplate, c.ConsoleServerPort, c.ConsoleServerPortTemplate,
-		c.Contact, c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
-		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
-		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.ExportTemplate,
-		c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group,
-		c.IPAddress, c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
+		c.ClusterGroup, c.ClusterType, c.ConfigContext, c.ConfigContextProfile,
+		c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
+		c.ConsoleServerPortTemplate, c.Contact, c.ContactAssignment, c.ContactGroup,
+		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.Device,
+		c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
+		c.DeviceType, c.EventRule, c.ExportTemplate, c.FHRPGroup,
+		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
+		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
 		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
 		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
 		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
@@ -827,13 +840,14 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.ASN, c.ASNRange, c.Aggregate, c.Circuit, c.CircuitGroup,
 		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
-		c.ClusterGroup, c.ClusterType, c.ConfigTemplate, c.ConsolePort,
-		c.ConsolePortTemplate, c.ConsoleServerPort, c.ConsoleServerPortTemplate,
-		c.Contact, c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
-		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
-		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.ExportTemplate,
-		c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group,
-		c.IPAddress, c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
+		c.ClusterGroup, c.ClusterType, c.ConfigContext, c.ConfigContextProfile,
+		c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
+		c.ConsoleServerPortTemplate, c.Contact, c.ContactAssignment, c.ContactGroup,
+		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.Device,
+		c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
+		c.DeviceType, c.EventRule, c.ExportTemplate, c.FHRPGroup,
+		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
+		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
 		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
 		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
 		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
@@ -878,6 +892,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ClusterGroup.mutate(ctx, m)
 	case *ClusterTypeMutation:
 		return c.ClusterType.mutate(ctx, m)
+	case *ConfigContextMutation:
+		return c.ConfigContext.mutate(ctx, m)
+	case *ConfigContextProfileMutation:
+		return c.ConfigContextProfile.mutate(ctx, m)
 	case *ConfigTemplateMutation:
 		return c.ConfigTemplate.mutate(ctx, m)
 	case *ConsolePortMutation:
@@ -2149,6 +2167,204 @@ func (c *ClusterTypeClient) mutate(ctx context.Context, m *ClusterTypeMutation) 
 		return (&ClusterTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ClusterType mutation op: %q", m.Op())
+	}
+}
+
+// ConfigContextClient is a client for the ConfigContext schema.
+type ConfigContextClient struct {
+	config
+}
+
+// NewConfigContextClient returns a client for the ConfigContext from the given config.
+func NewConfigContextClient(c config) *ConfigContextClient {
+	return &ConfigContextClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `configcontext.Hooks(f(g(h())))`.
+func (c *ConfigContextClient) Use(hooks ...Hook) {
+	c.hooks.ConfigContext = append(c.hooks.ConfigContext, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `configcontext.Intercept(f(g(h())))`.
+func (c *ConfigContextClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConfigContext = append(c.inters.ConfigContext, interceptors...)
+}
+
+// Create returns a builder for creating a ConfigContext entity.
+func (c *ConfigContextClient) Create() *ConfigContextCreate {
+	mutation := newConfigContextMutation(c.config, OpCreate)
+	return &ConfigContextCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConfigContext entities.
+func (c *ConfigContextClient) CreateBulk(builders ...*ConfigContextCreate) *ConfigContextCreateBulk {
+	return &ConfigContextCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConfigContext.
+func (c *ConfigContextClient) Update() *ConfigContextUpdate {
+	mutation := newConfigContextMutation(c.config, OpUpdate)
+	return &ConfigContextUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConfigContextClient) UpdateOneID(id int) *ConfigContextUpdateOne {
+	mutation := newConfigContextMutation(c.config, OpUpdateOne, withConfigContextID(id))
+	return &ConfigContextUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConfigContext.
+func (c *ConfigContextClient) Delete() *ConfigContextDelete {
+	mutation := newConfigContextMutation(c.config, OpDelete)
+	return &ConfigContextDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConfigContextClient) DeleteOneID(id int) *ConfigContextDeleteOne {
+	builder := c.Delete().Where(configcontext.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConfigContextDeleteOne{builder}
+}
+
+// Query returns a query builder for ConfigContext.
+func (c *ConfigContextClient) Query() *ConfigContextQuery {
+	return &ConfigContextQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConfigContext},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConfigContext entity by its id.
+func (c *ConfigContextClient) Get(ctx context.Context, id int) (*ConfigContext, error) {
+	return c.Query().Where(configcontext.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ConfigContextClient) Hooks() []Hook {
+	hooks := c.hooks.ConfigContext
+	return append(hooks[:len(hooks):len(hooks)], configcontext.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConfigContextClient) Interceptors() []Interceptor {
+	return c.inters.ConfigContext
+}
+
+func (c *ConfigContextClient) mutate(ctx context.Context, m *ConfigContextMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConfigContextCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConfigContextUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConfigContextUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConfigContextDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConfigContext mutation op: %q", m.Op())
+	}
+}
+
+// ConfigContextProfileClient is a client for the ConfigContextProfile schema.
+type ConfigContextProfileClient struct {
+	config
+}
+
+// NewConfigContextProfileClient returns a client for the ConfigContextProfile from the given config.
+func NewConfigContextProfileClient(c config) *ConfigContextProfileClient {
+	return &ConfigContextProfileClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `configcontextprofile.Hooks(f(g(h())))`.
+func (c *ConfigContextProfileClient) Use(hooks ...Hook) {
+	c.hooks.ConfigContextProfile = append(c.hooks.ConfigContextProfile, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `configcontextprofile.Intercept(f(g(h())))`.
+func (c *ConfigContextProfileClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConfigContextProfile = append(c.inters.ConfigContextProfile, interceptors...)
+}
+
+// Create returns a builder for creating a ConfigContextProfile entity.
+func (c *ConfigContextProfileClient) Create() *ConfigContextProfileCreate {
+	mutation := newConfigContextProfileMutation(c.config, OpCreate)
+	return &ConfigContextProfileCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConfigContextProfile entities.
+func (c *ConfigContextProfileClient) CreateBulk(builders ...*ConfigContextProfileCreate) *ConfigContextProfileCreateBulk {
+	return &ConfigContextProfileCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConfigContextProfile.
+func (c *ConfigContextProfileClient) Update() *ConfigContextProfileUpdate {
+	mutation := newConfigContextProfileMutation(c.config, OpUpdate)
+	return &ConfigContextProfileUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConfigContextProfileClient) UpdateOneID(id int) *ConfigContextProfileUpdateOne {
+	mutation := newConfigContextProfileMutation(c.config, OpUpdateOne, withConfigContextProfileID(id))
+	return &ConfigContextProfileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConfigContextProfile.
+func (c *ConfigContextProfileClient) Delete() *ConfigContextProfileDelete {
+	mutation := newConfigContextProfileMutation(c.config, OpDelete)
+	return &ConfigContextProfileDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConfigContextProfileClient) DeleteOneID(id int) *ConfigContextProfileDeleteOne {
+	builder := c.Delete().Where(configcontextprofile.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConfigContextProfileDeleteOne{builder}
+}
+
+// Query returns a query builder for ConfigContextProfile.
+func (c *ConfigContextProfileClient) Query() *ConfigContextProfileQuery {
+	return &ConfigContextProfileQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConfigContextProfile},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConfigContextProfile entity by its id.
+func (c *ConfigContextProfileClient) Get(ctx context.Context, id int) (*ConfigContextProfile, error) {
+	return c.Query().Where(configcontextprofile.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ConfigContextProfileClient) Hooks() []Hook {
+	hooks := c.hooks.ConfigContextProfile
+	return append(hooks[:len(hooks):len(hooks)], configcontextprofile.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConfigContextProfileClient) Interceptors() []Interceptor {
+	return c.inters.ConfigContextProfile
+}
+
+func (c *ConfigContextProfileClient) mutate(ctx context.Context, m *ConfigContextProfileMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConfigContextProfileCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConfigContextProfileUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConfigContextProfileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConfigContextProfileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConfigContextProfile mutation op: %q", m.Op())
 	}
 }
 
@@ -9951,6 +10167,22 @@ func (c *TenantClient) QueryOwner(_m *Tenant) *OwnerQuery {
 	return query
 }
 
+// QueryConfigContexts queries the config_contexts edge of a Tenant.
+func (c *TenantClient) QueryConfigContexts(_m *Tenant) *ConfigContextQuery {
+	query := (&ConfigContextClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(tenant.Table, tenant.FieldID, id),
+			sqlgraph.To(configcontext.Table, configcontext.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, tenant.ConfigContextsTable, tenant.ConfigContextsPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryGroup queries the group edge of a Tenant.
 func (c *TenantClient) QueryGroup(_m *Tenant) *TenantGroupQuery {
 	query := (&TenantGroupClient{config: c.config}).Query()
@@ -11906,46 +12138,46 @@ type (
 	hooks struct {
 		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
 		CircuitTermination, CircuitType, Cluster, ClusterGroup, ClusterType,
-		ConfigTemplate, ConsolePort, ConsolePortTemplate, ConsoleServerPort,
-		ConsoleServerPortTemplate, Contact, ContactAssignment, ContactGroup,
-		ContactRole, CustomField, CustomFieldChoiceSet, Delivery, Device, DeviceBay,
-		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
-		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
-		Group, IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
-		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
-		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
-		ObjectChange, ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform,
-		PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
-		PowerPortTemplate, Prefix, Provider, ProviderAccount, ProviderNetwork, RIR,
-		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
-		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
-		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
-		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
-		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
-		Webhook []ent.Hook
+		ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
+		ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate, Contact,
+		ContactAssignment, ContactGroup, ContactRole, CustomField,
+		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
+		DeviceInterface, DeviceRole, DeviceType, EventRule, ExportTemplate, FHRPGroup,
+		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
+		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
+		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
+		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
+		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
+		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
+		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
+		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
+		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
+		VLANTranslationRule, VMInterface, VRF, VirtualChassis, VirtualCircuit,
+		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,
+		VirtualDisk, VirtualMachine, VirtualMachineType, Webhook []ent.Hook
 	}
 	inters struct {
 		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
 		CircuitTermination, CircuitType, Cluster, ClusterGroup, ClusterType,
-		ConfigTemplate, ConsolePort, ConsolePortTemplate, ConsoleServerPort,
-		ConsoleServerPortTemplate, Contact, ContactAssignment, ContactGroup,
-		ContactRole, CustomField, CustomFieldChoiceSet, Delivery, Device, DeviceBay,
-		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
-		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
-		Group, IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
-		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
-		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
-		ObjectChange, ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform,
-		PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
-		PowerPortTemplate, Prefix, Provider, ProviderAccount, ProviderNetwork, RIR,
-		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
-		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
-		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
-		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
-		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
-		Webhook []ent.Interceptor
+		ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
+		ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate, Contact,
+		ContactAssignment, ContactGroup, ContactRole, CustomField,
+		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
+		DeviceInterface, DeviceRole, DeviceType, EventRule, ExportTemplate, FHRPGroup,
+		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
+		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
+		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
+		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
+		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
+		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
+		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
+		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
+		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
+		VLANTranslationRule, VMInterface, VRF, VirtualChassis, VirtualCircuit,
+		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,
+		VirtualDisk, VirtualMachine, VirtualMachineType, Webhook []ent.Interceptor
 	}
 )
 

@@ -12,6 +12,7 @@ import (
 	"github.com/inventory/inventory/ent/cluster"
 	"github.com/inventory/inventory/ent/clustergroup"
 	"github.com/inventory/inventory/ent/clustertype"
+	"github.com/inventory/inventory/ent/configcontext"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/tenant"
 )
@@ -248,6 +249,22 @@ func (_c *ClusterCreate) createSpec() (*Cluster, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   cluster.ConfigContextsTable,
+			Columns: cluster.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.TypeIDs(); len(nodes) > 0 {

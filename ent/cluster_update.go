@@ -13,6 +13,7 @@ import (
 	"github.com/inventory/inventory/ent/cluster"
 	"github.com/inventory/inventory/ent/clustergroup"
 	"github.com/inventory/inventory/ent/clustertype"
+	"github.com/inventory/inventory/ent/configcontext"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/tenant"
@@ -41,6 +42,27 @@ func (_u *ClusterUpdate) Mutation() *ClusterMutation {
 func (_u *ClusterUpdate) ClearOwner() *ClusterUpdate {
 	_u.mutation.ClearOwner()
 	return _u
+}
+
+// ClearConfigContexts clears all "config_contexts" edges to the ConfigContext entity.
+func (_u *ClusterUpdate) ClearConfigContexts() *ClusterUpdate {
+	_u.mutation.ClearConfigContexts()
+	return _u
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to ConfigContext entities by IDs.
+func (_u *ClusterUpdate) RemoveConfigContextIDs(ids ...int) *ClusterUpdate {
+	_u.mutation.RemoveConfigContextIDs(ids...)
+	return _u
+}
+
+// RemoveConfigContexts removes "config_contexts" edges to ConfigContext entities.
+func (_u *ClusterUpdate) RemoveConfigContexts(v ...*ConfigContext) *ClusterUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConfigContextIDs(ids...)
 }
 
 // ClearType clears the "type" edge to the ClusterType entity.
@@ -272,6 +294,51 @@ func (_u *ClusterUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   cluster.ConfigContextsTable,
+			Columns: cluster.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConfigContextsIDs(); len(nodes) > 0 && !_u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   cluster.ConfigContextsTable,
+			Columns: cluster.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   cluster.ConfigContextsTable,
+			Columns: cluster.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.TypeCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -389,6 +456,27 @@ func (_u *ClusterUpdateOne) Mutation() *ClusterMutation {
 func (_u *ClusterUpdateOne) ClearOwner() *ClusterUpdateOne {
 	_u.mutation.ClearOwner()
 	return _u
+}
+
+// ClearConfigContexts clears all "config_contexts" edges to the ConfigContext entity.
+func (_u *ClusterUpdateOne) ClearConfigContexts() *ClusterUpdateOne {
+	_u.mutation.ClearConfigContexts()
+	return _u
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to ConfigContext entities by IDs.
+func (_u *ClusterUpdateOne) RemoveConfigContextIDs(ids ...int) *ClusterUpdateOne {
+	_u.mutation.RemoveConfigContextIDs(ids...)
+	return _u
+}
+
+// RemoveConfigContexts removes "config_contexts" edges to ConfigContext entities.
+func (_u *ClusterUpdateOne) RemoveConfigContexts(v ...*ConfigContext) *ClusterUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConfigContextIDs(ids...)
 }
 
 // ClearType clears the "type" edge to the ClusterType entity.
@@ -643,6 +731,51 @@ func (_u *ClusterUpdateOne) sqlSave(ctx context.Context) (_node *Cluster, err er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   cluster.ConfigContextsTable,
+			Columns: cluster.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConfigContextsIDs(); len(nodes) > 0 && !_u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   cluster.ConfigContextsTable,
+			Columns: cluster.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   cluster.ConfigContextsTable,
+			Columns: cluster.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/clustergroup"
+	"github.com/inventory/inventory/ent/configcontext"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 )
@@ -38,6 +39,27 @@ func (_u *ClusterGroupUpdate) Mutation() *ClusterGroupMutation {
 func (_u *ClusterGroupUpdate) ClearOwner() *ClusterGroupUpdate {
 	_u.mutation.ClearOwner()
 	return _u
+}
+
+// ClearConfigContexts clears all "config_contexts" edges to the ConfigContext entity.
+func (_u *ClusterGroupUpdate) ClearConfigContexts() *ClusterGroupUpdate {
+	_u.mutation.ClearConfigContexts()
+	return _u
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to ConfigContext entities by IDs.
+func (_u *ClusterGroupUpdate) RemoveConfigContextIDs(ids ...int) *ClusterGroupUpdate {
+	_u.mutation.RemoveConfigContextIDs(ids...)
+	return _u
+}
+
+// RemoveConfigContexts removes "config_contexts" edges to ConfigContext entities.
+func (_u *ClusterGroupUpdate) RemoveConfigContexts(v ...*ConfigContext) *ClusterGroupUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConfigContextIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -161,6 +183,51 @@ func (_u *ClusterGroupUpdate) sqlSave(ctx context.Context) (_node int, err error
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   clustergroup.ConfigContextsTable,
+			Columns: clustergroup.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConfigContextsIDs(); len(nodes) > 0 && !_u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   clustergroup.ConfigContextsTable,
+			Columns: clustergroup.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   clustergroup.ConfigContextsTable,
+			Columns: clustergroup.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{clustergroup.Label}
@@ -191,6 +258,27 @@ func (_u *ClusterGroupUpdateOne) Mutation() *ClusterGroupMutation {
 func (_u *ClusterGroupUpdateOne) ClearOwner() *ClusterGroupUpdateOne {
 	_u.mutation.ClearOwner()
 	return _u
+}
+
+// ClearConfigContexts clears all "config_contexts" edges to the ConfigContext entity.
+func (_u *ClusterGroupUpdateOne) ClearConfigContexts() *ClusterGroupUpdateOne {
+	_u.mutation.ClearConfigContexts()
+	return _u
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to ConfigContext entities by IDs.
+func (_u *ClusterGroupUpdateOne) RemoveConfigContextIDs(ids ...int) *ClusterGroupUpdateOne {
+	_u.mutation.RemoveConfigContextIDs(ids...)
+	return _u
+}
+
+// RemoveConfigContexts removes "config_contexts" edges to ConfigContext entities.
+func (_u *ClusterGroupUpdateOne) RemoveConfigContexts(v ...*ConfigContext) *ClusterGroupUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConfigContextIDs(ids...)
 }
 
 // Where appends a list predicates to the ClusterGroupUpdate builder.
@@ -337,6 +425,51 @@ func (_u *ClusterGroupUpdateOne) sqlSave(ctx context.Context) (_node *ClusterGro
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   clustergroup.ConfigContextsTable,
+			Columns: clustergroup.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConfigContextsIDs(); len(nodes) > 0 && !_u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   clustergroup.ConfigContextsTable,
+			Columns: clustergroup.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   clustergroup.ConfigContextsTable,
+			Columns: clustergroup.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -82,8 +82,6 @@ type Device struct {
 	PrimaryIp6ID *int `json:"primary_ip6_id,omitempty"`
 	// OobIPID holds the value of the "oob_ip_id" field.
 	OobIPID *int `json:"oob_ip_id,omitempty"`
-	// ConfigContext holds the value of the "config_context" field.
-	ConfigContext map[string]interface{} `json:"config_context,omitempty"`
 	// TypeDisplay holds the value of the "_type_display" field.
 	TypeDisplay string `json:"_type_display,omitempty"`
 	// VcName holds the value of the "_vc_name" field.
@@ -96,7 +94,7 @@ func (*Device) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case device.FieldCustomFieldData, device.FieldLocalContextData, device.FieldConfigContext:
+		case device.FieldCustomFieldData, device.FieldLocalContextData:
 			values[i] = new([]byte)
 		case device.FieldPosition, device.FieldLatitude, device.FieldLongitude:
 			values[i] = new(sql.NullFloat64)
@@ -344,14 +342,6 @@ func (_m *Device) assignValues(columns []string, values []any) error {
 				_m.OobIPID = new(int)
 				*_m.OobIPID = int(value.Int64)
 			}
-		case device.FieldConfigContext:
-			if value, ok := values[i].(*[]byte); !ok {
-				return fmt.Errorf("unexpected type %T for field config_context", values[i])
-			} else if value != nil && len(*value) > 0 {
-				if err := json.Unmarshal(*value, &_m.ConfigContext); err != nil {
-					return fmt.Errorf("unmarshal field config_context: %w", err)
-				}
-			}
 		case device.FieldTypeDisplay:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field _type_display", values[i])
@@ -531,9 +521,6 @@ func (_m *Device) String() string {
 		builder.WriteString("oob_ip_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
-	builder.WriteString(", ")
-	builder.WriteString("config_context=")
-	builder.WriteString(fmt.Sprintf("%v", _m.ConfigContext))
 	builder.WriteString(", ")
 	builder.WriteString("_type_display=")
 	builder.WriteString(_m.TypeDisplay)

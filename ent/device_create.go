@@ -305,10 +305,6 @@ func (_c *DeviceCreate) createSpec() (*Device, *sqlgraph.CreateSpec) {
 		_spec.SetField(device.FieldLocalContextData, field.TypeJSON, value)
 		_node.LocalContextData = value
 	}
-	if value, ok := _c.mutation.ConfigContext(); ok {
-		_spec.SetField(device.FieldConfigContext, field.TypeJSON, value)
-		_node.ConfigContext = value
-	}
 	if value, ok := _c.mutation.TypeDisplay(); ok {
 		_spec.SetField(device.FieldTypeDisplay, field.TypeString, value)
 		_node.TypeDisplay = value

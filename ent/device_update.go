@@ -341,12 +341,6 @@ func (_u *DeviceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.LocalContextDataCleared() {
 		_spec.ClearField(device.FieldLocalContextData, field.TypeJSON)
 	}
-	if value, ok := _u.mutation.ConfigContext(); ok {
-		_spec.SetField(device.FieldConfigContext, field.TypeJSON, value)
-	}
-	if _u.mutation.ConfigContextCleared() {
-		_spec.ClearField(device.FieldConfigContext, field.TypeJSON)
-	}
 	if value, ok := _u.mutation.TypeDisplay(); ok {
 		_spec.SetField(device.FieldTypeDisplay, field.TypeString, value)
 	}
@@ -1113,12 +1107,6 @@ func (_u *DeviceUpdateOne) sqlSave(ctx context.Context) (_node *Device, err erro
 	}
 	if _u.mutation.LocalContextDataCleared() {
 		_spec.ClearField(device.FieldLocalContextData, field.TypeJSON)
-	}
-	if value, ok := _u.mutation.ConfigContext(); ok {
-		_spec.SetField(device.FieldConfigContext, field.TypeJSON, value)
-	}
-	if _u.mutation.ConfigContextCleared() {
-		_spec.ClearField(device.FieldConfigContext, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.TypeDisplay(); ok {
 		_spec.SetField(device.FieldTypeDisplay, field.TypeString, value)

@@ -23,6 +23,8 @@ import (
 	"github.com/inventory/inventory/ent/cluster"
 	"github.com/inventory/inventory/ent/clustergroup"
 	"github.com/inventory/inventory/ent/clustertype"
+	"github.com/inventory/inventory/ent/configcontext"
+	"github.com/inventory/inventory/ent/configcontextprofile"
 	"github.com/inventory/inventory/ent/configtemplate"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
@@ -186,6 +188,8 @@ func checkColumn(t, c string) error {
 			cluster.Table:                   cluster.ValidColumn,
 			clustergroup.Table:              clustergroup.ValidColumn,
 			clustertype.Table:               clustertype.ValidColumn,
+			configcontext.Table:             configcontext.ValidColumn,
+			configcontextprofile.Table:      configcontextprofile.ValidColumn,
 			configtemplate.Table:            configtemplate.ValidColumn,
 			consoleport.Table:               consoleport.ValidColumn,
 			consoleporttemplate.Table:       consoleporttemplate.ValidColumn,

@@ -200,6 +200,11 @@ type FieldData struct {
 	Inverse bool
 	// Full renders a many-to-many's objects in full (api.Field.Full).
 	Full bool
+	// ByLookup: a many-to-many as Lookup values (api.Field.ByLookup).
+	ByLookup bool
+	// Compute is the Go expression naming a computed field's PageFunc
+	// (api.Model.Computed); ComputeImport its package.
+	Compute, ComputeImport string
 }
 
 var builtins = map[string]string{
@@ -288,6 +293,11 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 		d.DisplayFunc, d.DisplayImport = logicRef(f)
 		imports[d.DisplayImport] = true
 	}
+	for _, fd := range d.Fields {
+		if fd.Compute != "" {
+			imports[fd.ComputeImport] = true
+		}
+	}
 	for _, e := range m.Endpoints {
 		for _, op := range e.Ops {
 			if op.Func != nil {
@@ -320,7 +330,9 @@ func apiName(f *gen.Field) string {
 
 func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen.Field, edges map[string]*gen.Edge) (FieldData, error) {
 	fd := FieldData{Name: name}
-	if k, ok := builtins[name]; ok {
+	// A model's own "tags" edge (a config context's assignment list)
+	// replaces the built-in tags of taggable models.
+	if k, ok := builtins[name]; ok && edges[name] == nil {
 		fd.Kind = k
 		fd.ReadOnly = true
 		if name == "id" {
@@ -331,6 +343,11 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	}
 	if v, ok := m.Empty[name]; ok {
 		fd.Kind, fd.Empty, fd.HasEmpty, fd.ReadOnly = "empty", v, true, true
+		return fd, nil
+	}
+	if f, ok := m.Computed[name]; ok {
+		fd.Kind, fd.ReadOnly = "computed", true
+		fd.Compute, fd.ComputeImport = logicRef(f)
 		return fd, nil
 	}
 	if c, ok := m.Counts[name]; ok {
@@ -379,7 +396,10 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 			// Many-to-many: a join table declared by the edge's storage key;
 			// ids on write, nested brief objects on read.
 			fd.Kind, fd.Target, fd.Lookup, fd.ReadOnly, fd.Full = "m2m", tm.App+"."+tname, a.Lookup, a.ReadOnly, a.Full
-			fd.Nested = a.Nested
+			fd.Nested, fd.ByLookup = a.Nested, a.ByLookup
+			if a.ByLookup && a.Lookup == "" {
+				return fd, fmt.Errorf("edge %s: ByLookup needs a Lookup", name)
+			}
 			fd.Join = e.Rel.Table
 			fd.JoinOwn, fd.JoinTarget = e.Rel.Columns[0], e.Rel.Columns[1]
 			if e.IsInverse() {

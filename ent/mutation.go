@@ -23,6 +23,8 @@ import (
 	"github.com/inventory/inventory/ent/cluster"
 	"github.com/inventory/inventory/ent/clustergroup"
 	"github.com/inventory/inventory/ent/clustertype"
+	"github.com/inventory/inventory/ent/configcontext"
+	"github.com/inventory/inventory/ent/configcontextprofile"
 	"github.com/inventory/inventory/ent/configtemplate"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
@@ -138,6 +140,8 @@ const (
 	TypeCluster                   = "Cluster"
 	TypeClusterGroup              = "ClusterGroup"
 	TypeClusterType               = "ClusterType"
+	TypeConfigContext             = "ConfigContext"
+	TypeConfigContextProfile      = "ConfigContextProfile"
 	TypeConfigTemplate            = "ConfigTemplate"
 	TypeConsolePort               = "ConsolePort"
 	TypeConsolePortTemplate       = "ConsolePortTemplate"
@@ -8991,46 +8995,49 @@ func (m *CircuitTypeMutation) ResetEdge(name string) error {
 // ClusterMutation represents an operation that mutates the Cluster nodes in the graph.
 type ClusterMutation struct {
 	config
-	op                  Op
-	typ                 string
-	id                  *int
-	created             *time.Time
-	last_updated        *time.Time
-	custom_field_data   *map[string]interface{}
-	description         *string
-	comments            *string
-	name                *string
-	__name_natural      *string
-	status              *string
-	scope_type          *string
-	scope_id            *int
-	addscope_id         *int
-	allocated_vcpus     *float64
-	addallocated_vcpus  *float64
-	allocated_memory    *int
-	addallocated_memory *int
-	allocated_disk      *int
-	addallocated_disk   *int
-	__region_id         *int
-	add__region_id      *int
-	__site_group_id     *int
-	add__site_group_id  *int
-	__site_id           *int
-	add__site_id        *int
-	__location_id       *int
-	add__location_id    *int
-	clearedFields       map[string]struct{}
-	owner               *int
-	clearedowner        bool
-	_type               *int
-	cleared_type        bool
-	group               *int
-	clearedgroup        bool
-	tenant              *int
-	clearedtenant       bool
-	done                bool
-	oldValue            func(context.Context) (*Cluster, error)
-	predicates          []predicate.Cluster
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	description            *string
+	comments               *string
+	name                   *string
+	__name_natural         *string
+	status                 *string
+	scope_type             *string
+	scope_id               *int
+	addscope_id            *int
+	allocated_vcpus        *float64
+	addallocated_vcpus     *float64
+	allocated_memory       *int
+	addallocated_memory    *int
+	allocated_disk         *int
+	addallocated_disk      *int
+	__region_id            *int
+	add__region_id         *int
+	__site_group_id        *int
+	add__site_group_id     *int
+	__site_id              *int
+	add__site_id           *int
+	__location_id          *int
+	add__location_id       *int
+	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
+	config_contexts        map[int]struct{}
+	removedconfig_contexts map[int]struct{}
+	clearedconfig_contexts bool
+	_type                  *int
+	cleared_type           bool
+	group                  *int
+	clearedgroup           bool
+	tenant                 *int
+	clearedtenant          bool
+	done                   bool
+	oldValue               func(context.Context) (*Cluster, error)
+	predicates             []predicate.Cluster
 }
 
 var _ ent.Mutation = (*ClusterMutation)(nil)
@@ -9907,6 +9914,60 @@ func (m *ClusterMutation) ResetOwner() {
 	m.clearedowner = false
 }
 
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by ids.
+func (m *ClusterMutation) AddConfigContextIDs(ids ...int) {
+	if m.config_contexts == nil {
+		m.config_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.config_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConfigContexts clears the "config_contexts" edge to the ConfigContext entity.
+func (m *ClusterMutation) ClearConfigContexts() {
+	m.clearedconfig_contexts = true
+}
+
+// ConfigContextsCleared reports if the "config_contexts" edge to the ConfigContext entity was cleared.
+func (m *ClusterMutation) ConfigContextsCleared() bool {
+	return m.clearedconfig_contexts
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to the ConfigContext entity by IDs.
+func (m *ClusterMutation) RemoveConfigContextIDs(ids ...int) {
+	if m.removedconfig_contexts == nil {
+		m.removedconfig_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.config_contexts, ids[i])
+		m.removedconfig_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConfigContexts returns the removed IDs of the "config_contexts" edge to the ConfigContext entity.
+func (m *ClusterMutation) RemovedConfigContextsIDs() (ids []int) {
+	for id := range m.removedconfig_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConfigContextsIDs returns the "config_contexts" edge IDs in the mutation.
+func (m *ClusterMutation) ConfigContextsIDs() (ids []int) {
+	for id := range m.config_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConfigContexts resets all changes to the "config_contexts" edge.
+func (m *ClusterMutation) ResetConfigContexts() {
+	m.config_contexts = nil
+	m.clearedconfig_contexts = false
+	m.removedconfig_contexts = nil
+}
+
 // ClearType clears the "type" edge to the ClusterType entity.
 func (m *ClusterMutation) ClearType() {
 	m.cleared_type = true
@@ -10662,9 +10723,12 @@ func (m *ClusterMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ClusterMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.owner != nil {
 		edges = append(edges, cluster.EdgeOwner)
+	}
+	if m.config_contexts != nil {
+		edges = append(edges, cluster.EdgeConfigContexts)
 	}
 	if m._type != nil {
 		edges = append(edges, cluster.EdgeType)
@@ -10686,6 +10750,12 @@ func (m *ClusterMutation) AddedIDs(name string) []ent.Value {
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
+	case cluster.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.config_contexts))
+		for id := range m.config_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case cluster.EdgeType:
 		if id := m._type; id != nil {
 			return []ent.Value{*id}
@@ -10704,21 +10774,35 @@ func (m *ClusterMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ClusterMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.removedconfig_contexts != nil {
+		edges = append(edges, cluster.EdgeConfigContexts)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *ClusterMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case cluster.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.removedconfig_contexts))
+		for id := range m.removedconfig_contexts {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ClusterMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.clearedowner {
 		edges = append(edges, cluster.EdgeOwner)
+	}
+	if m.clearedconfig_contexts {
+		edges = append(edges, cluster.EdgeConfigContexts)
 	}
 	if m.cleared_type {
 		edges = append(edges, cluster.EdgeType)
@@ -10738,6 +10822,8 @@ func (m *ClusterMutation) EdgeCleared(name string) bool {
 	switch name {
 	case cluster.EdgeOwner:
 		return m.clearedowner
+	case cluster.EdgeConfigContexts:
+		return m.clearedconfig_contexts
 	case cluster.EdgeType:
 		return m.cleared_type
 	case cluster.EdgeGroup:
@@ -10775,6 +10861,9 @@ func (m *ClusterMutation) ResetEdge(name string) error {
 	case cluster.EdgeOwner:
 		m.ResetOwner()
 		return nil
+	case cluster.EdgeConfigContexts:
+		m.ResetConfigContexts()
+		return nil
 	case cluster.EdgeType:
 		m.ResetType()
 		return nil
@@ -10791,22 +10880,25 @@ func (m *ClusterMutation) ResetEdge(name string) error {
 // ClusterGroupMutation represents an operation that mutates the ClusterGroup nodes in the graph.
 type ClusterGroupMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	name              *string
-	slug              *string
-	description       *string
-	comments          *string
-	clearedFields     map[string]struct{}
-	owner             *int
-	clearedowner      bool
-	done              bool
-	oldValue          func(context.Context) (*ClusterGroup, error)
-	predicates        []predicate.ClusterGroup
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	name                   *string
+	slug                   *string
+	description            *string
+	comments               *string
+	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
+	config_contexts        map[int]struct{}
+	removedconfig_contexts map[int]struct{}
+	clearedconfig_contexts bool
+	done                   bool
+	oldValue               func(context.Context) (*ClusterGroup, error)
+	predicates             []predicate.ClusterGroup
 }
 
 var _ ent.Mutation = (*ClusterGroupMutation)(nil)
@@ -11125,6 +11217,60 @@ func (m *ClusterGroupMutation) ResetOwner() {
 	m.clearedowner = false
 }
 
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by ids.
+func (m *ClusterGroupMutation) AddConfigContextIDs(ids ...int) {
+	if m.config_contexts == nil {
+		m.config_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.config_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConfigContexts clears the "config_contexts" edge to the ConfigContext entity.
+func (m *ClusterGroupMutation) ClearConfigContexts() {
+	m.clearedconfig_contexts = true
+}
+
+// ConfigContextsCleared reports if the "config_contexts" edge to the ConfigContext entity was cleared.
+func (m *ClusterGroupMutation) ConfigContextsCleared() bool {
+	return m.clearedconfig_contexts
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to the ConfigContext entity by IDs.
+func (m *ClusterGroupMutation) RemoveConfigContextIDs(ids ...int) {
+	if m.removedconfig_contexts == nil {
+		m.removedconfig_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.config_contexts, ids[i])
+		m.removedconfig_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConfigContexts returns the removed IDs of the "config_contexts" edge to the ConfigContext entity.
+func (m *ClusterGroupMutation) RemovedConfigContextsIDs() (ids []int) {
+	for id := range m.removedconfig_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConfigContextsIDs returns the "config_contexts" edge IDs in the mutation.
+func (m *ClusterGroupMutation) ConfigContextsIDs() (ids []int) {
+	for id := range m.config_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConfigContexts resets all changes to the "config_contexts" edge.
+func (m *ClusterGroupMutation) ResetConfigContexts() {
+	m.config_contexts = nil
+	m.clearedconfig_contexts = false
+	m.removedconfig_contexts = nil
+}
+
 // Where appends a list predicates to the ClusterGroupMutation builder.
 func (m *ClusterGroupMutation) Where(ps ...predicate.ClusterGroup) {
 	m.predicates = append(m.predicates, ps...)
@@ -11416,9 +11562,12 @@ func (m *ClusterGroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ClusterGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.owner != nil {
 		edges = append(edges, clustergroup.EdgeOwner)
+	}
+	if m.config_contexts != nil {
+		edges = append(edges, clustergroup.EdgeConfigContexts)
 	}
 	return edges
 }
@@ -11431,27 +11580,47 @@ func (m *ClusterGroupMutation) AddedIDs(name string) []ent.Value {
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
+	case clustergroup.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.config_contexts))
+		for id := range m.config_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ClusterGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.removedconfig_contexts != nil {
+		edges = append(edges, clustergroup.EdgeConfigContexts)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *ClusterGroupMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case clustergroup.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.removedconfig_contexts))
+		for id := range m.removedconfig_contexts {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ClusterGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedowner {
 		edges = append(edges, clustergroup.EdgeOwner)
+	}
+	if m.clearedconfig_contexts {
+		edges = append(edges, clustergroup.EdgeConfigContexts)
 	}
 	return edges
 }
@@ -11462,6 +11631,8 @@ func (m *ClusterGroupMutation) EdgeCleared(name string) bool {
 	switch name {
 	case clustergroup.EdgeOwner:
 		return m.clearedowner
+	case clustergroup.EdgeConfigContexts:
+		return m.clearedconfig_contexts
 	}
 	return false
 }
@@ -11484,6 +11655,9 @@ func (m *ClusterGroupMutation) ResetEdge(name string) error {
 	case clustergroup.EdgeOwner:
 		m.ResetOwner()
 		return nil
+	case clustergroup.EdgeConfigContexts:
+		m.ResetConfigContexts()
+		return nil
 	}
 	return fmt.Errorf("unknown ClusterGroup edge %s", name)
 }
@@ -11491,22 +11665,25 @@ func (m *ClusterGroupMutation) ResetEdge(name string) error {
 // ClusterTypeMutation represents an operation that mutates the ClusterType nodes in the graph.
 type ClusterTypeMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	name              *string
-	slug              *string
-	description       *string
-	comments          *string
-	clearedFields     map[string]struct{}
-	owner             *int
-	clearedowner      bool
-	done              bool
-	oldValue          func(context.Context) (*ClusterType, error)
-	predicates        []predicate.ClusterType
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	name                   *string
+	slug                   *string
+	description            *string
+	comments               *string
+	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
+	config_contexts        map[int]struct{}
+	removedconfig_contexts map[int]struct{}
+	clearedconfig_contexts bool
+	done                   bool
+	oldValue               func(context.Context) (*ClusterType, error)
+	predicates             []predicate.ClusterType
 }
 
 var _ ent.Mutation = (*ClusterTypeMutation)(nil)
@@ -11825,6 +12002,60 @@ func (m *ClusterTypeMutation) ResetOwner() {
 	m.clearedowner = false
 }
 
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by ids.
+func (m *ClusterTypeMutation) AddConfigContextIDs(ids ...int) {
+	if m.config_contexts == nil {
+		m.config_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.config_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConfigContexts clears the "config_contexts" edge to the ConfigContext entity.
+func (m *ClusterTypeMutation) ClearConfigContexts() {
+	m.clearedconfig_contexts = true
+}
+
+// ConfigContextsCleared reports if the "config_contexts" edge to the ConfigContext entity was cleared.
+func (m *ClusterTypeMutation) ConfigContextsCleared() bool {
+	return m.clearedconfig_contexts
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to the ConfigContext entity by IDs.
+func (m *ClusterTypeMutation) RemoveConfigContextIDs(ids ...int) {
+	if m.removedconfig_contexts == nil {
+		m.removedconfig_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.config_contexts, ids[i])
+		m.removedconfig_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConfigContexts returns the removed IDs of the "config_contexts" edge to the ConfigContext entity.
+func (m *ClusterTypeMutation) RemovedConfigContextsIDs() (ids []int) {
+	for id := range m.removedconfig_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConfigContextsIDs returns the "config_contexts" edge IDs in the mutation.
+func (m *ClusterTypeMutation) ConfigContextsIDs() (ids []int) {
+	for id := range m.config_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConfigContexts resets all changes to the "config_contexts" edge.
+func (m *ClusterTypeMutation) ResetConfigContexts() {
+	m.config_contexts = nil
+	m.clearedconfig_contexts = false
+	m.removedconfig_contexts = nil
+}
+
 // Where appends a list predicates to the ClusterTypeMutation builder.
 func (m *ClusterTypeMutation) Where(ps ...predicate.ClusterType) {
 	m.predicates = append(m.predicates, ps...)
@@ -12116,9 +12347,12 @@ func (m *ClusterTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ClusterTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.owner != nil {
 		edges = append(edges, clustertype.EdgeOwner)
+	}
+	if m.config_contexts != nil {
+		edges = append(edges, clustertype.EdgeConfigContexts)
 	}
 	return edges
 }
@@ -12131,27 +12365,47 @@ func (m *ClusterTypeMutation) AddedIDs(name string) []ent.Value {
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
+	case clustertype.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.config_contexts))
+		for id := range m.config_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ClusterTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.removedconfig_contexts != nil {
+		edges = append(edges, clustertype.EdgeConfigContexts)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *ClusterTypeMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case clustertype.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.removedconfig_contexts))
+		for id := range m.removedconfig_contexts {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ClusterTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedowner {
 		edges = append(edges, clustertype.EdgeOwner)
+	}
+	if m.clearedconfig_contexts {
+		edges = append(edges, clustertype.EdgeConfigContexts)
 	}
 	return edges
 }
@@ -12162,6 +12416,8 @@ func (m *ClusterTypeMutation) EdgeCleared(name string) bool {
 	switch name {
 	case clustertype.EdgeOwner:
 		return m.clearedowner
+	case clustertype.EdgeConfigContexts:
+		return m.clearedconfig_contexts
 	}
 	return false
 }
@@ -12184,8 +12440,2609 @@ func (m *ClusterTypeMutation) ResetEdge(name string) error {
 	case clustertype.EdgeOwner:
 		m.ResetOwner()
 		return nil
+	case clustertype.EdgeConfigContexts:
+		m.ResetConfigContexts()
+		return nil
 	}
 	return fmt.Errorf("unknown ClusterType edge %s", name)
+}
+
+// ConfigContextMutation represents an operation that mutates the ConfigContext nodes in the graph.
+type ConfigContextMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	name                  *string
+	weight                *int
+	addweight             *int
+	description           *string
+	is_active             *bool
+	data                  *map[string]interface{}
+	clearedFields         map[string]struct{}
+	owner                 *int
+	clearedowner          bool
+	profile               *int
+	clearedprofile        bool
+	regions               map[int]struct{}
+	removedregions        map[int]struct{}
+	clearedregions        bool
+	site_groups           map[int]struct{}
+	removedsite_groups    map[int]struct{}
+	clearedsite_groups    bool
+	sites                 map[int]struct{}
+	removedsites          map[int]struct{}
+	clearedsites          bool
+	locations             map[int]struct{}
+	removedlocations      map[int]struct{}
+	clearedlocations      bool
+	device_types          map[int]struct{}
+	removeddevice_types   map[int]struct{}
+	cleareddevice_types   bool
+	roles                 map[int]struct{}
+	removedroles          map[int]struct{}
+	clearedroles          bool
+	platforms             map[int]struct{}
+	removedplatforms      map[int]struct{}
+	clearedplatforms      bool
+	cluster_types         map[int]struct{}
+	removedcluster_types  map[int]struct{}
+	clearedcluster_types  bool
+	cluster_groups        map[int]struct{}
+	removedcluster_groups map[int]struct{}
+	clearedcluster_groups bool
+	clusters              map[int]struct{}
+	removedclusters       map[int]struct{}
+	clearedclusters       bool
+	tenant_groups         map[int]struct{}
+	removedtenant_groups  map[int]struct{}
+	clearedtenant_groups  bool
+	tenants               map[int]struct{}
+	removedtenants        map[int]struct{}
+	clearedtenants        bool
+	tags                  map[int]struct{}
+	removedtags           map[int]struct{}
+	clearedtags           bool
+	done                  bool
+	oldValue              func(context.Context) (*ConfigContext, error)
+	predicates            []predicate.ConfigContext
+}
+
+var _ ent.Mutation = (*ConfigContextMutation)(nil)
+
+// configcontextOption allows management of the mutation configuration using functional options.
+type configcontextOption func(*ConfigContextMutation)
+
+// newConfigContextMutation creates new mutation for the ConfigContext entity.
+func newConfigContextMutation(c config, op Op, opts ...configcontextOption) *ConfigContextMutation {
+	m := &ConfigContextMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConfigContext,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConfigContextID sets the ID field of the mutation.
+func withConfigContextID(id int) configcontextOption {
+	return func(m *ConfigContextMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConfigContext
+		)
+		m.oldValue = func(ctx context.Context) (*ConfigContext, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConfigContext.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConfigContext sets the old ConfigContext of the mutation.
+func withConfigContext(node *ConfigContext) configcontextOption {
+	return func(m *ConfigContextMutation) {
+		m.oldValue = func(context.Context) (*ConfigContext, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConfigContextMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConfigContextMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConfigContextMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConfigContextMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConfigContext.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ConfigContextMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ConfigContextMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ConfigContextMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[configcontext.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ConfigContextMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[configcontext.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ConfigContextMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, configcontext.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ConfigContextMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ConfigContextMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ConfigContextMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[configcontext.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ConfigContextMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[configcontext.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ConfigContextMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, configcontext.FieldLastUpdated)
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *ConfigContextMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ConfigContextMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ConfigContextMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[configcontext.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ConfigContextMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[configcontext.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ConfigContextMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, configcontext.FieldOwnerID)
+}
+
+// SetName sets the "name" field.
+func (m *ConfigContextMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ConfigContextMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ConfigContextMutation) ResetName() {
+	m.name = nil
+}
+
+// SetProfileID sets the "profile_id" field.
+func (m *ConfigContextMutation) SetProfileID(i int) {
+	m.profile = &i
+}
+
+// ProfileID returns the value of the "profile_id" field in the mutation.
+func (m *ConfigContextMutation) ProfileID() (r int, exists bool) {
+	v := m.profile
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearProfileID clears the value of the "profile_id" field.
+func (m *ConfigContextMutation) ClearProfileID() {
+	m.profile = nil
+	m.clearedFields[configcontext.FieldProfileID] = struct{}{}
+}
+
+// ProfileIDCleared returns if the "profile_id" field was cleared in this mutation.
+func (m *ConfigContextMutation) ProfileIDCleared() bool {
+	_, ok := m.clearedFields[configcontext.FieldProfileID]
+	return ok
+}
+
+// ResetProfileID resets all changes to the "profile_id" field.
+func (m *ConfigContextMutation) ResetProfileID() {
+	m.profile = nil
+	delete(m.clearedFields, configcontext.FieldProfileID)
+}
+
+// SetWeight sets the "weight" field.
+func (m *ConfigContextMutation) SetWeight(i int) {
+	m.weight = &i
+	m.addweight = nil
+}
+
+// Weight returns the value of the "weight" field in the mutation.
+func (m *ConfigContextMutation) Weight() (r int, exists bool) {
+	v := m.weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddWeight adds i to the "weight" field.
+func (m *ConfigContextMutation) AddWeight(i int) {
+	if m.addweight != nil {
+		*m.addweight += i
+	} else {
+		m.addweight = &i
+	}
+}
+
+// AddedWeight returns the value that was added to the "weight" field in this mutation.
+func (m *ConfigContextMutation) AddedWeight() (r int, exists bool) {
+	v := m.addweight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWeight resets all changes to the "weight" field.
+func (m *ConfigContextMutation) ResetWeight() {
+	m.weight = nil
+	m.addweight = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ConfigContextMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ConfigContextMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ConfigContextMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetIsActive sets the "is_active" field.
+func (m *ConfigContextMutation) SetIsActive(b bool) {
+	m.is_active = &b
+}
+
+// IsActive returns the value of the "is_active" field in the mutation.
+func (m *ConfigContextMutation) IsActive() (r bool, exists bool) {
+	v := m.is_active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetIsActive resets all changes to the "is_active" field.
+func (m *ConfigContextMutation) ResetIsActive() {
+	m.is_active = nil
+}
+
+// SetData sets the "data" field.
+func (m *ConfigContextMutation) SetData(value map[string]interface{}) {
+	m.data = &value
+}
+
+// Data returns the value of the "data" field in the mutation.
+func (m *ConfigContextMutation) Data() (r map[string]interface{}, exists bool) {
+	v := m.data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetData resets all changes to the "data" field.
+func (m *ConfigContextMutation) ResetData() {
+	m.data = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ConfigContextMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[configcontext.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ConfigContextMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ConfigContextMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ConfigContextMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
+// ClearProfile clears the "profile" edge to the ConfigContextProfile entity.
+func (m *ConfigContextMutation) ClearProfile() {
+	m.clearedprofile = true
+	m.clearedFields[configcontext.FieldProfileID] = struct{}{}
+}
+
+// ProfileCleared reports if the "profile" edge to the ConfigContextProfile entity was cleared.
+func (m *ConfigContextMutation) ProfileCleared() bool {
+	return m.ProfileIDCleared() || m.clearedprofile
+}
+
+// ProfileIDs returns the "profile" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProfileID instead. It exists only for internal usage by the builders.
+func (m *ConfigContextMutation) ProfileIDs() (ids []int) {
+	if id := m.profile; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProfile resets all changes to the "profile" edge.
+func (m *ConfigContextMutation) ResetProfile() {
+	m.profile = nil
+	m.clearedprofile = false
+}
+
+// AddRegionIDs adds the "regions" edge to the Region entity by ids.
+func (m *ConfigContextMutation) AddRegionIDs(ids ...int) {
+	if m.regions == nil {
+		m.regions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.regions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearRegions clears the "regions" edge to the Region entity.
+func (m *ConfigContextMutation) ClearRegions() {
+	m.clearedregions = true
+}
+
+// RegionsCleared reports if the "regions" edge to the Region entity was cleared.
+func (m *ConfigContextMutation) RegionsCleared() bool {
+	return m.clearedregions
+}
+
+// RemoveRegionIDs removes the "regions" edge to the Region entity by IDs.
+func (m *ConfigContextMutation) RemoveRegionIDs(ids ...int) {
+	if m.removedregions == nil {
+		m.removedregions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.regions, ids[i])
+		m.removedregions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedRegions returns the removed IDs of the "regions" edge to the Region entity.
+func (m *ConfigContextMutation) RemovedRegionsIDs() (ids []int) {
+	for id := range m.removedregions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// RegionsIDs returns the "regions" edge IDs in the mutation.
+func (m *ConfigContextMutation) RegionsIDs() (ids []int) {
+	for id := range m.regions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetRegions resets all changes to the "regions" edge.
+func (m *ConfigContextMutation) ResetRegions() {
+	m.regions = nil
+	m.clearedregions = false
+	m.removedregions = nil
+}
+
+// AddSiteGroupIDs adds the "site_groups" edge to the SiteGroup entity by ids.
+func (m *ConfigContextMutation) AddSiteGroupIDs(ids ...int) {
+	if m.site_groups == nil {
+		m.site_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.site_groups[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSiteGroups clears the "site_groups" edge to the SiteGroup entity.
+func (m *ConfigContextMutation) ClearSiteGroups() {
+	m.clearedsite_groups = true
+}
+
+// SiteGroupsCleared reports if the "site_groups" edge to the SiteGroup entity was cleared.
+func (m *ConfigContextMutation) SiteGroupsCleared() bool {
+	return m.clearedsite_groups
+}
+
+// RemoveSiteGroupIDs removes the "site_groups" edge to the SiteGroup entity by IDs.
+func (m *ConfigContextMutation) RemoveSiteGroupIDs(ids ...int) {
+	if m.removedsite_groups == nil {
+		m.removedsite_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.site_groups, ids[i])
+		m.removedsite_groups[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSiteGroups returns the removed IDs of the "site_groups" edge to the SiteGroup entity.
+func (m *ConfigContextMutation) RemovedSiteGroupsIDs() (ids []int) {
+	for id := range m.removedsite_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SiteGroupsIDs returns the "site_groups" edge IDs in the mutation.
+func (m *ConfigContextMutation) SiteGroupsIDs() (ids []int) {
+	for id := range m.site_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSiteGroups resets all changes to the "site_groups" edge.
+func (m *ConfigContextMutation) ResetSiteGroups() {
+	m.site_groups = nil
+	m.clearedsite_groups = false
+	m.removedsite_groups = nil
+}
+
+// AddSiteIDs adds the "sites" edge to the Site entity by ids.
+func (m *ConfigContextMutation) AddSiteIDs(ids ...int) {
+	if m.sites == nil {
+		m.sites = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.sites[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSites clears the "sites" edge to the Site entity.
+func (m *ConfigContextMutation) ClearSites() {
+	m.clearedsites = true
+}
+
+// SitesCleared reports if the "sites" edge to the Site entity was cleared.
+func (m *ConfigContextMutation) SitesCleared() bool {
+	return m.clearedsites
+}
+
+// RemoveSiteIDs removes the "sites" edge to the Site entity by IDs.
+func (m *ConfigContextMutation) RemoveSiteIDs(ids ...int) {
+	if m.removedsites == nil {
+		m.removedsites = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.sites, ids[i])
+		m.removedsites[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSites returns the removed IDs of the "sites" edge to the Site entity.
+func (m *ConfigContextMutation) RemovedSitesIDs() (ids []int) {
+	for id := range m.removedsites {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SitesIDs returns the "sites" edge IDs in the mutation.
+func (m *ConfigContextMutation) SitesIDs() (ids []int) {
+	for id := range m.sites {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSites resets all changes to the "sites" edge.
+func (m *ConfigContextMutation) ResetSites() {
+	m.sites = nil
+	m.clearedsites = false
+	m.removedsites = nil
+}
+
+// AddLocationIDs adds the "locations" edge to the Location entity by ids.
+func (m *ConfigContextMutation) AddLocationIDs(ids ...int) {
+	if m.locations == nil {
+		m.locations = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.locations[ids[i]] = struct{}{}
+	}
+}
+
+// ClearLocations clears the "locations" edge to the Location entity.
+func (m *ConfigContextMutation) ClearLocations() {
+	m.clearedlocations = true
+}
+
+// LocationsCleared reports if the "locations" edge to the Location entity was cleared.
+func (m *ConfigContextMutation) LocationsCleared() bool {
+	return m.clearedlocations
+}
+
+// RemoveLocationIDs removes the "locations" edge to the Location entity by IDs.
+func (m *ConfigContextMutation) RemoveLocationIDs(ids ...int) {
+	if m.removedlocations == nil {
+		m.removedlocations = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.locations, ids[i])
+		m.removedlocations[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedLocations returns the removed IDs of the "locations" edge to the Location entity.
+func (m *ConfigContextMutation) RemovedLocationsIDs() (ids []int) {
+	for id := range m.removedlocations {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// LocationsIDs returns the "locations" edge IDs in the mutation.
+func (m *ConfigContextMutation) LocationsIDs() (ids []int) {
+	for id := range m.locations {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetLocations resets all changes to the "locations" edge.
+func (m *ConfigContextMutation) ResetLocations() {
+	m.locations = nil
+	m.clearedlocations = false
+	m.removedlocations = nil
+}
+
+// AddDeviceTypeIDs adds the "device_types" edge to the DeviceType entity by ids.
+func (m *ConfigContextMutation) AddDeviceTypeIDs(ids ...int) {
+	if m.device_types == nil {
+		m.device_types = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.device_types[ids[i]] = struct{}{}
+	}
+}
+
+// ClearDeviceTypes clears the "device_types" edge to the DeviceType entity.
+func (m *ConfigContextMutation) ClearDeviceTypes() {
+	m.cleareddevice_types = true
+}
+
+// DeviceTypesCleared reports if the "device_types" edge to the DeviceType entity was cleared.
+func (m *ConfigContextMutation) DeviceTypesCleared() bool {
+	return m.cleareddevice_types
+}
+
+// RemoveDeviceTypeIDs removes the "device_types" edge to the DeviceType entity by IDs.
+func (m *ConfigContextMutation) RemoveDeviceTypeIDs(ids ...int) {
+	if m.removeddevice_types == nil {
+		m.removeddevice_types = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.device_types, ids[i])
+		m.removeddevice_types[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedDeviceTypes returns the removed IDs of the "device_types" edge to the DeviceType entity.
+func (m *ConfigContextMutation) RemovedDeviceTypesIDs() (ids []int) {
+	for id := range m.removeddevice_types {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// DeviceTypesIDs returns the "device_types" edge IDs in the mutation.
+func (m *ConfigContextMutation) DeviceTypesIDs() (ids []int) {
+	for id := range m.device_types {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetDeviceTypes resets all changes to the "device_types" edge.
+func (m *ConfigContextMutation) ResetDeviceTypes() {
+	m.device_types = nil
+	m.cleareddevice_types = false
+	m.removeddevice_types = nil
+}
+
+// AddRoleIDs adds the "roles" edge to the DeviceRole entity by ids.
+func (m *ConfigContextMutation) AddRoleIDs(ids ...int) {
+	if m.roles == nil {
+		m.roles = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.roles[ids[i]] = struct{}{}
+	}
+}
+
+// ClearRoles clears the "roles" edge to the DeviceRole entity.
+func (m *ConfigContextMutation) ClearRoles() {
+	m.clearedroles = true
+}
+
+// RolesCleared reports if the "roles" edge to the DeviceRole entity was cleared.
+func (m *ConfigContextMutation) RolesCleared() bool {
+	return m.clearedroles
+}
+
+// RemoveRoleIDs removes the "roles" edge to the DeviceRole entity by IDs.
+func (m *ConfigContextMutation) RemoveRoleIDs(ids ...int) {
+	if m.removedroles == nil {
+		m.removedroles = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.roles, ids[i])
+		m.removedroles[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedRoles returns the removed IDs of the "roles" edge to the DeviceRole entity.
+func (m *ConfigContextMutation) RemovedRolesIDs() (ids []int) {
+	for id := range m.removedroles {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// RolesIDs returns the "roles" edge IDs in the mutation.
+func (m *ConfigContextMutation) RolesIDs() (ids []int) {
+	for id := range m.roles {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetRoles resets all changes to the "roles" edge.
+func (m *ConfigContextMutation) ResetRoles() {
+	m.roles = nil
+	m.clearedroles = false
+	m.removedroles = nil
+}
+
+// AddPlatformIDs adds the "platforms" edge to the Platform entity by ids.
+func (m *ConfigContextMutation) AddPlatformIDs(ids ...int) {
+	if m.platforms == nil {
+		m.platforms = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.platforms[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPlatforms clears the "platforms" edge to the Platform entity.
+func (m *ConfigContextMutation) ClearPlatforms() {
+	m.clearedplatforms = true
+}
+
+// PlatformsCleared reports if the "platforms" edge to the Platform entity was cleared.
+func (m *ConfigContextMutation) PlatformsCleared() bool {
+	return m.clearedplatforms
+}
+
+// RemovePlatformIDs removes the "platforms" edge to the Platform entity by IDs.
+func (m *ConfigContextMutation) RemovePlatformIDs(ids ...int) {
+	if m.removedplatforms == nil {
+		m.removedplatforms = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.platforms, ids[i])
+		m.removedplatforms[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPlatforms returns the removed IDs of the "platforms" edge to the Platform entity.
+func (m *ConfigContextMutation) RemovedPlatformsIDs() (ids []int) {
+	for id := range m.removedplatforms {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PlatformsIDs returns the "platforms" edge IDs in the mutation.
+func (m *ConfigContextMutation) PlatformsIDs() (ids []int) {
+	for id := range m.platforms {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPlatforms resets all changes to the "platforms" edge.
+func (m *ConfigContextMutation) ResetPlatforms() {
+	m.platforms = nil
+	m.clearedplatforms = false
+	m.removedplatforms = nil
+}
+
+// AddClusterTypeIDs adds the "cluster_types" edge to the ClusterType entity by ids.
+func (m *ConfigContextMutation) AddClusterTypeIDs(ids ...int) {
+	if m.cluster_types == nil {
+		m.cluster_types = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.cluster_types[ids[i]] = struct{}{}
+	}
+}
+
+// ClearClusterTypes clears the "cluster_types" edge to the ClusterType entity.
+func (m *ConfigContextMutation) ClearClusterTypes() {
+	m.clearedcluster_types = true
+}
+
+// ClusterTypesCleared reports if the "cluster_types" edge to the ClusterType entity was cleared.
+func (m *ConfigContextMutation) ClusterTypesCleared() bool {
+	return m.clearedcluster_types
+}
+
+// RemoveClusterTypeIDs removes the "cluster_types" edge to the ClusterType entity by IDs.
+func (m *ConfigContextMutation) RemoveClusterTypeIDs(ids ...int) {
+	if m.removedcluster_types == nil {
+		m.removedcluster_types = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.cluster_types, ids[i])
+		m.removedcluster_types[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedClusterTypes returns the removed IDs of the "cluster_types" edge to the ClusterType entity.
+func (m *ConfigContextMutation) RemovedClusterTypesIDs() (ids []int) {
+	for id := range m.removedcluster_types {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ClusterTypesIDs returns the "cluster_types" edge IDs in the mutation.
+func (m *ConfigContextMutation) ClusterTypesIDs() (ids []int) {
+	for id := range m.cluster_types {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetClusterTypes resets all changes to the "cluster_types" edge.
+func (m *ConfigContextMutation) ResetClusterTypes() {
+	m.cluster_types = nil
+	m.clearedcluster_types = false
+	m.removedcluster_types = nil
+}
+
+// AddClusterGroupIDs adds the "cluster_groups" edge to the ClusterGroup entity by ids.
+func (m *ConfigContextMutation) AddClusterGroupIDs(ids ...int) {
+	if m.cluster_groups == nil {
+		m.cluster_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.cluster_groups[ids[i]] = struct{}{}
+	}
+}
+
+// ClearClusterGroups clears the "cluster_groups" edge to the ClusterGroup entity.
+func (m *ConfigContextMutation) ClearClusterGroups() {
+	m.clearedcluster_groups = true
+}
+
+// ClusterGroupsCleared reports if the "cluster_groups" edge to the ClusterGroup entity was cleared.
+func (m *ConfigContextMutation) ClusterGroupsCleared() bool {
+	return m.clearedcluster_groups
+}
+
+// RemoveClusterGroupIDs removes the "cluster_groups" edge to the ClusterGroup entity by IDs.
+func (m *ConfigContextMutation) RemoveClusterGroupIDs(ids ...int) {
+	if m.removedcluster_groups == nil {
+		m.removedcluster_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.cluster_groups, ids[i])
+		m.removedcluster_groups[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedClusterGroups returns the removed IDs of the "cluster_groups" edge to the ClusterGroup entity.
+func (m *ConfigContextMutation) RemovedClusterGroupsIDs() (ids []int) {
+	for id := range m.removedcluster_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ClusterGroupsIDs returns the "cluster_groups" edge IDs in the mutation.
+func (m *ConfigContextMutation) ClusterGroupsIDs() (ids []int) {
+	for id := range m.cluster_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetClusterGroups resets all changes to the "cluster_groups" edge.
+func (m *ConfigContextMutation) ResetClusterGroups() {
+	m.cluster_groups = nil
+	m.clearedcluster_groups = false
+	m.removedcluster_groups = nil
+}
+
+// AddClusterIDs adds the "clusters" edge to the Cluster entity by ids.
+func (m *ConfigContextMutation) AddClusterIDs(ids ...int) {
+	if m.clusters == nil {
+		m.clusters = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.clusters[ids[i]] = struct{}{}
+	}
+}
+
+// ClearClusters clears the "clusters" edge to the Cluster entity.
+func (m *ConfigContextMutation) ClearClusters() {
+	m.clearedclusters = true
+}
+
+// ClustersCleared reports if the "clusters" edge to the Cluster entity was cleared.
+func (m *ConfigContextMutation) ClustersCleared() bool {
+	return m.clearedclusters
+}
+
+// RemoveClusterIDs removes the "clusters" edge to the Cluster entity by IDs.
+func (m *ConfigContextMutation) RemoveClusterIDs(ids ...int) {
+	if m.removedclusters == nil {
+		m.removedclusters = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.clusters, ids[i])
+		m.removedclusters[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedClusters returns the removed IDs of the "clusters" edge to the Cluster entity.
+func (m *ConfigContextMutation) RemovedClustersIDs() (ids []int) {
+	for id := range m.removedclusters {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ClustersIDs returns the "clusters" edge IDs in the mutation.
+func (m *ConfigContextMutation) ClustersIDs() (ids []int) {
+	for id := range m.clusters {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetClusters resets all changes to the "clusters" edge.
+func (m *ConfigContextMutation) ResetClusters() {
+	m.clusters = nil
+	m.clearedclusters = false
+	m.removedclusters = nil
+}
+
+// AddTenantGroupIDs adds the "tenant_groups" edge to the TenantGroup entity by ids.
+func (m *ConfigContextMutation) AddTenantGroupIDs(ids ...int) {
+	if m.tenant_groups == nil {
+		m.tenant_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.tenant_groups[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTenantGroups clears the "tenant_groups" edge to the TenantGroup entity.
+func (m *ConfigContextMutation) ClearTenantGroups() {
+	m.clearedtenant_groups = true
+}
+
+// TenantGroupsCleared reports if the "tenant_groups" edge to the TenantGroup entity was cleared.
+func (m *ConfigContextMutation) TenantGroupsCleared() bool {
+	return m.clearedtenant_groups
+}
+
+// RemoveTenantGroupIDs removes the "tenant_groups" edge to the TenantGroup entity by IDs.
+func (m *ConfigContextMutation) RemoveTenantGroupIDs(ids ...int) {
+	if m.removedtenant_groups == nil {
+		m.removedtenant_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.tenant_groups, ids[i])
+		m.removedtenant_groups[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTenantGroups returns the removed IDs of the "tenant_groups" edge to the TenantGroup entity.
+func (m *ConfigContextMutation) RemovedTenantGroupsIDs() (ids []int) {
+	for id := range m.removedtenant_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TenantGroupsIDs returns the "tenant_groups" edge IDs in the mutation.
+func (m *ConfigContextMutation) TenantGroupsIDs() (ids []int) {
+	for id := range m.tenant_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTenantGroups resets all changes to the "tenant_groups" edge.
+func (m *ConfigContextMutation) ResetTenantGroups() {
+	m.tenant_groups = nil
+	m.clearedtenant_groups = false
+	m.removedtenant_groups = nil
+}
+
+// AddTenantIDs adds the "tenants" edge to the Tenant entity by ids.
+func (m *ConfigContextMutation) AddTenantIDs(ids ...int) {
+	if m.tenants == nil {
+		m.tenants = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.tenants[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTenants clears the "tenants" edge to the Tenant entity.
+func (m *ConfigContextMutation) ClearTenants() {
+	m.clearedtenants = true
+}
+
+// TenantsCleared reports if the "tenants" edge to the Tenant entity was cleared.
+func (m *ConfigContextMutation) TenantsCleared() bool {
+	return m.clearedtenants
+}
+
+// RemoveTenantIDs removes the "tenants" edge to the Tenant entity by IDs.
+func (m *ConfigContextMutation) RemoveTenantIDs(ids ...int) {
+	if m.removedtenants == nil {
+		m.removedtenants = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.tenants, ids[i])
+		m.removedtenants[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTenants returns the removed IDs of the "tenants" edge to the Tenant entity.
+func (m *ConfigContextMutation) RemovedTenantsIDs() (ids []int) {
+	for id := range m.removedtenants {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TenantsIDs returns the "tenants" edge IDs in the mutation.
+func (m *ConfigContextMutation) TenantsIDs() (ids []int) {
+	for id := range m.tenants {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTenants resets all changes to the "tenants" edge.
+func (m *ConfigContextMutation) ResetTenants() {
+	m.tenants = nil
+	m.clearedtenants = false
+	m.removedtenants = nil
+}
+
+// AddTagIDs adds the "tags" edge to the Tag entity by ids.
+func (m *ConfigContextMutation) AddTagIDs(ids ...int) {
+	if m.tags == nil {
+		m.tags = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.tags[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTags clears the "tags" edge to the Tag entity.
+func (m *ConfigContextMutation) ClearTags() {
+	m.clearedtags = true
+}
+
+// TagsCleared reports if the "tags" edge to the Tag entity was cleared.
+func (m *ConfigContextMutation) TagsCleared() bool {
+	return m.clearedtags
+}
+
+// RemoveTagIDs removes the "tags" edge to the Tag entity by IDs.
+func (m *ConfigContextMutation) RemoveTagIDs(ids ...int) {
+	if m.removedtags == nil {
+		m.removedtags = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.tags, ids[i])
+		m.removedtags[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTags returns the removed IDs of the "tags" edge to the Tag entity.
+func (m *ConfigContextMutation) RemovedTagsIDs() (ids []int) {
+	for id := range m.removedtags {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TagsIDs returns the "tags" edge IDs in the mutation.
+func (m *ConfigContextMutation) TagsIDs() (ids []int) {
+	for id := range m.tags {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTags resets all changes to the "tags" edge.
+func (m *ConfigContextMutation) ResetTags() {
+	m.tags = nil
+	m.clearedtags = false
+	m.removedtags = nil
+}
+
+// Where appends a list predicates to the ConfigContextMutation builder.
+func (m *ConfigContextMutation) Where(ps ...predicate.ConfigContext) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConfigContextMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConfigContextMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConfigContext, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConfigContextMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConfigContextMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConfigContext).
+func (m *ConfigContextMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConfigContextMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created != nil {
+		fields = append(fields, configcontext.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, configcontext.FieldLastUpdated)
+	}
+	if m.owner != nil {
+		fields = append(fields, configcontext.FieldOwnerID)
+	}
+	if m.name != nil {
+		fields = append(fields, configcontext.FieldName)
+	}
+	if m.profile != nil {
+		fields = append(fields, configcontext.FieldProfileID)
+	}
+	if m.weight != nil {
+		fields = append(fields, configcontext.FieldWeight)
+	}
+	if m.description != nil {
+		fields = append(fields, configcontext.FieldDescription)
+	}
+	if m.is_active != nil {
+		fields = append(fields, configcontext.FieldIsActive)
+	}
+	if m.data != nil {
+		fields = append(fields, configcontext.FieldData)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConfigContextMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case configcontext.FieldCreated:
+		return m.Created()
+	case configcontext.FieldLastUpdated:
+		return m.LastUpdated()
+	case configcontext.FieldOwnerID:
+		return m.OwnerID()
+	case configcontext.FieldName:
+		return m.Name()
+	case configcontext.FieldProfileID:
+		return m.ProfileID()
+	case configcontext.FieldWeight:
+		return m.Weight()
+	case configcontext.FieldDescription:
+		return m.Description()
+	case configcontext.FieldIsActive:
+		return m.IsActive()
+	case configcontext.FieldData:
+		return m.Data()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConfigContextMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case configcontext.FieldCreated, configcontext.FieldLastUpdated, configcontext.FieldOwnerID, configcontext.FieldName, configcontext.FieldProfileID, configcontext.FieldWeight, configcontext.FieldDescription, configcontext.FieldIsActive, configcontext.FieldData:
+	default:
+		return nil, fmt.Errorf("unknown ConfigContext field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case configcontext.FieldCreated:
+		return old.Created, nil
+	case configcontext.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case configcontext.FieldOwnerID:
+		return old.OwnerID, nil
+	case configcontext.FieldName:
+		return old.Name, nil
+	case configcontext.FieldProfileID:
+		return old.ProfileID, nil
+	case configcontext.FieldWeight:
+		return old.Weight, nil
+	case configcontext.FieldDescription:
+		return old.Description, nil
+	case configcontext.FieldIsActive:
+		return old.IsActive, nil
+	case configcontext.FieldData:
+		return old.Data, nil
+	}
+	return nil, fmt.Errorf("unknown ConfigContext field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConfigContextMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case configcontext.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case configcontext.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case configcontext.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
+	case configcontext.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case configcontext.FieldProfileID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileID(v)
+		return nil
+	case configcontext.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeight(v)
+		return nil
+	case configcontext.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case configcontext.FieldIsActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsActive(v)
+		return nil
+	case configcontext.FieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetData(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigContext field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConfigContextMutation) AddedFields() []string {
+	var fields []string
+	if m.addweight != nil {
+		fields = append(fields, configcontext.FieldWeight)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConfigContextMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case configcontext.FieldWeight:
+		return m.AddedWeight()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConfigContextMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case configcontext.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigContext numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConfigContextMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(configcontext.FieldCreated) {
+		fields = append(fields, configcontext.FieldCreated)
+	}
+	if m.FieldCleared(configcontext.FieldLastUpdated) {
+		fields = append(fields, configcontext.FieldLastUpdated)
+	}
+	if m.FieldCleared(configcontext.FieldOwnerID) {
+		fields = append(fields, configcontext.FieldOwnerID)
+	}
+	if m.FieldCleared(configcontext.FieldProfileID) {
+		fields = append(fields, configcontext.FieldProfileID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConfigContextMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConfigContextMutation) ClearField(name string) error {
+	switch name {
+	case configcontext.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case configcontext.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case configcontext.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
+	case configcontext.FieldProfileID:
+		m.ClearProfileID()
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigContext nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConfigContextMutation) ResetField(name string) error {
+	switch name {
+	case configcontext.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case configcontext.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case configcontext.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
+	case configcontext.FieldName:
+		m.ResetName()
+		return nil
+	case configcontext.FieldProfileID:
+		m.ResetProfileID()
+		return nil
+	case configcontext.FieldWeight:
+		m.ResetWeight()
+		return nil
+	case configcontext.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case configcontext.FieldIsActive:
+		m.ResetIsActive()
+		return nil
+	case configcontext.FieldData:
+		m.ResetData()
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigContext field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConfigContextMutation) AddedEdges() []string {
+	edges := make([]string, 0, 15)
+	if m.owner != nil {
+		edges = append(edges, configcontext.EdgeOwner)
+	}
+	if m.profile != nil {
+		edges = append(edges, configcontext.EdgeProfile)
+	}
+	if m.regions != nil {
+		edges = append(edges, configcontext.EdgeRegions)
+	}
+	if m.site_groups != nil {
+		edges = append(edges, configcontext.EdgeSiteGroups)
+	}
+	if m.sites != nil {
+		edges = append(edges, configcontext.EdgeSites)
+	}
+	if m.locations != nil {
+		edges = append(edges, configcontext.EdgeLocations)
+	}
+	if m.device_types != nil {
+		edges = append(edges, configcontext.EdgeDeviceTypes)
+	}
+	if m.roles != nil {
+		edges = append(edges, configcontext.EdgeRoles)
+	}
+	if m.platforms != nil {
+		edges = append(edges, configcontext.EdgePlatforms)
+	}
+	if m.cluster_types != nil {
+		edges = append(edges, configcontext.EdgeClusterTypes)
+	}
+	if m.cluster_groups != nil {
+		edges = append(edges, configcontext.EdgeClusterGroups)
+	}
+	if m.clusters != nil {
+		edges = append(edges, configcontext.EdgeClusters)
+	}
+	if m.tenant_groups != nil {
+		edges = append(edges, configcontext.EdgeTenantGroups)
+	}
+	if m.tenants != nil {
+		edges = append(edges, configcontext.EdgeTenants)
+	}
+	if m.tags != nil {
+		edges = append(edges, configcontext.EdgeTags)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConfigContextMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case configcontext.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	case configcontext.EdgeProfile:
+		if id := m.profile; id != nil {
+			return []ent.Value{*id}
+		}
+	case configcontext.EdgeRegions:
+		ids := make([]ent.Value, 0, len(m.regions))
+		for id := range m.regions {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeSiteGroups:
+		ids := make([]ent.Value, 0, len(m.site_groups))
+		for id := range m.site_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeSites:
+		ids := make([]ent.Value, 0, len(m.sites))
+		for id := range m.sites {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeLocations:
+		ids := make([]ent.Value, 0, len(m.locations))
+		for id := range m.locations {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeDeviceTypes:
+		ids := make([]ent.Value, 0, len(m.device_types))
+		for id := range m.device_types {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeRoles:
+		ids := make([]ent.Value, 0, len(m.roles))
+		for id := range m.roles {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgePlatforms:
+		ids := make([]ent.Value, 0, len(m.platforms))
+		for id := range m.platforms {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeClusterTypes:
+		ids := make([]ent.Value, 0, len(m.cluster_types))
+		for id := range m.cluster_types {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeClusterGroups:
+		ids := make([]ent.Value, 0, len(m.cluster_groups))
+		for id := range m.cluster_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeClusters:
+		ids := make([]ent.Value, 0, len(m.clusters))
+		for id := range m.clusters {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeTenantGroups:
+		ids := make([]ent.Value, 0, len(m.tenant_groups))
+		for id := range m.tenant_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeTenants:
+		ids := make([]ent.Value, 0, len(m.tenants))
+		for id := range m.tenants {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeTags:
+		ids := make([]ent.Value, 0, len(m.tags))
+		for id := range m.tags {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConfigContextMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 15)
+	if m.removedregions != nil {
+		edges = append(edges, configcontext.EdgeRegions)
+	}
+	if m.removedsite_groups != nil {
+		edges = append(edges, configcontext.EdgeSiteGroups)
+	}
+	if m.removedsites != nil {
+		edges = append(edges, configcontext.EdgeSites)
+	}
+	if m.removedlocations != nil {
+		edges = append(edges, configcontext.EdgeLocations)
+	}
+	if m.removeddevice_types != nil {
+		edges = append(edges, configcontext.EdgeDeviceTypes)
+	}
+	if m.removedroles != nil {
+		edges = append(edges, configcontext.EdgeRoles)
+	}
+	if m.removedplatforms != nil {
+		edges = append(edges, configcontext.EdgePlatforms)
+	}
+	if m.removedcluster_types != nil {
+		edges = append(edges, configcontext.EdgeClusterTypes)
+	}
+	if m.removedcluster_groups != nil {
+		edges = append(edges, configcontext.EdgeClusterGroups)
+	}
+	if m.removedclusters != nil {
+		edges = append(edges, configcontext.EdgeClusters)
+	}
+	if m.removedtenant_groups != nil {
+		edges = append(edges, configcontext.EdgeTenantGroups)
+	}
+	if m.removedtenants != nil {
+		edges = append(edges, configcontext.EdgeTenants)
+	}
+	if m.removedtags != nil {
+		edges = append(edges, configcontext.EdgeTags)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConfigContextMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case configcontext.EdgeRegions:
+		ids := make([]ent.Value, 0, len(m.removedregions))
+		for id := range m.removedregions {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeSiteGroups:
+		ids := make([]ent.Value, 0, len(m.removedsite_groups))
+		for id := range m.removedsite_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeSites:
+		ids := make([]ent.Value, 0, len(m.removedsites))
+		for id := range m.removedsites {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeLocations:
+		ids := make([]ent.Value, 0, len(m.removedlocations))
+		for id := range m.removedlocations {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeDeviceTypes:
+		ids := make([]ent.Value, 0, len(m.removeddevice_types))
+		for id := range m.removeddevice_types {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeRoles:
+		ids := make([]ent.Value, 0, len(m.removedroles))
+		for id := range m.removedroles {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgePlatforms:
+		ids := make([]ent.Value, 0, len(m.removedplatforms))
+		for id := range m.removedplatforms {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeClusterTypes:
+		ids := make([]ent.Value, 0, len(m.removedcluster_types))
+		for id := range m.removedcluster_types {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeClusterGroups:
+		ids := make([]ent.Value, 0, len(m.removedcluster_groups))
+		for id := range m.removedcluster_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeClusters:
+		ids := make([]ent.Value, 0, len(m.removedclusters))
+		for id := range m.removedclusters {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeTenantGroups:
+		ids := make([]ent.Value, 0, len(m.removedtenant_groups))
+		for id := range m.removedtenant_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeTenants:
+		ids := make([]ent.Value, 0, len(m.removedtenants))
+		for id := range m.removedtenants {
+			ids = append(ids, id)
+		}
+		return ids
+	case configcontext.EdgeTags:
+		ids := make([]ent.Value, 0, len(m.removedtags))
+		for id := range m.removedtags {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConfigContextMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 15)
+	if m.clearedowner {
+		edges = append(edges, configcontext.EdgeOwner)
+	}
+	if m.clearedprofile {
+		edges = append(edges, configcontext.EdgeProfile)
+	}
+	if m.clearedregions {
+		edges = append(edges, configcontext.EdgeRegions)
+	}
+	if m.clearedsite_groups {
+		edges = append(edges, configcontext.EdgeSiteGroups)
+	}
+	if m.clearedsites {
+		edges = append(edges, configcontext.EdgeSites)
+	}
+	if m.clearedlocations {
+		edges = append(edges, configcontext.EdgeLocations)
+	}
+	if m.cleareddevice_types {
+		edges = append(edges, configcontext.EdgeDeviceTypes)
+	}
+	if m.clearedroles {
+		edges = append(edges, configcontext.EdgeRoles)
+	}
+	if m.clearedplatforms {
+		edges = append(edges, configcontext.EdgePlatforms)
+	}
+	if m.clearedcluster_types {
+		edges = append(edges, configcontext.EdgeClusterTypes)
+	}
+	if m.clearedcluster_groups {
+		edges = append(edges, configcontext.EdgeClusterGroups)
+	}
+	if m.clearedclusters {
+		edges = append(edges, configcontext.EdgeClusters)
+	}
+	if m.clearedtenant_groups {
+		edges = append(edges, configcontext.EdgeTenantGroups)
+	}
+	if m.clearedtenants {
+		edges = append(edges, configcontext.EdgeTenants)
+	}
+	if m.clearedtags {
+		edges = append(edges, configcontext.EdgeTags)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConfigContextMutation) EdgeCleared(name string) bool {
+	switch name {
+	case configcontext.EdgeOwner:
+		return m.clearedowner
+	case configcontext.EdgeProfile:
+		return m.clearedprofile
+	case configcontext.EdgeRegions:
+		return m.clearedregions
+	case configcontext.EdgeSiteGroups:
+		return m.clearedsite_groups
+	case configcontext.EdgeSites:
+		return m.clearedsites
+	case configcontext.EdgeLocations:
+		return m.clearedlocations
+	case configcontext.EdgeDeviceTypes:
+		return m.cleareddevice_types
+	case configcontext.EdgeRoles:
+		return m.clearedroles
+	case configcontext.EdgePlatforms:
+		return m.clearedplatforms
+	case configcontext.EdgeClusterTypes:
+		return m.clearedcluster_types
+	case configcontext.EdgeClusterGroups:
+		return m.clearedcluster_groups
+	case configcontext.EdgeClusters:
+		return m.clearedclusters
+	case configcontext.EdgeTenantGroups:
+		return m.clearedtenant_groups
+	case configcontext.EdgeTenants:
+		return m.clearedtenants
+	case configcontext.EdgeTags:
+		return m.clearedtags
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConfigContextMutation) ClearEdge(name string) error {
+	switch name {
+	case configcontext.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	case configcontext.EdgeProfile:
+		m.ClearProfile()
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigContext unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConfigContextMutation) ResetEdge(name string) error {
+	switch name {
+	case configcontext.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	case configcontext.EdgeProfile:
+		m.ResetProfile()
+		return nil
+	case configcontext.EdgeRegions:
+		m.ResetRegions()
+		return nil
+	case configcontext.EdgeSiteGroups:
+		m.ResetSiteGroups()
+		return nil
+	case configcontext.EdgeSites:
+		m.ResetSites()
+		return nil
+	case configcontext.EdgeLocations:
+		m.ResetLocations()
+		return nil
+	case configcontext.EdgeDeviceTypes:
+		m.ResetDeviceTypes()
+		return nil
+	case configcontext.EdgeRoles:
+		m.ResetRoles()
+		return nil
+	case configcontext.EdgePlatforms:
+		m.ResetPlatforms()
+		return nil
+	case configcontext.EdgeClusterTypes:
+		m.ResetClusterTypes()
+		return nil
+	case configcontext.EdgeClusterGroups:
+		m.ResetClusterGroups()
+		return nil
+	case configcontext.EdgeClusters:
+		m.ResetClusters()
+		return nil
+	case configcontext.EdgeTenantGroups:
+		m.ResetTenantGroups()
+		return nil
+	case configcontext.EdgeTenants:
+		m.ResetTenants()
+		return nil
+	case configcontext.EdgeTags:
+		m.ResetTags()
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigContext edge %s", name)
+}
+
+// ConfigContextProfileMutation represents an operation that mutates the ConfigContextProfile nodes in the graph.
+type ConfigContextProfileMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created       *time.Time
+	last_updated  *time.Time
+	description   *string
+	comments      *string
+	name          *string
+	schema        *map[string]interface{}
+	clearedFields map[string]struct{}
+	owner         *int
+	clearedowner  bool
+	done          bool
+	oldValue      func(context.Context) (*ConfigContextProfile, error)
+	predicates    []predicate.ConfigContextProfile
+}
+
+var _ ent.Mutation = (*ConfigContextProfileMutation)(nil)
+
+// configcontextprofileOption allows management of the mutation configuration using functional options.
+type configcontextprofileOption func(*ConfigContextProfileMutation)
+
+// newConfigContextProfileMutation creates new mutation for the ConfigContextProfile entity.
+func newConfigContextProfileMutation(c config, op Op, opts ...configcontextprofileOption) *ConfigContextProfileMutation {
+	m := &ConfigContextProfileMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConfigContextProfile,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConfigContextProfileID sets the ID field of the mutation.
+func withConfigContextProfileID(id int) configcontextprofileOption {
+	return func(m *ConfigContextProfileMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConfigContextProfile
+		)
+		m.oldValue = func(ctx context.Context) (*ConfigContextProfile, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConfigContextProfile.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConfigContextProfile sets the old ConfigContextProfile of the mutation.
+func withConfigContextProfile(node *ConfigContextProfile) configcontextprofileOption {
+	return func(m *ConfigContextProfileMutation) {
+		m.oldValue = func(context.Context) (*ConfigContextProfile, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConfigContextProfileMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConfigContextProfileMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConfigContextProfileMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConfigContextProfileMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConfigContextProfile.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ConfigContextProfileMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ConfigContextProfileMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ConfigContextProfileMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[configcontextprofile.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ConfigContextProfileMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[configcontextprofile.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ConfigContextProfileMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, configcontextprofile.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ConfigContextProfileMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ConfigContextProfileMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ConfigContextProfileMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[configcontextprofile.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ConfigContextProfileMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[configcontextprofile.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ConfigContextProfileMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, configcontextprofile.FieldLastUpdated)
+}
+
+// SetDescription sets the "description" field.
+func (m *ConfigContextProfileMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ConfigContextProfileMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ConfigContextProfileMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ConfigContextProfileMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ConfigContextProfileMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ConfigContextProfileMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *ConfigContextProfileMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ConfigContextProfileMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ConfigContextProfileMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[configcontextprofile.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ConfigContextProfileMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[configcontextprofile.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ConfigContextProfileMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, configcontextprofile.FieldOwnerID)
+}
+
+// SetName sets the "name" field.
+func (m *ConfigContextProfileMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ConfigContextProfileMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ConfigContextProfileMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSchema sets the "schema" field.
+func (m *ConfigContextProfileMutation) SetSchema(value map[string]interface{}) {
+	m.schema = &value
+}
+
+// Schema returns the value of the "schema" field in the mutation.
+func (m *ConfigContextProfileMutation) Schema() (r map[string]interface{}, exists bool) {
+	v := m.schema
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSchema clears the value of the "schema" field.
+func (m *ConfigContextProfileMutation) ClearSchema() {
+	m.schema = nil
+	m.clearedFields[configcontextprofile.FieldSchema] = struct{}{}
+}
+
+// SchemaCleared returns if the "schema" field was cleared in this mutation.
+func (m *ConfigContextProfileMutation) SchemaCleared() bool {
+	_, ok := m.clearedFields[configcontextprofile.FieldSchema]
+	return ok
+}
+
+// ResetSchema resets all changes to the "schema" field.
+func (m *ConfigContextProfileMutation) ResetSchema() {
+	m.schema = nil
+	delete(m.clearedFields, configcontextprofile.FieldSchema)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ConfigContextProfileMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[configcontextprofile.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ConfigContextProfileMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ConfigContextProfileMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ConfigContextProfileMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
+// Where appends a list predicates to the ConfigContextProfileMutation builder.
+func (m *ConfigContextProfileMutation) Where(ps ...predicate.ConfigContextProfile) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConfigContextProfileMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConfigContextProfileMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConfigContextProfile, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConfigContextProfileMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConfigContextProfileMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConfigContextProfile).
+func (m *ConfigContextProfileMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConfigContextProfileMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created != nil {
+		fields = append(fields, configcontextprofile.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, configcontextprofile.FieldLastUpdated)
+	}
+	if m.description != nil {
+		fields = append(fields, configcontextprofile.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, configcontextprofile.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, configcontextprofile.FieldOwnerID)
+	}
+	if m.name != nil {
+		fields = append(fields, configcontextprofile.FieldName)
+	}
+	if m.schema != nil {
+		fields = append(fields, configcontextprofile.FieldSchema)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConfigContextProfileMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case configcontextprofile.FieldCreated:
+		return m.Created()
+	case configcontextprofile.FieldLastUpdated:
+		return m.LastUpdated()
+	case configcontextprofile.FieldDescription:
+		return m.Description()
+	case configcontextprofile.FieldComments:
+		return m.Comments()
+	case configcontextprofile.FieldOwnerID:
+		return m.OwnerID()
+	case configcontextprofile.FieldName:
+		return m.Name()
+	case configcontextprofile.FieldSchema:
+		return m.Schema()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConfigContextProfileMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case configcontextprofile.FieldCreated, configcontextprofile.FieldLastUpdated, configcontextprofile.FieldDescription, configcontextprofile.FieldComments, configcontextprofile.FieldOwnerID, configcontextprofile.FieldName, configcontextprofile.FieldSchema:
+	default:
+		return nil, fmt.Errorf("unknown ConfigContextProfile field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case configcontextprofile.FieldCreated:
+		return old.Created, nil
+	case configcontextprofile.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case configcontextprofile.FieldDescription:
+		return old.Description, nil
+	case configcontextprofile.FieldComments:
+		return old.Comments, nil
+	case configcontextprofile.FieldOwnerID:
+		return old.OwnerID, nil
+	case configcontextprofile.FieldName:
+		return old.Name, nil
+	case configcontextprofile.FieldSchema:
+		return old.Schema, nil
+	}
+	return nil, fmt.Errorf("unknown ConfigContextProfile field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConfigContextProfileMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case configcontextprofile.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case configcontextprofile.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case configcontextprofile.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case configcontextprofile.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case configcontextprofile.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
+	case configcontextprofile.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case configcontextprofile.FieldSchema:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSchema(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigContextProfile field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConfigContextProfileMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConfigContextProfileMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConfigContextProfileMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ConfigContextProfile numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConfigContextProfileMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(configcontextprofile.FieldCreated) {
+		fields = append(fields, configcontextprofile.FieldCreated)
+	}
+	if m.FieldCleared(configcontextprofile.FieldLastUpdated) {
+		fields = append(fields, configcontextprofile.FieldLastUpdated)
+	}
+	if m.FieldCleared(configcontextprofile.FieldOwnerID) {
+		fields = append(fields, configcontextprofile.FieldOwnerID)
+	}
+	if m.FieldCleared(configcontextprofile.FieldSchema) {
+		fields = append(fields, configcontextprofile.FieldSchema)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConfigContextProfileMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConfigContextProfileMutation) ClearField(name string) error {
+	switch name {
+	case configcontextprofile.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case configcontextprofile.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case configcontextprofile.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
+	case configcontextprofile.FieldSchema:
+		m.ClearSchema()
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigContextProfile nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConfigContextProfileMutation) ResetField(name string) error {
+	switch name {
+	case configcontextprofile.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case configcontextprofile.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case configcontextprofile.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case configcontextprofile.FieldComments:
+		m.ResetComments()
+		return nil
+	case configcontextprofile.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
+	case configcontextprofile.FieldName:
+		m.ResetName()
+		return nil
+	case configcontextprofile.FieldSchema:
+		m.ResetSchema()
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigContextProfile field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConfigContextProfileMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, configcontextprofile.EdgeOwner)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConfigContextProfileMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case configcontextprofile.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConfigContextProfileMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConfigContextProfileMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConfigContextProfileMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, configcontextprofile.EdgeOwner)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConfigContextProfileMutation) EdgeCleared(name string) bool {
+	switch name {
+	case configcontextprofile.EdgeOwner:
+		return m.clearedowner
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConfigContextProfileMutation) ClearEdge(name string) error {
+	switch name {
+	case configcontextprofile.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigContextProfile unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConfigContextProfileMutation) ResetEdge(name string) error {
+	switch name {
+	case configcontextprofile.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
+	return fmt.Errorf("unknown ConfigContextProfile edge %s", name)
 }
 
 // ConfigTemplateMutation represents an operation that mutates the ConfigTemplate nodes in the graph.
@@ -25763,7 +28620,6 @@ type DeviceMutation struct {
 	vc_priority            *int
 	addvc_priority         *int
 	local_context_data     *map[string]interface{}
-	config_context         *map[string]interface{}
 	__type_display         *string
 	__vc_name              *string
 	clearedFields          map[string]struct{}
@@ -26897,38 +29753,6 @@ func (m *DeviceMutation) ResetOobIPID() {
 	delete(m.clearedFields, device.FieldOobIPID)
 }
 
-// SetConfigContext sets the "config_context" field.
-func (m *DeviceMutation) SetConfigContext(value map[string]interface{}) {
-	m.config_context = &value
-}
-
-// ConfigContext returns the value of the "config_context" field in the mutation.
-func (m *DeviceMutation) ConfigContext() (r map[string]interface{}, exists bool) {
-	v := m.config_context
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// ClearConfigContext clears the value of the "config_context" field.
-func (m *DeviceMutation) ClearConfigContext() {
-	m.config_context = nil
-	m.clearedFields[device.FieldConfigContext] = struct{}{}
-}
-
-// ConfigContextCleared returns if the "config_context" field was cleared in this mutation.
-func (m *DeviceMutation) ConfigContextCleared() bool {
-	_, ok := m.clearedFields[device.FieldConfigContext]
-	return ok
-}
-
-// ResetConfigContext resets all changes to the "config_context" field.
-func (m *DeviceMutation) ResetConfigContext() {
-	m.config_context = nil
-	delete(m.clearedFields, device.FieldConfigContext)
-}
-
 // SetTypeDisplay sets the "_type_display" field.
 func (m *DeviceMutation) SetTypeDisplay(s string) {
 	m.__type_display = &s
@@ -27392,7 +30216,7 @@ func (m *DeviceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceMutation) Fields() []string {
-	fields := make([]string, 0, 35)
+	fields := make([]string, 0, 34)
 	if m.created != nil {
 		fields = append(fields, device.FieldCreated)
 	}
@@ -27489,9 +30313,6 @@ func (m *DeviceMutation) Fields() []string {
 	if m.oob_ip != nil {
 		fields = append(fields, device.FieldOobIPID)
 	}
-	if m.config_context != nil {
-		fields = append(fields, device.FieldConfigContext)
-	}
 	if m.__type_display != nil {
 		fields = append(fields, device.FieldTypeDisplay)
 	}
@@ -27570,8 +30391,6 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 		return m.PrimaryIp6ID()
 	case device.FieldOobIPID:
 		return m.OobIPID()
-	case device.FieldConfigContext:
-		return m.ConfigContext()
 	case device.FieldTypeDisplay:
 		return m.TypeDisplay()
 	case device.FieldVcName:
@@ -27585,7 +30404,7 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldOwnerID, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData, device.FieldVirtualChassisID, device.FieldClusterID, device.FieldConfigTemplateID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID, device.FieldConfigContext, device.FieldTypeDisplay, device.FieldVcName:
+	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldOwnerID, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData, device.FieldVirtualChassisID, device.FieldClusterID, device.FieldConfigTemplateID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID, device.FieldTypeDisplay, device.FieldVcName:
 	default:
 		return nil, fmt.Errorf("unknown Device field %s", name)
 	}
@@ -27664,8 +30483,6 @@ func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return old.PrimaryIp6ID, nil
 	case device.FieldOobIPID:
 		return old.OobIPID, nil
-	case device.FieldConfigContext:
-		return old.ConfigContext, nil
 	case device.FieldTypeDisplay:
 		return old.TypeDisplay, nil
 	case device.FieldVcName:
@@ -27903,13 +30720,6 @@ func (m *DeviceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetOobIPID(v)
 		return nil
-	case device.FieldConfigContext:
-		v, ok := value.(map[string]interface{})
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetConfigContext(v)
-		return nil
 	case device.FieldTypeDisplay:
 		v, ok := value.(string)
 		if !ok {
@@ -28083,9 +30893,6 @@ func (m *DeviceMutation) ClearedFields() []string {
 	if m.FieldCleared(device.FieldOobIPID) {
 		fields = append(fields, device.FieldOobIPID)
 	}
-	if m.FieldCleared(device.FieldConfigContext) {
-		fields = append(fields, device.FieldConfigContext)
-	}
 	if m.FieldCleared(device.FieldVcName) {
 		fields = append(fields, device.FieldVcName)
 	}
@@ -28168,9 +30975,6 @@ func (m *DeviceMutation) ClearField(name string) error {
 		return nil
 	case device.FieldOobIPID:
 		m.ClearOobIPID()
-		return nil
-	case device.FieldConfigContext:
-		m.ClearConfigContext()
 		return nil
 	case device.FieldVcName:
 		m.ClearVcName()
@@ -28278,9 +31082,6 @@ func (m *DeviceMutation) ResetField(name string) error {
 		return nil
 	case device.FieldOobIPID:
 		m.ResetOobIPID()
-		return nil
-	case device.FieldConfigContext:
-		m.ResetConfigContext()
 		return nil
 	case device.FieldTypeDisplay:
 		m.ResetTypeDisplay()
@@ -34001,6 +36802,9 @@ type DeviceRoleMutation struct {
 	clearedFields          map[string]struct{}
 	owner                  *int
 	clearedowner           bool
+	config_contexts        map[int]struct{}
+	removedconfig_contexts map[int]struct{}
+	clearedconfig_contexts bool
 	parent                 *int
 	clearedparent          bool
 	children               map[int]struct{}
@@ -34468,6 +37272,60 @@ func (m *DeviceRoleMutation) OwnerIDs() (ids []int) {
 func (m *DeviceRoleMutation) ResetOwner() {
 	m.owner = nil
 	m.clearedowner = false
+}
+
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by ids.
+func (m *DeviceRoleMutation) AddConfigContextIDs(ids ...int) {
+	if m.config_contexts == nil {
+		m.config_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.config_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConfigContexts clears the "config_contexts" edge to the ConfigContext entity.
+func (m *DeviceRoleMutation) ClearConfigContexts() {
+	m.clearedconfig_contexts = true
+}
+
+// ConfigContextsCleared reports if the "config_contexts" edge to the ConfigContext entity was cleared.
+func (m *DeviceRoleMutation) ConfigContextsCleared() bool {
+	return m.clearedconfig_contexts
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to the ConfigContext entity by IDs.
+func (m *DeviceRoleMutation) RemoveConfigContextIDs(ids ...int) {
+	if m.removedconfig_contexts == nil {
+		m.removedconfig_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.config_contexts, ids[i])
+		m.removedconfig_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConfigContexts returns the removed IDs of the "config_contexts" edge to the ConfigContext entity.
+func (m *DeviceRoleMutation) RemovedConfigContextsIDs() (ids []int) {
+	for id := range m.removedconfig_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConfigContextsIDs returns the "config_contexts" edge IDs in the mutation.
+func (m *DeviceRoleMutation) ConfigContextsIDs() (ids []int) {
+	for id := range m.config_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConfigContexts resets all changes to the "config_contexts" edge.
+func (m *DeviceRoleMutation) ResetConfigContexts() {
+	m.config_contexts = nil
+	m.clearedconfig_contexts = false
+	m.removedconfig_contexts = nil
 }
 
 // ClearParent clears the "parent" edge to the DeviceRole entity.
@@ -34978,9 +37836,12 @@ func (m *DeviceRoleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceRoleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.owner != nil {
 		edges = append(edges, devicerole.EdgeOwner)
+	}
+	if m.config_contexts != nil {
+		edges = append(edges, devicerole.EdgeConfigContexts)
 	}
 	if m.parent != nil {
 		edges = append(edges, devicerole.EdgeParent)
@@ -35002,6 +37863,12 @@ func (m *DeviceRoleMutation) AddedIDs(name string) []ent.Value {
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
+	case devicerole.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.config_contexts))
+		for id := range m.config_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case devicerole.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -35022,7 +37889,10 @@ func (m *DeviceRoleMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceRoleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.removedconfig_contexts != nil {
+		edges = append(edges, devicerole.EdgeConfigContexts)
+	}
 	if m.removedchildren != nil {
 		edges = append(edges, devicerole.EdgeChildren)
 	}
@@ -35033,6 +37903,12 @@ func (m *DeviceRoleMutation) RemovedEdges() []string {
 // the given name in this mutation.
 func (m *DeviceRoleMutation) RemovedIDs(name string) []ent.Value {
 	switch name {
+	case devicerole.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.removedconfig_contexts))
+		for id := range m.removedconfig_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case devicerole.EdgeChildren:
 		ids := make([]ent.Value, 0, len(m.removedchildren))
 		for id := range m.removedchildren {
@@ -35045,9 +37921,12 @@ func (m *DeviceRoleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceRoleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.clearedowner {
 		edges = append(edges, devicerole.EdgeOwner)
+	}
+	if m.clearedconfig_contexts {
+		edges = append(edges, devicerole.EdgeConfigContexts)
 	}
 	if m.clearedparent {
 		edges = append(edges, devicerole.EdgeParent)
@@ -35067,6 +37946,8 @@ func (m *DeviceRoleMutation) EdgeCleared(name string) bool {
 	switch name {
 	case devicerole.EdgeOwner:
 		return m.clearedowner
+	case devicerole.EdgeConfigContexts:
+		return m.clearedconfig_contexts
 	case devicerole.EdgeParent:
 		return m.clearedparent
 	case devicerole.EdgeChildren:
@@ -35100,6 +37981,9 @@ func (m *DeviceRoleMutation) ResetEdge(name string) error {
 	switch name {
 	case devicerole.EdgeOwner:
 		m.ResetOwner()
+		return nil
+	case devicerole.EdgeConfigContexts:
+		m.ResetConfigContexts()
 		return nil
 	case devicerole.EdgeParent:
 		m.ResetParent()
@@ -35140,6 +38024,9 @@ type DeviceTypeMutation struct {
 	clearedFields            map[string]struct{}
 	owner                    *int
 	clearedowner             bool
+	config_contexts          map[int]struct{}
+	removedconfig_contexts   map[int]struct{}
+	clearedconfig_contexts   bool
 	manufacturer             *int
 	clearedmanufacturer      bool
 	default_platform         *int
@@ -35761,6 +38648,60 @@ func (m *DeviceTypeMutation) ResetOwner() {
 	m.clearedowner = false
 }
 
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by ids.
+func (m *DeviceTypeMutation) AddConfigContextIDs(ids ...int) {
+	if m.config_contexts == nil {
+		m.config_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.config_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConfigContexts clears the "config_contexts" edge to the ConfigContext entity.
+func (m *DeviceTypeMutation) ClearConfigContexts() {
+	m.clearedconfig_contexts = true
+}
+
+// ConfigContextsCleared reports if the "config_contexts" edge to the ConfigContext entity was cleared.
+func (m *DeviceTypeMutation) ConfigContextsCleared() bool {
+	return m.clearedconfig_contexts
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to the ConfigContext entity by IDs.
+func (m *DeviceTypeMutation) RemoveConfigContextIDs(ids ...int) {
+	if m.removedconfig_contexts == nil {
+		m.removedconfig_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.config_contexts, ids[i])
+		m.removedconfig_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConfigContexts returns the removed IDs of the "config_contexts" edge to the ConfigContext entity.
+func (m *DeviceTypeMutation) RemovedConfigContextsIDs() (ids []int) {
+	for id := range m.removedconfig_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConfigContextsIDs returns the "config_contexts" edge IDs in the mutation.
+func (m *DeviceTypeMutation) ConfigContextsIDs() (ids []int) {
+	for id := range m.config_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConfigContexts resets all changes to the "config_contexts" edge.
+func (m *DeviceTypeMutation) ResetConfigContexts() {
+	m.config_contexts = nil
+	m.clearedconfig_contexts = false
+	m.removedconfig_contexts = nil
+}
+
 // ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
 func (m *DeviceTypeMutation) ClearManufacturer() {
 	m.clearedmanufacturer = true
@@ -36330,9 +39271,12 @@ func (m *DeviceTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.owner != nil {
 		edges = append(edges, devicetype.EdgeOwner)
+	}
+	if m.config_contexts != nil {
+		edges = append(edges, devicetype.EdgeConfigContexts)
 	}
 	if m.manufacturer != nil {
 		edges = append(edges, devicetype.EdgeManufacturer)
@@ -36351,6 +39295,12 @@ func (m *DeviceTypeMutation) AddedIDs(name string) []ent.Value {
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
+	case devicetype.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.config_contexts))
+		for id := range m.config_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case devicetype.EdgeManufacturer:
 		if id := m.manufacturer; id != nil {
 			return []ent.Value{*id}
@@ -36365,21 +39315,35 @@ func (m *DeviceTypeMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.removedconfig_contexts != nil {
+		edges = append(edges, devicetype.EdgeConfigContexts)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *DeviceTypeMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case devicetype.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.removedconfig_contexts))
+		for id := range m.removedconfig_contexts {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedowner {
 		edges = append(edges, devicetype.EdgeOwner)
+	}
+	if m.clearedconfig_contexts {
+		edges = append(edges, devicetype.EdgeConfigContexts)
 	}
 	if m.clearedmanufacturer {
 		edges = append(edges, devicetype.EdgeManufacturer)
@@ -36396,6 +39360,8 @@ func (m *DeviceTypeMutation) EdgeCleared(name string) bool {
 	switch name {
 	case devicetype.EdgeOwner:
 		return m.clearedowner
+	case devicetype.EdgeConfigContexts:
+		return m.clearedconfig_contexts
 	case devicetype.EdgeManufacturer:
 		return m.clearedmanufacturer
 	case devicetype.EdgeDefaultPlatform:
@@ -36427,6 +39393,9 @@ func (m *DeviceTypeMutation) ResetEdge(name string) error {
 	switch name {
 	case devicetype.EdgeOwner:
 		m.ResetOwner()
+		return nil
+	case devicetype.EdgeConfigContexts:
+		m.ResetConfigContexts()
 		return nil
 	case devicetype.EdgeManufacturer:
 		m.ResetManufacturer()
@@ -51981,35 +54950,38 @@ func (m *InventoryItemTemplateMutation) ResetEdge(name string) error {
 // LocationMutation represents an operation that mutates the Location nodes in the graph.
 type LocationMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	name              *string
-	slug              *string
-	__depth           *int
-	add__depth        *int
-	description       *string
-	comments          *string
-	status            *string
-	facility          *string
-	clearedFields     map[string]struct{}
-	owner             *int
-	clearedowner      bool
-	parent            *int
-	clearedparent     bool
-	children          map[int]struct{}
-	removedchildren   map[int]struct{}
-	clearedchildren   bool
-	site              *int
-	clearedsite       bool
-	tenant            *int
-	clearedtenant     bool
-	done              bool
-	oldValue          func(context.Context) (*Location, error)
-	predicates        []predicate.Location
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	name                   *string
+	slug                   *string
+	__depth                *int
+	add__depth             *int
+	description            *string
+	comments               *string
+	status                 *string
+	facility               *string
+	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
+	config_contexts        map[int]struct{}
+	removedconfig_contexts map[int]struct{}
+	clearedconfig_contexts bool
+	parent                 *int
+	clearedparent          bool
+	children               map[int]struct{}
+	removedchildren        map[int]struct{}
+	clearedchildren        bool
+	site                   *int
+	clearedsite            bool
+	tenant                 *int
+	clearedtenant          bool
+	done                   bool
+	oldValue               func(context.Context) (*Location, error)
+	predicates             []predicate.Location
 }
 
 var _ ent.Mutation = (*LocationMutation)(nil)
@@ -52486,6 +55458,60 @@ func (m *LocationMutation) OwnerIDs() (ids []int) {
 func (m *LocationMutation) ResetOwner() {
 	m.owner = nil
 	m.clearedowner = false
+}
+
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by ids.
+func (m *LocationMutation) AddConfigContextIDs(ids ...int) {
+	if m.config_contexts == nil {
+		m.config_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.config_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConfigContexts clears the "config_contexts" edge to the ConfigContext entity.
+func (m *LocationMutation) ClearConfigContexts() {
+	m.clearedconfig_contexts = true
+}
+
+// ConfigContextsCleared reports if the "config_contexts" edge to the ConfigContext entity was cleared.
+func (m *LocationMutation) ConfigContextsCleared() bool {
+	return m.clearedconfig_contexts
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to the ConfigContext entity by IDs.
+func (m *LocationMutation) RemoveConfigContextIDs(ids ...int) {
+	if m.removedconfig_contexts == nil {
+		m.removedconfig_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.config_contexts, ids[i])
+		m.removedconfig_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConfigContexts returns the removed IDs of the "config_contexts" edge to the ConfigContext entity.
+func (m *LocationMutation) RemovedConfigContextsIDs() (ids []int) {
+	for id := range m.removedconfig_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConfigContextsIDs returns the "config_contexts" edge IDs in the mutation.
+func (m *LocationMutation) ConfigContextsIDs() (ids []int) {
+	for id := range m.config_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConfigContexts resets all changes to the "config_contexts" edge.
+func (m *LocationMutation) ResetConfigContexts() {
+	m.config_contexts = nil
+	m.clearedconfig_contexts = false
+	m.removedconfig_contexts = nil
 }
 
 // ClearParent clears the "parent" edge to the Location entity.
@@ -53040,9 +56066,12 @@ func (m *LocationMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *LocationMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.owner != nil {
 		edges = append(edges, location.EdgeOwner)
+	}
+	if m.config_contexts != nil {
+		edges = append(edges, location.EdgeConfigContexts)
 	}
 	if m.parent != nil {
 		edges = append(edges, location.EdgeParent)
@@ -53067,6 +56096,12 @@ func (m *LocationMutation) AddedIDs(name string) []ent.Value {
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
+	case location.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.config_contexts))
+		for id := range m.config_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case location.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -53091,7 +56126,10 @@ func (m *LocationMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *LocationMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.removedconfig_contexts != nil {
+		edges = append(edges, location.EdgeConfigContexts)
+	}
 	if m.removedchildren != nil {
 		edges = append(edges, location.EdgeChildren)
 	}
@@ -53102,6 +56140,12 @@ func (m *LocationMutation) RemovedEdges() []string {
 // the given name in this mutation.
 func (m *LocationMutation) RemovedIDs(name string) []ent.Value {
 	switch name {
+	case location.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.removedconfig_contexts))
+		for id := range m.removedconfig_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case location.EdgeChildren:
 		ids := make([]ent.Value, 0, len(m.removedchildren))
 		for id := range m.removedchildren {
@@ -53114,9 +56158,12 @@ func (m *LocationMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *LocationMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.clearedowner {
 		edges = append(edges, location.EdgeOwner)
+	}
+	if m.clearedconfig_contexts {
+		edges = append(edges, location.EdgeConfigContexts)
 	}
 	if m.clearedparent {
 		edges = append(edges, location.EdgeParent)
@@ -53139,6 +56186,8 @@ func (m *LocationMutation) EdgeCleared(name string) bool {
 	switch name {
 	case location.EdgeOwner:
 		return m.clearedowner
+	case location.EdgeConfigContexts:
+		return m.clearedconfig_contexts
 	case location.EdgeParent:
 		return m.clearedparent
 	case location.EdgeChildren:
@@ -53177,6 +56226,9 @@ func (m *LocationMutation) ResetEdge(name string) error {
 	switch name {
 	case location.EdgeOwner:
 		m.ResetOwner()
+		return nil
+	case location.EdgeConfigContexts:
+		m.ResetConfigContexts()
 		return nil
 	case location.EdgeParent:
 		m.ResetParent()
@@ -64109,6 +67161,9 @@ type PlatformMutation struct {
 	clearedFields          map[string]struct{}
 	owner                  *int
 	clearedowner           bool
+	config_contexts        map[int]struct{}
+	removedconfig_contexts map[int]struct{}
+	clearedconfig_contexts bool
 	parent                 *int
 	clearedparent          bool
 	children               map[int]struct{}
@@ -64572,6 +67627,60 @@ func (m *PlatformMutation) OwnerIDs() (ids []int) {
 func (m *PlatformMutation) ResetOwner() {
 	m.owner = nil
 	m.clearedowner = false
+}
+
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by ids.
+func (m *PlatformMutation) AddConfigContextIDs(ids ...int) {
+	if m.config_contexts == nil {
+		m.config_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.config_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConfigContexts clears the "config_contexts" edge to the ConfigContext entity.
+func (m *PlatformMutation) ClearConfigContexts() {
+	m.clearedconfig_contexts = true
+}
+
+// ConfigContextsCleared reports if the "config_contexts" edge to the ConfigContext entity was cleared.
+func (m *PlatformMutation) ConfigContextsCleared() bool {
+	return m.clearedconfig_contexts
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to the ConfigContext entity by IDs.
+func (m *PlatformMutation) RemoveConfigContextIDs(ids ...int) {
+	if m.removedconfig_contexts == nil {
+		m.removedconfig_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.config_contexts, ids[i])
+		m.removedconfig_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConfigContexts returns the removed IDs of the "config_contexts" edge to the ConfigContext entity.
+func (m *PlatformMutation) RemovedConfigContextsIDs() (ids []int) {
+	for id := range m.removedconfig_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConfigContextsIDs returns the "config_contexts" edge IDs in the mutation.
+func (m *PlatformMutation) ConfigContextsIDs() (ids []int) {
+	for id := range m.config_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConfigContexts resets all changes to the "config_contexts" edge.
+func (m *PlatformMutation) ResetConfigContexts() {
+	m.config_contexts = nil
+	m.clearedconfig_contexts = false
+	m.removedconfig_contexts = nil
 }
 
 // ClearParent clears the "parent" edge to the Platform entity.
@@ -65098,9 +68207,12 @@ func (m *PlatformMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PlatformMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.owner != nil {
 		edges = append(edges, platform.EdgeOwner)
+	}
+	if m.config_contexts != nil {
+		edges = append(edges, platform.EdgeConfigContexts)
 	}
 	if m.parent != nil {
 		edges = append(edges, platform.EdgeParent)
@@ -65125,6 +68237,12 @@ func (m *PlatformMutation) AddedIDs(name string) []ent.Value {
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
+	case platform.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.config_contexts))
+		for id := range m.config_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case platform.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -65149,7 +68267,10 @@ func (m *PlatformMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PlatformMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.removedconfig_contexts != nil {
+		edges = append(edges, platform.EdgeConfigContexts)
+	}
 	if m.removedchildren != nil {
 		edges = append(edges, platform.EdgeChildren)
 	}
@@ -65160,6 +68281,12 @@ func (m *PlatformMutation) RemovedEdges() []string {
 // the given name in this mutation.
 func (m *PlatformMutation) RemovedIDs(name string) []ent.Value {
 	switch name {
+	case platform.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.removedconfig_contexts))
+		for id := range m.removedconfig_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case platform.EdgeChildren:
 		ids := make([]ent.Value, 0, len(m.removedchildren))
 		for id := range m.removedchildren {
@@ -65172,9 +68299,12 @@ func (m *PlatformMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PlatformMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.clearedowner {
 		edges = append(edges, platform.EdgeOwner)
+	}
+	if m.clearedconfig_contexts {
+		edges = append(edges, platform.EdgeConfigContexts)
 	}
 	if m.clearedparent {
 		edges = append(edges, platform.EdgeParent)
@@ -65197,6 +68327,8 @@ func (m *PlatformMutation) EdgeCleared(name string) bool {
 	switch name {
 	case platform.EdgeOwner:
 		return m.clearedowner
+	case platform.EdgeConfigContexts:
+		return m.clearedconfig_contexts
 	case platform.EdgeParent:
 		return m.clearedparent
 	case platform.EdgeChildren:
@@ -65235,6 +68367,9 @@ func (m *PlatformMutation) ResetEdge(name string) error {
 	switch name {
 	case platform.EdgeOwner:
 		m.ResetOwner()
+		return nil
+	case platform.EdgeConfigContexts:
+		m.ResetConfigContexts()
 		return nil
 	case platform.EdgeParent:
 		m.ResetParent()
@@ -87583,29 +90718,32 @@ func (m *RearPortTemplateMutation) ResetEdge(name string) error {
 // RegionMutation represents an operation that mutates the Region nodes in the graph.
 type RegionMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	name              *string
-	slug              *string
-	__depth           *int
-	add__depth        *int
-	description       *string
-	comments          *string
-	clearedFields     map[string]struct{}
-	owner             *int
-	clearedowner      bool
-	parent            *int
-	clearedparent     bool
-	children          map[int]struct{}
-	removedchildren   map[int]struct{}
-	clearedchildren   bool
-	done              bool
-	oldValue          func(context.Context) (*Region, error)
-	predicates        []predicate.Region
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	name                   *string
+	slug                   *string
+	__depth                *int
+	add__depth             *int
+	description            *string
+	comments               *string
+	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
+	config_contexts        map[int]struct{}
+	removedconfig_contexts map[int]struct{}
+	clearedconfig_contexts bool
+	parent                 *int
+	clearedparent          bool
+	children               map[int]struct{}
+	removedchildren        map[int]struct{}
+	clearedchildren        bool
+	done                   bool
+	oldValue               func(context.Context) (*Region, error)
+	predicates             []predicate.Region
 }
 
 var _ ent.Mutation = (*RegionMutation)(nil)
@@ -87993,6 +91131,60 @@ func (m *RegionMutation) OwnerIDs() (ids []int) {
 func (m *RegionMutation) ResetOwner() {
 	m.owner = nil
 	m.clearedowner = false
+}
+
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by ids.
+func (m *RegionMutation) AddConfigContextIDs(ids ...int) {
+	if m.config_contexts == nil {
+		m.config_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.config_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConfigContexts clears the "config_contexts" edge to the ConfigContext entity.
+func (m *RegionMutation) ClearConfigContexts() {
+	m.clearedconfig_contexts = true
+}
+
+// ConfigContextsCleared reports if the "config_contexts" edge to the ConfigContext entity was cleared.
+func (m *RegionMutation) ConfigContextsCleared() bool {
+	return m.clearedconfig_contexts
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to the ConfigContext entity by IDs.
+func (m *RegionMutation) RemoveConfigContextIDs(ids ...int) {
+	if m.removedconfig_contexts == nil {
+		m.removedconfig_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.config_contexts, ids[i])
+		m.removedconfig_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConfigContexts returns the removed IDs of the "config_contexts" edge to the ConfigContext entity.
+func (m *RegionMutation) RemovedConfigContextsIDs() (ids []int) {
+	for id := range m.removedconfig_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConfigContextsIDs returns the "config_contexts" edge IDs in the mutation.
+func (m *RegionMutation) ConfigContextsIDs() (ids []int) {
+	for id := range m.config_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConfigContexts resets all changes to the "config_contexts" edge.
+func (m *RegionMutation) ResetConfigContexts() {
+	m.config_contexts = nil
+	m.clearedconfig_contexts = false
+	m.removedconfig_contexts = nil
 }
 
 // ClearParent clears the "parent" edge to the Region entity.
@@ -88419,9 +91611,12 @@ func (m *RegionMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RegionMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.owner != nil {
 		edges = append(edges, region.EdgeOwner)
+	}
+	if m.config_contexts != nil {
+		edges = append(edges, region.EdgeConfigContexts)
 	}
 	if m.parent != nil {
 		edges = append(edges, region.EdgeParent)
@@ -88440,6 +91635,12 @@ func (m *RegionMutation) AddedIDs(name string) []ent.Value {
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
+	case region.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.config_contexts))
+		for id := range m.config_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case region.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -88456,7 +91657,10 @@ func (m *RegionMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RegionMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.removedconfig_contexts != nil {
+		edges = append(edges, region.EdgeConfigContexts)
+	}
 	if m.removedchildren != nil {
 		edges = append(edges, region.EdgeChildren)
 	}
@@ -88467,6 +91671,12 @@ func (m *RegionMutation) RemovedEdges() []string {
 // the given name in this mutation.
 func (m *RegionMutation) RemovedIDs(name string) []ent.Value {
 	switch name {
+	case region.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.removedconfig_contexts))
+		for id := range m.removedconfig_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case region.EdgeChildren:
 		ids := make([]ent.Value, 0, len(m.removedchildren))
 		for id := range m.removedchildren {
@@ -88479,9 +91689,12 @@ func (m *RegionMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RegionMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedowner {
 		edges = append(edges, region.EdgeOwner)
+	}
+	if m.clearedconfig_contexts {
+		edges = append(edges, region.EdgeConfigContexts)
 	}
 	if m.clearedparent {
 		edges = append(edges, region.EdgeParent)
@@ -88498,6 +91711,8 @@ func (m *RegionMutation) EdgeCleared(name string) bool {
 	switch name {
 	case region.EdgeOwner:
 		return m.clearedowner
+	case region.EdgeConfigContexts:
+		return m.clearedconfig_contexts
 	case region.EdgeParent:
 		return m.clearedparent
 	case region.EdgeChildren:
@@ -88526,6 +91741,9 @@ func (m *RegionMutation) ResetEdge(name string) error {
 	switch name {
 	case region.EdgeOwner:
 		m.ResetOwner()
+		return nil
+	case region.EdgeConfigContexts:
+		m.ResetConfigContexts()
 		return nil
 	case region.EdgeParent:
 		m.ResetParent()
@@ -92158,41 +95376,44 @@ func (m *ServiceTemplateMutation) ResetEdge(name string) error {
 // SiteMutation represents an operation that mutates the Site nodes in the graph.
 type SiteMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	description       *string
-	comments          *string
-	name              *string
-	__name_natural    *string
-	slug              *string
-	status            *string
-	facility          *string
-	time_zone         *string
-	physical_address  *string
-	shipping_address  *string
-	latitude          *float64
-	addlatitude       *float64
-	longitude         *float64
-	addlongitude      *float64
-	clearedFields     map[string]struct{}
-	owner             *int
-	clearedowner      bool
-	region            *int
-	clearedregion     bool
-	group             *int
-	clearedgroup      bool
-	tenant            *int
-	clearedtenant     bool
-	asns              map[int]struct{}
-	removedasns       map[int]struct{}
-	clearedasns       bool
-	done              bool
-	oldValue          func(context.Context) (*Site, error)
-	predicates        []predicate.Site
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	description            *string
+	comments               *string
+	name                   *string
+	__name_natural         *string
+	slug                   *string
+	status                 *string
+	facility               *string
+	time_zone              *string
+	physical_address       *string
+	shipping_address       *string
+	latitude               *float64
+	addlatitude            *float64
+	longitude              *float64
+	addlongitude           *float64
+	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
+	config_contexts        map[int]struct{}
+	removedconfig_contexts map[int]struct{}
+	clearedconfig_contexts bool
+	region                 *int
+	clearedregion          bool
+	group                  *int
+	clearedgroup           bool
+	tenant                 *int
+	clearedtenant          bool
+	asns                   map[int]struct{}
+	removedasns            map[int]struct{}
+	clearedasns            bool
+	done                   bool
+	oldValue               func(context.Context) (*Site, error)
+	predicates             []predicate.Site
 }
 
 var _ ent.Mutation = (*SiteMutation)(nil)
@@ -92838,6 +96059,60 @@ func (m *SiteMutation) OwnerIDs() (ids []int) {
 func (m *SiteMutation) ResetOwner() {
 	m.owner = nil
 	m.clearedowner = false
+}
+
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by ids.
+func (m *SiteMutation) AddConfigContextIDs(ids ...int) {
+	if m.config_contexts == nil {
+		m.config_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.config_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConfigContexts clears the "config_contexts" edge to the ConfigContext entity.
+func (m *SiteMutation) ClearConfigContexts() {
+	m.clearedconfig_contexts = true
+}
+
+// ConfigContextsCleared reports if the "config_contexts" edge to the ConfigContext entity was cleared.
+func (m *SiteMutation) ConfigContextsCleared() bool {
+	return m.clearedconfig_contexts
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to the ConfigContext entity by IDs.
+func (m *SiteMutation) RemoveConfigContextIDs(ids ...int) {
+	if m.removedconfig_contexts == nil {
+		m.removedconfig_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.config_contexts, ids[i])
+		m.removedconfig_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConfigContexts returns the removed IDs of the "config_contexts" edge to the ConfigContext entity.
+func (m *SiteMutation) RemovedConfigContextsIDs() (ids []int) {
+	for id := range m.removedconfig_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConfigContextsIDs returns the "config_contexts" edge IDs in the mutation.
+func (m *SiteMutation) ConfigContextsIDs() (ids []int) {
+	for id := range m.config_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConfigContexts resets all changes to the "config_contexts" edge.
+func (m *SiteMutation) ResetConfigContexts() {
+	m.config_contexts = nil
+	m.clearedconfig_contexts = false
+	m.removedconfig_contexts = nil
 }
 
 // ClearRegion clears the "region" edge to the Region entity.
@@ -93513,9 +96788,12 @@ func (m *SiteMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SiteMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.owner != nil {
 		edges = append(edges, site.EdgeOwner)
+	}
+	if m.config_contexts != nil {
+		edges = append(edges, site.EdgeConfigContexts)
 	}
 	if m.region != nil {
 		edges = append(edges, site.EdgeRegion)
@@ -93540,6 +96818,12 @@ func (m *SiteMutation) AddedIDs(name string) []ent.Value {
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
+	case site.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.config_contexts))
+		for id := range m.config_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case site.EdgeRegion:
 		if id := m.region; id != nil {
 			return []ent.Value{*id}
@@ -93564,7 +96848,10 @@ func (m *SiteMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SiteMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.removedconfig_contexts != nil {
+		edges = append(edges, site.EdgeConfigContexts)
+	}
 	if m.removedasns != nil {
 		edges = append(edges, site.EdgeAsns)
 	}
@@ -93575,6 +96862,12 @@ func (m *SiteMutation) RemovedEdges() []string {
 // the given name in this mutation.
 func (m *SiteMutation) RemovedIDs(name string) []ent.Value {
 	switch name {
+	case site.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.removedconfig_contexts))
+		for id := range m.removedconfig_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case site.EdgeAsns:
 		ids := make([]ent.Value, 0, len(m.removedasns))
 		for id := range m.removedasns {
@@ -93587,9 +96880,12 @@ func (m *SiteMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SiteMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.clearedowner {
 		edges = append(edges, site.EdgeOwner)
+	}
+	if m.clearedconfig_contexts {
+		edges = append(edges, site.EdgeConfigContexts)
 	}
 	if m.clearedregion {
 		edges = append(edges, site.EdgeRegion)
@@ -93612,6 +96908,8 @@ func (m *SiteMutation) EdgeCleared(name string) bool {
 	switch name {
 	case site.EdgeOwner:
 		return m.clearedowner
+	case site.EdgeConfigContexts:
+		return m.clearedconfig_contexts
 	case site.EdgeRegion:
 		return m.clearedregion
 	case site.EdgeGroup:
@@ -93651,6 +96949,9 @@ func (m *SiteMutation) ResetEdge(name string) error {
 	case site.EdgeOwner:
 		m.ResetOwner()
 		return nil
+	case site.EdgeConfigContexts:
+		m.ResetConfigContexts()
+		return nil
 	case site.EdgeRegion:
 		m.ResetRegion()
 		return nil
@@ -93670,29 +96971,32 @@ func (m *SiteMutation) ResetEdge(name string) error {
 // SiteGroupMutation represents an operation that mutates the SiteGroup nodes in the graph.
 type SiteGroupMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	name              *string
-	slug              *string
-	__depth           *int
-	add__depth        *int
-	description       *string
-	comments          *string
-	clearedFields     map[string]struct{}
-	owner             *int
-	clearedowner      bool
-	parent            *int
-	clearedparent     bool
-	children          map[int]struct{}
-	removedchildren   map[int]struct{}
-	clearedchildren   bool
-	done              bool
-	oldValue          func(context.Context) (*SiteGroup, error)
-	predicates        []predicate.SiteGroup
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	name                   *string
+	slug                   *string
+	__depth                *int
+	add__depth             *int
+	description            *string
+	comments               *string
+	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
+	config_contexts        map[int]struct{}
+	removedconfig_contexts map[int]struct{}
+	clearedconfig_contexts bool
+	parent                 *int
+	clearedparent          bool
+	children               map[int]struct{}
+	removedchildren        map[int]struct{}
+	clearedchildren        bool
+	done                   bool
+	oldValue               func(context.Context) (*SiteGroup, error)
+	predicates             []predicate.SiteGroup
 }
 
 var _ ent.Mutation = (*SiteGroupMutation)(nil)
@@ -94080,6 +97384,60 @@ func (m *SiteGroupMutation) OwnerIDs() (ids []int) {
 func (m *SiteGroupMutation) ResetOwner() {
 	m.owner = nil
 	m.clearedowner = false
+}
+
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by ids.
+func (m *SiteGroupMutation) AddConfigContextIDs(ids ...int) {
+	if m.config_contexts == nil {
+		m.config_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.config_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConfigContexts clears the "config_contexts" edge to the ConfigContext entity.
+func (m *SiteGroupMutation) ClearConfigContexts() {
+	m.clearedconfig_contexts = true
+}
+
+// ConfigContextsCleared reports if the "config_contexts" edge to the ConfigContext entity was cleared.
+func (m *SiteGroupMutation) ConfigContextsCleared() bool {
+	return m.clearedconfig_contexts
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to the ConfigContext entity by IDs.
+func (m *SiteGroupMutation) RemoveConfigContextIDs(ids ...int) {
+	if m.removedconfig_contexts == nil {
+		m.removedconfig_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.config_contexts, ids[i])
+		m.removedconfig_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConfigContexts returns the removed IDs of the "config_contexts" edge to the ConfigContext entity.
+func (m *SiteGroupMutation) RemovedConfigContextsIDs() (ids []int) {
+	for id := range m.removedconfig_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConfigContextsIDs returns the "config_contexts" edge IDs in the mutation.
+func (m *SiteGroupMutation) ConfigContextsIDs() (ids []int) {
+	for id := range m.config_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConfigContexts resets all changes to the "config_contexts" edge.
+func (m *SiteGroupMutation) ResetConfigContexts() {
+	m.config_contexts = nil
+	m.clearedconfig_contexts = false
+	m.removedconfig_contexts = nil
 }
 
 // ClearParent clears the "parent" edge to the SiteGroup entity.
@@ -94506,9 +97864,12 @@ func (m *SiteGroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SiteGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.owner != nil {
 		edges = append(edges, sitegroup.EdgeOwner)
+	}
+	if m.config_contexts != nil {
+		edges = append(edges, sitegroup.EdgeConfigContexts)
 	}
 	if m.parent != nil {
 		edges = append(edges, sitegroup.EdgeParent)
@@ -94527,6 +97888,12 @@ func (m *SiteGroupMutation) AddedIDs(name string) []ent.Value {
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
+	case sitegroup.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.config_contexts))
+		for id := range m.config_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case sitegroup.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -94543,7 +97910,10 @@ func (m *SiteGroupMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SiteGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.removedconfig_contexts != nil {
+		edges = append(edges, sitegroup.EdgeConfigContexts)
+	}
 	if m.removedchildren != nil {
 		edges = append(edges, sitegroup.EdgeChildren)
 	}
@@ -94554,6 +97924,12 @@ func (m *SiteGroupMutation) RemovedEdges() []string {
 // the given name in this mutation.
 func (m *SiteGroupMutation) RemovedIDs(name string) []ent.Value {
 	switch name {
+	case sitegroup.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.removedconfig_contexts))
+		for id := range m.removedconfig_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case sitegroup.EdgeChildren:
 		ids := make([]ent.Value, 0, len(m.removedchildren))
 		for id := range m.removedchildren {
@@ -94566,9 +97942,12 @@ func (m *SiteGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SiteGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedowner {
 		edges = append(edges, sitegroup.EdgeOwner)
+	}
+	if m.clearedconfig_contexts {
+		edges = append(edges, sitegroup.EdgeConfigContexts)
 	}
 	if m.clearedparent {
 		edges = append(edges, sitegroup.EdgeParent)
@@ -94585,6 +97964,8 @@ func (m *SiteGroupMutation) EdgeCleared(name string) bool {
 	switch name {
 	case sitegroup.EdgeOwner:
 		return m.clearedowner
+	case sitegroup.EdgeConfigContexts:
+		return m.clearedconfig_contexts
 	case sitegroup.EdgeParent:
 		return m.clearedparent
 	case sitegroup.EdgeChildren:
@@ -94614,6 +97995,9 @@ func (m *SiteGroupMutation) ResetEdge(name string) error {
 	case sitegroup.EdgeOwner:
 		m.ResetOwner()
 		return nil
+	case sitegroup.EdgeConfigContexts:
+		m.ResetConfigContexts()
+		return nil
 	case sitegroup.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -94627,25 +98011,28 @@ func (m *SiteGroupMutation) ResetEdge(name string) error {
 // TagMutation represents an operation that mutates the Tag nodes in the graph.
 type TagMutation struct {
 	config
-	op                 Op
-	typ                string
-	id                 *int
-	created            *time.Time
-	last_updated       *time.Time
-	owner_id           *int
-	addowner_id        *int
-	name               *string
-	slug               *string
-	color              *string
-	description        *string
-	weight             *int
-	addweight          *int
-	object_types       *[]string
-	appendobject_types []string
-	clearedFields      map[string]struct{}
-	done               bool
-	oldValue           func(context.Context) (*Tag, error)
-	predicates         []predicate.Tag
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	owner_id               *int
+	addowner_id            *int
+	name                   *string
+	slug                   *string
+	color                  *string
+	description            *string
+	weight                 *int
+	addweight              *int
+	object_types           *[]string
+	appendobject_types     []string
+	clearedFields          map[string]struct{}
+	config_contexts        map[int]struct{}
+	removedconfig_contexts map[int]struct{}
+	clearedconfig_contexts bool
+	done                   bool
+	oldValue               func(context.Context) (*Tag, error)
+	predicates             []predicate.Tag
 }
 
 var _ ent.Mutation = (*TagMutation)(nil)
@@ -95012,6 +98399,60 @@ func (m *TagMutation) ResetObjectTypes() {
 	m.appendobject_types = nil
 }
 
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by ids.
+func (m *TagMutation) AddConfigContextIDs(ids ...int) {
+	if m.config_contexts == nil {
+		m.config_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.config_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConfigContexts clears the "config_contexts" edge to the ConfigContext entity.
+func (m *TagMutation) ClearConfigContexts() {
+	m.clearedconfig_contexts = true
+}
+
+// ConfigContextsCleared reports if the "config_contexts" edge to the ConfigContext entity was cleared.
+func (m *TagMutation) ConfigContextsCleared() bool {
+	return m.clearedconfig_contexts
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to the ConfigContext entity by IDs.
+func (m *TagMutation) RemoveConfigContextIDs(ids ...int) {
+	if m.removedconfig_contexts == nil {
+		m.removedconfig_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.config_contexts, ids[i])
+		m.removedconfig_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConfigContexts returns the removed IDs of the "config_contexts" edge to the ConfigContext entity.
+func (m *TagMutation) RemovedConfigContextsIDs() (ids []int) {
+	for id := range m.removedconfig_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConfigContextsIDs returns the "config_contexts" edge IDs in the mutation.
+func (m *TagMutation) ConfigContextsIDs() (ids []int) {
+	for id := range m.config_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConfigContexts resets all changes to the "config_contexts" edge.
+func (m *TagMutation) ResetConfigContexts() {
+	m.config_contexts = nil
+	m.clearedconfig_contexts = false
+	m.removedconfig_contexts = nil
+}
+
 // Where appends a list predicates to the TagMutation builder.
 func (m *TagMutation) Where(ps ...predicate.Tag) {
 	m.predicates = append(m.predicates, ps...)
@@ -95344,49 +98785,85 @@ func (m *TagMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *TagMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.config_contexts != nil {
+		edges = append(edges, tag.EdgeConfigContexts)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *TagMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case tag.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.config_contexts))
+		for id := range m.config_contexts {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *TagMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.removedconfig_contexts != nil {
+		edges = append(edges, tag.EdgeConfigContexts)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *TagMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case tag.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.removedconfig_contexts))
+		for id := range m.removedconfig_contexts {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *TagMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedconfig_contexts {
+		edges = append(edges, tag.EdgeConfigContexts)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *TagMutation) EdgeCleared(name string) bool {
+	switch name {
+	case tag.EdgeConfigContexts:
+		return m.clearedconfig_contexts
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *TagMutation) ClearEdge(name string) error {
+	switch name {
+	}
 	return fmt.Errorf("unknown Tag unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *TagMutation) ResetEdge(name string) error {
+	switch name {
+	case tag.EdgeConfigContexts:
+		m.ResetConfigContexts()
+		return nil
+	}
 	return fmt.Errorf("unknown Tag edge %s", name)
 }
 
@@ -95917,25 +99394,28 @@ func (m *TaggedItemMutation) ResetEdge(name string) error {
 // TenantMutation represents an operation that mutates the Tenant nodes in the graph.
 type TenantMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	description       *string
-	comments          *string
-	name              *string
-	__name_natural    *string
-	slug              *string
-	clearedFields     map[string]struct{}
-	owner             *int
-	clearedowner      bool
-	group             *int
-	clearedgroup      bool
-	done              bool
-	oldValue          func(context.Context) (*Tenant, error)
-	predicates        []predicate.Tenant
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	description            *string
+	comments               *string
+	name                   *string
+	__name_natural         *string
+	slug                   *string
+	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
+	config_contexts        map[int]struct{}
+	removedconfig_contexts map[int]struct{}
+	clearedconfig_contexts bool
+	group                  *int
+	clearedgroup           bool
+	done                   bool
+	oldValue               func(context.Context) (*Tenant, error)
+	predicates             []predicate.Tenant
 }
 
 var _ ent.Mutation = (*TenantMutation)(nil)
@@ -96475,6 +99955,60 @@ func (m *TenantMutation) ResetOwner() {
 	m.clearedowner = false
 }
 
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by ids.
+func (m *TenantMutation) AddConfigContextIDs(ids ...int) {
+	if m.config_contexts == nil {
+		m.config_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.config_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConfigContexts clears the "config_contexts" edge to the ConfigContext entity.
+func (m *TenantMutation) ClearConfigContexts() {
+	m.clearedconfig_contexts = true
+}
+
+// ConfigContextsCleared reports if the "config_contexts" edge to the ConfigContext entity was cleared.
+func (m *TenantMutation) ConfigContextsCleared() bool {
+	return m.clearedconfig_contexts
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to the ConfigContext entity by IDs.
+func (m *TenantMutation) RemoveConfigContextIDs(ids ...int) {
+	if m.removedconfig_contexts == nil {
+		m.removedconfig_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.config_contexts, ids[i])
+		m.removedconfig_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConfigContexts returns the removed IDs of the "config_contexts" edge to the ConfigContext entity.
+func (m *TenantMutation) RemovedConfigContextsIDs() (ids []int) {
+	for id := range m.removedconfig_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConfigContextsIDs returns the "config_contexts" edge IDs in the mutation.
+func (m *TenantMutation) ConfigContextsIDs() (ids []int) {
+	for id := range m.config_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConfigContexts resets all changes to the "config_contexts" edge.
+func (m *TenantMutation) ResetConfigContexts() {
+	m.config_contexts = nil
+	m.clearedconfig_contexts = false
+	m.removedconfig_contexts = nil
+}
+
 // ClearGroup clears the "group" edge to the TenantGroup entity.
 func (m *TenantMutation) ClearGroup() {
 	m.clearedgroup = true
@@ -96818,9 +100352,12 @@ func (m *TenantMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *TenantMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.owner != nil {
 		edges = append(edges, tenant.EdgeOwner)
+	}
+	if m.config_contexts != nil {
+		edges = append(edges, tenant.EdgeConfigContexts)
 	}
 	if m.group != nil {
 		edges = append(edges, tenant.EdgeGroup)
@@ -96836,6 +100373,12 @@ func (m *TenantMutation) AddedIDs(name string) []ent.Value {
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
+	case tenant.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.config_contexts))
+		for id := range m.config_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case tenant.EdgeGroup:
 		if id := m.group; id != nil {
 			return []ent.Value{*id}
@@ -96846,21 +100389,35 @@ func (m *TenantMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *TenantMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.removedconfig_contexts != nil {
+		edges = append(edges, tenant.EdgeConfigContexts)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *TenantMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case tenant.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.removedconfig_contexts))
+		for id := range m.removedconfig_contexts {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *TenantMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.clearedowner {
 		edges = append(edges, tenant.EdgeOwner)
+	}
+	if m.clearedconfig_contexts {
+		edges = append(edges, tenant.EdgeConfigContexts)
 	}
 	if m.clearedgroup {
 		edges = append(edges, tenant.EdgeGroup)
@@ -96874,6 +100431,8 @@ func (m *TenantMutation) EdgeCleared(name string) bool {
 	switch name {
 	case tenant.EdgeOwner:
 		return m.clearedowner
+	case tenant.EdgeConfigContexts:
+		return m.clearedconfig_contexts
 	case tenant.EdgeGroup:
 		return m.clearedgroup
 	}
@@ -96901,6 +100460,9 @@ func (m *TenantMutation) ResetEdge(name string) error {
 	case tenant.EdgeOwner:
 		m.ResetOwner()
 		return nil
+	case tenant.EdgeConfigContexts:
+		m.ResetConfigContexts()
+		return nil
 	case tenant.EdgeGroup:
 		m.ResetGroup()
 		return nil
@@ -96911,30 +100473,33 @@ func (m *TenantMutation) ResetEdge(name string) error {
 // TenantGroupMutation represents an operation that mutates the TenantGroup nodes in the graph.
 type TenantGroupMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	name              *string
-	__name_natural    *string
-	slug              *string
-	__depth           *int
-	add__depth        *int
-	description       *string
-	comments          *string
-	clearedFields     map[string]struct{}
-	owner             *int
-	clearedowner      bool
-	parent            *int
-	clearedparent     bool
-	children          map[int]struct{}
-	removedchildren   map[int]struct{}
-	clearedchildren   bool
-	done              bool
-	oldValue          func(context.Context) (*TenantGroup, error)
-	predicates        []predicate.TenantGroup
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	name                   *string
+	__name_natural         *string
+	slug                   *string
+	__depth                *int
+	add__depth             *int
+	description            *string
+	comments               *string
+	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
+	config_contexts        map[int]struct{}
+	removedconfig_contexts map[int]struct{}
+	clearedconfig_contexts bool
+	parent                 *int
+	clearedparent          bool
+	children               map[int]struct{}
+	removedchildren        map[int]struct{}
+	clearedchildren        bool
+	done                   bool
+	oldValue               func(context.Context) (*TenantGroup, error)
+	predicates             []predicate.TenantGroup
 }
 
 var _ ent.Mutation = (*TenantGroupMutation)(nil)
@@ -97341,6 +100906,60 @@ func (m *TenantGroupMutation) OwnerIDs() (ids []int) {
 func (m *TenantGroupMutation) ResetOwner() {
 	m.owner = nil
 	m.clearedowner = false
+}
+
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by ids.
+func (m *TenantGroupMutation) AddConfigContextIDs(ids ...int) {
+	if m.config_contexts == nil {
+		m.config_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.config_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConfigContexts clears the "config_contexts" edge to the ConfigContext entity.
+func (m *TenantGroupMutation) ClearConfigContexts() {
+	m.clearedconfig_contexts = true
+}
+
+// ConfigContextsCleared reports if the "config_contexts" edge to the ConfigContext entity was cleared.
+func (m *TenantGroupMutation) ConfigContextsCleared() bool {
+	return m.clearedconfig_contexts
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to the ConfigContext entity by IDs.
+func (m *TenantGroupMutation) RemoveConfigContextIDs(ids ...int) {
+	if m.removedconfig_contexts == nil {
+		m.removedconfig_contexts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.config_contexts, ids[i])
+		m.removedconfig_contexts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConfigContexts returns the removed IDs of the "config_contexts" edge to the ConfigContext entity.
+func (m *TenantGroupMutation) RemovedConfigContextsIDs() (ids []int) {
+	for id := range m.removedconfig_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConfigContextsIDs returns the "config_contexts" edge IDs in the mutation.
+func (m *TenantGroupMutation) ConfigContextsIDs() (ids []int) {
+	for id := range m.config_contexts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConfigContexts resets all changes to the "config_contexts" edge.
+func (m *TenantGroupMutation) ResetConfigContexts() {
+	m.config_contexts = nil
+	m.clearedconfig_contexts = false
+	m.removedconfig_contexts = nil
 }
 
 // ClearParent clears the "parent" edge to the TenantGroup entity.
@@ -97784,9 +101403,12 @@ func (m *TenantGroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *TenantGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.owner != nil {
 		edges = append(edges, tenantgroup.EdgeOwner)
+	}
+	if m.config_contexts != nil {
+		edges = append(edges, tenantgroup.EdgeConfigContexts)
 	}
 	if m.parent != nil {
 		edges = append(edges, tenantgroup.EdgeParent)
@@ -97805,6 +101427,12 @@ func (m *TenantGroupMutation) AddedIDs(name string) []ent.Value {
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
+	case tenantgroup.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.config_contexts))
+		for id := range m.config_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case tenantgroup.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -97821,7 +101449,10 @@ func (m *TenantGroupMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *TenantGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.removedconfig_contexts != nil {
+		edges = append(edges, tenantgroup.EdgeConfigContexts)
+	}
 	if m.removedchildren != nil {
 		edges = append(edges, tenantgroup.EdgeChildren)
 	}
@@ -97832,6 +101463,12 @@ func (m *TenantGroupMutation) RemovedEdges() []string {
 // the given name in this mutation.
 func (m *TenantGroupMutation) RemovedIDs(name string) []ent.Value {
 	switch name {
+	case tenantgroup.EdgeConfigContexts:
+		ids := make([]ent.Value, 0, len(m.removedconfig_contexts))
+		for id := range m.removedconfig_contexts {
+			ids = append(ids, id)
+		}
+		return ids
 	case tenantgroup.EdgeChildren:
 		ids := make([]ent.Value, 0, len(m.removedchildren))
 		for id := range m.removedchildren {
@@ -97844,9 +101481,12 @@ func (m *TenantGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *TenantGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedowner {
 		edges = append(edges, tenantgroup.EdgeOwner)
+	}
+	if m.clearedconfig_contexts {
+		edges = append(edges, tenantgroup.EdgeConfigContexts)
 	}
 	if m.clearedparent {
 		edges = append(edges, tenantgroup.EdgeParent)
@@ -97863,6 +101503,8 @@ func (m *TenantGroupMutation) EdgeCleared(name string) bool {
 	switch name {
 	case tenantgroup.EdgeOwner:
 		return m.clearedowner
+	case tenantgroup.EdgeConfigContexts:
+		return m.clearedconfig_contexts
 	case tenantgroup.EdgeParent:
 		return m.clearedparent
 	case tenantgroup.EdgeChildren:
@@ -97891,6 +101533,9 @@ func (m *TenantGroupMutation) ResetEdge(name string) error {
 	switch name {
 	case tenantgroup.EdgeOwner:
 		m.ResetOwner()
+		return nil
+	case tenantgroup.EdgeConfigContexts:
+		m.ResetConfigContexts()
 		return nil
 	case tenantgroup.EdgeParent:
 		m.ResetParent()
@@ -112851,7 +116496,6 @@ type VirtualMachineMutation struct {
 	adddisk                     *int
 	serial                      *string
 	local_context_data          *map[string]interface{}
-	config_context              *map[string]interface{}
 	clearedFields               map[string]struct{}
 	owner                       *int
 	clearedowner                bool
@@ -113737,38 +117381,6 @@ func (m *VirtualMachineMutation) ResetLocalContextData() {
 	delete(m.clearedFields, virtualmachine.FieldLocalContextData)
 }
 
-// SetConfigContext sets the "config_context" field.
-func (m *VirtualMachineMutation) SetConfigContext(value map[string]interface{}) {
-	m.config_context = &value
-}
-
-// ConfigContext returns the value of the "config_context" field in the mutation.
-func (m *VirtualMachineMutation) ConfigContext() (r map[string]interface{}, exists bool) {
-	v := m.config_context
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// ClearConfigContext clears the value of the "config_context" field.
-func (m *VirtualMachineMutation) ClearConfigContext() {
-	m.config_context = nil
-	m.clearedFields[virtualmachine.FieldConfigContext] = struct{}{}
-}
-
-// ConfigContextCleared returns if the "config_context" field was cleared in this mutation.
-func (m *VirtualMachineMutation) ConfigContextCleared() bool {
-	_, ok := m.clearedFields[virtualmachine.FieldConfigContext]
-	return ok
-}
-
-// ResetConfigContext resets all changes to the "config_context" field.
-func (m *VirtualMachineMutation) ResetConfigContext() {
-	m.config_context = nil
-	delete(m.clearedFields, virtualmachine.FieldConfigContext)
-}
-
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (m *VirtualMachineMutation) ClearOwner() {
 	m.clearedowner = true
@@ -114100,7 +117712,7 @@ func (m *VirtualMachineMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualMachineMutation) Fields() []string {
-	fields := make([]string, 0, 26)
+	fields := make([]string, 0, 25)
 	if m.created != nil {
 		fields = append(fields, virtualmachine.FieldCreated)
 	}
@@ -114176,9 +117788,6 @@ func (m *VirtualMachineMutation) Fields() []string {
 	if m.local_context_data != nil {
 		fields = append(fields, virtualmachine.FieldLocalContextData)
 	}
-	if m.config_context != nil {
-		fields = append(fields, virtualmachine.FieldConfigContext)
-	}
 	return fields
 }
 
@@ -114237,8 +117846,6 @@ func (m *VirtualMachineMutation) Field(name string) (ent.Value, bool) {
 		return m.TenantID()
 	case virtualmachine.FieldLocalContextData:
 		return m.LocalContextData()
-	case virtualmachine.FieldConfigContext:
-		return m.ConfigContext()
 	}
 	return nil, false
 }
@@ -114248,7 +117855,7 @@ func (m *VirtualMachineMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualMachineMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualmachine.FieldCreated, virtualmachine.FieldLastUpdated, virtualmachine.FieldCustomFieldData, virtualmachine.FieldDescription, virtualmachine.FieldComments, virtualmachine.FieldOwnerID, virtualmachine.FieldName, virtualmachine.FieldNameNatural, virtualmachine.FieldVirtualMachineTypeID, virtualmachine.FieldRoleID, virtualmachine.FieldStatus, virtualmachine.FieldStartOnBoot, virtualmachine.FieldSiteID, virtualmachine.FieldClusterID, virtualmachine.FieldDeviceID, virtualmachine.FieldPlatformID, virtualmachine.FieldPrimaryIp4ID, virtualmachine.FieldPrimaryIp6ID, virtualmachine.FieldConfigTemplateID, virtualmachine.FieldVcpus, virtualmachine.FieldMemory, virtualmachine.FieldDisk, virtualmachine.FieldSerial, virtualmachine.FieldTenantID, virtualmachine.FieldLocalContextData, virtualmachine.FieldConfigContext:
+	case virtualmachine.FieldCreated, virtualmachine.FieldLastUpdated, virtualmachine.FieldCustomFieldData, virtualmachine.FieldDescription, virtualmachine.FieldComments, virtualmachine.FieldOwnerID, virtualmachine.FieldName, virtualmachine.FieldNameNatural, virtualmachine.FieldVirtualMachineTypeID, virtualmachine.FieldRoleID, virtualmachine.FieldStatus, virtualmachine.FieldStartOnBoot, virtualmachine.FieldSiteID, virtualmachine.FieldClusterID, virtualmachine.FieldDeviceID, virtualmachine.FieldPlatformID, virtualmachine.FieldPrimaryIp4ID, virtualmachine.FieldPrimaryIp6ID, virtualmachine.FieldConfigTemplateID, virtualmachine.FieldVcpus, virtualmachine.FieldMemory, virtualmachine.FieldDisk, virtualmachine.FieldSerial, virtualmachine.FieldTenantID, virtualmachine.FieldLocalContextData:
 	default:
 		return nil, fmt.Errorf("unknown VirtualMachine field %s", name)
 	}
@@ -114313,8 +117920,6 @@ func (m *VirtualMachineMutation) OldField(ctx context.Context, name string) (ent
 		return old.TenantID, nil
 	case virtualmachine.FieldLocalContextData:
 		return old.LocalContextData, nil
-	case virtualmachine.FieldConfigContext:
-		return old.ConfigContext, nil
 	}
 	return nil, fmt.Errorf("unknown VirtualMachine field %s", name)
 }
@@ -114499,13 +118104,6 @@ func (m *VirtualMachineMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetLocalContextData(v)
 		return nil
-	case virtualmachine.FieldConfigContext:
-		v, ok := value.(map[string]interface{})
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetConfigContext(v)
-		return nil
 	}
 	return fmt.Errorf("unknown VirtualMachine field %s", name)
 }
@@ -114626,9 +118224,6 @@ func (m *VirtualMachineMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualmachine.FieldLocalContextData) {
 		fields = append(fields, virtualmachine.FieldLocalContextData)
 	}
-	if m.FieldCleared(virtualmachine.FieldConfigContext) {
-		fields = append(fields, virtualmachine.FieldConfigContext)
-	}
 	return fields
 }
 
@@ -114693,9 +118288,6 @@ func (m *VirtualMachineMutation) ClearField(name string) error {
 		return nil
 	case virtualmachine.FieldLocalContextData:
 		m.ClearLocalContextData()
-		return nil
-	case virtualmachine.FieldConfigContext:
-		m.ClearConfigContext()
 		return nil
 	}
 	return fmt.Errorf("unknown VirtualMachine nullable field %s", name)
@@ -114779,9 +118371,6 @@ func (m *VirtualMachineMutation) ResetField(name string) error {
 		return nil
 	case virtualmachine.FieldLocalContextData:
 		m.ResetLocalContextData()
-		return nil
-	case virtualmachine.FieldConfigContext:
-		m.ResetConfigContext()
 		return nil
 	}
 	return fmt.Errorf("unknown VirtualMachine field %s", name)

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/configcontext"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/region"
@@ -38,6 +39,27 @@ func (_u *RegionUpdate) Mutation() *RegionMutation {
 func (_u *RegionUpdate) ClearOwner() *RegionUpdate {
 	_u.mutation.ClearOwner()
 	return _u
+}
+
+// ClearConfigContexts clears all "config_contexts" edges to the ConfigContext entity.
+func (_u *RegionUpdate) ClearConfigContexts() *RegionUpdate {
+	_u.mutation.ClearConfigContexts()
+	return _u
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to ConfigContext entities by IDs.
+func (_u *RegionUpdate) RemoveConfigContextIDs(ids ...int) *RegionUpdate {
+	_u.mutation.RemoveConfigContextIDs(ids...)
+	return _u
+}
+
+// RemoveConfigContexts removes "config_contexts" edges to ConfigContext entities.
+func (_u *RegionUpdate) RemoveConfigContexts(v ...*ConfigContext) *RegionUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConfigContextIDs(ids...)
 }
 
 // ClearParent clears the "parent" edge to the Region entity.
@@ -194,6 +216,51 @@ func (_u *RegionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   region.ConfigContextsTable,
+			Columns: region.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConfigContextsIDs(); len(nodes) > 0 && !_u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   region.ConfigContextsTable,
+			Columns: region.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   region.ConfigContextsTable,
+			Columns: region.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.ParentCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -298,6 +365,27 @@ func (_u *RegionUpdateOne) Mutation() *RegionMutation {
 func (_u *RegionUpdateOne) ClearOwner() *RegionUpdateOne {
 	_u.mutation.ClearOwner()
 	return _u
+}
+
+// ClearConfigContexts clears all "config_contexts" edges to the ConfigContext entity.
+func (_u *RegionUpdateOne) ClearConfigContexts() *RegionUpdateOne {
+	_u.mutation.ClearConfigContexts()
+	return _u
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to ConfigContext entities by IDs.
+func (_u *RegionUpdateOne) RemoveConfigContextIDs(ids ...int) *RegionUpdateOne {
+	_u.mutation.RemoveConfigContextIDs(ids...)
+	return _u
+}
+
+// RemoveConfigContexts removes "config_contexts" edges to ConfigContext entities.
+func (_u *RegionUpdateOne) RemoveConfigContexts(v ...*ConfigContext) *RegionUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConfigContextIDs(ids...)
 }
 
 // ClearParent clears the "parent" edge to the Region entity.
@@ -477,6 +565,51 @@ func (_u *RegionUpdateOne) sqlSave(ctx context.Context) (_node *Region, err erro
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   region.ConfigContextsTable,
+			Columns: region.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConfigContextsIDs(); len(nodes) > 0 && !_u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   region.ConfigContextsTable,
+			Columns: region.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   region.ConfigContextsTable,
+			Columns: region.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

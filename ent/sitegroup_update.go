@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/configcontext"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/sitegroup"
@@ -38,6 +39,27 @@ func (_u *SiteGroupUpdate) Mutation() *SiteGroupMutation {
 func (_u *SiteGroupUpdate) ClearOwner() *SiteGroupUpdate {
 	_u.mutation.ClearOwner()
 	return _u
+}
+
+// ClearConfigContexts clears all "config_contexts" edges to the ConfigContext entity.
+func (_u *SiteGroupUpdate) ClearConfigContexts() *SiteGroupUpdate {
+	_u.mutation.ClearConfigContexts()
+	return _u
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to ConfigContext entities by IDs.
+func (_u *SiteGroupUpdate) RemoveConfigContextIDs(ids ...int) *SiteGroupUpdate {
+	_u.mutation.RemoveConfigContextIDs(ids...)
+	return _u
+}
+
+// RemoveConfigContexts removes "config_contexts" edges to ConfigContext entities.
+func (_u *SiteGroupUpdate) RemoveConfigContexts(v ...*ConfigContext) *SiteGroupUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConfigContextIDs(ids...)
 }
 
 // ClearParent clears the "parent" edge to the SiteGroup entity.
@@ -194,6 +216,51 @@ func (_u *SiteGroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   sitegroup.ConfigContextsTable,
+			Columns: sitegroup.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConfigContextsIDs(); len(nodes) > 0 && !_u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   sitegroup.ConfigContextsTable,
+			Columns: sitegroup.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   sitegroup.ConfigContextsTable,
+			Columns: sitegroup.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.ParentCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -298,6 +365,27 @@ func (_u *SiteGroupUpdateOne) Mutation() *SiteGroupMutation {
 func (_u *SiteGroupUpdateOne) ClearOwner() *SiteGroupUpdateOne {
 	_u.mutation.ClearOwner()
 	return _u
+}
+
+// ClearConfigContexts clears all "config_contexts" edges to the ConfigContext entity.
+func (_u *SiteGroupUpdateOne) ClearConfigContexts() *SiteGroupUpdateOne {
+	_u.mutation.ClearConfigContexts()
+	return _u
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to ConfigContext entities by IDs.
+func (_u *SiteGroupUpdateOne) RemoveConfigContextIDs(ids ...int) *SiteGroupUpdateOne {
+	_u.mutation.RemoveConfigContextIDs(ids...)
+	return _u
+}
+
+// RemoveConfigContexts removes "config_contexts" edges to ConfigContext entities.
+func (_u *SiteGroupUpdateOne) RemoveConfigContexts(v ...*ConfigContext) *SiteGroupUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConfigContextIDs(ids...)
 }
 
 // ClearParent clears the "parent" edge to the SiteGroup entity.
@@ -477,6 +565,51 @@ func (_u *SiteGroupUpdateOne) sqlSave(ctx context.Context) (_node *SiteGroup, er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   sitegroup.ConfigContextsTable,
+			Columns: sitegroup.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConfigContextsIDs(); len(nodes) > 0 && !_u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   sitegroup.ConfigContextsTable,
+			Columns: sitegroup.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   sitegroup.ConfigContextsTable,
+			Columns: sitegroup.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

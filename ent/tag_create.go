@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/configcontext"
 	"github.com/inventory/inventory/ent/tag"
 )
 
@@ -187,6 +188,22 @@ func (_c *TagCreate) createSpec() (*Tag, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ObjectTypes(); ok {
 		_spec.SetField(tag.FieldObjectTypes, field.TypeJSON, value)
 		_node.ObjectTypes = value
+	}
+	if nodes := _c.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tag.ConfigContextsTable,
+			Columns: tag.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
 }

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/configcontext"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/tag"
 )
@@ -32,6 +33,27 @@ func (_u *TagUpdate) Where(ps ...predicate.Tag) *TagUpdate {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *TagUpdate) Mutation() *TagMutation {
 	return _u.mutation
+}
+
+// ClearConfigContexts clears all "config_contexts" edges to the ConfigContext entity.
+func (_u *TagUpdate) ClearConfigContexts() *TagUpdate {
+	_u.mutation.ClearConfigContexts()
+	return _u
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to ConfigContext entities by IDs.
+func (_u *TagUpdate) RemoveConfigContextIDs(ids ...int) *TagUpdate {
+	_u.mutation.RemoveConfigContextIDs(ids...)
+	return _u
+}
+
+// RemoveConfigContexts removes "config_contexts" edges to ConfigContext entities.
+func (_u *TagUpdate) RemoveConfigContexts(v ...*ConfigContext) *TagUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConfigContextIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -156,6 +178,51 @@ func (_u *TagUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			sqljson.Append(u, tag.FieldObjectTypes, value)
 		})
 	}
+	if _u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tag.ConfigContextsTable,
+			Columns: tag.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConfigContextsIDs(); len(nodes) > 0 && !_u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tag.ConfigContextsTable,
+			Columns: tag.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tag.ConfigContextsTable,
+			Columns: tag.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{tag.Label}
@@ -180,6 +247,27 @@ type TagUpdateOne struct {
 // setters are not generated for this type (api.Model.GenericOnly).
 func (_u *TagUpdateOne) Mutation() *TagMutation {
 	return _u.mutation
+}
+
+// ClearConfigContexts clears all "config_contexts" edges to the ConfigContext entity.
+func (_u *TagUpdateOne) ClearConfigContexts() *TagUpdateOne {
+	_u.mutation.ClearConfigContexts()
+	return _u
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to ConfigContext entities by IDs.
+func (_u *TagUpdateOne) RemoveConfigContextIDs(ids ...int) *TagUpdateOne {
+	_u.mutation.RemoveConfigContextIDs(ids...)
+	return _u
+}
+
+// RemoveConfigContexts removes "config_contexts" edges to ConfigContext entities.
+func (_u *TagUpdateOne) RemoveConfigContexts(v ...*ConfigContext) *TagUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConfigContextIDs(ids...)
 }
 
 // Where appends a list predicates to the TagUpdate builder.
@@ -333,6 +421,51 @@ func (_u *TagUpdateOne) sqlSave(ctx context.Context) (_node *Tag, err error) {
 		_spec.AddModifier(func(u *sql.UpdateBuilder) {
 			sqljson.Append(u, tag.FieldObjectTypes, value)
 		})
+	}
+	if _u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tag.ConfigContextsTable,
+			Columns: tag.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConfigContextsIDs(); len(nodes) > 0 && !_u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tag.ConfigContextsTable,
+			Columns: tag.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tag.ConfigContextsTable,
+			Columns: tag.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &Tag{config: _u.config}
 	_spec.Assign = _node.assignValues

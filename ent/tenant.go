@@ -50,11 +50,13 @@ type Tenant struct {
 type TenantEdges struct {
 	// Owner holds the value of the owner edge.
 	Owner *Owner `json:"owner,omitempty"`
+	// ConfigContexts holds the value of the config_contexts edge.
+	ConfigContexts []*ConfigContext `json:"config_contexts,omitempty"`
 	// Group holds the value of the group edge.
 	Group *TenantGroup `json:"group,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [3]bool
 }
 
 // OwnerOrErr returns the Owner value or an error if the edge
@@ -68,12 +70,21 @@ func (e TenantEdges) OwnerOrErr() (*Owner, error) {
 	return nil, &NotLoadedError{edge: "owner"}
 }
 
+// ConfigContextsOrErr returns the ConfigContexts value or an error if the edge
+// was not loaded in eager-loading.
+func (e TenantEdges) ConfigContextsOrErr() ([]*ConfigContext, error) {
+	if e.loadedTypes[1] {
+		return e.ConfigContexts, nil
+	}
+	return nil, &NotLoadedError{edge: "config_contexts"}
+}
+
 // GroupOrErr returns the Group value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e TenantEdges) GroupOrErr() (*TenantGroup, error) {
 	if e.Group != nil {
 		return e.Group, nil
-	} else if e.loadedTypes[1] {
+	} else if e.loadedTypes[2] {
 		return nil, &NotFoundError{label: tenantgroup.Label}
 	}
 	return nil, &NotLoadedError{edge: "group"}
@@ -195,6 +206,11 @@ func (_m *Tenant) Value(name string) (ent.Value, error) {
 // QueryOwner queries the "owner" edge of the Tenant entity.
 func (_m *Tenant) QueryOwner() *OwnerQuery {
 	return NewTenantClient(_m.config).QueryOwner(_m)
+}
+
+// QueryConfigContexts queries the "config_contexts" edge of the Tenant entity.
+func (_m *Tenant) QueryConfigContexts() *ConfigContextQuery {
+	return NewTenantClient(_m.config).QueryConfigContexts(_m)
 }
 
 // QueryGroup queries the "group" edge of the Tenant entity.

@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/configcontext"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/tenantgroup"
@@ -141,6 +142,21 @@ func (_c *TenantCreate) SetNillableGroupID(v *int) *TenantCreate {
 // SetOwner sets the "owner" edge to the Owner entity.
 func (_c *TenantCreate) SetOwner(v *Owner) *TenantCreate {
 	return _c.SetOwnerID(v.ID)
+}
+
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by IDs.
+func (_c *TenantCreate) AddConfigContextIDs(ids ...int) *TenantCreate {
+	_c.mutation.AddConfigContextIDs(ids...)
+	return _c
+}
+
+// AddConfigContexts adds the "config_contexts" edges to the ConfigContext entity.
+func (_c *TenantCreate) AddConfigContexts(v ...*ConfigContext) *TenantCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddConfigContextIDs(ids...)
 }
 
 // SetGroup sets the "group" edge to the TenantGroup entity.
@@ -317,6 +333,22 @@ func (_c *TenantCreate) createSpec() (*Tenant, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tenant.ConfigContextsTable,
+			Columns: tenant.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.GroupIDs(); len(nodes) > 0 {

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
 	"math"
 
@@ -12,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/configcontext"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/tenant"
@@ -21,13 +23,14 @@ import (
 // TenantQuery is the builder for querying Tenant entities.
 type TenantQuery struct {
 	config
-	ctx        *QueryContext
-	order      []tenant.OrderOption
-	inters     []Interceptor
-	predicates []predicate.Tenant
-	withOwner  *OwnerQuery
-	withGroup  *TenantGroupQuery
-	modifiers  []func(*sql.Selector)
+	ctx                *QueryContext
+	order              []tenant.OrderOption
+	inters             []Interceptor
+	predicates         []predicate.Tenant
+	withOwner          *OwnerQuery
+	withConfigContexts *ConfigContextQuery
+	withGroup          *TenantGroupQuery
+	modifiers          []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -79,6 +82,28 @@ func (_q *TenantQuery) QueryOwner() *OwnerQuery {
 			sqlgraph.From(tenant.Table, tenant.FieldID, selector),
 			sqlgraph.To(owner.Table, owner.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, tenant.OwnerTable, tenant.OwnerColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryConfigContexts chains the current query on the "config_contexts" edge.
+func (_q *TenantQuery) QueryConfigContexts() *ConfigContextQuery {
+	query := (&ConfigContextClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(tenant.Table, tenant.FieldID, selector),
+			sqlgraph.To(configcontext.Table, configcontext.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, tenant.ConfigContextsTable, tenant.ConfigContextsPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -295,13 +320,14 @@ func (_q *TenantQuery) Clone() *TenantQuery {
 		return nil
 	}
 	return &TenantQuery{
-		config:     _q.config,
-		ctx:        _q.ctx.Clone(),
-		order:      append([]tenant.OrderOption{}, _q.order...),
-		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.Tenant{}, _q.predicates...),
-		withOwner:  _q.withOwner.Clone(),
-		withGroup:  _q.withGroup.Clone(),
+		config:             _q.config,
+		ctx:                _q.ctx.Clone(),
+		order:              append([]tenant.OrderOption{}, _q.order...),
+		inters:             append([]Interceptor{}, _q.inters...),
+		predicates:         append([]predicate.Tenant{}, _q.predicates...),
+		withOwner:          _q.withOwner.Clone(),
+		withConfigContexts: _q.withConfigContexts.Clone(),
+		withGroup:          _q.withGroup.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -316,6 +342,17 @@ func (_q *TenantQuery) WithOwner(opts ...func(*OwnerQuery)) *TenantQuery {
 		opt(query)
 	}
 	_q.withOwner = query
+	return _q
+}
+
+// WithConfigContexts tells the query-builder to eager-load the nodes that are connected to
+// the "config_contexts" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *TenantQuery) WithConfigContexts(opts ...func(*ConfigContextQuery)) *TenantQuery {
+	query := (&ConfigContextClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withConfigContexts = query
 	return _q
 }
 
@@ -408,8 +445,9 @@ func (_q *TenantQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Tenan
 	var (
 		nodes       = []*Tenant{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [3]bool{
 			_q.withOwner != nil,
+			_q.withConfigContexts != nil,
 			_q.withGroup != nil,
 		}
 	)
@@ -437,6 +475,13 @@ func (_q *TenantQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Tenan
 	if query := _q.withOwner; query != nil {
 		if err := _q.loadOwner(ctx, query, nodes, nil,
 			func(n *Tenant, e *Owner) { n.Edges.Owner = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withConfigContexts; query != nil {
+		if err := _q.loadConfigContexts(ctx, query, nodes,
+			func(n *Tenant) { n.Edges.ConfigContexts = []*ConfigContext{} },
+			func(n *Tenant, e *ConfigContext) { n.Edges.ConfigContexts = append(n.Edges.ConfigContexts, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -477,6 +522,67 @@ func (_q *TenantQuery) loadOwner(ctx context.Context, query *OwnerQuery, nodes [
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *TenantQuery) loadConfigContexts(ctx context.Context, query *ConfigContextQuery, nodes []*Tenant, init func(*Tenant), assign func(*Tenant, *ConfigContext)) error {
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[int]*Tenant)
+	nids := make(map[int]map[*Tenant]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
+		if init != nil {
+			init(node)
+		}
+	}
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(tenant.ConfigContextsTable)
+		s.Join(joinT).On(s.C(configcontext.FieldID), joinT.C(tenant.ConfigContextsPrimaryKey[0]))
+		s.Where(sql.InValues(joinT.C(tenant.ConfigContextsPrimaryKey[1]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(tenant.ConfigContextsPrimaryKey[1]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullInt64)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := int(values[0].(*sql.NullInt64).Int64)
+				inValue := int(values[1].(*sql.NullInt64).Int64)
+				if nids[inValue] == nil {
+					nids[inValue] = map[*Tenant]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*ConfigContext](ctx, query, qr, query.inters)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected "config_contexts" node returned %v`, n.ID)
+		}
+		for kn := range nodes {
+			assign(kn, n)
 		}
 	}
 	return nil

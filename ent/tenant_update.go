@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/configcontext"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/tenant"
@@ -163,6 +164,21 @@ func (_u *TenantUpdate) SetOwner(v *Owner) *TenantUpdate {
 	return _u.SetOwnerID(v.ID)
 }
 
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by IDs.
+func (_u *TenantUpdate) AddConfigContextIDs(ids ...int) *TenantUpdate {
+	_u.mutation.AddConfigContextIDs(ids...)
+	return _u
+}
+
+// AddConfigContexts adds the "config_contexts" edges to the ConfigContext entity.
+func (_u *TenantUpdate) AddConfigContexts(v ...*ConfigContext) *TenantUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddConfigContextIDs(ids...)
+}
+
 // SetGroup sets the "group" edge to the TenantGroup entity.
 func (_u *TenantUpdate) SetGroup(v *TenantGroup) *TenantUpdate {
 	return _u.SetGroupID(v.ID)
@@ -177,6 +193,27 @@ func (_u *TenantUpdate) Mutation() *TenantMutation {
 func (_u *TenantUpdate) ClearOwner() *TenantUpdate {
 	_u.mutation.ClearOwner()
 	return _u
+}
+
+// ClearConfigContexts clears all "config_contexts" edges to the ConfigContext entity.
+func (_u *TenantUpdate) ClearConfigContexts() *TenantUpdate {
+	_u.mutation.ClearConfigContexts()
+	return _u
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to ConfigContext entities by IDs.
+func (_u *TenantUpdate) RemoveConfigContextIDs(ids ...int) *TenantUpdate {
+	_u.mutation.RemoveConfigContextIDs(ids...)
+	return _u
+}
+
+// RemoveConfigContexts removes "config_contexts" edges to ConfigContext entities.
+func (_u *TenantUpdate) RemoveConfigContexts(v ...*ConfigContext) *TenantUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConfigContextIDs(ids...)
 }
 
 // ClearGroup clears the "group" edge to the TenantGroup entity.
@@ -302,6 +339,51 @@ func (_u *TenantUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tenant.ConfigContextsTable,
+			Columns: tenant.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConfigContextsIDs(); len(nodes) > 0 && !_u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tenant.ConfigContextsTable,
+			Columns: tenant.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tenant.ConfigContextsTable,
+			Columns: tenant.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -491,6 +573,21 @@ func (_u *TenantUpdateOne) SetOwner(v *Owner) *TenantUpdateOne {
 	return _u.SetOwnerID(v.ID)
 }
 
+// AddConfigContextIDs adds the "config_contexts" edge to the ConfigContext entity by IDs.
+func (_u *TenantUpdateOne) AddConfigContextIDs(ids ...int) *TenantUpdateOne {
+	_u.mutation.AddConfigContextIDs(ids...)
+	return _u
+}
+
+// AddConfigContexts adds the "config_contexts" edges to the ConfigContext entity.
+func (_u *TenantUpdateOne) AddConfigContexts(v ...*ConfigContext) *TenantUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddConfigContextIDs(ids...)
+}
+
 // SetGroup sets the "group" edge to the TenantGroup entity.
 func (_u *TenantUpdateOne) SetGroup(v *TenantGroup) *TenantUpdateOne {
 	return _u.SetGroupID(v.ID)
@@ -505,6 +602,27 @@ func (_u *TenantUpdateOne) Mutation() *TenantMutation {
 func (_u *TenantUpdateOne) ClearOwner() *TenantUpdateOne {
 	_u.mutation.ClearOwner()
 	return _u
+}
+
+// ClearConfigContexts clears all "config_contexts" edges to the ConfigContext entity.
+func (_u *TenantUpdateOne) ClearConfigContexts() *TenantUpdateOne {
+	_u.mutation.ClearConfigContexts()
+	return _u
+}
+
+// RemoveConfigContextIDs removes the "config_contexts" edge to ConfigContext entities by IDs.
+func (_u *TenantUpdateOne) RemoveConfigContextIDs(ids ...int) *TenantUpdateOne {
+	_u.mutation.RemoveConfigContextIDs(ids...)
+	return _u
+}
+
+// RemoveConfigContexts removes "config_contexts" edges to ConfigContext entities.
+func (_u *TenantUpdateOne) RemoveConfigContexts(v ...*ConfigContext) *TenantUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConfigContextIDs(ids...)
 }
 
 // ClearGroup clears the "group" edge to the TenantGroup entity.
@@ -660,6 +778,51 @@ func (_u *TenantUpdateOne) sqlSave(ctx context.Context) (_node *Tenant, err erro
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tenant.ConfigContextsTable,
+			Columns: tenant.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConfigContextsIDs(); len(nodes) > 0 && !_u.mutation.ConfigContextsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tenant.ConfigContextsTable,
+			Columns: tenant.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConfigContextsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   tenant.ConfigContextsTable,
+			Columns: tenant.ConfigContextsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

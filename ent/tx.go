@@ -36,6 +36,10 @@ type Tx struct {
 	ClusterGroup *ClusterGroupClient
 	// ClusterType is the client for interacting with the ClusterType builders.
 	ClusterType *ClusterTypeClient
+	// ConfigContext is the client for interacting with the ConfigContext builders.
+	ConfigContext *ConfigContextClient
+	// ConfigContextProfile is the client for interacting with the ConfigContextProfile builders.
+	ConfigContextProfile *ConfigContextProfileClient
 	// ConfigTemplate is the client for interacting with the ConfigTemplate builders.
 	ConfigTemplate *ConfigTemplateClient
 	// ConsolePort is the client for interacting with the ConsolePort builders.
@@ -362,6 +366,8 @@ func (tx *Tx) init() {
 	tx.Cluster = NewClusterClient(tx.config)
 	tx.ClusterGroup = NewClusterGroupClient(tx.config)
 	tx.ClusterType = NewClusterTypeClient(tx.config)
+	tx.ConfigContext = NewConfigContextClient(tx.config)
+	tx.ConfigContextProfile = NewConfigContextProfileClient(tx.config)
 	tx.ConfigTemplate = NewConfigTemplateClient(tx.config)
 	tx.ConsolePort = NewConsolePortClient(tx.config)
 	tx.ConsolePortTemplate = NewConsolePortTemplateClient(tx.config)

@@ -68,9 +68,7 @@ type VirtualMachine struct {
 	TenantID *int `json:"tenant_id,omitempty"`
 	// LocalContextData holds the value of the "local_context_data" field.
 	LocalContextData map[string]interface{} `json:"local_context_data,omitempty"`
-	// ConfigContext holds the value of the "config_context" field.
-	ConfigContext map[string]interface{} `json:"config_context,omitempty"`
-	selectValues  sql.SelectValues
+	selectValues     sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -78,7 +76,7 @@ func (*VirtualMachine) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case virtualmachine.FieldCustomFieldData, virtualmachine.FieldLocalContextData, virtualmachine.FieldConfigContext:
+		case virtualmachine.FieldCustomFieldData, virtualmachine.FieldLocalContextData:
 			values[i] = new([]byte)
 		case virtualmachine.FieldVcpus:
 			values[i] = new(sql.NullFloat64)
@@ -279,14 +277,6 @@ func (_m *VirtualMachine) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field local_context_data: %w", err)
 				}
 			}
-		case virtualmachine.FieldConfigContext:
-			if value, ok := values[i].(*[]byte); !ok {
-				return fmt.Errorf("unexpected type %T for field config_context", values[i])
-			} else if value != nil && len(*value) > 0 {
-				if err := json.Unmarshal(*value, &_m.ConfigContext); err != nil {
-					return fmt.Errorf("unmarshal field config_context: %w", err)
-				}
-			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -422,9 +412,6 @@ func (_m *VirtualMachine) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("local_context_data=")
 	builder.WriteString(fmt.Sprintf("%v", _m.LocalContextData))
-	builder.WriteString(", ")
-	builder.WriteString("config_context=")
-	builder.WriteString(fmt.Sprintf("%v", _m.ConfigContext))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -255,10 +255,6 @@ func (_c *VirtualMachineCreate) createSpec() (*VirtualMachine, *sqlgraph.CreateS
 		_spec.SetField(virtualmachine.FieldLocalContextData, field.TypeJSON, value)
 		_node.LocalContextData = value
 	}
-	if value, ok := _c.mutation.ConfigContext(); ok {
-		_spec.SetField(virtualmachine.FieldConfigContext, field.TypeJSON, value)
-		_node.ConfigContext = value
-	}
 	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,

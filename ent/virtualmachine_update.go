@@ -269,12 +269,6 @@ func (_u *VirtualMachineUpdate) sqlSave(ctx context.Context) (_node int, err err
 	if _u.mutation.LocalContextDataCleared() {
 		_spec.ClearField(virtualmachine.FieldLocalContextData, field.TypeJSON)
 	}
-	if value, ok := _u.mutation.ConfigContext(); ok {
-		_spec.SetField(virtualmachine.FieldConfigContext, field.TypeJSON, value)
-	}
-	if _u.mutation.ConfigContextCleared() {
-		_spec.ClearField(virtualmachine.FieldConfigContext, field.TypeJSON)
-	}
 	if _u.mutation.OwnerCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -875,12 +869,6 @@ func (_u *VirtualMachineUpdateOne) sqlSave(ctx context.Context) (_node *VirtualM
 	}
 	if _u.mutation.LocalContextDataCleared() {
 		_spec.ClearField(virtualmachine.FieldLocalContextData, field.TypeJSON)
-	}
-	if value, ok := _u.mutation.ConfigContext(); ok {
-		_spec.SetField(virtualmachine.FieldConfigContext, field.TypeJSON, value)
-	}
-	if _u.mutation.ConfigContextCleared() {
-		_spec.ClearField(virtualmachine.FieldConfigContext, field.TypeJSON)
 	}
 	if _u.mutation.OwnerCleared() {
 		edge := &sqlgraph.EdgeSpec{

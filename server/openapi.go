@@ -574,6 +574,9 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 	case resource.KindCoalesce:
 		return oasNullableRef(oasRef("Brief"+f.TargetModel().Type), true)
 	case resource.KindM2M, resource.KindReverse:
+		if f.ByLookup {
+			return oasVal(oasArrayOf(oasVal(oasTyped("string")))) // a config context's tag slugs
+		}
 		if f.Full {
 			return oasVal(oasArrayOf(oasRef(f.TargetModel().Type)))
 		}
@@ -629,6 +632,9 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 		}
 		return oasRef("ObjectReference")
 	case resource.KindM2M, resource.KindReverse: // a writable reverse: the ids that move here
+		if f.ByLookup {
+			return oasVal(oasArrayOf(oasVal(oasTyped("string"))))
+		}
 		return oasVal(oasArrayOf(oasRef("ObjectReference")))
 	case resource.KindCustomFields:
 		s := oasFreeObject()
@@ -1063,6 +1069,8 @@ func oasType(f *resource.Field) string {
 		return "nested object"
 	case resource.KindFK, resource.KindGenericObject, resource.KindCustomFields:
 		return "nested object"
+	case resource.KindComputed:
+		return "nested object" // a device's config_context: a free-form object
 	case resource.KindTags, resource.KindStrings, resource.KindContentTypes:
 		return "list"
 	case resource.KindURL:

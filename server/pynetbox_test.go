@@ -21,8 +21,9 @@ const pynetboxScript = "../testdata/pynetbox/e2e.py"
 // (testdata/pynetbox/e2e.py, requirements in testdata/pynetbox/requirements.txt)
 // on every database: token provisioning, create/all/filter/get/save/delete,
 // a device from a 48-port type with its interfaces and the rack elevation,
-// offset and cursor pagination, choices and counts, circuits, and a contact
-// assigned to a site with a role and found with the site's contact filters.
+// offset and cursor pagination, choices and counts, circuits, a contact
+// assigned to a site with a role and found with the site's contact filters,
+// and a device's config_context merged from two config contexts.
 //
 // The interpreter is $INVENTORY_TEST_PYTHON, else python3 on PATH (.ci/run
 // puts a virtualenv with the requirements first on PATH). Without python3 or

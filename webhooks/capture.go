@@ -469,7 +469,9 @@ func state(ctx context.Context, st resource.Store, d *resource.Descriptor, ids [
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	page, err := d.Load(ctx, st, rows, resource.View{})
+	// Without config_context: NetBox's event data comes from the plain
+	// serializer, which has none (BEHAVIOUR.md §12.7).
+	page, err := d.Load(ctx, st, rows, resource.View{Exclude: []string{resource.Excludable}})
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -66,8 +66,14 @@ func benchDevices(create func(ct string, n int, gen func(i int) resource.Input) 
 			"position", pos, "face", "front", "status", "active", "serial", fmt.Sprintf("SN%05d", i),
 			"local_context_data", map[string]any{"index": i}, "tags", tags(i), "custom_fields", cf(i))
 	})
-	if err != nil || resource.ByContentType("dcim.interface") == nil {
+	if err != nil {
 		return devices, err
+	}
+	if err := benchConfigContexts(create, s, role, platform, tenant); err != nil {
+		return devices, err
+	}
+	if resource.ByContentType("dcim.interface") == nil {
+		return devices, nil
 	}
 	// 48 interfaces on each of the first devices, for the interface list.
 	withPorts := min(len(devices), (benchInterfaces+47)/48)
@@ -82,3 +88,35 @@ func benchDevices(create func(ct string, n int, gen func(i int) resource.Input) 
 // benchInterfaces is the least number of interfaces seeded with the
 // devices, for the "list 1000 interfaces" scenario.
 const benchInterfaces = 1000
+
+// benchConfigContexts seeds the config contexts that the devices' (and
+// VMs') config_context merges: one for everything, one per assigned kind
+// that the devices carry (role, platform, tenant, a tag) and one for each
+// of the first sites, so that a page of devices matches a handful of them
+// out of benchContextSites+5.
+func benchConfigContexts(create func(ct string, n int, gen func(i int) resource.Input) ([]int, error),
+	s *benchSeed, role, platform, tenant int) error {
+	if resource.ByContentType("extras.configcontext") == nil {
+		return nil
+	}
+	shared := []resource.Input{
+		jsonInput("name", "bench all", "weight", 100, "data", map[string]any{
+			"ntp": map[string]any{"servers": []any{"192.0.2.1", "192.0.2.2"}, "tz": "UTC"}, "dns": []any{"192.0.2.53"}}),
+		jsonInput("name", "bench role", "weight", 200, "roles", []int{role}, "data", map[string]any{
+			"ntp": map[string]any{"prefer": "192.0.2.1"}, "syslog": map[string]any{"host": "192.0.2.5", "level": "info"}}),
+		jsonInput("name", "bench platform", "weight", 300, "platforms", []int{platform}, "data", map[string]any{"os": "bench-os"}),
+		jsonInput("name", "bench tenant", "weight", 400, "tenants", []int{tenant}, "data", map[string]any{"owner": "bench"}),
+		jsonInput("name", "bench tag", "weight", 500, "tags", []string{s.tagSlugs[0]}, "data", map[string]any{"tagged": true}),
+	}
+	if _, err := create("extras.configcontext", len(shared), func(i int) resource.Input { return shared[i] }); err != nil {
+		return err
+	}
+	_, err := create("extras.configcontext", min(benchContextSites, len(s.sites)), func(i int) resource.Input {
+		return jsonInput("name", fmt.Sprintf("bench site %03d", i), "weight", 1000, "sites", []int{s.sites[i]},
+			"data", map[string]any{"site": map[string]any{"index": i, "banner": fmt.Sprintf("site %d", i)}})
+	})
+	return err
+}
+
+// benchContextSites is the number of site-specific config contexts.
+const benchContextSites = 50

@@ -253,7 +253,10 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 		{name: "cursor deep page (90%)", clients: C, warm: true, next: get(fmt.Sprintf("%s?start=%d&limit=50", model, deep))},
 	}
 	if len(s.devices) > 0 {
-		out = append(out, &benchScenario{name: "list 50 devices complete", clients: C, warm: true, next: get("/api/dcim/devices/?limit=50")})
+		out = append(out,
+			&benchScenario{name: "list 50 devices with config contexts", clients: C, warm: true, next: get("/api/dcim/devices/?limit=50")},
+			&benchScenario{name: "list 50 devices, exclude=config_context", clients: C, warm: true, next: get("/api/dcim/devices/?limit=50&exclude=config_context")},
+			&benchScenario{name: "list 1000 devices with config contexts, 1 client", clients: 1, warm: true, next: get("/api/dcim/devices/?limit=1000")})
 	}
 	if len(s.vms) > 0 {
 		out = append(out, &benchScenario{name: "list 50 VMs complete", clients: C, warm: true, next: get("/api/virtualization/virtual-machines/?limit=50")})

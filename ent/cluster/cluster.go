@@ -59,6 +59,8 @@ const (
 	FieldLocationID = "_location_id"
 	// EdgeOwner holds the string denoting the owner edge name in mutations.
 	EdgeOwner = "owner"
+	// EdgeConfigContexts holds the string denoting the config_contexts edge name in mutations.
+	EdgeConfigContexts = "config_contexts"
 	// EdgeType holds the string denoting the type edge name in mutations.
 	EdgeType = "type"
 	// EdgeGroup holds the string denoting the group edge name in mutations.
@@ -74,6 +76,11 @@ const (
 	OwnerInverseTable = "users_owner"
 	// OwnerColumn is the table column denoting the owner relation/edge.
 	OwnerColumn = "owner_id"
+	// ConfigContextsTable is the table that holds the config_contexts relation/edge. The primary key declared below.
+	ConfigContextsTable = "extras_configcontext_clusters"
+	// ConfigContextsInverseTable is the table name for the ConfigContext entity.
+	// It exists in this package in order to avoid circular dependency with the "configcontext" package.
+	ConfigContextsInverseTable = "extras_configcontext"
 	// TypeTable is the table that holds the type relation/edge.
 	TypeTable = "virtualization_cluster"
 	// TypeInverseTable is the table name for the ClusterType entity.
@@ -122,6 +129,12 @@ var Columns = []string{
 	FieldSiteID,
 	FieldLocationID,
 }
+
+var (
+	// ConfigContextsPrimaryKey and ConfigContextsColumn2 are the table columns denoting the
+	// primary key for the config_contexts relation (M2M).
+	ConfigContextsPrimaryKey = []string{"configcontext_id", "cluster_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
@@ -279,6 +292,20 @@ func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
 	}
 }
 
+// ByConfigContextsCount orders the results by config_contexts count.
+func ByConfigContextsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newConfigContextsStep(), opts...)
+	}
+}
+
+// ByConfigContexts orders the results by config_contexts terms.
+func ByConfigContexts(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newConfigContextsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByTypeField orders the results by type field.
 func ByTypeField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -304,6 +331,13 @@ func newOwnerStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(OwnerInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
+}
+func newConfigContextsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ConfigContextsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, ConfigContextsTable, ConfigContextsPrimaryKey...),
 	)
 }
 func newTypeStep() *sqlgraph.Step {

@@ -503,6 +503,29 @@ func HasOwnerWith(preds ...predicate.Owner) predicate.ClusterType {
 	})
 }
 
+// HasConfigContexts applies the HasEdge predicate on the "config_contexts" edge.
+func HasConfigContexts() predicate.ClusterType {
+	return predicate.ClusterType(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, ConfigContextsTable, ConfigContextsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasConfigContextsWith applies the HasEdge predicate on the "config_contexts" edge with a given conditions (other predicates).
+func HasConfigContextsWith(preds ...predicate.ConfigContext) predicate.ClusterType {
+	return predicate.ClusterType(func(s *sql.Selector) {
+		step := newConfigContextsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.ClusterType) predicate.ClusterType {
 	return predicate.ClusterType(sql.AndPredicates(predicates...))

@@ -79,8 +79,6 @@ const (
 	FieldPrimaryIp6ID = "primary_ip6_id"
 	// FieldOobIPID holds the string denoting the oob_ip_id field in the database.
 	FieldOobIPID = "oob_ip_id"
-	// FieldConfigContext holds the string denoting the config_context field in the database.
-	FieldConfigContext = "config_context"
 	// FieldTypeDisplay holds the string denoting the _type_display field in the database.
 	FieldTypeDisplay = "_type_display"
 	// FieldVcName holds the string denoting the _vc_name field in the database.
@@ -250,7 +248,6 @@ var Columns = []string{
 	FieldPrimaryIp4ID,
 	FieldPrimaryIp6ID,
 	FieldOobIPID,
-	FieldConfigContext,
 	FieldTypeDisplay,
 	FieldVcName,
 }

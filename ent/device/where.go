@@ -1580,16 +1580,6 @@ func OobIPIDNotNil() predicate.Device {
 	return predicate.Device(sql.FieldNotNull(FieldOobIPID))
 }
 
-// ConfigContextIsNil applies the IsNil predicate on the "config_context" field.
-func ConfigContextIsNil() predicate.Device {
-	return predicate.Device(sql.FieldIsNull(FieldConfigContext))
-}
-
-// ConfigContextNotNil applies the NotNil predicate on the "config_context" field.
-func ConfigContextNotNil() predicate.Device {
-	return predicate.Device(sql.FieldNotNull(FieldConfigContext))
-}
-
 // TypeDisplayEQ applies the EQ predicate on the "_type_display" field.
 func TypeDisplayEQ(v string) predicate.Device {
 	return predicate.Device(sql.FieldEQ(FieldTypeDisplay, v))

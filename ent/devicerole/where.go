@@ -703,6 +703,29 @@ func HasOwnerWith(preds ...predicate.Owner) predicate.DeviceRole {
 	})
 }
 
+// HasConfigContexts applies the HasEdge predicate on the "config_contexts" edge.
+func HasConfigContexts() predicate.DeviceRole {
+	return predicate.DeviceRole(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, ConfigContextsTable, ConfigContextsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasConfigContextsWith applies the HasEdge predicate on the "config_contexts" edge with a given conditions (other predicates).
+func HasConfigContextsWith(preds ...predicate.ConfigContext) predicate.DeviceRole {
+	return predicate.DeviceRole(func(s *sql.Selector) {
+		step := newConfigContextsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasParent applies the HasEdge predicate on the "parent" edge.
 func HasParent() predicate.DeviceRole {
 	return predicate.DeviceRole(func(s *sql.Selector) {

@@ -53,6 +53,8 @@ const (
 	FieldWeightUnit = "weight_unit"
 	// EdgeOwner holds the string denoting the owner edge name in mutations.
 	EdgeOwner = "owner"
+	// EdgeConfigContexts holds the string denoting the config_contexts edge name in mutations.
+	EdgeConfigContexts = "config_contexts"
 	// EdgeManufacturer holds the string denoting the manufacturer edge name in mutations.
 	EdgeManufacturer = "manufacturer"
 	// EdgeDefaultPlatform holds the string denoting the default_platform edge name in mutations.
@@ -66,6 +68,11 @@ const (
 	OwnerInverseTable = "users_owner"
 	// OwnerColumn is the table column denoting the owner relation/edge.
 	OwnerColumn = "owner_id"
+	// ConfigContextsTable is the table that holds the config_contexts relation/edge. The primary key declared below.
+	ConfigContextsTable = "extras_configcontext_device_types"
+	// ConfigContextsInverseTable is the table name for the ConfigContext entity.
+	// It exists in this package in order to avoid circular dependency with the "configcontext" package.
+	ConfigContextsInverseTable = "extras_configcontext"
 	// ManufacturerTable is the table that holds the manufacturer relation/edge.
 	ManufacturerTable = "dcim_devicetype"
 	// ManufacturerInverseTable is the table name for the Manufacturer entity.
@@ -104,6 +111,12 @@ var Columns = []string{
 	FieldWeight,
 	FieldWeightUnit,
 }
+
+var (
+	// ConfigContextsPrimaryKey and ConfigContextsColumn2 are the table columns denoting the
+	// primary key for the config_contexts relation (M2M).
+	ConfigContextsPrimaryKey = []string{"configcontext_id", "devicetype_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
@@ -262,6 +275,20 @@ func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
 	}
 }
 
+// ByConfigContextsCount orders the results by config_contexts count.
+func ByConfigContextsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newConfigContextsStep(), opts...)
+	}
+}
+
+// ByConfigContexts orders the results by config_contexts terms.
+func ByConfigContexts(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newConfigContextsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByManufacturerField orders the results by manufacturer field.
 func ByManufacturerField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -280,6 +307,13 @@ func newOwnerStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(OwnerInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
+}
+func newConfigContextsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ConfigContextsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, ConfigContextsTable, ConfigContextsPrimaryKey...),
 	)
 }
 func newManufacturerStep() *sqlgraph.Step {

@@ -1003,6 +1003,29 @@ func HasOwnerWith(preds ...predicate.Owner) predicate.DeviceType {
 	})
 }
 
+// HasConfigContexts applies the HasEdge predicate on the "config_contexts" edge.
+func HasConfigContexts() predicate.DeviceType {
+	return predicate.DeviceType(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, ConfigContextsTable, ConfigContextsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasConfigContextsWith applies the HasEdge predicate on the "config_contexts" edge with a given conditions (other predicates).
+func HasConfigContextsWith(preds ...predicate.ConfigContext) predicate.DeviceType {
+	return predicate.DeviceType(func(s *sql.Selector) {
+		step := newConfigContextsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasManufacturer applies the HasEdge predicate on the "manufacturer" edge.
 func HasManufacturer() predicate.DeviceType {
 	return predicate.DeviceType(func(s *sql.Selector) {

@@ -141,6 +141,30 @@ func (f ClusterTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ClusterTypeMutation", m)
 }
 
+// The ConfigContextFunc type is an adapter to allow the use of ordinary
+// function as ConfigContext mutator.
+type ConfigContextFunc func(context.Context, *ent.ConfigContextMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConfigContextFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConfigContextMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConfigContextMutation", m)
+}
+
+// The ConfigContextProfileFunc type is an adapter to allow the use of ordinary
+// function as ConfigContextProfile mutator.
+type ConfigContextProfileFunc func(context.Context, *ent.ConfigContextProfileMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConfigContextProfileFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConfigContextProfileMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConfigContextProfileMutation", m)
+}
+
 // The ConfigTemplateFunc type is an adapter to allow the use of ordinary
 // function as ConfigTemplate mutator.
 type ConfigTemplateFunc func(context.Context, *ent.ConfigTemplateMutation) (ent.Value, error)

@@ -45,6 +45,8 @@ const (
 	FieldFacility = "facility"
 	// EdgeOwner holds the string denoting the owner edge name in mutations.
 	EdgeOwner = "owner"
+	// EdgeConfigContexts holds the string denoting the config_contexts edge name in mutations.
+	EdgeConfigContexts = "config_contexts"
 	// EdgeParent holds the string denoting the parent edge name in mutations.
 	EdgeParent = "parent"
 	// EdgeChildren holds the string denoting the children edge name in mutations.
@@ -62,6 +64,11 @@ const (
 	OwnerInverseTable = "users_owner"
 	// OwnerColumn is the table column denoting the owner relation/edge.
 	OwnerColumn = "owner_id"
+	// ConfigContextsTable is the table that holds the config_contexts relation/edge. The primary key declared below.
+	ConfigContextsTable = "extras_configcontext_locations"
+	// ConfigContextsInverseTable is the table name for the ConfigContext entity.
+	// It exists in this package in order to avoid circular dependency with the "configcontext" package.
+	ConfigContextsInverseTable = "extras_configcontext"
 	// ParentTable is the table that holds the parent relation/edge.
 	ParentTable = "dcim_location"
 	// ParentColumn is the table column denoting the parent relation/edge.
@@ -104,6 +111,12 @@ var Columns = []string{
 	FieldTenantID,
 	FieldFacility,
 }
+
+var (
+	// ConfigContextsPrimaryKey and ConfigContextsColumn2 are the table columns denoting the
+	// primary key for the config_contexts relation (M2M).
+	ConfigContextsPrimaryKey = []string{"configcontext_id", "location_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
@@ -232,6 +245,20 @@ func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
 	}
 }
 
+// ByConfigContextsCount orders the results by config_contexts count.
+func ByConfigContextsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newConfigContextsStep(), opts...)
+	}
+}
+
+// ByConfigContexts orders the results by config_contexts terms.
+func ByConfigContexts(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newConfigContextsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByParentField orders the results by parent field.
 func ByParentField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -271,6 +298,13 @@ func newOwnerStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(OwnerInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
+}
+func newConfigContextsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ConfigContextsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, ConfigContextsTable, ConfigContextsPrimaryKey...),
 	)
 }
 func newParentStep() *sqlgraph.Step {

@@ -604,6 +604,83 @@ var (
 			},
 		},
 	}
+	// ExtrasConfigcontextColumns holds the columns for the "extras_configcontext" table.
+	ExtrasConfigcontextColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "weight", Type: field.TypeInt, Default: 1000},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "is_active", Type: field.TypeBool, Default: true},
+		{Name: "data", Type: field.TypeJSON},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+		{Name: "profile_id", Type: field.TypeInt, Nullable: true},
+	}
+	// ExtrasConfigcontextTable holds the schema information for the "extras_configcontext" table.
+	ExtrasConfigcontextTable = &schema.Table{
+		Name:       "extras_configcontext",
+		Columns:    ExtrasConfigcontextColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_users_owner_owner",
+				Columns:    []*schema.Column{ExtrasConfigcontextColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "extras_configcontext_extras_configcontextprofile_profile",
+				Columns:    []*schema.Column{ExtrasConfigcontextColumns[9]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextprofileColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "configcontext_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasConfigcontextColumns[8]},
+			},
+			{
+				Name:    "configcontext_weight_name",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasConfigcontextColumns[4], ExtrasConfigcontextColumns[3]},
+			},
+		},
+	}
+	// ExtrasConfigcontextprofileColumns holds the columns for the "extras_configcontextprofile" table.
+	ExtrasConfigcontextprofileColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "schema", Type: field.TypeJSON, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+	}
+	// ExtrasConfigcontextprofileTable holds the schema information for the "extras_configcontextprofile" table.
+	ExtrasConfigcontextprofileTable = &schema.Table{
+		Name:       "extras_configcontextprofile",
+		Columns:    ExtrasConfigcontextprofileColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextprofileColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontextprofile_users_owner_owner",
+				Columns:    []*schema.Column{ExtrasConfigcontextprofileColumns[7]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "configcontextprofile_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasConfigcontextprofileColumns[7]},
+			},
+		},
+	}
 	// ExtrasConfigtemplateColumns holds the columns for the "extras_configtemplate" table.
 	ExtrasConfigtemplateColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1215,7 +1292,6 @@ var (
 		{Name: "vc_position", Type: field.TypeInt, Nullable: true},
 		{Name: "vc_priority", Type: field.TypeInt, Nullable: true},
 		{Name: "local_context_data", Type: field.TypeJSON, Nullable: true},
-		{Name: "config_context", Type: field.TypeJSON, Nullable: true},
 		{Name: "_type_display", Type: field.TypeString, Default: ""},
 		{Name: "_vc_name", Type: field.TypeString, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
@@ -1241,85 +1317,85 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_device_users_owner_owner",
-				Columns:    []*schema.Column{DcimDeviceColumns[22]},
+				Columns:    []*schema.Column{DcimDeviceColumns[21]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_devicetype_device_type",
-				Columns:    []*schema.Column{DcimDeviceColumns[23]},
+				Columns:    []*schema.Column{DcimDeviceColumns[22]},
 				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_devicerole_role",
-				Columns:    []*schema.Column{DcimDeviceColumns[24]},
+				Columns:    []*schema.Column{DcimDeviceColumns[23]},
 				RefColumns: []*schema.Column{DcimDeviceroleColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{DcimDeviceColumns[25]},
+				Columns:    []*schema.Column{DcimDeviceColumns[24]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_platform_platform",
-				Columns:    []*schema.Column{DcimDeviceColumns[26]},
+				Columns:    []*schema.Column{DcimDeviceColumns[25]},
 				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_device_dcim_site_site",
-				Columns:    []*schema.Column{DcimDeviceColumns[27]},
+				Columns:    []*schema.Column{DcimDeviceColumns[26]},
 				RefColumns: []*schema.Column{DcimSiteColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_location_location",
-				Columns:    []*schema.Column{DcimDeviceColumns[28]},
+				Columns:    []*schema.Column{DcimDeviceColumns[27]},
 				RefColumns: []*schema.Column{DcimLocationColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_rack_rack",
-				Columns:    []*schema.Column{DcimDeviceColumns[29]},
+				Columns:    []*schema.Column{DcimDeviceColumns[28]},
 				RefColumns: []*schema.Column{DcimRackColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_virtualchassis_virtual_chassis",
-				Columns:    []*schema.Column{DcimDeviceColumns[30]},
+				Columns:    []*schema.Column{DcimDeviceColumns[29]},
 				RefColumns: []*schema.Column{DcimVirtualchassisColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_device_virtualization_cluster_cluster",
-				Columns:    []*schema.Column{DcimDeviceColumns[31]},
+				Columns:    []*schema.Column{DcimDeviceColumns[30]},
 				RefColumns: []*schema.Column{VirtualizationClusterColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_device_extras_configtemplate_config_template",
-				Columns:    []*schema.Column{DcimDeviceColumns[32]},
+				Columns:    []*schema.Column{DcimDeviceColumns[31]},
 				RefColumns: []*schema.Column{ExtrasConfigtemplateColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_ipam_ipaddress_primary_ip4",
-				Columns:    []*schema.Column{DcimDeviceColumns[33]},
+				Columns:    []*schema.Column{DcimDeviceColumns[32]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_device_ipam_ipaddress_primary_ip6",
-				Columns:    []*schema.Column{DcimDeviceColumns[34]},
+				Columns:    []*schema.Column{DcimDeviceColumns[33]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_device_ipam_ipaddress_oob_ip",
-				Columns:    []*schema.Column{DcimDeviceColumns[35]},
+				Columns:    []*schema.Column{DcimDeviceColumns[34]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1328,7 +1404,7 @@ var (
 			{
 				Name:    "device_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimDeviceColumns[22]},
+				Columns: []*schema.Column{DcimDeviceColumns[21]},
 			},
 			{
 				Name:    "device__name_natural_id",
@@ -1338,32 +1414,32 @@ var (
 			{
 				Name:    "device_site_id_tenant_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimDeviceColumns[27], DcimDeviceColumns[25]},
+				Columns: []*schema.Column{DcimDeviceColumns[26], DcimDeviceColumns[24]},
 			},
 			{
 				Name:    "device_rack_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{DcimDeviceColumns[29], DcimDeviceColumns[10]},
+				Columns: []*schema.Column{DcimDeviceColumns[28], DcimDeviceColumns[10]},
 			},
 			{
 				Name:    "device_virtual_chassis_id_vc_position",
 				Unique:  false,
-				Columns: []*schema.Column{DcimDeviceColumns[30], DcimDeviceColumns[16]},
+				Columns: []*schema.Column{DcimDeviceColumns[29], DcimDeviceColumns[16]},
 			},
 			{
 				Name:    "device_primary_ip4_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDeviceColumns[33]},
+				Columns: []*schema.Column{DcimDeviceColumns[32]},
 			},
 			{
 				Name:    "device_primary_ip6_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDeviceColumns[34]},
+				Columns: []*schema.Column{DcimDeviceColumns[33]},
 			},
 			{
 				Name:    "device_oob_ip_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDeviceColumns[35]},
+				Columns: []*schema.Column{DcimDeviceColumns[34]},
 			},
 		},
 	}
@@ -5281,7 +5357,6 @@ var (
 		{Name: "disk", Type: field.TypeInt, Nullable: true},
 		{Name: "serial", Type: field.TypeString, Size: 50, Default: ""},
 		{Name: "local_context_data", Type: field.TypeJSON, Nullable: true},
-		{Name: "config_context", Type: field.TypeJSON, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "virtual_machine_type_id", Type: field.TypeInt, Nullable: true},
 		{Name: "role_id", Type: field.TypeInt, Nullable: true},
@@ -5302,67 +5377,67 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "virtualization_virtualmachine_users_owner_owner",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[16]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[15]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_virtualization_virtualmachinetype_virtual_machine_type",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[17]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[16]},
 				RefColumns: []*schema.Column{VirtualizationVirtualmachinetypeColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_dcim_devicerole_role",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[18]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[17]},
 				RefColumns: []*schema.Column{DcimDeviceroleColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_dcim_site_site",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[19]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[18]},
 				RefColumns: []*schema.Column{DcimSiteColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_virtualization_cluster_cluster",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[20]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[19]},
 				RefColumns: []*schema.Column{VirtualizationClusterColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_dcim_device_device",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[21]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[20]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_dcim_platform_platform",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[22]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[21]},
 				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[23]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[22]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_ipam_ipaddress_primary_ip4",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[24]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[23]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_ipam_ipaddress_primary_ip6",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[25]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[24]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "virtualization_virtualmachine_extras_configtemplate_config_template",
-				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[26]},
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[25]},
 				RefColumns: []*schema.Column{ExtrasConfigtemplateColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -5371,7 +5446,7 @@ var (
 			{
 				Name:    "virtualmachine_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[16]},
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[15]},
 			},
 			{
 				Name:    "virtualmachine__name_natural_id",
@@ -5381,27 +5456,27 @@ var (
 			{
 				Name:    "virtualmachine_cluster_id",
 				Unique:  false,
-				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[20]},
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[19]},
 			},
 			{
 				Name:    "virtualmachine_site_id",
 				Unique:  false,
-				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[19]},
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[18]},
 			},
 			{
 				Name:    "virtualmachine_device_id",
 				Unique:  false,
-				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[21]},
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[20]},
 			},
 			{
 				Name:    "virtualmachine_primary_ip4_id",
 				Unique:  true,
-				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[24]},
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[23]},
 			},
 			{
 				Name:    "virtualmachine_primary_ip6_id",
 				Unique:  true,
-				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[25]},
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[24]},
 			},
 		},
 	}
@@ -5488,6 +5563,331 @@ var (
 				Name:    "webhook_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasWebhookColumns[14]},
+			},
+		},
+	}
+	// ExtrasConfigcontextRegionsColumns holds the columns for the "extras_configcontext_regions" table.
+	ExtrasConfigcontextRegionsColumns = []*schema.Column{
+		{Name: "configcontext_id", Type: field.TypeInt},
+		{Name: "region_id", Type: field.TypeInt},
+	}
+	// ExtrasConfigcontextRegionsTable holds the schema information for the "extras_configcontext_regions" table.
+	ExtrasConfigcontextRegionsTable = &schema.Table{
+		Name:       "extras_configcontext_regions",
+		Columns:    ExtrasConfigcontextRegionsColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextRegionsColumns[0], ExtrasConfigcontextRegionsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_regions_configcontext_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextRegionsColumns[0]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_configcontext_regions_region_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextRegionsColumns[1]},
+				RefColumns: []*schema.Column{DcimRegionColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ExtrasConfigcontextSiteGroupsColumns holds the columns for the "extras_configcontext_site_groups" table.
+	ExtrasConfigcontextSiteGroupsColumns = []*schema.Column{
+		{Name: "configcontext_id", Type: field.TypeInt},
+		{Name: "sitegroup_id", Type: field.TypeInt},
+	}
+	// ExtrasConfigcontextSiteGroupsTable holds the schema information for the "extras_configcontext_site_groups" table.
+	ExtrasConfigcontextSiteGroupsTable = &schema.Table{
+		Name:       "extras_configcontext_site_groups",
+		Columns:    ExtrasConfigcontextSiteGroupsColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextSiteGroupsColumns[0], ExtrasConfigcontextSiteGroupsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_site_groups_configcontext_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextSiteGroupsColumns[0]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_configcontext_site_groups_sitegroup_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextSiteGroupsColumns[1]},
+				RefColumns: []*schema.Column{DcimSitegroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ExtrasConfigcontextSitesColumns holds the columns for the "extras_configcontext_sites" table.
+	ExtrasConfigcontextSitesColumns = []*schema.Column{
+		{Name: "configcontext_id", Type: field.TypeInt},
+		{Name: "site_id", Type: field.TypeInt},
+	}
+	// ExtrasConfigcontextSitesTable holds the schema information for the "extras_configcontext_sites" table.
+	ExtrasConfigcontextSitesTable = &schema.Table{
+		Name:       "extras_configcontext_sites",
+		Columns:    ExtrasConfigcontextSitesColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextSitesColumns[0], ExtrasConfigcontextSitesColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_sites_configcontext_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextSitesColumns[0]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_configcontext_sites_site_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextSitesColumns[1]},
+				RefColumns: []*schema.Column{DcimSiteColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ExtrasConfigcontextLocationsColumns holds the columns for the "extras_configcontext_locations" table.
+	ExtrasConfigcontextLocationsColumns = []*schema.Column{
+		{Name: "configcontext_id", Type: field.TypeInt},
+		{Name: "location_id", Type: field.TypeInt},
+	}
+	// ExtrasConfigcontextLocationsTable holds the schema information for the "extras_configcontext_locations" table.
+	ExtrasConfigcontextLocationsTable = &schema.Table{
+		Name:       "extras_configcontext_locations",
+		Columns:    ExtrasConfigcontextLocationsColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextLocationsColumns[0], ExtrasConfigcontextLocationsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_locations_configcontext_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextLocationsColumns[0]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_configcontext_locations_location_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextLocationsColumns[1]},
+				RefColumns: []*schema.Column{DcimLocationColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ExtrasConfigcontextDeviceTypesColumns holds the columns for the "extras_configcontext_device_types" table.
+	ExtrasConfigcontextDeviceTypesColumns = []*schema.Column{
+		{Name: "configcontext_id", Type: field.TypeInt},
+		{Name: "devicetype_id", Type: field.TypeInt},
+	}
+	// ExtrasConfigcontextDeviceTypesTable holds the schema information for the "extras_configcontext_device_types" table.
+	ExtrasConfigcontextDeviceTypesTable = &schema.Table{
+		Name:       "extras_configcontext_device_types",
+		Columns:    ExtrasConfigcontextDeviceTypesColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextDeviceTypesColumns[0], ExtrasConfigcontextDeviceTypesColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_device_types_configcontext_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextDeviceTypesColumns[0]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_configcontext_device_types_devicetype_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextDeviceTypesColumns[1]},
+				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ExtrasConfigcontextRolesColumns holds the columns for the "extras_configcontext_roles" table.
+	ExtrasConfigcontextRolesColumns = []*schema.Column{
+		{Name: "configcontext_id", Type: field.TypeInt},
+		{Name: "devicerole_id", Type: field.TypeInt},
+	}
+	// ExtrasConfigcontextRolesTable holds the schema information for the "extras_configcontext_roles" table.
+	ExtrasConfigcontextRolesTable = &schema.Table{
+		Name:       "extras_configcontext_roles",
+		Columns:    ExtrasConfigcontextRolesColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextRolesColumns[0], ExtrasConfigcontextRolesColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_roles_configcontext_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextRolesColumns[0]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_configcontext_roles_devicerole_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextRolesColumns[1]},
+				RefColumns: []*schema.Column{DcimDeviceroleColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ExtrasConfigcontextPlatformsColumns holds the columns for the "extras_configcontext_platforms" table.
+	ExtrasConfigcontextPlatformsColumns = []*schema.Column{
+		{Name: "configcontext_id", Type: field.TypeInt},
+		{Name: "platform_id", Type: field.TypeInt},
+	}
+	// ExtrasConfigcontextPlatformsTable holds the schema information for the "extras_configcontext_platforms" table.
+	ExtrasConfigcontextPlatformsTable = &schema.Table{
+		Name:       "extras_configcontext_platforms",
+		Columns:    ExtrasConfigcontextPlatformsColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextPlatformsColumns[0], ExtrasConfigcontextPlatformsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_platforms_configcontext_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextPlatformsColumns[0]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_configcontext_platforms_platform_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextPlatformsColumns[1]},
+				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ExtrasConfigcontextClusterTypesColumns holds the columns for the "extras_configcontext_cluster_types" table.
+	ExtrasConfigcontextClusterTypesColumns = []*schema.Column{
+		{Name: "configcontext_id", Type: field.TypeInt},
+		{Name: "clustertype_id", Type: field.TypeInt},
+	}
+	// ExtrasConfigcontextClusterTypesTable holds the schema information for the "extras_configcontext_cluster_types" table.
+	ExtrasConfigcontextClusterTypesTable = &schema.Table{
+		Name:       "extras_configcontext_cluster_types",
+		Columns:    ExtrasConfigcontextClusterTypesColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextClusterTypesColumns[0], ExtrasConfigcontextClusterTypesColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_cluster_types_configcontext_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextClusterTypesColumns[0]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_configcontext_cluster_types_clustertype_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextClusterTypesColumns[1]},
+				RefColumns: []*schema.Column{VirtualizationClustertypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ExtrasConfigcontextClusterGroupsColumns holds the columns for the "extras_configcontext_cluster_groups" table.
+	ExtrasConfigcontextClusterGroupsColumns = []*schema.Column{
+		{Name: "configcontext_id", Type: field.TypeInt},
+		{Name: "clustergroup_id", Type: field.TypeInt},
+	}
+	// ExtrasConfigcontextClusterGroupsTable holds the schema information for the "extras_configcontext_cluster_groups" table.
+	ExtrasConfigcontextClusterGroupsTable = &schema.Table{
+		Name:       "extras_configcontext_cluster_groups",
+		Columns:    ExtrasConfigcontextClusterGroupsColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextClusterGroupsColumns[0], ExtrasConfigcontextClusterGroupsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_cluster_groups_configcontext_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextClusterGroupsColumns[0]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_configcontext_cluster_groups_clustergroup_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextClusterGroupsColumns[1]},
+				RefColumns: []*schema.Column{VirtualizationClustergroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ExtrasConfigcontextClustersColumns holds the columns for the "extras_configcontext_clusters" table.
+	ExtrasConfigcontextClustersColumns = []*schema.Column{
+		{Name: "configcontext_id", Type: field.TypeInt},
+		{Name: "cluster_id", Type: field.TypeInt},
+	}
+	// ExtrasConfigcontextClustersTable holds the schema information for the "extras_configcontext_clusters" table.
+	ExtrasConfigcontextClustersTable = &schema.Table{
+		Name:       "extras_configcontext_clusters",
+		Columns:    ExtrasConfigcontextClustersColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextClustersColumns[0], ExtrasConfigcontextClustersColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_clusters_configcontext_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextClustersColumns[0]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_configcontext_clusters_cluster_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextClustersColumns[1]},
+				RefColumns: []*schema.Column{VirtualizationClusterColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ExtrasConfigcontextTenantGroupsColumns holds the columns for the "extras_configcontext_tenant_groups" table.
+	ExtrasConfigcontextTenantGroupsColumns = []*schema.Column{
+		{Name: "configcontext_id", Type: field.TypeInt},
+		{Name: "tenantgroup_id", Type: field.TypeInt},
+	}
+	// ExtrasConfigcontextTenantGroupsTable holds the schema information for the "extras_configcontext_tenant_groups" table.
+	ExtrasConfigcontextTenantGroupsTable = &schema.Table{
+		Name:       "extras_configcontext_tenant_groups",
+		Columns:    ExtrasConfigcontextTenantGroupsColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextTenantGroupsColumns[0], ExtrasConfigcontextTenantGroupsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_tenant_groups_configcontext_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextTenantGroupsColumns[0]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_configcontext_tenant_groups_tenantgroup_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextTenantGroupsColumns[1]},
+				RefColumns: []*schema.Column{TenancyTenantgroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ExtrasConfigcontextTenantsColumns holds the columns for the "extras_configcontext_tenants" table.
+	ExtrasConfigcontextTenantsColumns = []*schema.Column{
+		{Name: "configcontext_id", Type: field.TypeInt},
+		{Name: "tenant_id", Type: field.TypeInt},
+	}
+	// ExtrasConfigcontextTenantsTable holds the schema information for the "extras_configcontext_tenants" table.
+	ExtrasConfigcontextTenantsTable = &schema.Table{
+		Name:       "extras_configcontext_tenants",
+		Columns:    ExtrasConfigcontextTenantsColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextTenantsColumns[0], ExtrasConfigcontextTenantsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_tenants_configcontext_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextTenantsColumns[0]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_configcontext_tenants_tenant_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextTenantsColumns[1]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ExtrasConfigcontextTagsColumns holds the columns for the "extras_configcontext_tags" table.
+	ExtrasConfigcontextTagsColumns = []*schema.Column{
+		{Name: "configcontext_id", Type: field.TypeInt},
+		{Name: "tag_id", Type: field.TypeInt},
+	}
+	// ExtrasConfigcontextTagsTable holds the schema information for the "extras_configcontext_tags" table.
+	ExtrasConfigcontextTagsTable = &schema.Table{
+		Name:       "extras_configcontext_tags",
+		Columns:    ExtrasConfigcontextTagsColumns,
+		PrimaryKey: []*schema.Column{ExtrasConfigcontextTagsColumns[0], ExtrasConfigcontextTagsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_configcontext_tags_configcontext_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextTagsColumns[0]},
+				RefColumns: []*schema.Column{ExtrasConfigcontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_configcontext_tags_tag_id",
+				Columns:    []*schema.Column{ExtrasConfigcontextTagsColumns[1]},
+				RefColumns: []*schema.Column{ExtrasTagColumns[0]},
+				OnDelete:   schema.Cascade,
 			},
 		},
 	}
@@ -5854,6 +6254,8 @@ var (
 		VirtualizationClusterTable,
 		VirtualizationClustergroupTable,
 		VirtualizationClustertypeTable,
+		ExtrasConfigcontextTable,
+		ExtrasConfigcontextprofileTable,
 		ExtrasConfigtemplateTable,
 		DcimConsoleportTable,
 		DcimConsoleporttemplateTable,
@@ -5946,6 +6348,19 @@ var (
 		VirtualizationVirtualmachineTable,
 		VirtualizationVirtualmachinetypeTable,
 		ExtrasWebhookTable,
+		ExtrasConfigcontextRegionsTable,
+		ExtrasConfigcontextSiteGroupsTable,
+		ExtrasConfigcontextSitesTable,
+		ExtrasConfigcontextLocationsTable,
+		ExtrasConfigcontextDeviceTypesTable,
+		ExtrasConfigcontextRolesTable,
+		ExtrasConfigcontextPlatformsTable,
+		ExtrasConfigcontextClusterTypesTable,
+		ExtrasConfigcontextClusterGroupsTable,
+		ExtrasConfigcontextClustersTable,
+		ExtrasConfigcontextTenantGroupsTable,
+		ExtrasConfigcontextTenantsTable,
+		ExtrasConfigcontextTagsTable,
 		TenancyContactGroupsTable,
 		DcimInterfaceTaggedVlansTable,
 		DcimInterfaceVdcsTable,
@@ -6024,6 +6439,15 @@ func init() {
 	VirtualizationClustertypeTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	VirtualizationClustertypeTable.Annotation = &entsql.Annotation{
 		Table: "virtualization_clustertype",
+	}
+	ExtrasConfigcontextTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	ExtrasConfigcontextTable.ForeignKeys[1].RefTable = ExtrasConfigcontextprofileTable
+	ExtrasConfigcontextTable.Annotation = &entsql.Annotation{
+		Table: "extras_configcontext",
+	}
+	ExtrasConfigcontextprofileTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	ExtrasConfigcontextprofileTable.Annotation = &entsql.Annotation{
+		Table: "extras_configcontextprofile",
 	}
 	ExtrasConfigtemplateTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	ExtrasConfigtemplateTable.Annotation = &entsql.Annotation{
@@ -6529,6 +6953,32 @@ func init() {
 	ExtrasWebhookTable.Annotation = &entsql.Annotation{
 		Table: "extras_webhook",
 	}
+	ExtrasConfigcontextRegionsTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
+	ExtrasConfigcontextRegionsTable.ForeignKeys[1].RefTable = DcimRegionTable
+	ExtrasConfigcontextSiteGroupsTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
+	ExtrasConfigcontextSiteGroupsTable.ForeignKeys[1].RefTable = DcimSitegroupTable
+	ExtrasConfigcontextSitesTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
+	ExtrasConfigcontextSitesTable.ForeignKeys[1].RefTable = DcimSiteTable
+	ExtrasConfigcontextLocationsTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
+	ExtrasConfigcontextLocationsTable.ForeignKeys[1].RefTable = DcimLocationTable
+	ExtrasConfigcontextDeviceTypesTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
+	ExtrasConfigcontextDeviceTypesTable.ForeignKeys[1].RefTable = DcimDevicetypeTable
+	ExtrasConfigcontextRolesTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
+	ExtrasConfigcontextRolesTable.ForeignKeys[1].RefTable = DcimDeviceroleTable
+	ExtrasConfigcontextPlatformsTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
+	ExtrasConfigcontextPlatformsTable.ForeignKeys[1].RefTable = DcimPlatformTable
+	ExtrasConfigcontextClusterTypesTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
+	ExtrasConfigcontextClusterTypesTable.ForeignKeys[1].RefTable = VirtualizationClustertypeTable
+	ExtrasConfigcontextClusterGroupsTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
+	ExtrasConfigcontextClusterGroupsTable.ForeignKeys[1].RefTable = VirtualizationClustergroupTable
+	ExtrasConfigcontextClustersTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
+	ExtrasConfigcontextClustersTable.ForeignKeys[1].RefTable = VirtualizationClusterTable
+	ExtrasConfigcontextTenantGroupsTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
+	ExtrasConfigcontextTenantGroupsTable.ForeignKeys[1].RefTable = TenancyTenantgroupTable
+	ExtrasConfigcontextTenantsTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
+	ExtrasConfigcontextTenantsTable.ForeignKeys[1].RefTable = TenancyTenantTable
+	ExtrasConfigcontextTagsTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
+	ExtrasConfigcontextTagsTable.ForeignKeys[1].RefTable = ExtrasTagTable
 	TenancyContactGroupsTable.ForeignKeys[0].RefTable = TenancyContactTable
 	TenancyContactGroupsTable.ForeignKeys[1].RefTable = TenancyContactgroupTable
 	DcimInterfaceTaggedVlansTable.ForeignKeys[0].RefTable = DcimInterfaceTable

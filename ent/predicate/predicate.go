@@ -39,6 +39,12 @@ type ClusterGroup func(*sql.Selector)
 // ClusterType is the predicate function for clustertype builders.
 type ClusterType func(*sql.Selector)
 
+// ConfigContext is the predicate function for configcontext builders.
+type ConfigContext func(*sql.Selector)
+
+// ConfigContextProfile is the predicate function for configcontextprofile builders.
+type ConfigContextProfile func(*sql.Selector)
+
 // ConfigTemplate is the predicate function for configtemplate builders.
 type ConfigTemplate func(*sql.Selector)
 

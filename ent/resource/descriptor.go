@@ -55,6 +55,10 @@ const (
 	// KindSecret is a write-once secret, rendered only in the response to
 	// the request that created it (see Reveal), null otherwise.
 	KindSecret Kind = "secret"
+	// KindComputed is a read-only value computed for a whole page at read
+	// time by the model's PageFunc (api.Model.Computed): a device's
+	// config_context.
+	KindComputed Kind = "computed"
 )
 
 // Choice is one allowed value of a choice field.
@@ -150,6 +154,11 @@ type Field struct {
 	// Full renders a KindM2M field's objects in their full representation
 	// (api.Field.Full), not the nested one.
 	Full bool
+	// ByLookup writes and renders a KindM2M field as the related
+	// objects' Lookup values (api.Field.ByLookup).
+	ByLookup bool
+	// Compute computes a KindComputed field for a page of rows.
+	Compute api.PageFunc
 
 	col    int         // index of Column in the descriptor's column list
 	target *Descriptor // resolved Target

@@ -122,7 +122,7 @@ func init() {
 			return nil
 		}
 		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
-			Func: m2mMatch(f.Join, f.JoinOwn, f.JoinTarget, f.target.Table, af.Column, af.Kind == KindInt)}
+			Func: m2mMatch(f.Join, f.JoinOwn, f.JoinTarget, f.target.Table, af.Column, af.Kind == KindInt || af.Kind == KindID)}
 	}
 	// tagged-type: tags applied to at least one object of the given types
 	// (TagFilterSet._content_type).

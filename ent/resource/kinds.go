@@ -353,6 +353,12 @@ func decodeJSON(f *Field, raw json.RawMessage) (any, []string) {
 	case "map[string]interface {}":
 		var out map[string]any
 		if err := json.Unmarshal(raw, &out); err != nil {
+			// Valid JSON of another type: the message of NetBox's
+			// ConfigContextModel.clean() (local_context_data, a config
+			// context's data), the JSON fields held as objects here.
+			if json.Valid(raw) {
+				return nil, []string{`JSON data must be in object form. Example: {"foo": 123}`}
+			}
 			return nil, []string{"Value must be valid JSON."}
 		}
 		return out, nil

@@ -146,6 +146,10 @@ func (p *Page) encodeM2M(b []byte, f *Field, r *Row, nested bool) []byte {
 			b = appendAny(b, t.ID)
 			continue
 		}
+		if f.ByLookup {
+			b = appendAny(b, f.target.Value(t, f.Lookup))
+			continue
+		}
 		if sub := p.full[f]; sub != nil {
 			b = sub.Encode(b, t)
 			continue
@@ -161,6 +165,9 @@ func (d *Descriptor) decodeM2M(ctx context.Context, tx *Tx, f *Field, raw json.R
 	var list []json.RawMessage
 	if err := json.Unmarshal(raw, &list); err != nil || bytes.TrimSpace(raw)[0] != '[' {
 		return nil, []string{fmt.Sprintf(`Expected a list of items but got type "%s".`, pyType(raw))}
+	}
+	if f.ByLookup {
+		return decodeByLookup(ctx, tx, f, list)
 	}
 	ids := []int{}
 	for _, item := range list {
@@ -422,4 +429,43 @@ func (ch *change) withRelated(ctx context.Context) context.Context {
 		lists[f.Name] = ids
 	}
 	return api.WithRelated(ctx, lists)
+}
+
+// decodeByLookup resolves a ByLookup list (tag slugs) to ids, with DRF's
+// SlugRelatedField messages.
+func decodeByLookup(ctx context.Context, tx *Tx, f *Field, list []json.RawMessage) ([]int, []string) {
+	vals := make([]any, 0, len(list))
+	for _, item := range list {
+		var s string
+		var n json.Number
+		switch {
+		case json.Unmarshal(item, &s) == nil:
+		case json.Unmarshal(item, &n) == nil: // Django looks a number up by its text
+			s = n.String()
+		default:
+			return nil, []string{"Invalid value."}
+		}
+		vals = append(vals, s)
+	}
+	ids := []int{}
+	if len(vals) == 0 {
+		return ids, nil
+	}
+	col := f.target.byName[f.Lookup].Column
+	rows, err := f.target.Where(ctx, tx.Store(), 0, func(s *sql.Selector) { s.Where(sql.In(s.C(col), vals...)) })
+	if err != nil {
+		return nil, []string{"Related object lookup failed."} // decode returns tx.Err()
+	}
+	byVal := map[any]int{}
+	for _, r := range rows {
+		byVal[f.target.Value(r, f.Lookup)] = r.ID
+	}
+	for _, v := range vals {
+		id, ok := byVal[v]
+		if !ok {
+			return nil, []string{fmt.Sprintf("Object with %s=%s does not exist.", f.Lookup, v)}
+		}
+		ids = append(ids, id)
+	}
+	return dedupe(ids), nil
 }

@@ -9,7 +9,10 @@ import (
 	"strconv"
 	"strings"
 
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
+
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 // View says which representation of an object to render.
@@ -48,6 +51,8 @@ type Page struct {
 	// loadRelated resolves with the page's own.
 	more   []relatedWant
 	reveal *Reveal
+	// computed are the KindComputed fields' values by row id.
+	computed map[*Field]map[int]json.RawMessage
 }
 
 // fieldsFor picks the fields a view renders, in representation order.
@@ -170,6 +175,10 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 			}
 		case KindCustomFields:
 			err = p.loadCustomFields(ctx, rows)
+		case KindComputed:
+			if !p.nested {
+				err = p.loadComputed(ctx, f, rows)
+			}
 		}
 		if err != nil {
 			return err
@@ -669,6 +678,11 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		return p.encodeReverse(b, f, r)
 	case KindM2M:
 		return p.encodeM2M(b, f, r, nested)
+	case KindComputed:
+		if v := p.computed[f][r.ID]; v != nil {
+			return append(b, v...)
+		}
+		return append(b, "null"...)
 	case KindGenericObject:
 		ct, _ := d.Value(r, f.Generic+"_type").(string)
 		id, _ := d.Value(r, f.Generic+"_id").(int)
@@ -777,4 +791,43 @@ func appendPercent(b []byte, n, total int) []byte {
 		s += ".0"
 	}
 	return appendString(b, s)
+}
+
+// loadComputed asks a KindComputed field's PageFunc for the values of the
+// whole page at once; it runs only when the view renders the field.
+func (p *Page) loadComputed(ctx context.Context, f *Field, rows []*Row) error {
+	if f.Compute == nil {
+		return nil
+	}
+	q := api.PageQuery{ContentType: p.d.ContentType(), Postgres: p.st.Dialect == dialect.Postgres, Q: p.st.Q,
+		IDs: make([]int, len(rows)), Rows: make([]api.Getter, len(rows))}
+	for i, r := range rows {
+		q.IDs[i] = r.ID
+		q.Rows[i] = func(name string) any { return p.d.Value(r, name) }
+	}
+	q.Cached = func(key string, load func() (any, error)) (any, error) {
+		c := p.st.Cache
+		if c == nil {
+			return load()
+		}
+		key = "computed:" + key
+		if v, ok := c.Get(key); ok {
+			return v, nil
+		}
+		gen := c.Gen()
+		v, err := load()
+		if err == nil {
+			c.Put(key, gen, v)
+		}
+		return v, err
+	}
+	got, err := f.Compute(ctx, q)
+	if err != nil {
+		return fmt.Errorf("compute %s.%s: %w", p.d.Type, f.Name, err)
+	}
+	if p.computed == nil {
+		p.computed = map[*Field]map[int]json.RawMessage{}
+	}
+	p.computed[f] = got
+	return nil
 }

@@ -120,7 +120,7 @@ func init() {
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "config_template", Kind: "fk", Column: "config_template_id", GoType: "int", Target: "extras.configtemplate", Nullable: true, OnDelete: "PROTECT"},
-			{Name: "config_context", Kind: "json", Column: "config_context", GoType: "map[string]interface {}", ReadOnly: true, Nullable: true, HasDefault: true},
+			{Name: "config_context", Kind: "computed", ReadOnly: true, Compute: logicextras.ConfigContexts},
 			{Name: "local_context_data", Kind: "json", Column: "local_context_data", GoType: "map[string]interface {}", Nullable: true, HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

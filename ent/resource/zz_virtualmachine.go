@@ -95,7 +95,7 @@ func init() {
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "interface_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "virtualization.vminterface", Table: "", Column: "virtual_machine_id", Cumulative: false}},
 			{Name: "virtual_disk_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "virtualization.virtualdisk", Table: "", Column: "virtual_machine_id", Cumulative: false}},
-			{Name: "config_context", Kind: "json", Column: "config_context", GoType: "map[string]interface {}", ReadOnly: true, Nullable: true, HasDefault: true},
+			{Name: "config_context", Kind: "computed", ReadOnly: true, Compute: logicextras.ConfigContexts},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.VirtualMachine.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.VirtualMachine.UpdateOneID(id).Mutation() },

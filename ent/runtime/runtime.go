@@ -16,6 +16,8 @@ import (
 	"github.com/inventory/inventory/ent/cluster"
 	"github.com/inventory/inventory/ent/clustergroup"
 	"github.com/inventory/inventory/ent/clustertype"
+	"github.com/inventory/inventory/ent/configcontext"
+	"github.com/inventory/inventory/ent/configcontextprofile"
 	"github.com/inventory/inventory/ent/configtemplate"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
@@ -881,6 +883,118 @@ func init() {
 	clustertypeDescComments := clustertypeMixinFields3[3].Descriptor()
 	// clustertype.DefaultComments holds the default value on creation for the comments field.
 	clustertype.DefaultComments = clustertypeDescComments.Default.(string)
+	configcontextMixin := schema.ConfigContext{}.Mixin()
+	configcontextHooks := schema.ConfigContext{}.Hooks()
+	configcontext.Hooks[0] = configcontextHooks[0]
+	configcontextMixinFields0 := configcontextMixin[0].Fields()
+	_ = configcontextMixinFields0
+	configcontextFields := schema.ConfigContext{}.Fields()
+	_ = configcontextFields
+	// configcontextDescCreated is the schema descriptor for created field.
+	configcontextDescCreated := configcontextMixinFields0[0].Descriptor()
+	// configcontext.DefaultCreated holds the default value on creation for the created field.
+	configcontext.DefaultCreated = configcontextDescCreated.Default.(func() time.Time)
+	// configcontextDescLastUpdated is the schema descriptor for last_updated field.
+	configcontextDescLastUpdated := configcontextMixinFields0[1].Descriptor()
+	// configcontext.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	configcontext.DefaultLastUpdated = configcontextDescLastUpdated.Default.(func() time.Time)
+	// configcontext.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	configcontext.UpdateDefaultLastUpdated = configcontextDescLastUpdated.UpdateDefault.(func() time.Time)
+	// configcontextDescName is the schema descriptor for name field.
+	configcontextDescName := configcontextFields[0].Descriptor()
+	// configcontext.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	configcontext.NameValidator = func() func(string) error {
+		validators := configcontextDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// configcontextDescWeight is the schema descriptor for weight field.
+	configcontextDescWeight := configcontextFields[2].Descriptor()
+	// configcontext.DefaultWeight holds the default value on creation for the weight field.
+	configcontext.DefaultWeight = configcontextDescWeight.Default.(int)
+	// configcontext.WeightValidator is a validator for the "weight" field. It is called by the builders before save.
+	configcontext.WeightValidator = func() func(int) error {
+		validators := configcontextDescWeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(weight int) error {
+			for _, fn := range fns {
+				if err := fn(weight); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// configcontextDescDescription is the schema descriptor for description field.
+	configcontextDescDescription := configcontextFields[3].Descriptor()
+	// configcontext.DefaultDescription holds the default value on creation for the description field.
+	configcontext.DefaultDescription = configcontextDescDescription.Default.(string)
+	// configcontext.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	configcontext.DescriptionValidator = configcontextDescDescription.Validators[0].(func(string) error)
+	// configcontextDescIsActive is the schema descriptor for is_active field.
+	configcontextDescIsActive := configcontextFields[4].Descriptor()
+	// configcontext.DefaultIsActive holds the default value on creation for the is_active field.
+	configcontext.DefaultIsActive = configcontextDescIsActive.Default.(bool)
+	configcontextprofileMixin := schema.ConfigContextProfile{}.Mixin()
+	configcontextprofileHooks := schema.ConfigContextProfile{}.Hooks()
+	configcontextprofile.Hooks[0] = configcontextprofileHooks[0]
+	configcontextprofileMixinFields0 := configcontextprofileMixin[0].Fields()
+	_ = configcontextprofileMixinFields0
+	configcontextprofileMixinFields2 := configcontextprofileMixin[2].Fields()
+	_ = configcontextprofileMixinFields2
+	configcontextprofileFields := schema.ConfigContextProfile{}.Fields()
+	_ = configcontextprofileFields
+	// configcontextprofileDescCreated is the schema descriptor for created field.
+	configcontextprofileDescCreated := configcontextprofileMixinFields0[0].Descriptor()
+	// configcontextprofile.DefaultCreated holds the default value on creation for the created field.
+	configcontextprofile.DefaultCreated = configcontextprofileDescCreated.Default.(func() time.Time)
+	// configcontextprofileDescLastUpdated is the schema descriptor for last_updated field.
+	configcontextprofileDescLastUpdated := configcontextprofileMixinFields0[1].Descriptor()
+	// configcontextprofile.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	configcontextprofile.DefaultLastUpdated = configcontextprofileDescLastUpdated.Default.(func() time.Time)
+	// configcontextprofile.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	configcontextprofile.UpdateDefaultLastUpdated = configcontextprofileDescLastUpdated.UpdateDefault.(func() time.Time)
+	// configcontextprofileDescDescription is the schema descriptor for description field.
+	configcontextprofileDescDescription := configcontextprofileMixinFields2[0].Descriptor()
+	// configcontextprofile.DefaultDescription holds the default value on creation for the description field.
+	configcontextprofile.DefaultDescription = configcontextprofileDescDescription.Default.(string)
+	// configcontextprofile.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	configcontextprofile.DescriptionValidator = configcontextprofileDescDescription.Validators[0].(func(string) error)
+	// configcontextprofileDescComments is the schema descriptor for comments field.
+	configcontextprofileDescComments := configcontextprofileMixinFields2[1].Descriptor()
+	// configcontextprofile.DefaultComments holds the default value on creation for the comments field.
+	configcontextprofile.DefaultComments = configcontextprofileDescComments.Default.(string)
+	// configcontextprofileDescName is the schema descriptor for name field.
+	configcontextprofileDescName := configcontextprofileFields[0].Descriptor()
+	// configcontextprofile.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	configcontextprofile.NameValidator = func() func(string) error {
+		validators := configcontextprofileDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	configtemplateMixin := schema.ConfigTemplate{}.Mixin()
 	configtemplateHooks := schema.ConfigTemplate{}.Hooks()
 	configtemplate.Hooks[0] = configtemplateHooks[0]
@@ -1849,7 +1963,7 @@ func init() {
 		}
 	}()
 	// deviceDescTypeDisplay is the schema descriptor for _type_display field.
-	deviceDescTypeDisplay := deviceFields[27].Descriptor()
+	deviceDescTypeDisplay := deviceFields[26].Descriptor()
 	// device.DefaultTypeDisplay holds the default value on creation for the _type_display field.
 	device.DefaultTypeDisplay = deviceDescTypeDisplay.Default.(string)
 	devicebayMixin := schema.DeviceBay{}.Mixin()

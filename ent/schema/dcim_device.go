@@ -60,9 +60,6 @@ func (Device) Fields() []ent.Field {
 		// NetBox's one-to-one primary and out-of-band addresses (the
 		// unique indexes below), checked by ipam.DevicePrimaryIPHooks.
 		FKField("primary_ip4"), FKField("primary_ip6"), FKField("oob_ip"),
-		// config_context is the rendered configuration context, kept by the
-		// hook: until config contexts exist, local_context_data over {}.
-		field.JSON("config_context", map[string]any{}).Optional().Annotations(api.Field{Kind: "json", ReadOnly: true}),
 		// _type_display ("<manufacturer> <model>") and _vc_name cache what
 		// the display of an unnamed device needs, kept by the hooks of the
 		// device, its type, the manufacturer and the virtual chassis.
@@ -146,6 +143,9 @@ func (Device) Annotations() []schema.Annotation {
 			Coalesce: map[string][]string{"primary_ip": {"primary_ip6", "primary_ip4"}},
 			// NetBox's RenderConfigMixin (extras_configtemplate.go).
 			Endpoints: []api.Endpoint{renderConfig("RenderDeviceConfig")},
+			// config_context: the config contexts that apply merged with
+			// local_context_data on top, computed per page at read time.
+			Computed: map[string]*api.FuncRef{"config_context": api.Func(api.LogicPkg("extras"), "ConfigContexts")},
 			Filters: append(append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "manufacturer_id", Kind: "fk-id", Via: "device_type", Column: "manufacturer"},
 				api.Filter{Name: "manufacturer", Kind: "fk-attr", Via: "device_type", Column: "manufacturer"},

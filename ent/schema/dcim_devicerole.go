@@ -24,7 +24,7 @@ func (DeviceRole) Fields() []ent.Field {
 }
 
 func (DeviceRole) Edges() []ent.Edge {
-	return []ent.Edge{ParentEdge(DeviceRole.Type, NestedNameForm...),
+	return []ent.Edge{configContextsOf("roles"), ParentEdge(DeviceRole.Type, NestedNameForm...),
 		FK("config_template", ConfigTemplate.Type, api.Protect)}
 }
 

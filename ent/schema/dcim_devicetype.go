@@ -42,6 +42,7 @@ func (DeviceType) Fields() []ent.Field {
 
 func (DeviceType) Edges() []ent.Edge {
 	return []ent.Edge{
+		configContextsOf("device_types"),
 		FKRequired("manufacturer", Manufacturer.Type, api.Protect),
 		FK("default_platform", Platform.Type, api.SetNull),
 	}

@@ -27,6 +27,7 @@ func (Location) Fields() []ent.Field {
 
 func (Location) Edges() []ent.Edge {
 	return []ent.Edge{
+		configContextsOf("locations"),
 		ParentEdge(Location.Type),
 		FKRequired("site", Site.Type, api.Cascade),
 		FK("tenant", Tenant.Type, api.Protect),

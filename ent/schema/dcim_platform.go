@@ -20,6 +20,7 @@ func (Platform) Fields() []ent.Field {
 
 func (Platform) Edges() []ent.Edge {
 	return []ent.Edge{
+		configContextsOf("platforms"),
 		ParentEdge(Platform.Type, NestedNameForm...),
 		FK("manufacturer", Manufacturer.Type, api.Protect),
 		FK("config_template", ConfigTemplate.Type, api.Protect),

@@ -13,7 +13,9 @@ type Region struct{ ent.Schema }
 
 func (Region) Mixin() []ent.Mixin { return NestedGroupMixins() }
 
-func (Region) Edges() []ent.Edge { return []ent.Edge{ParentEdge(Region.Type)} }
+func (Region) Edges() []ent.Edge {
+	return []ent.Edge{configContextsOf("regions"), ParentEdge(Region.Type)}
+}
 
 func (Region) Annotations() []schema.Annotation {
 	return []schema.Annotation{

@@ -36,6 +36,7 @@ func (Site) Fields() []ent.Field {
 
 func (Site) Edges() []ent.Edge {
 	return []ent.Edge{
+		configContextsOf("sites"),
 		FK("region", Region.Type, api.SetNull),
 		FK("group", SiteGroup.Type, api.SetNull),
 		FK("tenant", Tenant.Type, api.Protect),

@@ -13,7 +13,9 @@ type SiteGroup struct{ ent.Schema }
 
 func (SiteGroup) Mixin() []ent.Mixin { return NestedGroupMixins() }
 
-func (SiteGroup) Edges() []ent.Edge { return []ent.Edge{ParentEdge(SiteGroup.Type)} }
+func (SiteGroup) Edges() []ent.Edge {
+	return []ent.Edge{configContextsOf("site_groups"), ParentEdge(SiteGroup.Type)}
+}
 
 func (SiteGroup) Annotations() []schema.Annotation {
 	return []schema.Annotation{

@@ -18,6 +18,8 @@ type Tag struct{ ent.Schema }
 // column and the owner filters are there, the API field is not.
 func (Tag) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}, Owned{Hidden: true}} }
 
+func (Tag) Edges() []ent.Edge { return []ent.Edge{configContextsOf("tags")} }
+
 func (Tag) Fields() []ent.Field {
 	return []ent.Field{
 		UniqueName(100), UniqueSlug(),

@@ -18,7 +18,7 @@ func (Tenant) Fields() []ent.Field {
 }
 
 func (Tenant) Edges() []ent.Edge {
-	return []ent.Edge{FK("group", TenantGroup.Type, api.SetNull)}
+	return []ent.Edge{configContextsOf("tenants"), FK("group", TenantGroup.Type, api.SetNull)}
 }
 
 func (Tenant) Annotations() []schema.Annotation {

@@ -14,7 +14,9 @@ type TenantGroup struct{ ent.Schema }
 
 func (TenantGroup) Mixin() []ent.Mixin { return NaturalNestedGroupMixins() }
 
-func (TenantGroup) Edges() []ent.Edge { return []ent.Edge{ParentEdge(TenantGroup.Type)} }
+func (TenantGroup) Edges() []ent.Edge {
+	return []ent.Edge{configContextsOf("tenant_groups"), ParentEdge(TenantGroup.Type)}
+}
 
 func (TenantGroup) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("name").Unique(), index.Fields("slug").Unique()}

@@ -47,6 +47,7 @@ func (Cluster) Fields() []ent.Field {
 
 func (Cluster) Edges() []ent.Edge {
 	return []ent.Edge{
+		configContextsOf("clusters"),
 		FKRequired("type", ClusterType.Type, api.Protect),
 		FK("group", ClusterGroup.Type, api.Protect),
 		FK("tenant", Tenant.Type, api.Protect),

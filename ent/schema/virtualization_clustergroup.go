@@ -14,6 +14,8 @@ type ClusterGroup struct{ ent.Schema }
 
 func (ClusterGroup) Mixin() []ent.Mixin { return OrganizationalMixins() }
 
+func (ClusterGroup) Edges() []ent.Edge { return []ent.Edge{configContextsOf("cluster_groups")} }
+
 func (ClusterGroup) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "virtualization_clustergroup"},

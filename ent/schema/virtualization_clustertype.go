@@ -14,6 +14,8 @@ type ClusterType struct{ ent.Schema }
 
 func (ClusterType) Mixin() []ent.Mixin { return OrganizationalMixins() }
 
+func (ClusterType) Edges() []ent.Edge { return []ent.Edge{configContextsOf("cluster_types")} }
+
 func (ClusterType) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "virtualization_clustertype"},

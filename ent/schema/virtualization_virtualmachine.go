@@ -48,10 +48,6 @@ func (VirtualMachine) Fields() []ent.Field {
 		field.String("serial").MaxRuneLen(50).Default(""),
 		FKField("tenant"),
 		field.JSON("local_context_data", map[string]any{}).Optional().Annotations(api.Field{Kind: "json"}),
-		// config_context is the rendered configuration context, kept by the
-		// hook as a device's is: until config contexts exist,
-		// local_context_data over {}.
-		field.JSON("config_context", map[string]any{}).Optional().Annotations(api.Field{Kind: "json", ReadOnly: true}),
 	}
 }
 
@@ -113,6 +109,9 @@ func (VirtualMachine) Annotations() []schema.Annotation {
 			Coalesce: map[string][]string{"primary_ip": {"primary_ip6", "primary_ip4"}},
 			// NetBox's RenderConfigMixin (extras_configtemplate.go).
 			Endpoints: []api.Endpoint{renderConfig("RenderVirtualMachineConfig")},
+			// config_context: the config contexts that apply merged with
+			// local_context_data on top, computed per page at read time.
+			Computed: map[string]*api.FuncRef{"config_context": api.Func(api.LogicPkg("extras"), "ConfigContexts")},
 			Filters: append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "cluster_group_id", Kind: "fk-id", Via: "cluster", Column: "group"},
 				api.Filter{Name: "cluster_group", Kind: "fk-attr", Via: "cluster", Column: "group"},

@@ -55,6 +55,8 @@ const (
 	FieldLongitude = "longitude"
 	// EdgeOwner holds the string denoting the owner edge name in mutations.
 	EdgeOwner = "owner"
+	// EdgeConfigContexts holds the string denoting the config_contexts edge name in mutations.
+	EdgeConfigContexts = "config_contexts"
 	// EdgeRegion holds the string denoting the region edge name in mutations.
 	EdgeRegion = "region"
 	// EdgeGroup holds the string denoting the group edge name in mutations.
@@ -72,6 +74,11 @@ const (
 	OwnerInverseTable = "users_owner"
 	// OwnerColumn is the table column denoting the owner relation/edge.
 	OwnerColumn = "owner_id"
+	// ConfigContextsTable is the table that holds the config_contexts relation/edge. The primary key declared below.
+	ConfigContextsTable = "extras_configcontext_sites"
+	// ConfigContextsInverseTable is the table name for the ConfigContext entity.
+	// It exists in this package in order to avoid circular dependency with the "configcontext" package.
+	ConfigContextsInverseTable = "extras_configcontext"
 	// RegionTable is the table that holds the region relation/edge.
 	RegionTable = "dcim_site"
 	// RegionInverseTable is the table name for the Region entity.
@@ -125,6 +132,9 @@ var Columns = []string{
 }
 
 var (
+	// ConfigContextsPrimaryKey and ConfigContextsColumn2 are the table columns denoting the
+	// primary key for the config_contexts relation (M2M).
+	ConfigContextsPrimaryKey = []string{"configcontext_id", "site_id"}
 	// AsnsPrimaryKey and AsnsColumn2 are the table columns denoting the
 	// primary key for the asns relation (M2M).
 	AsnsPrimaryKey = []string{"site_id", "asn_id"}
@@ -290,6 +300,20 @@ func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
 	}
 }
 
+// ByConfigContextsCount orders the results by config_contexts count.
+func ByConfigContextsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newConfigContextsStep(), opts...)
+	}
+}
+
+// ByConfigContexts orders the results by config_contexts terms.
+func ByConfigContexts(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newConfigContextsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByRegionField orders the results by region field.
 func ByRegionField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -329,6 +353,13 @@ func newOwnerStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(OwnerInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
+}
+func newConfigContextsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ConfigContextsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, ConfigContextsTable, ConfigContextsPrimaryKey...),
 	)
 }
 func newRegionStep() *sqlgraph.Step {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 )
 
 const (
@@ -31,8 +32,15 @@ const (
 	FieldWeight = "weight"
 	// FieldObjectTypes holds the string denoting the object_types field in the database.
 	FieldObjectTypes = "object_types"
+	// EdgeConfigContexts holds the string denoting the config_contexts edge name in mutations.
+	EdgeConfigContexts = "config_contexts"
 	// Table holds the table name of the tag in the database.
 	Table = "extras_tag"
+	// ConfigContextsTable is the table that holds the config_contexts relation/edge. The primary key declared below.
+	ConfigContextsTable = "extras_configcontext_tags"
+	// ConfigContextsInverseTable is the table name for the ConfigContext entity.
+	// It exists in this package in order to avoid circular dependency with the "configcontext" package.
+	ConfigContextsInverseTable = "extras_configcontext"
 )
 
 // Columns holds all SQL columns for tag fields.
@@ -48,6 +56,12 @@ var Columns = []string{
 	FieldWeight,
 	FieldObjectTypes,
 }
+
+var (
+	// ConfigContextsPrimaryKey and ConfigContextsColumn2 are the table columns denoting the
+	// primary key for the config_contexts relation (M2M).
+	ConfigContextsPrimaryKey = []string{"configcontext_id", "tag_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
@@ -132,4 +146,25 @@ func ByDescription(opts ...sql.OrderTermOption) OrderOption {
 // ByWeight orders the results by the weight field.
 func ByWeight(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldWeight, opts...).ToFunc()
+}
+
+// ByConfigContextsCount orders the results by config_contexts count.
+func ByConfigContextsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newConfigContextsStep(), opts...)
+	}
+}
+
+// ByConfigContexts orders the results by config_contexts terms.
+func ByConfigContexts(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newConfigContextsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+func newConfigContextsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ConfigContextsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, ConfigContextsTable, ConfigContextsPrimaryKey...),
+	)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
@@ -542,6 +543,29 @@ func WeightLT(v int) predicate.Tag {
 // WeightLTE applies the LTE predicate on the "weight" field.
 func WeightLTE(v int) predicate.Tag {
 	return predicate.Tag(sql.FieldLTE(FieldWeight, v))
+}
+
+// HasConfigContexts applies the HasEdge predicate on the "config_contexts" edge.
+func HasConfigContexts() predicate.Tag {
+	return predicate.Tag(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, ConfigContextsTable, ConfigContextsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasConfigContextsWith applies the HasEdge predicate on the "config_contexts" edge with a given conditions (other predicates).
+func HasConfigContextsWith(preds ...predicate.ConfigContext) predicate.Tag {
+	return predicate.Tag(func(s *sql.Selector) {
+		step := newConfigContextsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // And groups predicates with the AND operator between them.

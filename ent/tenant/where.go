@@ -608,6 +608,29 @@ func HasOwnerWith(preds ...predicate.Owner) predicate.Tenant {
 	})
 }
 
+// HasConfigContexts applies the HasEdge predicate on the "config_contexts" edge.
+func HasConfigContexts() predicate.Tenant {
+	return predicate.Tenant(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, ConfigContextsTable, ConfigContextsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasConfigContextsWith applies the HasEdge predicate on the "config_contexts" edge with a given conditions (other predicates).
+func HasConfigContextsWith(preds ...predicate.ConfigContext) predicate.Tenant {
+	return predicate.Tenant(func(s *sql.Selector) {
+		step := newConfigContextsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasGroup applies the HasEdge predicate on the "group" edge.
 func HasGroup() predicate.Tenant {
 	return predicate.Tenant(func(s *sql.Selector) {

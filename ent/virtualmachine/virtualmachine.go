@@ -65,8 +65,6 @@ const (
 	FieldTenantID = "tenant_id"
 	// FieldLocalContextData holds the string denoting the local_context_data field in the database.
 	FieldLocalContextData = "local_context_data"
-	// FieldConfigContext holds the string denoting the config_context field in the database.
-	FieldConfigContext = "config_context"
 	// EdgeOwner holds the string denoting the owner edge name in mutations.
 	EdgeOwner = "owner"
 	// EdgeVirtualMachineType holds the string denoting the virtual_machine_type edge name in mutations.
@@ -198,7 +196,6 @@ var Columns = []string{
 	FieldSerial,
 	FieldTenantID,
 	FieldLocalContextData,
-	FieldConfigContext,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

@@ -1215,16 +1215,6 @@ func LocalContextDataNotNil() predicate.VirtualMachine {
 	return predicate.VirtualMachine(sql.FieldNotNull(FieldLocalContextData))
 }
 
-// ConfigContextIsNil applies the IsNil predicate on the "config_context" field.
-func ConfigContextIsNil() predicate.VirtualMachine {
-	return predicate.VirtualMachine(sql.FieldIsNull(FieldConfigContext))
-}
-
-// ConfigContextNotNil applies the NotNil predicate on the "config_context" field.
-func ConfigContextNotNil() predicate.VirtualMachine {
-	return predicate.VirtualMachine(sql.FieldNotNull(FieldConfigContext))
-}
-
 // HasOwner applies the HasEdge predicate on the "owner" edge.
 func HasOwner() predicate.VirtualMachine {
 	return predicate.VirtualMachine(func(s *sql.Selector) {

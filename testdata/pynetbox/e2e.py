@@ -23,6 +23,8 @@ interface and a disk, and a VM's primary IPv4 on its interface.
 A templates section renders the device's configuration through its role's
 config template (render_config, JSON and text/plain) and the site list
 through an export template (?export=).
+A config contexts section merges a site-wide and a role-specific context
+under the device's local context data, and leaves it out with exclude.
 
 Exit status: 0 all checks passed, 1 a check failed, 2 pynetbox is not
 importable.
@@ -945,6 +947,34 @@ def templates():
             obj.delete()
 
 
+def config_contexts():
+    """the issue's config contexts: a site-wide context of weight 100 and a role-specific one of weight
+    200 merge under the device's local context data in its config_context, absent with exclude"""
+    site, role, dev = S["site"], S["role"], S["device"]
+    wide = nb.extras.config_contexts.create(name="site wide " + SFX, weight=100, sites=[site.id],
+                                            data={"ntp": {"servers": ["192.0.2.1"], "tz": "UTC"}, "dns": "192.0.2.53"})
+    specific = nb.extras.config_contexts.create(name="role " + SFX, weight=200, roles=[role.id],
+                                                data={"ntp": {"servers": ["192.0.2.2"]}, "syslog": "192.0.2.5"})
+    eq(wide.sites[0].id, site.id, "context sites (nested)")
+    eq(nb.extras.config_contexts.count(site_id=site.id), 1, "config_contexts.count(site_id=)")
+    eq(nb.extras.config_contexts.count(device_role_id=role.id), 1, "config_contexts.count(device_role_id=)")
+    dev.local_context_data = {"dns": "192.0.2.99"}
+    check(dev.save(), "saving the device's local context data changed nothing")
+    want = {"ntp": {"servers": ["192.0.2.2"], "tz": "UTC"}, "dns": "192.0.2.99", "syslog": "192.0.2.5"}
+    eq(nb.dcim.devices.get(dev.id).config_context, want, "device config_context")
+    listed = list(nb.dcim.devices.filter(id=dev.id))
+    eq(listed[0].config_context, want, "listed device config_context")
+    excluded = list(nb.dcim.devices.filter(id=dev.id, exclude="config_context"))
+    check("config_context" not in dict(excluded[0]), "config_context rendered with exclude=config_context")
+    eq(dict(excluded[0])["local_context_data"], {"dns": "192.0.2.99"}, "local_context_data with exclude")
+    specific.weight = 50
+    check(specific.save(), "saving the context's weight changed nothing")
+    eq(nb.dcim.devices.get(dev.id).config_context["ntp"]["servers"], ["192.0.2.1"],
+       "the site-wide context wins once it weighs more")
+    eq(nb.extras.config_contexts.delete([wide, specific]), True, "delete the contexts")
+    eq(nb.dcim.devices.get(dev.id).config_context, {"dns": "192.0.2.99"}, "config_context without contexts")
+
+
 def main():
     print("pynetbox {} against {} (suffix {})".format(pynetbox.__version__, URL, SFX))
     section("provisioning", provisioning)
@@ -970,6 +1000,7 @@ def main():
     section("contacts", contacts, needs=["site"])
     section("virtualization", virtualization, needs=["site"])
     section("templates", templates, needs=["device", "role", "site"])
+    section("config contexts", config_contexts, needs=["site", "role", "device"])
     section("owners", owners)
     section("cleanup", cleanup)
     summary()

@@ -341,32 +341,7 @@ func (s *state) checkDevice(ctx context.Context, m rawsql.Mutation) error {
 			return err
 		}
 	}
-	if creating || rawsql.Touched(m, "local_context_data") {
-		if err := m.SetField("config_context", ConfigContext(s.get("local_context_data"))); err != nil {
-			return err
-		}
-	}
 	return nil
-}
-
-// ConfigContext renders a device's config context until config contexts
-// exist: its local context data merged over {} (an object, never null).
-func ConfigContext(local any) map[string]any {
-	out := map[string]any{}
-	switch x := local.(type) {
-	case map[string]any:
-		for k, v := range x {
-			out[k] = v
-		}
-	case string: // as stored, JSON text
-		var m map[string]any
-		if json.Unmarshal([]byte(x), &m) == nil {
-			for k, v := range m {
-				out[k] = v
-			}
-		}
-	}
-	return out
 }
 
 // checkPosition is the position field's own validation:

@@ -76,13 +76,4 @@ func TestCheckPositionAndContext(t *testing.T) {
 			t.Errorf("position %v: %q, want %q", v, got, want)
 		}
 	}
-	if c := ConfigContext(nil); c == nil || len(c) != 0 {
-		t.Errorf("no local data: %v", c)
-	}
-	if c := ConfigContext(`{"a": 1}`); c["a"] != 1.0 {
-		t.Errorf("stored local data: %v", c)
-	}
-	if c := ConfigContext(map[string]any{"b": "x"}); c["b"] != "x" {
-		t.Errorf("local data: %v", c)
-	}
 }

@@ -256,3 +256,21 @@ func ModuleTypeProfileHooks() []ent.Hook {
 		})
 	}}
 }
+
+// SchemaViolation checks v against the JSON schema schemaDoc (JSON text)
+// and returns the one-line message of the first violation, "" when v
+// conforms: what a config context's profile check reports (ent/logic/extras).
+func SchemaViolation(schemaDoc []byte, v any) (string, error) {
+	sch, err := compileSchema(schemaDoc)
+	if err != nil {
+		return "Invalid schema: " + schemaMessage(err), nil
+	}
+	inst, err := toSchemaValue(v)
+	if err != nil {
+		return "", err
+	}
+	if err := sch.Validate(inst); err != nil {
+		return schemaMessage(err), nil
+	}
+	return "", nil
+}

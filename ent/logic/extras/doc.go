@@ -9,6 +9,11 @@
 //     (package conditions); NetBox's messages.
 //   - Webhook: the payload URL is an http(s) URL or a template that parses
 //     (package jinja); no CA file while SSL verification is off.
+//   - ConfigContext: data conforms to its profile's JSON schema; and the
+//     config_context of devices and virtual machines (ConfigContexts, an
+//     api.PageFunc): the active contexts that apply, deep-merged by weight
+//     then name with local_context_data on top, for a page at once.
+//   - ConfigContextProfile: schema is a valid JSON Schema.
 //   - CustomField's display string, and the choices endpoint of choice sets
 //     (declared in the schema's api.Model, wired by the generator).
 //   - ConfigTemplate and ExportTemplate (render.go): environment_params as

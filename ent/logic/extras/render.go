@@ -2,7 +2,6 @@ package extras
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -154,7 +153,7 @@ func TemplateHooks(table string, configTemplate bool) []ent.Hook {
 		if !configTemplate && strings.EqualFold(rawsql.StringOf(row["name"]), "table") {
 			return &api.FieldError{Field: "name", Message: fmt.Sprintf("%q is a reserved name. Please choose a different name.", rawsql.StringOf(row["name"]))}
 		}
-		params, err := jsonObject(row["environment_params"])
+		params, err := decodeObject(row["environment_params"])
 		if err != nil {
 			return &api.FieldError{Field: "environment_params", Message: "Value must be a dictionary."}
 		}
@@ -178,41 +177,12 @@ func TemplateHooks(table string, configTemplate bool) []ent.Hook {
 	}}
 }
 
-// jsonObject reads a JSON object column as a mutation holds it (a map) or
-// as a row stores it (JSON text); NULL is an empty object.
-func jsonObject(v any) (map[string]any, error) {
-	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case map[string]any:
-		return x, nil
-	case string:
-		return decodeObject([]byte(x))
-	case []byte:
-		return decodeObject(x)
-	case json.RawMessage:
-		return decodeObject(x)
-	}
-	return nil, fmt.Errorf("unexpected %T", v)
-}
-
-func decodeObject(raw []byte) (map[string]any, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
 // RenderStored renders a stored template (its code and environment_params
 // as the row holds them) with data, within lim. A failure is the
 // template's fault, so it is a 400 naming template_code: the client can
 // fix it; NetBox answers 500 with the exception's text.
 func RenderStored(code string, params any, configTemplate bool, data map[string]any, lim jinja.Limits) (string, error) {
-	p, err := jsonObject(params)
+	p, err := decodeObject(params)
 	if err != nil {
 		return "", &api.FieldError{Field: "environment_params", Message: "Value must be a dictionary."}
 	}

@@ -12,8 +12,8 @@
 //   - Virtual machines (vm.go): VirtualMachine.clean() and save(): placed
 //     at a site, in a cluster or on a device, those three agreeing; the site
 //     taken from the cluster or device; the type's defaults on create; the
-//     disk equal to the sum of the virtual disks; the config context (a
-//     device's rule, dcim.ConfigContext); the primary IP addresses
+//     disk equal to the sum of the virtual disks (the config context is
+//     computed at read time, extras.ConfigContexts); the primary IP addresses
 //     (ipam.VirtualMachinePrimaryIPHooks).
 //   - VM interfaces (vminterface.go): parent and bridge on the same
 //     virtual machine, the 802.1Q mode's VLANs of the VM's site or global,

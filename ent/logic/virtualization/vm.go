@@ -6,7 +6,6 @@ import (
 
 	"entgo.io/ent"
 
-	"github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
@@ -133,12 +132,6 @@ func vmSaveHook(next ent.Mutator) ent.Mutator {
 				if err := m.SetField(field, val); err != nil {
 					return nil, err
 				}
-			}
-		}
-		if creating || rawsql.Touched(m, "local_context_data") {
-			local, _ := m.Field("local_context_data")
-			if err := m.SetField("config_context", dcim.ConfigContext(local)); err != nil {
-				return nil, err
 			}
 		}
 		return next.Mutate(ctx, m)

@@ -62,6 +62,10 @@ type Model struct {
 	NoFilters []string `json:"no_filters,omitempty"`
 	// ReadOnly endpoints accept no writes.
 	ReadOnly bool `json:"read_only,omitempty"`
+	// Computed fields are read-only fields computed at read time for a
+	// whole page of rows by a PageFunc (specifics.go), by API name: a
+	// device's config_context, merged from the config contexts that apply.
+	Computed map[string]*FuncRef `json:"computed,omitempty"`
 	// DisplayFunc, IP and Endpoints: see specifics.go.
 	DisplayFunc *FuncRef   `json:"display_func,omitempty"`
 	IP          *IPColumns `json:"ip,omitempty"`
@@ -150,6 +154,9 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	}
 	if o.NoFilters != nil {
 		m.NoFilters = append(m.NoFilters, o.NoFilters...)
+	}
+	if o.Computed != nil {
+		m.Computed = o.Computed
 	}
 	if o.DisplayFunc != nil {
 		m.DisplayFunc = o.DisplayFunc
@@ -291,6 +298,10 @@ type Field struct {
 	// representation instead of the nested one (NetBox's
 	// SerializedPKRelatedField without nested=True: a VRF's import_targets).
 	Full bool `json:"full,omitempty"`
+	// ByLookup writes and renders a many-to-many edge as the related
+	// objects' Lookup values instead of ids and nested objects (DRF's
+	// SlugRelatedField: a config context's tags as slugs).
+	ByLookup bool `json:"by_lookup,omitempty"`
 	// Nested lists the fields of the related object an FK renders instead
 	// of its brief ones, choices as their bare value: NetBox's hand-written
 	// Nested<Model>Serializer (an IP address's nat_inside). An entry

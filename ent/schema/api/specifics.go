@@ -1,5 +1,11 @@
 package api
 
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+)
+
 // A model's specifics that are more than data: its display function, the
 // columns its IP field kinds work on, and its special endpoints. They are
 // declared in the model's annotation and picked up by the generator
@@ -44,4 +50,31 @@ type IPColumns struct {
 // PrefixColumns are the column names ent/schema/ipnet's models use.
 func PrefixColumns() *IPColumns {
 	return &IPColumns{Family: "family", Network: "network", Broadcast: "broadcast", Length: "prefix_length", VRFKey: "vrf_key"}
+}
+
+// PageFunc computes a read-only field declared in api.Model.Computed for a
+// whole page of rows at once (a device's config_context): the read path
+// calls it once per page whose view renders the field, never when the view
+// leaves it out (?exclude=, ?omit=, ?fields=, brief), so its queries cost a
+// fixed number per request whatever the page size. It returns each row's
+// JSON value by id; a row missing from the map renders null.
+type PageFunc func(ctx context.Context, q PageQuery) (map[int]json.RawMessage, error)
+
+// PageQuery is what a PageFunc sees of the page: its rows through Getters
+// (FK fields read as the related id) and the request's database, read
+// inside its transaction when there is one.
+type PageQuery struct {
+	ContentType string // "dcim.device"
+	IDs         []int
+	Rows        []Getter // in the order of IDs
+	// Q runs reads; placeholders are "$n" when Postgres, else "?".
+	Q interface {
+		QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	}
+	Postgres bool
+	// Cached returns the value cached under key, or load's, kept until the
+	// next write anywhere (the read cache's rules: another replica's write
+	// drops it too); inside a write transaction it always loads. Values
+	// are shared between requests: never modify one.
+	Cached func(key string, load func() (any, error)) (any, error)
 }
