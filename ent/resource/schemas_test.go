@@ -182,6 +182,12 @@ var filterExclusions = map[string]string{
 	"users/permissions object_type_id":            "ObjectType ids",
 	"core/object-changes changed_object_type_id":  "ObjectType ids",
 	"users/permissions object_types":              "ObjectType ids",
+	"extras/custom-links object_type_id":          "ObjectType ids",
+	"extras/saved-filters object_type_id":         "ObjectType ids",
+	"extras/table-configs object_type_id":         "ObjectType ids",
+	"extras/bookmarks object_type_id":             "ObjectType ids",
+	"extras/saved-filters usable":                 "depends on the requesting user, which filters do not see; the visibility rule (api.Model.Shared) already hides other users' private rows",
+	"extras/table-configs usable":                 "depends on the requesting user, which filters do not see; the visibility rule (api.Model.Shared) already hides other users' private rows",
 	"users/groups notification_group_id":          "no notification groups",
 	// Devices: config templates land with their model.
 	"dcim/devices config_template_id":           "no config templates",
