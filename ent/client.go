@@ -10006,7 +10006,8 @@ func (c *SubscriptionClient) Get(ctx context.Context, id int) (*Subscription, er
 
 // Hooks returns the client hooks.
 func (c *SubscriptionClient) Hooks() []Hook {
-	return c.hooks.Subscription
+	hooks := c.hooks.Subscription
+	return append(hooks[:len(hooks):len(hooks)], subscription.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.

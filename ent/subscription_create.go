@@ -28,7 +28,9 @@ func (_c *SubscriptionCreate) Mutation() *SubscriptionMutation {
 
 // Save creates the Subscription in the database.
 func (_c *SubscriptionCreate) Save(ctx context.Context) (*Subscription, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -55,8 +57,11 @@ func (_c *SubscriptionCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *SubscriptionCreate) defaults() {
+func (_c *SubscriptionCreate) defaults() error {
 	if _, ok := _c.mutation.Created(); !ok {
+		if subscription.DefaultCreated == nil {
+			return fmt.Errorf("ent: uninitialized subscription.DefaultCreated (forgotten import ent/runtime?)")
+		}
 		v := subscription.DefaultCreated()
 		_c.mutation.SetCreated(v)
 	}
@@ -64,6 +69,7 @@ func (_c *SubscriptionCreate) defaults() {
 		v := subscription.DefaultObjectDisplay
 		_c.mutation.SetObjectDisplay(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -6294,6 +6294,8 @@ func init() {
 	sitegroupDescComments := sitegroupMixinFields3[5].Descriptor()
 	// sitegroup.DefaultComments holds the default value on creation for the comments field.
 	sitegroup.DefaultComments = sitegroupDescComments.Default.(string)
+	subscriptionHooks := schema.Subscription{}.Hooks()
+	subscription.Hooks[0] = subscriptionHooks[0]
 	subscriptionFields := schema.Subscription{}.Fields()
 	_ = subscriptionFields
 	// subscriptionDescCreated is the schema descriptor for created field.

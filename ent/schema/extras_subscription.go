@@ -7,6 +7,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
+	"github.com/inventory/inventory/ent/logic/extras"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -38,6 +39,10 @@ func (Subscription) Indexes() []ent.Index {
 		index.Fields("user_id"),
 	}
 }
+
+// Hooks: a subscription taken along by its object's delete notifies its
+// user first.
+func (Subscription) Hooks() []ent.Hook { return extras.SubscriptionHooks() }
 
 func (Subscription) Annotations() []schema.Annotation {
 	return []schema.Annotation{

@@ -9,6 +9,13 @@
 //     (package conditions); NetBox's messages.
 //   - Webhook: the payload URL is an http(s) URL or a template that parses
 //     (package jinja); no CA file while SSL verification is off.
+//   - SavedFilter, TableConfig: the user (a bare-id column) must exist;
+//     a saved filter's parameters are an object (userobjects.go).
+//   - Notifications (notifications.go): written for subscribers when a
+//     subscribed object changes (the subscription's hook for deletes, the
+//     change capture for updates) and for a notification group's members
+//     by event rules; the displays of bookmarks, subscriptions and
+//     notifications.
 //   - CustomField's display string, and the choices endpoint of choice sets
 //     (declared in the schema's api.Model, wired by the generator).
 //
