@@ -22,7 +22,9 @@ const pynetboxScript = "../testdata/pynetbox/e2e.py"
 // on every database: token provisioning, create/all/filter/get/save/delete,
 // a device from a 48-port type with its interfaces and the rack elevation,
 // offset and cursor pagination, choices and counts, circuits, and a contact
-// assigned to a site with a role and found with the site's contact filters.
+// assigned to a site with a role and found with the site's contact filters,
+// and a bookmark, a subscription (its notification), a saved filter and a
+// custom link on a site.
 //
 // The interpreter is $INVENTORY_TEST_PYTHON, else python3 on PATH (.ci/run
 // puts a virtualenv with the requirements first on PATH). Without python3 or
