@@ -18,6 +18,7 @@ import (
 	"github.com/inventory/inventory/ent/aggregate"
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
+	"github.com/inventory/inventory/ent/bookmark"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -39,6 +40,7 @@ import (
 	"github.com/inventory/inventory/ent/contactrole"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/customlink"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebay"
@@ -68,6 +70,8 @@ import (
 	"github.com/inventory/inventory/ent/modulebaytemplate"
 	"github.com/inventory/inventory/ent/moduletype"
 	"github.com/inventory/inventory/ent/moduletypeprofile"
+	"github.com/inventory/inventory/ent/notification"
+	"github.com/inventory/inventory/ent/notificationgroup"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
@@ -95,10 +99,13 @@ import (
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
+	"github.com/inventory/inventory/ent/savedfilter"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
+	"github.com/inventory/inventory/ent/subscription"
+	"github.com/inventory/inventory/ent/tableconfig"
 	"github.com/inventory/inventory/ent/tag"
 	"github.com/inventory/inventory/ent/taggeditem"
 	"github.com/inventory/inventory/ent/tenant"
@@ -135,6 +142,8 @@ type Client struct {
 	ASNRange *ASNRangeClient
 	// Aggregate is the client for interacting with the Aggregate builders.
 	Aggregate *AggregateClient
+	// Bookmark is the client for interacting with the Bookmark builders.
+	Bookmark *BookmarkClient
 	// Circuit is the client for interacting with the Circuit builders.
 	Circuit *CircuitClient
 	// CircuitGroup is the client for interacting with the CircuitGroup builders.
@@ -177,6 +186,8 @@ type Client struct {
 	CustomField *CustomFieldClient
 	// CustomFieldChoiceSet is the client for interacting with the CustomFieldChoiceSet builders.
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
+	// CustomLink is the client for interacting with the CustomLink builders.
+	CustomLink *CustomLinkClient
 	// Delivery is the client for interacting with the Delivery builders.
 	Delivery *DeliveryClient
 	// Device is the client for interacting with the Device builders.
@@ -235,6 +246,10 @@ type Client struct {
 	ModuleType *ModuleTypeClient
 	// ModuleTypeProfile is the client for interacting with the ModuleTypeProfile builders.
 	ModuleTypeProfile *ModuleTypeProfileClient
+	// Notification is the client for interacting with the Notification builders.
+	Notification *NotificationClient
+	// NotificationGroup is the client for interacting with the NotificationGroup builders.
+	NotificationGroup *NotificationGroupClient
 	// ObjectChange is the client for interacting with the ObjectChange builders.
 	ObjectChange *ObjectChangeClient
 	// ObjectPermission is the client for interacting with the ObjectPermission builders.
@@ -289,6 +304,8 @@ type Client struct {
 	Role *RoleClient
 	// RouteTarget is the client for interacting with the RouteTarget builders.
 	RouteTarget *RouteTargetClient
+	// SavedFilter is the client for interacting with the SavedFilter builders.
+	SavedFilter *SavedFilterClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
 	// ServiceTemplate is the client for interacting with the ServiceTemplate builders.
@@ -297,6 +314,10 @@ type Client struct {
 	Site *SiteClient
 	// SiteGroup is the client for interacting with the SiteGroup builders.
 	SiteGroup *SiteGroupClient
+	// Subscription is the client for interacting with the Subscription builders.
+	Subscription *SubscriptionClient
+	// TableConfig is the client for interacting with the TableConfig builders.
+	TableConfig *TableConfigClient
 	// Tag is the client for interacting with the Tag builders.
 	Tag *TagClient
 	// TaggedItem is the client for interacting with the TaggedItem builders.
@@ -353,6 +374,7 @@ func (c *Client) init() {
 	c.ASN = NewASNClient(c.config)
 	c.ASNRange = NewASNRangeClient(c.config)
 	c.Aggregate = NewAggregateClient(c.config)
+	c.Bookmark = NewBookmarkClient(c.config)
 	c.Circuit = NewCircuitClient(c.config)
 	c.CircuitGroup = NewCircuitGroupClient(c.config)
 	c.CircuitGroupAssignment = NewCircuitGroupAssignmentClient(c.config)
@@ -374,6 +396,7 @@ func (c *Client) init() {
 	c.ContactRole = NewContactRoleClient(c.config)
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
+	c.CustomLink = NewCustomLinkClient(c.config)
 	c.Delivery = NewDeliveryClient(c.config)
 	c.Device = NewDeviceClient(c.config)
 	c.DeviceBay = NewDeviceBayClient(c.config)
@@ -403,6 +426,8 @@ func (c *Client) init() {
 	c.ModuleBayTemplate = NewModuleBayTemplateClient(c.config)
 	c.ModuleType = NewModuleTypeClient(c.config)
 	c.ModuleTypeProfile = NewModuleTypeProfileClient(c.config)
+	c.Notification = NewNotificationClient(c.config)
+	c.NotificationGroup = NewNotificationGroupClient(c.config)
 	c.ObjectChange = NewObjectChangeClient(c.config)
 	c.ObjectPermission = NewObjectPermissionClient(c.config)
 	c.OutboxEvent = NewOutboxEventClient(c.config)
@@ -430,10 +455,13 @@ func (c *Client) init() {
 	c.Region = NewRegionClient(c.config)
 	c.Role = NewRoleClient(c.config)
 	c.RouteTarget = NewRouteTargetClient(c.config)
+	c.SavedFilter = NewSavedFilterClient(c.config)
 	c.Service = NewServiceClient(c.config)
 	c.ServiceTemplate = NewServiceTemplateClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SiteGroup = NewSiteGroupClient(c.config)
+	c.Subscription = NewSubscriptionClient(c.config)
+	c.TableConfig = NewTableConfigClient(c.config)
 	c.Tag = NewTagClient(c.config)
 	c.TaggedItem = NewTaggedItemClient(c.config)
 	c.Tenant = NewTenantClient(c.config)
@@ -550,6 +578,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ASN:                       NewASNClient(cfg),
 		ASNRange:                  NewASNRangeClient(cfg),
 		Aggregate:                 NewAggregateClient(cfg),
+		Bookmark:                  NewBookmarkClient(cfg),
 		Circuit:                   NewCircuitClient(cfg),
 		CircuitGroup:              NewCircuitGroupClient(cfg),
 		CircuitGroupAssignment:    NewCircuitGroupAssignmentClient(cfg),
@@ -571,6 +600,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ContactRole:               NewContactRoleClient(cfg),
 		CustomField:               NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
+		CustomLink:                NewCustomLinkClient(cfg),
 		Delivery:                  NewDeliveryClient(cfg),
 		Device:                    NewDeviceClient(cfg),
 		DeviceBay:                 NewDeviceBayClient(cfg),
@@ -600,6 +630,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ModuleBayTemplate:         NewModuleBayTemplateClient(cfg),
 		ModuleType:                NewModuleTypeClient(cfg),
 		ModuleTypeProfile:         NewModuleTypeProfileClient(cfg),
+		Notification:              NewNotificationClient(cfg),
+		NotificationGroup:         NewNotificationGroupClient(cfg),
 		ObjectChange:              NewObjectChangeClient(cfg),
 		ObjectPermission:          NewObjectPermissionClient(cfg),
 		OutboxEvent:               NewOutboxEventClient(cfg),
@@ -627,10 +659,13 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Region:                    NewRegionClient(cfg),
 		Role:                      NewRoleClient(cfg),
 		RouteTarget:               NewRouteTargetClient(cfg),
+		SavedFilter:               NewSavedFilterClient(cfg),
 		Service:                   NewServiceClient(cfg),
 		ServiceTemplate:           NewServiceTemplateClient(cfg),
 		Site:                      NewSiteClient(cfg),
 		SiteGroup:                 NewSiteGroupClient(cfg),
+		Subscription:              NewSubscriptionClient(cfg),
+		TableConfig:               NewTableConfigClient(cfg),
 		Tag:                       NewTagClient(cfg),
 		TaggedItem:                NewTaggedItemClient(cfg),
 		Tenant:                    NewTenantClient(cfg),
@@ -674,6 +709,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ASN:                       NewASNClient(cfg),
 		ASNRange:                  NewASNRangeClient(cfg),
 		Aggregate:                 NewAggregateClient(cfg),
+		Bookmark:                  NewBookmarkClient(cfg),
 		Circuit:                   NewCircuitClient(cfg),
 		CircuitGroup:              NewCircuitGroupClient(cfg),
 		CircuitGroupAssignment:    NewCircuitGroupAssignmentClient(cfg),
@@ -695,6 +731,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ContactRole:               NewContactRoleClient(cfg),
 		CustomField:               NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
+		CustomLink:                NewCustomLinkClient(cfg),
 		Delivery:                  NewDeliveryClient(cfg),
 		Device:                    NewDeviceClient(cfg),
 		DeviceBay:                 NewDeviceBayClient(cfg),
@@ -724,6 +761,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ModuleBayTemplate:         NewModuleBayTemplateClient(cfg),
 		ModuleType:                NewModuleTypeClient(cfg),
 		ModuleTypeProfile:         NewModuleTypeProfileClient(cfg),
+		Notification:              NewNotificationClient(cfg),
+		NotificationGroup:         NewNotificationGroupClient(cfg),
 		ObjectChange:              NewObjectChangeClient(cfg),
 		ObjectPermission:          NewObjectPermissionClient(cfg),
 		OutboxEvent:               NewOutboxEventClient(cfg),
@@ -751,10 +790,13 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Region:                    NewRegionClient(cfg),
 		Role:                      NewRoleClient(cfg),
 		RouteTarget:               NewRouteTargetClient(cfg),
+		SavedFilter:               NewSavedFilterClient(cfg),
 		Service:                   NewServiceClient(cfg),
 		ServiceTemplate:           NewServiceTemplateClient(cfg),
 		Site:                      NewSiteClient(cfg),
 		SiteGroup:                 NewSiteGroupClient(cfg),
+		Subscription:              NewSubscriptionClient(cfg),
+		TableConfig:               NewTableConfigClient(cfg),
 		Tag:                       NewTagClient(cfg),
 		TaggedItem:                NewTaggedItemClient(cfg),
 		Tenant:                    NewTenantClient(cfg),
@@ -805,26 +847,27 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.ASN, c.ASNRange, c.Aggregate, c.Circuit, c.CircuitGroup,
+		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.Circuit, c.CircuitGroup,
 		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
 		c.ClusterGroup, c.ClusterType, c.ConfigContext, c.ConfigContextProfile,
 		c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
 		c.ConsoleServerPortTemplate, c.Contact, c.ContactAssignment, c.ContactGroup,
-		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.Device,
-		c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
+		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.CustomLink, c.Delivery,
+		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
 		c.DeviceType, c.EventRule, c.ExportTemplate, c.FHRPGroup,
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
 		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
 		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
 		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
-		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
-		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
-		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.Service,
-		c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
+		c.ModuleTypeProfile, c.Notification, c.NotificationGroup, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform,
+		c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
+		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
+		c.SavedFilter, c.Service, c.ServiceTemplate, c.Site, c.SiteGroup,
+		c.Subscription, c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
+		c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
 		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
 		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
 		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
@@ -838,26 +881,27 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.ASN, c.ASNRange, c.Aggregate, c.Circuit, c.CircuitGroup,
+		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.Circuit, c.CircuitGroup,
 		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
 		c.ClusterGroup, c.ClusterType, c.ConfigContext, c.ConfigContextProfile,
 		c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
 		c.ConsoleServerPortTemplate, c.Contact, c.ContactAssignment, c.ContactGroup,
-		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.Device,
-		c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
+		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.CustomLink, c.Delivery,
+		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
 		c.DeviceType, c.EventRule, c.ExportTemplate, c.FHRPGroup,
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
 		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
 		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
 		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
-		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
-		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
-		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.Service,
-		c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
+		c.ModuleTypeProfile, c.Notification, c.NotificationGroup, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform,
+		c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
+		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
+		c.SavedFilter, c.Service, c.ServiceTemplate, c.Site, c.SiteGroup,
+		c.Subscription, c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
+		c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
 		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
 		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
 		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
@@ -876,6 +920,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ASNRange.mutate(ctx, m)
 	case *AggregateMutation:
 		return c.Aggregate.mutate(ctx, m)
+	case *BookmarkMutation:
+		return c.Bookmark.mutate(ctx, m)
 	case *CircuitMutation:
 		return c.Circuit.mutate(ctx, m)
 	case *CircuitGroupMutation:
@@ -918,6 +964,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CustomField.mutate(ctx, m)
 	case *CustomFieldChoiceSetMutation:
 		return c.CustomFieldChoiceSet.mutate(ctx, m)
+	case *CustomLinkMutation:
+		return c.CustomLink.mutate(ctx, m)
 	case *DeliveryMutation:
 		return c.Delivery.mutate(ctx, m)
 	case *DeviceMutation:
@@ -976,6 +1024,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ModuleType.mutate(ctx, m)
 	case *ModuleTypeProfileMutation:
 		return c.ModuleTypeProfile.mutate(ctx, m)
+	case *NotificationMutation:
+		return c.Notification.mutate(ctx, m)
+	case *NotificationGroupMutation:
+		return c.NotificationGroup.mutate(ctx, m)
 	case *ObjectChangeMutation:
 		return c.ObjectChange.mutate(ctx, m)
 	case *ObjectPermissionMutation:
@@ -1030,6 +1082,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Role.mutate(ctx, m)
 	case *RouteTargetMutation:
 		return c.RouteTarget.mutate(ctx, m)
+	case *SavedFilterMutation:
+		return c.SavedFilter.mutate(ctx, m)
 	case *ServiceMutation:
 		return c.Service.mutate(ctx, m)
 	case *ServiceTemplateMutation:
@@ -1038,6 +1092,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Site.mutate(ctx, m)
 	case *SiteGroupMutation:
 		return c.SiteGroup.mutate(ctx, m)
+	case *SubscriptionMutation:
+		return c.Subscription.mutate(ctx, m)
+	case *TableConfigMutation:
+		return c.TableConfig.mutate(ctx, m)
 	case *TagMutation:
 		return c.Tag.mutate(ctx, m)
 	case *TaggedItemMutation:
@@ -1378,6 +1436,104 @@ func (c *AggregateClient) mutate(ctx context.Context, m *AggregateMutation) (Val
 		return (&AggregateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Aggregate mutation op: %q", m.Op())
+	}
+}
+
+// BookmarkClient is a client for the Bookmark schema.
+type BookmarkClient struct {
+	config
+}
+
+// NewBookmarkClient returns a client for the Bookmark from the given config.
+func NewBookmarkClient(c config) *BookmarkClient {
+	return &BookmarkClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `bookmark.Hooks(f(g(h())))`.
+func (c *BookmarkClient) Use(hooks ...Hook) {
+	c.hooks.Bookmark = append(c.hooks.Bookmark, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `bookmark.Intercept(f(g(h())))`.
+func (c *BookmarkClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Bookmark = append(c.inters.Bookmark, interceptors...)
+}
+
+// Create returns a builder for creating a Bookmark entity.
+func (c *BookmarkClient) Create() *BookmarkCreate {
+	mutation := newBookmarkMutation(c.config, OpCreate)
+	return &BookmarkCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Bookmark entities.
+func (c *BookmarkClient) CreateBulk(builders ...*BookmarkCreate) *BookmarkCreateBulk {
+	return &BookmarkCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Bookmark.
+func (c *BookmarkClient) Update() *BookmarkUpdate {
+	mutation := newBookmarkMutation(c.config, OpUpdate)
+	return &BookmarkUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *BookmarkClient) UpdateOneID(id int) *BookmarkUpdateOne {
+	mutation := newBookmarkMutation(c.config, OpUpdateOne, withBookmarkID(id))
+	return &BookmarkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Bookmark.
+func (c *BookmarkClient) Delete() *BookmarkDelete {
+	mutation := newBookmarkMutation(c.config, OpDelete)
+	return &BookmarkDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *BookmarkClient) DeleteOneID(id int) *BookmarkDeleteOne {
+	builder := c.Delete().Where(bookmark.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &BookmarkDeleteOne{builder}
+}
+
+// Query returns a query builder for Bookmark.
+func (c *BookmarkClient) Query() *BookmarkQuery {
+	return &BookmarkQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeBookmark},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Bookmark entity by its id.
+func (c *BookmarkClient) Get(ctx context.Context, id int) (*Bookmark, error) {
+	return c.Query().Where(bookmark.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *BookmarkClient) Hooks() []Hook {
+	return c.hooks.Bookmark
+}
+
+// Interceptors returns the client interceptors.
+func (c *BookmarkClient) Interceptors() []Interceptor {
+	return c.inters.Bookmark
+}
+
+func (c *BookmarkClient) mutate(ctx context.Context, m *BookmarkMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&BookmarkCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&BookmarkUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&BookmarkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&BookmarkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Bookmark mutation op: %q", m.Op())
 	}
 }
 
@@ -3455,6 +3611,104 @@ func (c *CustomFieldChoiceSetClient) mutate(ctx context.Context, m *CustomFieldC
 	}
 }
 
+// CustomLinkClient is a client for the CustomLink schema.
+type CustomLinkClient struct {
+	config
+}
+
+// NewCustomLinkClient returns a client for the CustomLink from the given config.
+func NewCustomLinkClient(c config) *CustomLinkClient {
+	return &CustomLinkClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `customlink.Hooks(f(g(h())))`.
+func (c *CustomLinkClient) Use(hooks ...Hook) {
+	c.hooks.CustomLink = append(c.hooks.CustomLink, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `customlink.Intercept(f(g(h())))`.
+func (c *CustomLinkClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CustomLink = append(c.inters.CustomLink, interceptors...)
+}
+
+// Create returns a builder for creating a CustomLink entity.
+func (c *CustomLinkClient) Create() *CustomLinkCreate {
+	mutation := newCustomLinkMutation(c.config, OpCreate)
+	return &CustomLinkCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CustomLink entities.
+func (c *CustomLinkClient) CreateBulk(builders ...*CustomLinkCreate) *CustomLinkCreateBulk {
+	return &CustomLinkCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CustomLink.
+func (c *CustomLinkClient) Update() *CustomLinkUpdate {
+	mutation := newCustomLinkMutation(c.config, OpUpdate)
+	return &CustomLinkUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CustomLinkClient) UpdateOneID(id int) *CustomLinkUpdateOne {
+	mutation := newCustomLinkMutation(c.config, OpUpdateOne, withCustomLinkID(id))
+	return &CustomLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CustomLink.
+func (c *CustomLinkClient) Delete() *CustomLinkDelete {
+	mutation := newCustomLinkMutation(c.config, OpDelete)
+	return &CustomLinkDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CustomLinkClient) DeleteOneID(id int) *CustomLinkDeleteOne {
+	builder := c.Delete().Where(customlink.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CustomLinkDeleteOne{builder}
+}
+
+// Query returns a query builder for CustomLink.
+func (c *CustomLinkClient) Query() *CustomLinkQuery {
+	return &CustomLinkQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCustomLink},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CustomLink entity by its id.
+func (c *CustomLinkClient) Get(ctx context.Context, id int) (*CustomLink, error) {
+	return c.Query().Where(customlink.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *CustomLinkClient) Hooks() []Hook {
+	return c.hooks.CustomLink
+}
+
+// Interceptors returns the client interceptors.
+func (c *CustomLinkClient) Interceptors() []Interceptor {
+	return c.inters.CustomLink
+}
+
+func (c *CustomLinkClient) mutate(ctx context.Context, m *CustomLinkMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CustomLinkCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CustomLinkUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CustomLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CustomLinkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CustomLink mutation op: %q", m.Op())
+	}
+}
+
 // DeliveryClient is a client for the Delivery schema.
 type DeliveryClient struct {
 	config
@@ -4924,6 +5178,22 @@ func (c *GroupClient) QueryOwners(_m *Group) *OwnerQuery {
 			sqlgraph.From(group.Table, group.FieldID, id),
 			sqlgraph.To(owner.Table, owner.FieldID),
 			sqlgraph.Edge(sqlgraph.M2M, true, group.OwnersTable, group.OwnersPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryNotificationGroups queries the notification_groups edge of a Group.
+func (c *GroupClient) QueryNotificationGroups(_m *Group) *NotificationGroupQuery {
+	query := (&NotificationGroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(group.Table, group.FieldID, id),
+			sqlgraph.To(notificationgroup.Table, notificationgroup.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, group.NotificationGroupsTable, group.NotificationGroupsPrimaryKey...),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -6471,6 +6741,202 @@ func (c *ModuleTypeProfileClient) mutate(ctx context.Context, m *ModuleTypeProfi
 		return (&ModuleTypeProfileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ModuleTypeProfile mutation op: %q", m.Op())
+	}
+}
+
+// NotificationClient is a client for the Notification schema.
+type NotificationClient struct {
+	config
+}
+
+// NewNotificationClient returns a client for the Notification from the given config.
+func NewNotificationClient(c config) *NotificationClient {
+	return &NotificationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `notification.Hooks(f(g(h())))`.
+func (c *NotificationClient) Use(hooks ...Hook) {
+	c.hooks.Notification = append(c.hooks.Notification, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `notification.Intercept(f(g(h())))`.
+func (c *NotificationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Notification = append(c.inters.Notification, interceptors...)
+}
+
+// Create returns a builder for creating a Notification entity.
+func (c *NotificationClient) Create() *NotificationCreate {
+	mutation := newNotificationMutation(c.config, OpCreate)
+	return &NotificationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Notification entities.
+func (c *NotificationClient) CreateBulk(builders ...*NotificationCreate) *NotificationCreateBulk {
+	return &NotificationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Notification.
+func (c *NotificationClient) Update() *NotificationUpdate {
+	mutation := newNotificationMutation(c.config, OpUpdate)
+	return &NotificationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *NotificationClient) UpdateOneID(id int) *NotificationUpdateOne {
+	mutation := newNotificationMutation(c.config, OpUpdateOne, withNotificationID(id))
+	return &NotificationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Notification.
+func (c *NotificationClient) Delete() *NotificationDelete {
+	mutation := newNotificationMutation(c.config, OpDelete)
+	return &NotificationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *NotificationClient) DeleteOneID(id int) *NotificationDeleteOne {
+	builder := c.Delete().Where(notification.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &NotificationDeleteOne{builder}
+}
+
+// Query returns a query builder for Notification.
+func (c *NotificationClient) Query() *NotificationQuery {
+	return &NotificationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeNotification},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Notification entity by its id.
+func (c *NotificationClient) Get(ctx context.Context, id int) (*Notification, error) {
+	return c.Query().Where(notification.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *NotificationClient) Hooks() []Hook {
+	return c.hooks.Notification
+}
+
+// Interceptors returns the client interceptors.
+func (c *NotificationClient) Interceptors() []Interceptor {
+	return c.inters.Notification
+}
+
+func (c *NotificationClient) mutate(ctx context.Context, m *NotificationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&NotificationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&NotificationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&NotificationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&NotificationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Notification mutation op: %q", m.Op())
+	}
+}
+
+// NotificationGroupClient is a client for the NotificationGroup schema.
+type NotificationGroupClient struct {
+	config
+}
+
+// NewNotificationGroupClient returns a client for the NotificationGroup from the given config.
+func NewNotificationGroupClient(c config) *NotificationGroupClient {
+	return &NotificationGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `notificationgroup.Hooks(f(g(h())))`.
+func (c *NotificationGroupClient) Use(hooks ...Hook) {
+	c.hooks.NotificationGroup = append(c.hooks.NotificationGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `notificationgroup.Intercept(f(g(h())))`.
+func (c *NotificationGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.NotificationGroup = append(c.inters.NotificationGroup, interceptors...)
+}
+
+// Create returns a builder for creating a NotificationGroup entity.
+func (c *NotificationGroupClient) Create() *NotificationGroupCreate {
+	mutation := newNotificationGroupMutation(c.config, OpCreate)
+	return &NotificationGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of NotificationGroup entities.
+func (c *NotificationGroupClient) CreateBulk(builders ...*NotificationGroupCreate) *NotificationGroupCreateBulk {
+	return &NotificationGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for NotificationGroup.
+func (c *NotificationGroupClient) Update() *NotificationGroupUpdate {
+	mutation := newNotificationGroupMutation(c.config, OpUpdate)
+	return &NotificationGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *NotificationGroupClient) UpdateOneID(id int) *NotificationGroupUpdateOne {
+	mutation := newNotificationGroupMutation(c.config, OpUpdateOne, withNotificationGroupID(id))
+	return &NotificationGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for NotificationGroup.
+func (c *NotificationGroupClient) Delete() *NotificationGroupDelete {
+	mutation := newNotificationGroupMutation(c.config, OpDelete)
+	return &NotificationGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *NotificationGroupClient) DeleteOneID(id int) *NotificationGroupDeleteOne {
+	builder := c.Delete().Where(notificationgroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &NotificationGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for NotificationGroup.
+func (c *NotificationGroupClient) Query() *NotificationGroupQuery {
+	return &NotificationGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeNotificationGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a NotificationGroup entity by its id.
+func (c *NotificationGroupClient) Get(ctx context.Context, id int) (*NotificationGroup, error) {
+	return c.Query().Where(notificationgroup.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *NotificationGroupClient) Hooks() []Hook {
+	return c.hooks.NotificationGroup
+}
+
+// Interceptors returns the client interceptors.
+func (c *NotificationGroupClient) Interceptors() []Interceptor {
+	return c.inters.NotificationGroup
+}
+
+func (c *NotificationGroupClient) mutate(ctx context.Context, m *NotificationGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&NotificationGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&NotificationGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&NotificationGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&NotificationGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown NotificationGroup mutation op: %q", m.Op())
 	}
 }
 
@@ -9401,6 +9867,105 @@ func (c *RouteTargetClient) mutate(ctx context.Context, m *RouteTargetMutation) 
 	}
 }
 
+// SavedFilterClient is a client for the SavedFilter schema.
+type SavedFilterClient struct {
+	config
+}
+
+// NewSavedFilterClient returns a client for the SavedFilter from the given config.
+func NewSavedFilterClient(c config) *SavedFilterClient {
+	return &SavedFilterClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `savedfilter.Hooks(f(g(h())))`.
+func (c *SavedFilterClient) Use(hooks ...Hook) {
+	c.hooks.SavedFilter = append(c.hooks.SavedFilter, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `savedfilter.Intercept(f(g(h())))`.
+func (c *SavedFilterClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SavedFilter = append(c.inters.SavedFilter, interceptors...)
+}
+
+// Create returns a builder for creating a SavedFilter entity.
+func (c *SavedFilterClient) Create() *SavedFilterCreate {
+	mutation := newSavedFilterMutation(c.config, OpCreate)
+	return &SavedFilterCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SavedFilter entities.
+func (c *SavedFilterClient) CreateBulk(builders ...*SavedFilterCreate) *SavedFilterCreateBulk {
+	return &SavedFilterCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SavedFilter.
+func (c *SavedFilterClient) Update() *SavedFilterUpdate {
+	mutation := newSavedFilterMutation(c.config, OpUpdate)
+	return &SavedFilterUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SavedFilterClient) UpdateOneID(id int) *SavedFilterUpdateOne {
+	mutation := newSavedFilterMutation(c.config, OpUpdateOne, withSavedFilterID(id))
+	return &SavedFilterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SavedFilter.
+func (c *SavedFilterClient) Delete() *SavedFilterDelete {
+	mutation := newSavedFilterMutation(c.config, OpDelete)
+	return &SavedFilterDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SavedFilterClient) DeleteOneID(id int) *SavedFilterDeleteOne {
+	builder := c.Delete().Where(savedfilter.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SavedFilterDeleteOne{builder}
+}
+
+// Query returns a query builder for SavedFilter.
+func (c *SavedFilterClient) Query() *SavedFilterQuery {
+	return &SavedFilterQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSavedFilter},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SavedFilter entity by its id.
+func (c *SavedFilterClient) Get(ctx context.Context, id int) (*SavedFilter, error) {
+	return c.Query().Where(savedfilter.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *SavedFilterClient) Hooks() []Hook {
+	hooks := c.hooks.SavedFilter
+	return append(hooks[:len(hooks):len(hooks)], savedfilter.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SavedFilterClient) Interceptors() []Interceptor {
+	return c.inters.SavedFilter
+}
+
+func (c *SavedFilterClient) mutate(ctx context.Context, m *SavedFilterMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SavedFilterCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SavedFilterUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SavedFilterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SavedFilterDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SavedFilter mutation op: %q", m.Op())
+	}
+}
+
 // ServiceClient is a client for the Service schema.
 type ServiceClient struct {
 	config
@@ -9793,6 +10358,204 @@ func (c *SiteGroupClient) mutate(ctx context.Context, m *SiteGroupMutation) (Val
 		return (&SiteGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown SiteGroup mutation op: %q", m.Op())
+	}
+}
+
+// SubscriptionClient is a client for the Subscription schema.
+type SubscriptionClient struct {
+	config
+}
+
+// NewSubscriptionClient returns a client for the Subscription from the given config.
+func NewSubscriptionClient(c config) *SubscriptionClient {
+	return &SubscriptionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `subscription.Hooks(f(g(h())))`.
+func (c *SubscriptionClient) Use(hooks ...Hook) {
+	c.hooks.Subscription = append(c.hooks.Subscription, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `subscription.Intercept(f(g(h())))`.
+func (c *SubscriptionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Subscription = append(c.inters.Subscription, interceptors...)
+}
+
+// Create returns a builder for creating a Subscription entity.
+func (c *SubscriptionClient) Create() *SubscriptionCreate {
+	mutation := newSubscriptionMutation(c.config, OpCreate)
+	return &SubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Subscription entities.
+func (c *SubscriptionClient) CreateBulk(builders ...*SubscriptionCreate) *SubscriptionCreateBulk {
+	return &SubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Subscription.
+func (c *SubscriptionClient) Update() *SubscriptionUpdate {
+	mutation := newSubscriptionMutation(c.config, OpUpdate)
+	return &SubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SubscriptionClient) UpdateOneID(id int) *SubscriptionUpdateOne {
+	mutation := newSubscriptionMutation(c.config, OpUpdateOne, withSubscriptionID(id))
+	return &SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Subscription.
+func (c *SubscriptionClient) Delete() *SubscriptionDelete {
+	mutation := newSubscriptionMutation(c.config, OpDelete)
+	return &SubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SubscriptionClient) DeleteOneID(id int) *SubscriptionDeleteOne {
+	builder := c.Delete().Where(subscription.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SubscriptionDeleteOne{builder}
+}
+
+// Query returns a query builder for Subscription.
+func (c *SubscriptionClient) Query() *SubscriptionQuery {
+	return &SubscriptionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSubscription},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Subscription entity by its id.
+func (c *SubscriptionClient) Get(ctx context.Context, id int) (*Subscription, error) {
+	return c.Query().Where(subscription.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *SubscriptionClient) Hooks() []Hook {
+	hooks := c.hooks.Subscription
+	return append(hooks[:len(hooks):len(hooks)], subscription.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SubscriptionClient) Interceptors() []Interceptor {
+	return c.inters.Subscription
+}
+
+func (c *SubscriptionClient) mutate(ctx context.Context, m *SubscriptionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Subscription mutation op: %q", m.Op())
+	}
+}
+
+// TableConfigClient is a client for the TableConfig schema.
+type TableConfigClient struct {
+	config
+}
+
+// NewTableConfigClient returns a client for the TableConfig from the given config.
+func NewTableConfigClient(c config) *TableConfigClient {
+	return &TableConfigClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `tableconfig.Hooks(f(g(h())))`.
+func (c *TableConfigClient) Use(hooks ...Hook) {
+	c.hooks.TableConfig = append(c.hooks.TableConfig, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `tableconfig.Intercept(f(g(h())))`.
+func (c *TableConfigClient) Intercept(interceptors ...Interceptor) {
+	c.inters.TableConfig = append(c.inters.TableConfig, interceptors...)
+}
+
+// Create returns a builder for creating a TableConfig entity.
+func (c *TableConfigClient) Create() *TableConfigCreate {
+	mutation := newTableConfigMutation(c.config, OpCreate)
+	return &TableConfigCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of TableConfig entities.
+func (c *TableConfigClient) CreateBulk(builders ...*TableConfigCreate) *TableConfigCreateBulk {
+	return &TableConfigCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for TableConfig.
+func (c *TableConfigClient) Update() *TableConfigUpdate {
+	mutation := newTableConfigMutation(c.config, OpUpdate)
+	return &TableConfigUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TableConfigClient) UpdateOneID(id int) *TableConfigUpdateOne {
+	mutation := newTableConfigMutation(c.config, OpUpdateOne, withTableConfigID(id))
+	return &TableConfigUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for TableConfig.
+func (c *TableConfigClient) Delete() *TableConfigDelete {
+	mutation := newTableConfigMutation(c.config, OpDelete)
+	return &TableConfigDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TableConfigClient) DeleteOneID(id int) *TableConfigDeleteOne {
+	builder := c.Delete().Where(tableconfig.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TableConfigDeleteOne{builder}
+}
+
+// Query returns a query builder for TableConfig.
+func (c *TableConfigClient) Query() *TableConfigQuery {
+	return &TableConfigQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTableConfig},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a TableConfig entity by its id.
+func (c *TableConfigClient) Get(ctx context.Context, id int) (*TableConfig, error) {
+	return c.Query().Where(tableconfig.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *TableConfigClient) Hooks() []Hook {
+	hooks := c.hooks.TableConfig
+	return append(hooks[:len(hooks):len(hooks)], tableconfig.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *TableConfigClient) Interceptors() []Interceptor {
+	return c.inters.TableConfig
+}
+
+func (c *TableConfigClient) mutate(ctx context.Context, m *TableConfigMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TableConfigCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TableConfigUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TableConfigUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TableConfigDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown TableConfig mutation op: %q", m.Op())
 	}
 }
 
@@ -10620,6 +11383,22 @@ func (c *UserClient) QueryOwners(_m *User) *OwnerQuery {
 			sqlgraph.From(user.Table, user.FieldID, id),
 			sqlgraph.To(owner.Table, owner.FieldID),
 			sqlgraph.Edge(sqlgraph.M2M, true, user.OwnersTable, user.OwnersPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryNotificationGroups queries the notification_groups edge of a User.
+func (c *UserClient) QueryNotificationGroups(_m *User) *NotificationGroupQuery {
+	query := (&NotificationGroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(notificationgroup.Table, notificationgroup.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.NotificationGroupsTable, user.NotificationGroupsPrimaryKey...),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -12136,44 +12915,46 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
-		CircuitTermination, CircuitType, Cluster, ClusterGroup, ClusterType,
-		ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
+		ASN, ASNRange, Aggregate, Bookmark, Circuit, CircuitGroup,
+		CircuitGroupAssignment, CircuitTermination, CircuitType, Cluster, ClusterGroup,
+		ClusterType, ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
 		ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate, Contact,
 		ContactAssignment, ContactGroup, ContactRole, CustomField,
-		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
-		DeviceInterface, DeviceRole, DeviceType, EventRule, ExportTemplate, FHRPGroup,
-		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
-		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
-		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
-		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
-		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
+		CustomFieldChoiceSet, CustomLink, Delivery, Device, DeviceBay,
+		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
+		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
+		Group, IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
+		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
+		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
+		Notification, NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent,
+		Owner, OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate,
+		PowerPanel, PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
+		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
+		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Service,
+		ServiceTemplate, Site, SiteGroup, Subscription, TableConfig, Tag, TaggedItem,
 		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
 		VLANTranslationRule, VMInterface, VRF, VirtualChassis, VirtualCircuit,
 		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,
 		VirtualDisk, VirtualMachine, VirtualMachineType, Webhook []ent.Hook
 	}
 	inters struct {
-		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
-		CircuitTermination, CircuitType, Cluster, ClusterGroup, ClusterType,
-		ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
+		ASN, ASNRange, Aggregate, Bookmark, Circuit, CircuitGroup,
+		CircuitGroupAssignment, CircuitTermination, CircuitType, Cluster, ClusterGroup,
+		ClusterType, ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
 		ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate, Contact,
 		ContactAssignment, ContactGroup, ContactRole, CustomField,
-		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
-		DeviceInterface, DeviceRole, DeviceType, EventRule, ExportTemplate, FHRPGroup,
-		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
-		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
-		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
-		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
-		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
+		CustomFieldChoiceSet, CustomLink, Delivery, Device, DeviceBay,
+		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
+		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
+		Group, IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
+		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
+		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
+		Notification, NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent,
+		Owner, OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate,
+		PowerPanel, PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
+		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
+		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Service,
+		ServiceTemplate, Site, SiteGroup, Subscription, TableConfig, Tag, TaggedItem,
 		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
 		VLANTranslationRule, VMInterface, VRF, VirtualChassis, VirtualCircuit,
 		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,

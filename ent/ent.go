@@ -15,6 +15,7 @@ import (
 	"github.com/inventory/inventory/ent/aggregate"
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
+	"github.com/inventory/inventory/ent/bookmark"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -36,6 +37,7 @@ import (
 	"github.com/inventory/inventory/ent/contactrole"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/customlink"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebay"
@@ -65,6 +67,8 @@ import (
 	"github.com/inventory/inventory/ent/modulebaytemplate"
 	"github.com/inventory/inventory/ent/moduletype"
 	"github.com/inventory/inventory/ent/moduletypeprofile"
+	"github.com/inventory/inventory/ent/notification"
+	"github.com/inventory/inventory/ent/notificationgroup"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
@@ -92,10 +96,13 @@ import (
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
+	"github.com/inventory/inventory/ent/savedfilter"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
+	"github.com/inventory/inventory/ent/subscription"
+	"github.com/inventory/inventory/ent/tableconfig"
 	"github.com/inventory/inventory/ent/tag"
 	"github.com/inventory/inventory/ent/taggeditem"
 	"github.com/inventory/inventory/ent/tenant"
@@ -180,6 +187,7 @@ func checkColumn(t, c string) error {
 			asn.Table:                       asn.ValidColumn,
 			asnrange.Table:                  asnrange.ValidColumn,
 			aggregate.Table:                 aggregate.ValidColumn,
+			bookmark.Table:                  bookmark.ValidColumn,
 			circuit.Table:                   circuit.ValidColumn,
 			circuitgroup.Table:              circuitgroup.ValidColumn,
 			circuitgroupassignment.Table:    circuitgroupassignment.ValidColumn,
@@ -201,6 +209,7 @@ func checkColumn(t, c string) error {
 			contactrole.Table:               contactrole.ValidColumn,
 			customfield.Table:               customfield.ValidColumn,
 			customfieldchoiceset.Table:      customfieldchoiceset.ValidColumn,
+			customlink.Table:                customlink.ValidColumn,
 			delivery.Table:                  delivery.ValidColumn,
 			device.Table:                    device.ValidColumn,
 			devicebay.Table:                 devicebay.ValidColumn,
@@ -230,6 +239,8 @@ func checkColumn(t, c string) error {
 			modulebaytemplate.Table:         modulebaytemplate.ValidColumn,
 			moduletype.Table:                moduletype.ValidColumn,
 			moduletypeprofile.Table:         moduletypeprofile.ValidColumn,
+			notification.Table:              notification.ValidColumn,
+			notificationgroup.Table:         notificationgroup.ValidColumn,
 			objectchange.Table:              objectchange.ValidColumn,
 			objectpermission.Table:          objectpermission.ValidColumn,
 			outboxevent.Table:               outboxevent.ValidColumn,
@@ -257,10 +268,13 @@ func checkColumn(t, c string) error {
 			region.Table:                    region.ValidColumn,
 			role.Table:                      role.ValidColumn,
 			routetarget.Table:               routetarget.ValidColumn,
+			savedfilter.Table:               savedfilter.ValidColumn,
 			service.Table:                   service.ValidColumn,
 			servicetemplate.Table:           servicetemplate.ValidColumn,
 			site.Table:                      site.ValidColumn,
 			sitegroup.Table:                 sitegroup.ValidColumn,
+			subscription.Table:              subscription.ValidColumn,
+			tableconfig.Table:               tableconfig.ValidColumn,
 			tag.Table:                       tag.ValidColumn,
 			taggeditem.Table:                taggeditem.ValidColumn,
 			tenant.Table:                    tenant.ValidColumn,

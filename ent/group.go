@@ -34,9 +34,11 @@ type GroupEdges struct {
 	Permissions []*ObjectPermission `json:"permissions,omitempty"`
 	// Owners holds the value of the owners edge.
 	Owners []*Owner `json:"owners,omitempty"`
+	// NotificationGroups holds the value of the notification_groups edge.
+	NotificationGroups []*NotificationGroup `json:"notification_groups,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 }
 
 // UsersOrErr returns the Users value or an error if the edge
@@ -64,6 +66,15 @@ func (e GroupEdges) OwnersOrErr() ([]*Owner, error) {
 		return e.Owners, nil
 	}
 	return nil, &NotLoadedError{edge: "owners"}
+}
+
+// NotificationGroupsOrErr returns the NotificationGroups value or an error if the edge
+// was not loaded in eager-loading.
+func (e GroupEdges) NotificationGroupsOrErr() ([]*NotificationGroup, error) {
+	if e.loadedTypes[3] {
+		return e.NotificationGroups, nil
+	}
+	return nil, &NotLoadedError{edge: "notification_groups"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -134,6 +145,11 @@ func (_m *Group) QueryPermissions() *ObjectPermissionQuery {
 // QueryOwners queries the "owners" edge of the Group entity.
 func (_m *Group) QueryOwners() *OwnerQuery {
 	return NewGroupClient(_m.config).QueryOwners(_m)
+}
+
+// QueryNotificationGroups queries the "notification_groups" edge of the Group entity.
+func (_m *Group) QueryNotificationGroups() *NotificationGroupQuery {
+	return NewGroupClient(_m.config).QueryNotificationGroups(_m)
 }
 
 // Update returns a builder for updating this Group.

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/notificationgroup"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/user"
@@ -85,6 +86,21 @@ func (_c *GroupCreate) AddOwners(v ...*Owner) *GroupCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddOwnerIDs(ids...)
+}
+
+// AddNotificationGroupIDs adds the "notification_groups" edge to the NotificationGroup entity by IDs.
+func (_c *GroupCreate) AddNotificationGroupIDs(ids ...int) *GroupCreate {
+	_c.mutation.AddNotificationGroupIDs(ids...)
+	return _c
+}
+
+// AddNotificationGroups adds the "notification_groups" edges to the NotificationGroup entity.
+func (_c *GroupCreate) AddNotificationGroups(v ...*NotificationGroup) *GroupCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddNotificationGroupIDs(ids...)
 }
 
 // Mutation returns the GroupMutation object of the builder.
@@ -221,6 +237,22 @@ func (_c *GroupCreate) createSpec() (*Group, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.NotificationGroupsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.NotificationGroupsTable,
+			Columns: group.NotificationGroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

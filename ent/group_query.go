@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/notificationgroup"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
@@ -23,14 +24,15 @@ import (
 // GroupQuery is the builder for querying Group entities.
 type GroupQuery struct {
 	config
-	ctx             *QueryContext
-	order           []group.OrderOption
-	inters          []Interceptor
-	predicates      []predicate.Group
-	withUsers       *UserQuery
-	withPermissions *ObjectPermissionQuery
-	withOwners      *OwnerQuery
-	modifiers       []func(*sql.Selector)
+	ctx                    *QueryContext
+	order                  []group.OrderOption
+	inters                 []Interceptor
+	predicates             []predicate.Group
+	withUsers              *UserQuery
+	withPermissions        *ObjectPermissionQuery
+	withOwners             *OwnerQuery
+	withNotificationGroups *NotificationGroupQuery
+	modifiers              []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -126,6 +128,28 @@ func (_q *GroupQuery) QueryOwners() *OwnerQuery {
 			sqlgraph.From(group.Table, group.FieldID, selector),
 			sqlgraph.To(owner.Table, owner.FieldID),
 			sqlgraph.Edge(sqlgraph.M2M, true, group.OwnersTable, group.OwnersPrimaryKey...),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryNotificationGroups chains the current query on the "notification_groups" edge.
+func (_q *GroupQuery) QueryNotificationGroups() *NotificationGroupQuery {
+	query := (&NotificationGroupClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(group.Table, group.FieldID, selector),
+			sqlgraph.To(notificationgroup.Table, notificationgroup.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, group.NotificationGroupsTable, group.NotificationGroupsPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -320,14 +344,15 @@ func (_q *GroupQuery) Clone() *GroupQuery {
 		return nil
 	}
 	return &GroupQuery{
-		config:          _q.config,
-		ctx:             _q.ctx.Clone(),
-		order:           append([]group.OrderOption{}, _q.order...),
-		inters:          append([]Interceptor{}, _q.inters...),
-		predicates:      append([]predicate.Group{}, _q.predicates...),
-		withUsers:       _q.withUsers.Clone(),
-		withPermissions: _q.withPermissions.Clone(),
-		withOwners:      _q.withOwners.Clone(),
+		config:                 _q.config,
+		ctx:                    _q.ctx.Clone(),
+		order:                  append([]group.OrderOption{}, _q.order...),
+		inters:                 append([]Interceptor{}, _q.inters...),
+		predicates:             append([]predicate.Group{}, _q.predicates...),
+		withUsers:              _q.withUsers.Clone(),
+		withPermissions:        _q.withPermissions.Clone(),
+		withOwners:             _q.withOwners.Clone(),
+		withNotificationGroups: _q.withNotificationGroups.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -364,6 +389,17 @@ func (_q *GroupQuery) WithOwners(opts ...func(*OwnerQuery)) *GroupQuery {
 		opt(query)
 	}
 	_q.withOwners = query
+	return _q
+}
+
+// WithNotificationGroups tells the query-builder to eager-load the nodes that are connected to
+// the "notification_groups" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *GroupQuery) WithNotificationGroups(opts ...func(*NotificationGroupQuery)) *GroupQuery {
+	query := (&NotificationGroupClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withNotificationGroups = query
 	return _q
 }
 
@@ -445,10 +481,11 @@ func (_q *GroupQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Group,
 	var (
 		nodes       = []*Group{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
 			_q.withUsers != nil,
 			_q.withPermissions != nil,
 			_q.withOwners != nil,
+			_q.withNotificationGroups != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -490,6 +527,15 @@ func (_q *GroupQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Group,
 		if err := _q.loadOwners(ctx, query, nodes,
 			func(n *Group) { n.Edges.Owners = []*Owner{} },
 			func(n *Group, e *Owner) { n.Edges.Owners = append(n.Edges.Owners, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withNotificationGroups; query != nil {
+		if err := _q.loadNotificationGroups(ctx, query, nodes,
+			func(n *Group) { n.Edges.NotificationGroups = []*NotificationGroup{} },
+			func(n *Group, e *NotificationGroup) {
+				n.Edges.NotificationGroups = append(n.Edges.NotificationGroups, e)
+			}); err != nil {
 			return nil, err
 		}
 	}
@@ -672,6 +718,67 @@ func (_q *GroupQuery) loadOwners(ctx context.Context, query *OwnerQuery, nodes [
 		nodes, ok := nids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected "owners" node returned %v`, n.ID)
+		}
+		for kn := range nodes {
+			assign(kn, n)
+		}
+	}
+	return nil
+}
+func (_q *GroupQuery) loadNotificationGroups(ctx context.Context, query *NotificationGroupQuery, nodes []*Group, init func(*Group), assign func(*Group, *NotificationGroup)) error {
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[int]*Group)
+	nids := make(map[int]map[*Group]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
+		if init != nil {
+			init(node)
+		}
+	}
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(group.NotificationGroupsTable)
+		s.Join(joinT).On(s.C(notificationgroup.FieldID), joinT.C(group.NotificationGroupsPrimaryKey[0]))
+		s.Where(sql.InValues(joinT.C(group.NotificationGroupsPrimaryKey[1]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(group.NotificationGroupsPrimaryKey[1]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullInt64)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := int(values[0].(*sql.NullInt64).Int64)
+				inValue := int(values[1].(*sql.NullInt64).Int64)
+				if nids[inValue] == nil {
+					nids[inValue] = map[*Group]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*NotificationGroup](ctx, query, qr, query.inters)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected "notification_groups" node returned %v`, n.ID)
 		}
 		for kn := range nodes {
 			assign(kn, n)

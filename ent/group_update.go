@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/notificationgroup"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
@@ -103,6 +104,21 @@ func (_u *GroupUpdate) AddOwners(v ...*Owner) *GroupUpdate {
 	return _u.AddOwnerIDs(ids...)
 }
 
+// AddNotificationGroupIDs adds the "notification_groups" edge to the NotificationGroup entity by IDs.
+func (_u *GroupUpdate) AddNotificationGroupIDs(ids ...int) *GroupUpdate {
+	_u.mutation.AddNotificationGroupIDs(ids...)
+	return _u
+}
+
+// AddNotificationGroups adds the "notification_groups" edges to the NotificationGroup entity.
+func (_u *GroupUpdate) AddNotificationGroups(v ...*NotificationGroup) *GroupUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddNotificationGroupIDs(ids...)
+}
+
 // Mutation returns the GroupMutation object of the builder.
 func (_u *GroupUpdate) Mutation() *GroupMutation {
 	return _u.mutation
@@ -169,6 +185,27 @@ func (_u *GroupUpdate) RemoveOwners(v ...*Owner) *GroupUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveOwnerIDs(ids...)
+}
+
+// ClearNotificationGroups clears all "notification_groups" edges to the NotificationGroup entity.
+func (_u *GroupUpdate) ClearNotificationGroups() *GroupUpdate {
+	_u.mutation.ClearNotificationGroups()
+	return _u
+}
+
+// RemoveNotificationGroupIDs removes the "notification_groups" edge to NotificationGroup entities by IDs.
+func (_u *GroupUpdate) RemoveNotificationGroupIDs(ids ...int) *GroupUpdate {
+	_u.mutation.RemoveNotificationGroupIDs(ids...)
+	return _u
+}
+
+// RemoveNotificationGroups removes "notification_groups" edges to NotificationGroup entities.
+func (_u *GroupUpdate) RemoveNotificationGroups(v ...*NotificationGroup) *GroupUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveNotificationGroupIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -366,6 +403,51 @@ func (_u *GroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.NotificationGroupsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.NotificationGroupsTable,
+			Columns: group.NotificationGroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedNotificationGroupsIDs(); len(nodes) > 0 && !_u.mutation.NotificationGroupsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.NotificationGroupsTable,
+			Columns: group.NotificationGroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.NotificationGroupsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.NotificationGroupsTable,
+			Columns: group.NotificationGroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{group.Label}
@@ -459,6 +541,21 @@ func (_u *GroupUpdateOne) AddOwners(v ...*Owner) *GroupUpdateOne {
 	return _u.AddOwnerIDs(ids...)
 }
 
+// AddNotificationGroupIDs adds the "notification_groups" edge to the NotificationGroup entity by IDs.
+func (_u *GroupUpdateOne) AddNotificationGroupIDs(ids ...int) *GroupUpdateOne {
+	_u.mutation.AddNotificationGroupIDs(ids...)
+	return _u
+}
+
+// AddNotificationGroups adds the "notification_groups" edges to the NotificationGroup entity.
+func (_u *GroupUpdateOne) AddNotificationGroups(v ...*NotificationGroup) *GroupUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddNotificationGroupIDs(ids...)
+}
+
 // Mutation returns the GroupMutation object of the builder.
 func (_u *GroupUpdateOne) Mutation() *GroupMutation {
 	return _u.mutation
@@ -525,6 +622,27 @@ func (_u *GroupUpdateOne) RemoveOwners(v ...*Owner) *GroupUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveOwnerIDs(ids...)
+}
+
+// ClearNotificationGroups clears all "notification_groups" edges to the NotificationGroup entity.
+func (_u *GroupUpdateOne) ClearNotificationGroups() *GroupUpdateOne {
+	_u.mutation.ClearNotificationGroups()
+	return _u
+}
+
+// RemoveNotificationGroupIDs removes the "notification_groups" edge to NotificationGroup entities by IDs.
+func (_u *GroupUpdateOne) RemoveNotificationGroupIDs(ids ...int) *GroupUpdateOne {
+	_u.mutation.RemoveNotificationGroupIDs(ids...)
+	return _u
+}
+
+// RemoveNotificationGroups removes "notification_groups" edges to NotificationGroup entities.
+func (_u *GroupUpdateOne) RemoveNotificationGroups(v ...*NotificationGroup) *GroupUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveNotificationGroupIDs(ids...)
 }
 
 // Where appends a list predicates to the GroupUpdate builder.
@@ -745,6 +863,51 @@ func (_u *GroupUpdateOne) sqlSave(ctx context.Context) (_node *Group, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.NotificationGroupsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.NotificationGroupsTable,
+			Columns: group.NotificationGroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedNotificationGroupsIDs(); len(nodes) > 0 && !_u.mutation.NotificationGroupsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.NotificationGroupsTable,
+			Columns: group.NotificationGroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.NotificationGroupsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   group.NotificationGroupsTable,
+			Columns: group.NotificationGroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -15,6 +15,7 @@ import (
 	"github.com/inventory/inventory/ent/aggregate"
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
+	"github.com/inventory/inventory/ent/bookmark"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -36,6 +37,7 @@ import (
 	"github.com/inventory/inventory/ent/contactrole"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/customlink"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebay"
@@ -65,6 +67,8 @@ import (
 	"github.com/inventory/inventory/ent/modulebaytemplate"
 	"github.com/inventory/inventory/ent/moduletype"
 	"github.com/inventory/inventory/ent/moduletypeprofile"
+	"github.com/inventory/inventory/ent/notification"
+	"github.com/inventory/inventory/ent/notificationgroup"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
@@ -93,10 +97,13 @@ import (
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
+	"github.com/inventory/inventory/ent/savedfilter"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
+	"github.com/inventory/inventory/ent/subscription"
+	"github.com/inventory/inventory/ent/tableconfig"
 	"github.com/inventory/inventory/ent/tag"
 	"github.com/inventory/inventory/ent/taggeditem"
 	"github.com/inventory/inventory/ent/tenant"
@@ -132,6 +139,7 @@ const (
 	TypeASN                       = "ASN"
 	TypeASNRange                  = "ASNRange"
 	TypeAggregate                 = "Aggregate"
+	TypeBookmark                  = "Bookmark"
 	TypeCircuit                   = "Circuit"
 	TypeCircuitGroup              = "CircuitGroup"
 	TypeCircuitGroupAssignment    = "CircuitGroupAssignment"
@@ -153,6 +161,7 @@ const (
 	TypeContactRole               = "ContactRole"
 	TypeCustomField               = "CustomField"
 	TypeCustomFieldChoiceSet      = "CustomFieldChoiceSet"
+	TypeCustomLink                = "CustomLink"
 	TypeDelivery                  = "Delivery"
 	TypeDevice                    = "Device"
 	TypeDeviceBay                 = "DeviceBay"
@@ -182,6 +191,8 @@ const (
 	TypeModuleBayTemplate         = "ModuleBayTemplate"
 	TypeModuleType                = "ModuleType"
 	TypeModuleTypeProfile         = "ModuleTypeProfile"
+	TypeNotification              = "Notification"
+	TypeNotificationGroup         = "NotificationGroup"
 	TypeObjectChange              = "ObjectChange"
 	TypeObjectPermission          = "ObjectPermission"
 	TypeOutboxEvent               = "OutboxEvent"
@@ -209,10 +220,13 @@ const (
 	TypeRegion                    = "Region"
 	TypeRole                      = "Role"
 	TypeRouteTarget               = "RouteTarget"
+	TypeSavedFilter               = "SavedFilter"
 	TypeService                   = "Service"
 	TypeServiceTemplate           = "ServiceTemplate"
 	TypeSite                      = "Site"
 	TypeSiteGroup                 = "SiteGroup"
+	TypeSubscription              = "Subscription"
+	TypeTableConfig               = "TableConfig"
 	TypeTag                       = "Tag"
 	TypeTaggedItem                = "TaggedItem"
 	TypeTenant                    = "Tenant"
@@ -3565,6 +3579,568 @@ func (m *AggregateMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Aggregate edge %s", name)
+}
+
+// BookmarkMutation represents an operation that mutates the Bookmark nodes in the graph.
+type BookmarkMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	created          *time.Time
+	object_type      *string
+	object_id        *int
+	addobject_id     *int
+	__object_display *string
+	clearedFields    map[string]struct{}
+	user             *int
+	cleareduser      bool
+	done             bool
+	oldValue         func(context.Context) (*Bookmark, error)
+	predicates       []predicate.Bookmark
+}
+
+var _ ent.Mutation = (*BookmarkMutation)(nil)
+
+// bookmarkOption allows management of the mutation configuration using functional options.
+type bookmarkOption func(*BookmarkMutation)
+
+// newBookmarkMutation creates new mutation for the Bookmark entity.
+func newBookmarkMutation(c config, op Op, opts ...bookmarkOption) *BookmarkMutation {
+	m := &BookmarkMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeBookmark,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withBookmarkID sets the ID field of the mutation.
+func withBookmarkID(id int) bookmarkOption {
+	return func(m *BookmarkMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Bookmark
+		)
+		m.oldValue = func(ctx context.Context) (*Bookmark, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Bookmark.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withBookmark sets the old Bookmark of the mutation.
+func withBookmark(node *Bookmark) bookmarkOption {
+	return func(m *BookmarkMutation) {
+		m.oldValue = func(context.Context) (*Bookmark, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m BookmarkMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m BookmarkMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *BookmarkMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *BookmarkMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Bookmark.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *BookmarkMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *BookmarkMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *BookmarkMutation) ResetCreated() {
+	m.created = nil
+}
+
+// SetObjectType sets the "object_type" field.
+func (m *BookmarkMutation) SetObjectType(s string) {
+	m.object_type = &s
+}
+
+// ObjectType returns the value of the "object_type" field in the mutation.
+func (m *BookmarkMutation) ObjectType() (r string, exists bool) {
+	v := m.object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectType resets all changes to the "object_type" field.
+func (m *BookmarkMutation) ResetObjectType() {
+	m.object_type = nil
+}
+
+// SetObjectID sets the "object_id" field.
+func (m *BookmarkMutation) SetObjectID(i int) {
+	m.object_id = &i
+	m.addobject_id = nil
+}
+
+// ObjectID returns the value of the "object_id" field in the mutation.
+func (m *BookmarkMutation) ObjectID() (r int, exists bool) {
+	v := m.object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddObjectID adds i to the "object_id" field.
+func (m *BookmarkMutation) AddObjectID(i int) {
+	if m.addobject_id != nil {
+		*m.addobject_id += i
+	} else {
+		m.addobject_id = &i
+	}
+}
+
+// AddedObjectID returns the value that was added to the "object_id" field in this mutation.
+func (m *BookmarkMutation) AddedObjectID() (r int, exists bool) {
+	v := m.addobject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectID resets all changes to the "object_id" field.
+func (m *BookmarkMutation) ResetObjectID() {
+	m.object_id = nil
+	m.addobject_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *BookmarkMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *BookmarkMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *BookmarkMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetObjectDisplay sets the "_object_display" field.
+func (m *BookmarkMutation) SetObjectDisplay(s string) {
+	m.__object_display = &s
+}
+
+// ObjectDisplay returns the value of the "_object_display" field in the mutation.
+func (m *BookmarkMutation) ObjectDisplay() (r string, exists bool) {
+	v := m.__object_display
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectDisplay resets all changes to the "_object_display" field.
+func (m *BookmarkMutation) ResetObjectDisplay() {
+	m.__object_display = nil
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *BookmarkMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[bookmark.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *BookmarkMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *BookmarkMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *BookmarkMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the BookmarkMutation builder.
+func (m *BookmarkMutation) Where(ps ...predicate.Bookmark) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the BookmarkMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *BookmarkMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Bookmark, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *BookmarkMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *BookmarkMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Bookmark).
+func (m *BookmarkMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *BookmarkMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created != nil {
+		fields = append(fields, bookmark.FieldCreated)
+	}
+	if m.object_type != nil {
+		fields = append(fields, bookmark.FieldObjectType)
+	}
+	if m.object_id != nil {
+		fields = append(fields, bookmark.FieldObjectID)
+	}
+	if m.user != nil {
+		fields = append(fields, bookmark.FieldUserID)
+	}
+	if m.__object_display != nil {
+		fields = append(fields, bookmark.FieldObjectDisplay)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *BookmarkMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case bookmark.FieldCreated:
+		return m.Created()
+	case bookmark.FieldObjectType:
+		return m.ObjectType()
+	case bookmark.FieldObjectID:
+		return m.ObjectID()
+	case bookmark.FieldUserID:
+		return m.UserID()
+	case bookmark.FieldObjectDisplay:
+		return m.ObjectDisplay()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *BookmarkMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case bookmark.FieldCreated, bookmark.FieldObjectType, bookmark.FieldObjectID, bookmark.FieldUserID, bookmark.FieldObjectDisplay:
+	default:
+		return nil, fmt.Errorf("unknown Bookmark field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case bookmark.FieldCreated:
+		return old.Created, nil
+	case bookmark.FieldObjectType:
+		return old.ObjectType, nil
+	case bookmark.FieldObjectID:
+		return old.ObjectID, nil
+	case bookmark.FieldUserID:
+		return old.UserID, nil
+	case bookmark.FieldObjectDisplay:
+		return old.ObjectDisplay, nil
+	}
+	return nil, fmt.Errorf("unknown Bookmark field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BookmarkMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case bookmark.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case bookmark.FieldObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectType(v)
+		return nil
+	case bookmark.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectID(v)
+		return nil
+	case bookmark.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case bookmark.FieldObjectDisplay:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectDisplay(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Bookmark field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *BookmarkMutation) AddedFields() []string {
+	var fields []string
+	if m.addobject_id != nil {
+		fields = append(fields, bookmark.FieldObjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *BookmarkMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case bookmark.FieldObjectID:
+		return m.AddedObjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BookmarkMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case bookmark.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddObjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Bookmark numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *BookmarkMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *BookmarkMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *BookmarkMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown Bookmark nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *BookmarkMutation) ResetField(name string) error {
+	switch name {
+	case bookmark.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case bookmark.FieldObjectType:
+		m.ResetObjectType()
+		return nil
+	case bookmark.FieldObjectID:
+		m.ResetObjectID()
+		return nil
+	case bookmark.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case bookmark.FieldObjectDisplay:
+		m.ResetObjectDisplay()
+		return nil
+	}
+	return fmt.Errorf("unknown Bookmark field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *BookmarkMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.user != nil {
+		edges = append(edges, bookmark.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *BookmarkMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case bookmark.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *BookmarkMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *BookmarkMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *BookmarkMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleareduser {
+		edges = append(edges, bookmark.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *BookmarkMutation) EdgeCleared(name string) bool {
+	switch name {
+	case bookmark.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *BookmarkMutation) ClearEdge(name string) error {
+	switch name {
+	case bookmark.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown Bookmark unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *BookmarkMutation) ResetEdge(name string) error {
+	switch name {
+	case bookmark.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown Bookmark edge %s", name)
 }
 
 // CircuitMutation represents an operation that mutates the Circuit nodes in the graph.
@@ -26529,6 +27105,903 @@ func (m *CustomFieldChoiceSetMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown CustomFieldChoiceSet edge %s", name)
 }
 
+// CustomLinkMutation represents an operation that mutates the CustomLink nodes in the graph.
+type CustomLinkMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	object_types       *[]string
+	appendobject_types []string
+	name               *string
+	enabled            *bool
+	link_text          *string
+	link_url           *string
+	weight             *int
+	addweight          *int
+	group_name         *string
+	button_class       *string
+	new_window         *bool
+	clearedFields      map[string]struct{}
+	owner              *int
+	clearedowner       bool
+	done               bool
+	oldValue           func(context.Context) (*CustomLink, error)
+	predicates         []predicate.CustomLink
+}
+
+var _ ent.Mutation = (*CustomLinkMutation)(nil)
+
+// customlinkOption allows management of the mutation configuration using functional options.
+type customlinkOption func(*CustomLinkMutation)
+
+// newCustomLinkMutation creates new mutation for the CustomLink entity.
+func newCustomLinkMutation(c config, op Op, opts ...customlinkOption) *CustomLinkMutation {
+	m := &CustomLinkMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCustomLink,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCustomLinkID sets the ID field of the mutation.
+func withCustomLinkID(id int) customlinkOption {
+	return func(m *CustomLinkMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CustomLink
+		)
+		m.oldValue = func(ctx context.Context) (*CustomLink, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CustomLink.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCustomLink sets the old CustomLink of the mutation.
+func withCustomLink(node *CustomLink) customlinkOption {
+	return func(m *CustomLinkMutation) {
+		m.oldValue = func(context.Context) (*CustomLink, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CustomLinkMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CustomLinkMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CustomLinkMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CustomLinkMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CustomLink.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *CustomLinkMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *CustomLinkMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *CustomLinkMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[customlink.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *CustomLinkMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[customlink.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *CustomLinkMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, customlink.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *CustomLinkMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *CustomLinkMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *CustomLinkMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[customlink.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *CustomLinkMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[customlink.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *CustomLinkMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, customlink.FieldLastUpdated)
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *CustomLinkMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *CustomLinkMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *CustomLinkMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[customlink.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *CustomLinkMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[customlink.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *CustomLinkMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, customlink.FieldOwnerID)
+}
+
+// SetObjectTypes sets the "object_types" field.
+func (m *CustomLinkMutation) SetObjectTypes(s []string) {
+	m.object_types = &s
+	m.appendobject_types = nil
+}
+
+// ObjectTypes returns the value of the "object_types" field in the mutation.
+func (m *CustomLinkMutation) ObjectTypes() (r []string, exists bool) {
+	v := m.object_types
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendObjectTypes adds s to the "object_types" field.
+func (m *CustomLinkMutation) AppendObjectTypes(s []string) {
+	m.appendobject_types = append(m.appendobject_types, s...)
+}
+
+// AppendedObjectTypes returns the list of values that were appended to the "object_types" field in this mutation.
+func (m *CustomLinkMutation) AppendedObjectTypes() ([]string, bool) {
+	if len(m.appendobject_types) == 0 {
+		return nil, false
+	}
+	return m.appendobject_types, true
+}
+
+// ResetObjectTypes resets all changes to the "object_types" field.
+func (m *CustomLinkMutation) ResetObjectTypes() {
+	m.object_types = nil
+	m.appendobject_types = nil
+}
+
+// SetName sets the "name" field.
+func (m *CustomLinkMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *CustomLinkMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *CustomLinkMutation) ResetName() {
+	m.name = nil
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *CustomLinkMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *CustomLinkMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *CustomLinkMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// SetLinkText sets the "link_text" field.
+func (m *CustomLinkMutation) SetLinkText(s string) {
+	m.link_text = &s
+}
+
+// LinkText returns the value of the "link_text" field in the mutation.
+func (m *CustomLinkMutation) LinkText() (r string, exists bool) {
+	v := m.link_text
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLinkText resets all changes to the "link_text" field.
+func (m *CustomLinkMutation) ResetLinkText() {
+	m.link_text = nil
+}
+
+// SetLinkURL sets the "link_url" field.
+func (m *CustomLinkMutation) SetLinkURL(s string) {
+	m.link_url = &s
+}
+
+// LinkURL returns the value of the "link_url" field in the mutation.
+func (m *CustomLinkMutation) LinkURL() (r string, exists bool) {
+	v := m.link_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLinkURL resets all changes to the "link_url" field.
+func (m *CustomLinkMutation) ResetLinkURL() {
+	m.link_url = nil
+}
+
+// SetWeight sets the "weight" field.
+func (m *CustomLinkMutation) SetWeight(i int) {
+	m.weight = &i
+	m.addweight = nil
+}
+
+// Weight returns the value of the "weight" field in the mutation.
+func (m *CustomLinkMutation) Weight() (r int, exists bool) {
+	v := m.weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddWeight adds i to the "weight" field.
+func (m *CustomLinkMutation) AddWeight(i int) {
+	if m.addweight != nil {
+		*m.addweight += i
+	} else {
+		m.addweight = &i
+	}
+}
+
+// AddedWeight returns the value that was added to the "weight" field in this mutation.
+func (m *CustomLinkMutation) AddedWeight() (r int, exists bool) {
+	v := m.addweight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWeight resets all changes to the "weight" field.
+func (m *CustomLinkMutation) ResetWeight() {
+	m.weight = nil
+	m.addweight = nil
+}
+
+// SetGroupName sets the "group_name" field.
+func (m *CustomLinkMutation) SetGroupName(s string) {
+	m.group_name = &s
+}
+
+// GroupName returns the value of the "group_name" field in the mutation.
+func (m *CustomLinkMutation) GroupName() (r string, exists bool) {
+	v := m.group_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetGroupName resets all changes to the "group_name" field.
+func (m *CustomLinkMutation) ResetGroupName() {
+	m.group_name = nil
+}
+
+// SetButtonClass sets the "button_class" field.
+func (m *CustomLinkMutation) SetButtonClass(s string) {
+	m.button_class = &s
+}
+
+// ButtonClass returns the value of the "button_class" field in the mutation.
+func (m *CustomLinkMutation) ButtonClass() (r string, exists bool) {
+	v := m.button_class
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetButtonClass resets all changes to the "button_class" field.
+func (m *CustomLinkMutation) ResetButtonClass() {
+	m.button_class = nil
+}
+
+// SetNewWindow sets the "new_window" field.
+func (m *CustomLinkMutation) SetNewWindow(b bool) {
+	m.new_window = &b
+}
+
+// NewWindow returns the value of the "new_window" field in the mutation.
+func (m *CustomLinkMutation) NewWindow() (r bool, exists bool) {
+	v := m.new_window
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNewWindow resets all changes to the "new_window" field.
+func (m *CustomLinkMutation) ResetNewWindow() {
+	m.new_window = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *CustomLinkMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[customlink.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *CustomLinkMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *CustomLinkMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *CustomLinkMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
+// Where appends a list predicates to the CustomLinkMutation builder.
+func (m *CustomLinkMutation) Where(ps ...predicate.CustomLink) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CustomLinkMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CustomLinkMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CustomLink, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CustomLinkMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CustomLinkMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CustomLink).
+func (m *CustomLinkMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CustomLinkMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created != nil {
+		fields = append(fields, customlink.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, customlink.FieldLastUpdated)
+	}
+	if m.owner != nil {
+		fields = append(fields, customlink.FieldOwnerID)
+	}
+	if m.object_types != nil {
+		fields = append(fields, customlink.FieldObjectTypes)
+	}
+	if m.name != nil {
+		fields = append(fields, customlink.FieldName)
+	}
+	if m.enabled != nil {
+		fields = append(fields, customlink.FieldEnabled)
+	}
+	if m.link_text != nil {
+		fields = append(fields, customlink.FieldLinkText)
+	}
+	if m.link_url != nil {
+		fields = append(fields, customlink.FieldLinkURL)
+	}
+	if m.weight != nil {
+		fields = append(fields, customlink.FieldWeight)
+	}
+	if m.group_name != nil {
+		fields = append(fields, customlink.FieldGroupName)
+	}
+	if m.button_class != nil {
+		fields = append(fields, customlink.FieldButtonClass)
+	}
+	if m.new_window != nil {
+		fields = append(fields, customlink.FieldNewWindow)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CustomLinkMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case customlink.FieldCreated:
+		return m.Created()
+	case customlink.FieldLastUpdated:
+		return m.LastUpdated()
+	case customlink.FieldOwnerID:
+		return m.OwnerID()
+	case customlink.FieldObjectTypes:
+		return m.ObjectTypes()
+	case customlink.FieldName:
+		return m.Name()
+	case customlink.FieldEnabled:
+		return m.Enabled()
+	case customlink.FieldLinkText:
+		return m.LinkText()
+	case customlink.FieldLinkURL:
+		return m.LinkURL()
+	case customlink.FieldWeight:
+		return m.Weight()
+	case customlink.FieldGroupName:
+		return m.GroupName()
+	case customlink.FieldButtonClass:
+		return m.ButtonClass()
+	case customlink.FieldNewWindow:
+		return m.NewWindow()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CustomLinkMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case customlink.FieldCreated, customlink.FieldLastUpdated, customlink.FieldOwnerID, customlink.FieldObjectTypes, customlink.FieldName, customlink.FieldEnabled, customlink.FieldLinkText, customlink.FieldLinkURL, customlink.FieldWeight, customlink.FieldGroupName, customlink.FieldButtonClass, customlink.FieldNewWindow:
+	default:
+		return nil, fmt.Errorf("unknown CustomLink field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case customlink.FieldCreated:
+		return old.Created, nil
+	case customlink.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case customlink.FieldOwnerID:
+		return old.OwnerID, nil
+	case customlink.FieldObjectTypes:
+		return old.ObjectTypes, nil
+	case customlink.FieldName:
+		return old.Name, nil
+	case customlink.FieldEnabled:
+		return old.Enabled, nil
+	case customlink.FieldLinkText:
+		return old.LinkText, nil
+	case customlink.FieldLinkURL:
+		return old.LinkURL, nil
+	case customlink.FieldWeight:
+		return old.Weight, nil
+	case customlink.FieldGroupName:
+		return old.GroupName, nil
+	case customlink.FieldButtonClass:
+		return old.ButtonClass, nil
+	case customlink.FieldNewWindow:
+		return old.NewWindow, nil
+	}
+	return nil, fmt.Errorf("unknown CustomLink field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomLinkMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case customlink.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case customlink.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case customlink.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
+	case customlink.FieldObjectTypes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectTypes(v)
+		return nil
+	case customlink.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case customlink.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	case customlink.FieldLinkText:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLinkText(v)
+		return nil
+	case customlink.FieldLinkURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLinkURL(v)
+		return nil
+	case customlink.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeight(v)
+		return nil
+	case customlink.FieldGroupName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupName(v)
+		return nil
+	case customlink.FieldButtonClass:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetButtonClass(v)
+		return nil
+	case customlink.FieldNewWindow:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNewWindow(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CustomLink field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CustomLinkMutation) AddedFields() []string {
+	var fields []string
+	if m.addweight != nil {
+		fields = append(fields, customlink.FieldWeight)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CustomLinkMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case customlink.FieldWeight:
+		return m.AddedWeight()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomLinkMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case customlink.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CustomLink numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CustomLinkMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(customlink.FieldCreated) {
+		fields = append(fields, customlink.FieldCreated)
+	}
+	if m.FieldCleared(customlink.FieldLastUpdated) {
+		fields = append(fields, customlink.FieldLastUpdated)
+	}
+	if m.FieldCleared(customlink.FieldOwnerID) {
+		fields = append(fields, customlink.FieldOwnerID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CustomLinkMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CustomLinkMutation) ClearField(name string) error {
+	switch name {
+	case customlink.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case customlink.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case customlink.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomLink nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CustomLinkMutation) ResetField(name string) error {
+	switch name {
+	case customlink.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case customlink.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case customlink.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
+	case customlink.FieldObjectTypes:
+		m.ResetObjectTypes()
+		return nil
+	case customlink.FieldName:
+		m.ResetName()
+		return nil
+	case customlink.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	case customlink.FieldLinkText:
+		m.ResetLinkText()
+		return nil
+	case customlink.FieldLinkURL:
+		m.ResetLinkURL()
+		return nil
+	case customlink.FieldWeight:
+		m.ResetWeight()
+		return nil
+	case customlink.FieldGroupName:
+		m.ResetGroupName()
+		return nil
+	case customlink.FieldButtonClass:
+		m.ResetButtonClass()
+		return nil
+	case customlink.FieldNewWindow:
+		m.ResetNewWindow()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomLink field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CustomLinkMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, customlink.EdgeOwner)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CustomLinkMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case customlink.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CustomLinkMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CustomLinkMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CustomLinkMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, customlink.EdgeOwner)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CustomLinkMutation) EdgeCleared(name string) bool {
+	switch name {
+	case customlink.EdgeOwner:
+		return m.clearedowner
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CustomLinkMutation) ClearEdge(name string) error {
+	switch name {
+	case customlink.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomLink unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CustomLinkMutation) ResetEdge(name string) error {
+	switch name {
+	case customlink.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomLink edge %s", name)
+}
+
 // DeliveryMutation represents an operation that mutates the Delivery nodes in the graph.
 type DeliveryMutation struct {
 	config
@@ -45407,24 +46880,27 @@ func (m *FrontPortTemplateMutation) ResetEdge(name string) error {
 // GroupMutation represents an operation that mutates the Group nodes in the graph.
 type GroupMutation struct {
 	config
-	op                 Op
-	typ                string
-	id                 *int
-	name               *string
-	description        *string
-	clearedFields      map[string]struct{}
-	users              map[int]struct{}
-	removedusers       map[int]struct{}
-	clearedusers       bool
-	permissions        map[int]struct{}
-	removedpermissions map[int]struct{}
-	clearedpermissions bool
-	owners             map[int]struct{}
-	removedowners      map[int]struct{}
-	clearedowners      bool
-	done               bool
-	oldValue           func(context.Context) (*Group, error)
-	predicates         []predicate.Group
+	op                         Op
+	typ                        string
+	id                         *int
+	name                       *string
+	description                *string
+	clearedFields              map[string]struct{}
+	users                      map[int]struct{}
+	removedusers               map[int]struct{}
+	clearedusers               bool
+	permissions                map[int]struct{}
+	removedpermissions         map[int]struct{}
+	clearedpermissions         bool
+	owners                     map[int]struct{}
+	removedowners              map[int]struct{}
+	clearedowners              bool
+	notification_groups        map[int]struct{}
+	removednotification_groups map[int]struct{}
+	clearednotification_groups bool
+	done                       bool
+	oldValue                   func(context.Context) (*Group, error)
+	predicates                 []predicate.Group
 }
 
 var _ ent.Mutation = (*GroupMutation)(nil)
@@ -45759,6 +47235,60 @@ func (m *GroupMutation) ResetOwners() {
 	m.removedowners = nil
 }
 
+// AddNotificationGroupIDs adds the "notification_groups" edge to the NotificationGroup entity by ids.
+func (m *GroupMutation) AddNotificationGroupIDs(ids ...int) {
+	if m.notification_groups == nil {
+		m.notification_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.notification_groups[ids[i]] = struct{}{}
+	}
+}
+
+// ClearNotificationGroups clears the "notification_groups" edge to the NotificationGroup entity.
+func (m *GroupMutation) ClearNotificationGroups() {
+	m.clearednotification_groups = true
+}
+
+// NotificationGroupsCleared reports if the "notification_groups" edge to the NotificationGroup entity was cleared.
+func (m *GroupMutation) NotificationGroupsCleared() bool {
+	return m.clearednotification_groups
+}
+
+// RemoveNotificationGroupIDs removes the "notification_groups" edge to the NotificationGroup entity by IDs.
+func (m *GroupMutation) RemoveNotificationGroupIDs(ids ...int) {
+	if m.removednotification_groups == nil {
+		m.removednotification_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.notification_groups, ids[i])
+		m.removednotification_groups[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedNotificationGroups returns the removed IDs of the "notification_groups" edge to the NotificationGroup entity.
+func (m *GroupMutation) RemovedNotificationGroupsIDs() (ids []int) {
+	for id := range m.removednotification_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// NotificationGroupsIDs returns the "notification_groups" edge IDs in the mutation.
+func (m *GroupMutation) NotificationGroupsIDs() (ids []int) {
+	for id := range m.notification_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetNotificationGroups resets all changes to the "notification_groups" edge.
+func (m *GroupMutation) ResetNotificationGroups() {
+	m.notification_groups = nil
+	m.clearednotification_groups = false
+	m.removednotification_groups = nil
+}
+
 // Where appends a list predicates to the GroupMutation builder.
 func (m *GroupMutation) Where(ps ...predicate.Group) {
 	m.predicates = append(m.predicates, ps...)
@@ -45909,7 +47439,7 @@ func (m *GroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *GroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.users != nil {
 		edges = append(edges, group.EdgeUsers)
 	}
@@ -45918,6 +47448,9 @@ func (m *GroupMutation) AddedEdges() []string {
 	}
 	if m.owners != nil {
 		edges = append(edges, group.EdgeOwners)
+	}
+	if m.notification_groups != nil {
+		edges = append(edges, group.EdgeNotificationGroups)
 	}
 	return edges
 }
@@ -45944,13 +47477,19 @@ func (m *GroupMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case group.EdgeNotificationGroups:
+		ids := make([]ent.Value, 0, len(m.notification_groups))
+		for id := range m.notification_groups {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *GroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedusers != nil {
 		edges = append(edges, group.EdgeUsers)
 	}
@@ -45959,6 +47498,9 @@ func (m *GroupMutation) RemovedEdges() []string {
 	}
 	if m.removedowners != nil {
 		edges = append(edges, group.EdgeOwners)
+	}
+	if m.removednotification_groups != nil {
+		edges = append(edges, group.EdgeNotificationGroups)
 	}
 	return edges
 }
@@ -45985,13 +47527,19 @@ func (m *GroupMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case group.EdgeNotificationGroups:
+		ids := make([]ent.Value, 0, len(m.removednotification_groups))
+		for id := range m.removednotification_groups {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *GroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedusers {
 		edges = append(edges, group.EdgeUsers)
 	}
@@ -46000,6 +47548,9 @@ func (m *GroupMutation) ClearedEdges() []string {
 	}
 	if m.clearedowners {
 		edges = append(edges, group.EdgeOwners)
+	}
+	if m.clearednotification_groups {
+		edges = append(edges, group.EdgeNotificationGroups)
 	}
 	return edges
 }
@@ -46014,6 +47565,8 @@ func (m *GroupMutation) EdgeCleared(name string) bool {
 		return m.clearedpermissions
 	case group.EdgeOwners:
 		return m.clearedowners
+	case group.EdgeNotificationGroups:
+		return m.clearednotification_groups
 	}
 	return false
 }
@@ -46038,6 +47591,9 @@ func (m *GroupMutation) ResetEdge(name string) error {
 		return nil
 	case group.EdgeOwners:
 		m.ResetOwners()
+		return nil
+	case group.EdgeNotificationGroups:
+		m.ResetNotificationGroups()
 		return nil
 	}
 	return fmt.Errorf("unknown Group edge %s", name)
@@ -62889,6 +64445,1316 @@ func (m *ModuleTypeProfileMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ModuleTypeProfile edge %s", name)
+}
+
+// NotificationMutation represents an operation that mutates the Notification nodes in the graph.
+type NotificationMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	created          *time.Time
+	read             *time.Time
+	object_type      *string
+	object_id        *int
+	addobject_id     *int
+	__object_display *string
+	event_type       *string
+	clearedFields    map[string]struct{}
+	user             *int
+	cleareduser      bool
+	done             bool
+	oldValue         func(context.Context) (*Notification, error)
+	predicates       []predicate.Notification
+}
+
+var _ ent.Mutation = (*NotificationMutation)(nil)
+
+// notificationOption allows management of the mutation configuration using functional options.
+type notificationOption func(*NotificationMutation)
+
+// newNotificationMutation creates new mutation for the Notification entity.
+func newNotificationMutation(c config, op Op, opts ...notificationOption) *NotificationMutation {
+	m := &NotificationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeNotification,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withNotificationID sets the ID field of the mutation.
+func withNotificationID(id int) notificationOption {
+	return func(m *NotificationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Notification
+		)
+		m.oldValue = func(ctx context.Context) (*Notification, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Notification.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withNotification sets the old Notification of the mutation.
+func withNotification(node *Notification) notificationOption {
+	return func(m *NotificationMutation) {
+		m.oldValue = func(context.Context) (*Notification, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m NotificationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m NotificationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *NotificationMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *NotificationMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Notification.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *NotificationMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *NotificationMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *NotificationMutation) ResetCreated() {
+	m.created = nil
+}
+
+// SetRead sets the "read" field.
+func (m *NotificationMutation) SetRead(t time.Time) {
+	m.read = &t
+}
+
+// Read returns the value of the "read" field in the mutation.
+func (m *NotificationMutation) Read() (r time.Time, exists bool) {
+	v := m.read
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRead clears the value of the "read" field.
+func (m *NotificationMutation) ClearRead() {
+	m.read = nil
+	m.clearedFields[notification.FieldRead] = struct{}{}
+}
+
+// ReadCleared returns if the "read" field was cleared in this mutation.
+func (m *NotificationMutation) ReadCleared() bool {
+	_, ok := m.clearedFields[notification.FieldRead]
+	return ok
+}
+
+// ResetRead resets all changes to the "read" field.
+func (m *NotificationMutation) ResetRead() {
+	m.read = nil
+	delete(m.clearedFields, notification.FieldRead)
+}
+
+// SetUserID sets the "user_id" field.
+func (m *NotificationMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *NotificationMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *NotificationMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetObjectType sets the "object_type" field.
+func (m *NotificationMutation) SetObjectType(s string) {
+	m.object_type = &s
+}
+
+// ObjectType returns the value of the "object_type" field in the mutation.
+func (m *NotificationMutation) ObjectType() (r string, exists bool) {
+	v := m.object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectType resets all changes to the "object_type" field.
+func (m *NotificationMutation) ResetObjectType() {
+	m.object_type = nil
+}
+
+// SetObjectID sets the "object_id" field.
+func (m *NotificationMutation) SetObjectID(i int) {
+	m.object_id = &i
+	m.addobject_id = nil
+}
+
+// ObjectID returns the value of the "object_id" field in the mutation.
+func (m *NotificationMutation) ObjectID() (r int, exists bool) {
+	v := m.object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddObjectID adds i to the "object_id" field.
+func (m *NotificationMutation) AddObjectID(i int) {
+	if m.addobject_id != nil {
+		*m.addobject_id += i
+	} else {
+		m.addobject_id = &i
+	}
+}
+
+// AddedObjectID returns the value that was added to the "object_id" field in this mutation.
+func (m *NotificationMutation) AddedObjectID() (r int, exists bool) {
+	v := m.addobject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectID resets all changes to the "object_id" field.
+func (m *NotificationMutation) ResetObjectID() {
+	m.object_id = nil
+	m.addobject_id = nil
+}
+
+// SetObjectDisplay sets the "_object_display" field.
+func (m *NotificationMutation) SetObjectDisplay(s string) {
+	m.__object_display = &s
+}
+
+// ObjectDisplay returns the value of the "_object_display" field in the mutation.
+func (m *NotificationMutation) ObjectDisplay() (r string, exists bool) {
+	v := m.__object_display
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectDisplay resets all changes to the "_object_display" field.
+func (m *NotificationMutation) ResetObjectDisplay() {
+	m.__object_display = nil
+}
+
+// SetEventType sets the "event_type" field.
+func (m *NotificationMutation) SetEventType(s string) {
+	m.event_type = &s
+}
+
+// EventType returns the value of the "event_type" field in the mutation.
+func (m *NotificationMutation) EventType() (r string, exists bool) {
+	v := m.event_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEventType resets all changes to the "event_type" field.
+func (m *NotificationMutation) ResetEventType() {
+	m.event_type = nil
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *NotificationMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[notification.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *NotificationMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *NotificationMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *NotificationMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the NotificationMutation builder.
+func (m *NotificationMutation) Where(ps ...predicate.Notification) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the NotificationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *NotificationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Notification, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *NotificationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *NotificationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Notification).
+func (m *NotificationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *NotificationMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created != nil {
+		fields = append(fields, notification.FieldCreated)
+	}
+	if m.read != nil {
+		fields = append(fields, notification.FieldRead)
+	}
+	if m.user != nil {
+		fields = append(fields, notification.FieldUserID)
+	}
+	if m.object_type != nil {
+		fields = append(fields, notification.FieldObjectType)
+	}
+	if m.object_id != nil {
+		fields = append(fields, notification.FieldObjectID)
+	}
+	if m.__object_display != nil {
+		fields = append(fields, notification.FieldObjectDisplay)
+	}
+	if m.event_type != nil {
+		fields = append(fields, notification.FieldEventType)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *NotificationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case notification.FieldCreated:
+		return m.Created()
+	case notification.FieldRead:
+		return m.Read()
+	case notification.FieldUserID:
+		return m.UserID()
+	case notification.FieldObjectType:
+		return m.ObjectType()
+	case notification.FieldObjectID:
+		return m.ObjectID()
+	case notification.FieldObjectDisplay:
+		return m.ObjectDisplay()
+	case notification.FieldEventType:
+		return m.EventType()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *NotificationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case notification.FieldCreated, notification.FieldRead, notification.FieldUserID, notification.FieldObjectType, notification.FieldObjectID, notification.FieldObjectDisplay, notification.FieldEventType:
+	default:
+		return nil, fmt.Errorf("unknown Notification field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case notification.FieldCreated:
+		return old.Created, nil
+	case notification.FieldRead:
+		return old.Read, nil
+	case notification.FieldUserID:
+		return old.UserID, nil
+	case notification.FieldObjectType:
+		return old.ObjectType, nil
+	case notification.FieldObjectID:
+		return old.ObjectID, nil
+	case notification.FieldObjectDisplay:
+		return old.ObjectDisplay, nil
+	case notification.FieldEventType:
+		return old.EventType, nil
+	}
+	return nil, fmt.Errorf("unknown Notification field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NotificationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case notification.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case notification.FieldRead:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRead(v)
+		return nil
+	case notification.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case notification.FieldObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectType(v)
+		return nil
+	case notification.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectID(v)
+		return nil
+	case notification.FieldObjectDisplay:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectDisplay(v)
+		return nil
+	case notification.FieldEventType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEventType(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Notification field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *NotificationMutation) AddedFields() []string {
+	var fields []string
+	if m.addobject_id != nil {
+		fields = append(fields, notification.FieldObjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *NotificationMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case notification.FieldObjectID:
+		return m.AddedObjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NotificationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case notification.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddObjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Notification numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *NotificationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(notification.FieldRead) {
+		fields = append(fields, notification.FieldRead)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *NotificationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *NotificationMutation) ClearField(name string) error {
+	switch name {
+	case notification.FieldRead:
+		m.ClearRead()
+		return nil
+	}
+	return fmt.Errorf("unknown Notification nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *NotificationMutation) ResetField(name string) error {
+	switch name {
+	case notification.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case notification.FieldRead:
+		m.ResetRead()
+		return nil
+	case notification.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case notification.FieldObjectType:
+		m.ResetObjectType()
+		return nil
+	case notification.FieldObjectID:
+		m.ResetObjectID()
+		return nil
+	case notification.FieldObjectDisplay:
+		m.ResetObjectDisplay()
+		return nil
+	case notification.FieldEventType:
+		m.ResetEventType()
+		return nil
+	}
+	return fmt.Errorf("unknown Notification field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *NotificationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.user != nil {
+		edges = append(edges, notification.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *NotificationMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case notification.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *NotificationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *NotificationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *NotificationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleareduser {
+		edges = append(edges, notification.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *NotificationMutation) EdgeCleared(name string) bool {
+	switch name {
+	case notification.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *NotificationMutation) ClearEdge(name string) error {
+	switch name {
+	case notification.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown Notification unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *NotificationMutation) ResetEdge(name string) error {
+	switch name {
+	case notification.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown Notification edge %s", name)
+}
+
+// NotificationGroupMutation represents an operation that mutates the NotificationGroup nodes in the graph.
+type NotificationGroupMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created       *time.Time
+	last_updated  *time.Time
+	name          *string
+	description   *string
+	clearedFields map[string]struct{}
+	groups        map[int]struct{}
+	removedgroups map[int]struct{}
+	clearedgroups bool
+	users         map[int]struct{}
+	removedusers  map[int]struct{}
+	clearedusers  bool
+	done          bool
+	oldValue      func(context.Context) (*NotificationGroup, error)
+	predicates    []predicate.NotificationGroup
+}
+
+var _ ent.Mutation = (*NotificationGroupMutation)(nil)
+
+// notificationgroupOption allows management of the mutation configuration using functional options.
+type notificationgroupOption func(*NotificationGroupMutation)
+
+// newNotificationGroupMutation creates new mutation for the NotificationGroup entity.
+func newNotificationGroupMutation(c config, op Op, opts ...notificationgroupOption) *NotificationGroupMutation {
+	m := &NotificationGroupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeNotificationGroup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withNotificationGroupID sets the ID field of the mutation.
+func withNotificationGroupID(id int) notificationgroupOption {
+	return func(m *NotificationGroupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *NotificationGroup
+		)
+		m.oldValue = func(ctx context.Context) (*NotificationGroup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().NotificationGroup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withNotificationGroup sets the old NotificationGroup of the mutation.
+func withNotificationGroup(node *NotificationGroup) notificationgroupOption {
+	return func(m *NotificationGroupMutation) {
+		m.oldValue = func(context.Context) (*NotificationGroup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m NotificationGroupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m NotificationGroupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *NotificationGroupMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *NotificationGroupMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().NotificationGroup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *NotificationGroupMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *NotificationGroupMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *NotificationGroupMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[notificationgroup.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *NotificationGroupMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[notificationgroup.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *NotificationGroupMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, notificationgroup.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *NotificationGroupMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *NotificationGroupMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *NotificationGroupMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[notificationgroup.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *NotificationGroupMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[notificationgroup.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *NotificationGroupMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, notificationgroup.FieldLastUpdated)
+}
+
+// SetName sets the "name" field.
+func (m *NotificationGroupMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *NotificationGroupMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *NotificationGroupMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *NotificationGroupMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *NotificationGroupMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *NotificationGroupMutation) ResetDescription() {
+	m.description = nil
+}
+
+// AddGroupIDs adds the "groups" edge to the Group entity by ids.
+func (m *NotificationGroupMutation) AddGroupIDs(ids ...int) {
+	if m.groups == nil {
+		m.groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.groups[ids[i]] = struct{}{}
+	}
+}
+
+// ClearGroups clears the "groups" edge to the Group entity.
+func (m *NotificationGroupMutation) ClearGroups() {
+	m.clearedgroups = true
+}
+
+// GroupsCleared reports if the "groups" edge to the Group entity was cleared.
+func (m *NotificationGroupMutation) GroupsCleared() bool {
+	return m.clearedgroups
+}
+
+// RemoveGroupIDs removes the "groups" edge to the Group entity by IDs.
+func (m *NotificationGroupMutation) RemoveGroupIDs(ids ...int) {
+	if m.removedgroups == nil {
+		m.removedgroups = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.groups, ids[i])
+		m.removedgroups[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedGroups returns the removed IDs of the "groups" edge to the Group entity.
+func (m *NotificationGroupMutation) RemovedGroupsIDs() (ids []int) {
+	for id := range m.removedgroups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// GroupsIDs returns the "groups" edge IDs in the mutation.
+func (m *NotificationGroupMutation) GroupsIDs() (ids []int) {
+	for id := range m.groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetGroups resets all changes to the "groups" edge.
+func (m *NotificationGroupMutation) ResetGroups() {
+	m.groups = nil
+	m.clearedgroups = false
+	m.removedgroups = nil
+}
+
+// AddUserIDs adds the "users" edge to the User entity by ids.
+func (m *NotificationGroupMutation) AddUserIDs(ids ...int) {
+	if m.users == nil {
+		m.users = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.users[ids[i]] = struct{}{}
+	}
+}
+
+// ClearUsers clears the "users" edge to the User entity.
+func (m *NotificationGroupMutation) ClearUsers() {
+	m.clearedusers = true
+}
+
+// UsersCleared reports if the "users" edge to the User entity was cleared.
+func (m *NotificationGroupMutation) UsersCleared() bool {
+	return m.clearedusers
+}
+
+// RemoveUserIDs removes the "users" edge to the User entity by IDs.
+func (m *NotificationGroupMutation) RemoveUserIDs(ids ...int) {
+	if m.removedusers == nil {
+		m.removedusers = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.users, ids[i])
+		m.removedusers[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedUsers returns the removed IDs of the "users" edge to the User entity.
+func (m *NotificationGroupMutation) RemovedUsersIDs() (ids []int) {
+	for id := range m.removedusers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// UsersIDs returns the "users" edge IDs in the mutation.
+func (m *NotificationGroupMutation) UsersIDs() (ids []int) {
+	for id := range m.users {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetUsers resets all changes to the "users" edge.
+func (m *NotificationGroupMutation) ResetUsers() {
+	m.users = nil
+	m.clearedusers = false
+	m.removedusers = nil
+}
+
+// Where appends a list predicates to the NotificationGroupMutation builder.
+func (m *NotificationGroupMutation) Where(ps ...predicate.NotificationGroup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the NotificationGroupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *NotificationGroupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.NotificationGroup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *NotificationGroupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *NotificationGroupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (NotificationGroup).
+func (m *NotificationGroupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *NotificationGroupMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.created != nil {
+		fields = append(fields, notificationgroup.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, notificationgroup.FieldLastUpdated)
+	}
+	if m.name != nil {
+		fields = append(fields, notificationgroup.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, notificationgroup.FieldDescription)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *NotificationGroupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case notificationgroup.FieldCreated:
+		return m.Created()
+	case notificationgroup.FieldLastUpdated:
+		return m.LastUpdated()
+	case notificationgroup.FieldName:
+		return m.Name()
+	case notificationgroup.FieldDescription:
+		return m.Description()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *NotificationGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case notificationgroup.FieldCreated, notificationgroup.FieldLastUpdated, notificationgroup.FieldName, notificationgroup.FieldDescription:
+	default:
+		return nil, fmt.Errorf("unknown NotificationGroup field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case notificationgroup.FieldCreated:
+		return old.Created, nil
+	case notificationgroup.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case notificationgroup.FieldName:
+		return old.Name, nil
+	case notificationgroup.FieldDescription:
+		return old.Description, nil
+	}
+	return nil, fmt.Errorf("unknown NotificationGroup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NotificationGroupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case notificationgroup.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case notificationgroup.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case notificationgroup.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case notificationgroup.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationGroup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *NotificationGroupMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *NotificationGroupMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NotificationGroupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown NotificationGroup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *NotificationGroupMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(notificationgroup.FieldCreated) {
+		fields = append(fields, notificationgroup.FieldCreated)
+	}
+	if m.FieldCleared(notificationgroup.FieldLastUpdated) {
+		fields = append(fields, notificationgroup.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *NotificationGroupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *NotificationGroupMutation) ClearField(name string) error {
+	switch name {
+	case notificationgroup.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case notificationgroup.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationGroup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *NotificationGroupMutation) ResetField(name string) error {
+	switch name {
+	case notificationgroup.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case notificationgroup.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case notificationgroup.FieldName:
+		m.ResetName()
+		return nil
+	case notificationgroup.FieldDescription:
+		m.ResetDescription()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationGroup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *NotificationGroupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.groups != nil {
+		edges = append(edges, notificationgroup.EdgeGroups)
+	}
+	if m.users != nil {
+		edges = append(edges, notificationgroup.EdgeUsers)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *NotificationGroupMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case notificationgroup.EdgeGroups:
+		ids := make([]ent.Value, 0, len(m.groups))
+		for id := range m.groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case notificationgroup.EdgeUsers:
+		ids := make([]ent.Value, 0, len(m.users))
+		for id := range m.users {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *NotificationGroupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removedgroups != nil {
+		edges = append(edges, notificationgroup.EdgeGroups)
+	}
+	if m.removedusers != nil {
+		edges = append(edges, notificationgroup.EdgeUsers)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *NotificationGroupMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case notificationgroup.EdgeGroups:
+		ids := make([]ent.Value, 0, len(m.removedgroups))
+		for id := range m.removedgroups {
+			ids = append(ids, id)
+		}
+		return ids
+	case notificationgroup.EdgeUsers:
+		ids := make([]ent.Value, 0, len(m.removedusers))
+		for id := range m.removedusers {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *NotificationGroupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedgroups {
+		edges = append(edges, notificationgroup.EdgeGroups)
+	}
+	if m.clearedusers {
+		edges = append(edges, notificationgroup.EdgeUsers)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *NotificationGroupMutation) EdgeCleared(name string) bool {
+	switch name {
+	case notificationgroup.EdgeGroups:
+		return m.clearedgroups
+	case notificationgroup.EdgeUsers:
+		return m.clearedusers
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *NotificationGroupMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown NotificationGroup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *NotificationGroupMutation) ResetEdge(name string) error {
+	switch name {
+	case notificationgroup.EdgeGroups:
+		m.ResetGroups()
+		return nil
+	case notificationgroup.EdgeUsers:
+		m.ResetUsers()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationGroup edge %s", name)
 }
 
 // ObjectChangeMutation represents an operation that mutates the ObjectChange nodes in the graph.
@@ -93495,6 +96361,972 @@ func (m *RouteTargetMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown RouteTarget edge %s", name)
 }
 
+// SavedFilterMutation represents an operation that mutates the SavedFilter nodes in the graph.
+type SavedFilterMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	object_types       *[]string
+	appendobject_types []string
+	name               *string
+	slug               *string
+	description        *string
+	user_id            *int
+	adduser_id         *int
+	weight             *int
+	addweight          *int
+	enabled            *bool
+	shared             *bool
+	parameters         *json.RawMessage
+	appendparameters   json.RawMessage
+	clearedFields      map[string]struct{}
+	owner              *int
+	clearedowner       bool
+	done               bool
+	oldValue           func(context.Context) (*SavedFilter, error)
+	predicates         []predicate.SavedFilter
+}
+
+var _ ent.Mutation = (*SavedFilterMutation)(nil)
+
+// savedfilterOption allows management of the mutation configuration using functional options.
+type savedfilterOption func(*SavedFilterMutation)
+
+// newSavedFilterMutation creates new mutation for the SavedFilter entity.
+func newSavedFilterMutation(c config, op Op, opts ...savedfilterOption) *SavedFilterMutation {
+	m := &SavedFilterMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSavedFilter,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSavedFilterID sets the ID field of the mutation.
+func withSavedFilterID(id int) savedfilterOption {
+	return func(m *SavedFilterMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SavedFilter
+		)
+		m.oldValue = func(ctx context.Context) (*SavedFilter, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SavedFilter.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSavedFilter sets the old SavedFilter of the mutation.
+func withSavedFilter(node *SavedFilter) savedfilterOption {
+	return func(m *SavedFilterMutation) {
+		m.oldValue = func(context.Context) (*SavedFilter, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SavedFilterMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SavedFilterMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SavedFilterMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SavedFilterMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SavedFilter.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *SavedFilterMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *SavedFilterMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *SavedFilterMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[savedfilter.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *SavedFilterMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[savedfilter.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *SavedFilterMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, savedfilter.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *SavedFilterMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *SavedFilterMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *SavedFilterMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[savedfilter.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *SavedFilterMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[savedfilter.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *SavedFilterMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, savedfilter.FieldLastUpdated)
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *SavedFilterMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *SavedFilterMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *SavedFilterMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[savedfilter.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *SavedFilterMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[savedfilter.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *SavedFilterMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, savedfilter.FieldOwnerID)
+}
+
+// SetObjectTypes sets the "object_types" field.
+func (m *SavedFilterMutation) SetObjectTypes(s []string) {
+	m.object_types = &s
+	m.appendobject_types = nil
+}
+
+// ObjectTypes returns the value of the "object_types" field in the mutation.
+func (m *SavedFilterMutation) ObjectTypes() (r []string, exists bool) {
+	v := m.object_types
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendObjectTypes adds s to the "object_types" field.
+func (m *SavedFilterMutation) AppendObjectTypes(s []string) {
+	m.appendobject_types = append(m.appendobject_types, s...)
+}
+
+// AppendedObjectTypes returns the list of values that were appended to the "object_types" field in this mutation.
+func (m *SavedFilterMutation) AppendedObjectTypes() ([]string, bool) {
+	if len(m.appendobject_types) == 0 {
+		return nil, false
+	}
+	return m.appendobject_types, true
+}
+
+// ResetObjectTypes resets all changes to the "object_types" field.
+func (m *SavedFilterMutation) ResetObjectTypes() {
+	m.object_types = nil
+	m.appendobject_types = nil
+}
+
+// SetName sets the "name" field.
+func (m *SavedFilterMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *SavedFilterMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *SavedFilterMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *SavedFilterMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *SavedFilterMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *SavedFilterMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *SavedFilterMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *SavedFilterMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *SavedFilterMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *SavedFilterMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *SavedFilterMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *SavedFilterMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *SavedFilterMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *SavedFilterMutation) ClearUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+	m.clearedFields[savedfilter.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *SavedFilterMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[savedfilter.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *SavedFilterMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+	delete(m.clearedFields, savedfilter.FieldUserID)
+}
+
+// SetWeight sets the "weight" field.
+func (m *SavedFilterMutation) SetWeight(i int) {
+	m.weight = &i
+	m.addweight = nil
+}
+
+// Weight returns the value of the "weight" field in the mutation.
+func (m *SavedFilterMutation) Weight() (r int, exists bool) {
+	v := m.weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddWeight adds i to the "weight" field.
+func (m *SavedFilterMutation) AddWeight(i int) {
+	if m.addweight != nil {
+		*m.addweight += i
+	} else {
+		m.addweight = &i
+	}
+}
+
+// AddedWeight returns the value that was added to the "weight" field in this mutation.
+func (m *SavedFilterMutation) AddedWeight() (r int, exists bool) {
+	v := m.addweight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWeight resets all changes to the "weight" field.
+func (m *SavedFilterMutation) ResetWeight() {
+	m.weight = nil
+	m.addweight = nil
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *SavedFilterMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *SavedFilterMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *SavedFilterMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// SetShared sets the "shared" field.
+func (m *SavedFilterMutation) SetShared(b bool) {
+	m.shared = &b
+}
+
+// Shared returns the value of the "shared" field in the mutation.
+func (m *SavedFilterMutation) Shared() (r bool, exists bool) {
+	v := m.shared
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetShared resets all changes to the "shared" field.
+func (m *SavedFilterMutation) ResetShared() {
+	m.shared = nil
+}
+
+// SetParameters sets the "parameters" field.
+func (m *SavedFilterMutation) SetParameters(jm json.RawMessage) {
+	m.parameters = &jm
+	m.appendparameters = nil
+}
+
+// Parameters returns the value of the "parameters" field in the mutation.
+func (m *SavedFilterMutation) Parameters() (r json.RawMessage, exists bool) {
+	v := m.parameters
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendParameters adds jm to the "parameters" field.
+func (m *SavedFilterMutation) AppendParameters(jm json.RawMessage) {
+	m.appendparameters = append(m.appendparameters, jm...)
+}
+
+// AppendedParameters returns the list of values that were appended to the "parameters" field in this mutation.
+func (m *SavedFilterMutation) AppendedParameters() (json.RawMessage, bool) {
+	if len(m.appendparameters) == 0 {
+		return nil, false
+	}
+	return m.appendparameters, true
+}
+
+// ResetParameters resets all changes to the "parameters" field.
+func (m *SavedFilterMutation) ResetParameters() {
+	m.parameters = nil
+	m.appendparameters = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *SavedFilterMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[savedfilter.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *SavedFilterMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *SavedFilterMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *SavedFilterMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
+// Where appends a list predicates to the SavedFilterMutation builder.
+func (m *SavedFilterMutation) Where(ps ...predicate.SavedFilter) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SavedFilterMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SavedFilterMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SavedFilter, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SavedFilterMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SavedFilterMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SavedFilter).
+func (m *SavedFilterMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SavedFilterMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created != nil {
+		fields = append(fields, savedfilter.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, savedfilter.FieldLastUpdated)
+	}
+	if m.owner != nil {
+		fields = append(fields, savedfilter.FieldOwnerID)
+	}
+	if m.object_types != nil {
+		fields = append(fields, savedfilter.FieldObjectTypes)
+	}
+	if m.name != nil {
+		fields = append(fields, savedfilter.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, savedfilter.FieldSlug)
+	}
+	if m.description != nil {
+		fields = append(fields, savedfilter.FieldDescription)
+	}
+	if m.user_id != nil {
+		fields = append(fields, savedfilter.FieldUserID)
+	}
+	if m.weight != nil {
+		fields = append(fields, savedfilter.FieldWeight)
+	}
+	if m.enabled != nil {
+		fields = append(fields, savedfilter.FieldEnabled)
+	}
+	if m.shared != nil {
+		fields = append(fields, savedfilter.FieldShared)
+	}
+	if m.parameters != nil {
+		fields = append(fields, savedfilter.FieldParameters)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SavedFilterMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case savedfilter.FieldCreated:
+		return m.Created()
+	case savedfilter.FieldLastUpdated:
+		return m.LastUpdated()
+	case savedfilter.FieldOwnerID:
+		return m.OwnerID()
+	case savedfilter.FieldObjectTypes:
+		return m.ObjectTypes()
+	case savedfilter.FieldName:
+		return m.Name()
+	case savedfilter.FieldSlug:
+		return m.Slug()
+	case savedfilter.FieldDescription:
+		return m.Description()
+	case savedfilter.FieldUserID:
+		return m.UserID()
+	case savedfilter.FieldWeight:
+		return m.Weight()
+	case savedfilter.FieldEnabled:
+		return m.Enabled()
+	case savedfilter.FieldShared:
+		return m.Shared()
+	case savedfilter.FieldParameters:
+		return m.Parameters()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SavedFilterMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case savedfilter.FieldCreated, savedfilter.FieldLastUpdated, savedfilter.FieldOwnerID, savedfilter.FieldObjectTypes, savedfilter.FieldName, savedfilter.FieldSlug, savedfilter.FieldDescription, savedfilter.FieldUserID, savedfilter.FieldWeight, savedfilter.FieldEnabled, savedfilter.FieldShared, savedfilter.FieldParameters:
+	default:
+		return nil, fmt.Errorf("unknown SavedFilter field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case savedfilter.FieldCreated:
+		return old.Created, nil
+	case savedfilter.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case savedfilter.FieldOwnerID:
+		return old.OwnerID, nil
+	case savedfilter.FieldObjectTypes:
+		return old.ObjectTypes, nil
+	case savedfilter.FieldName:
+		return old.Name, nil
+	case savedfilter.FieldSlug:
+		return old.Slug, nil
+	case savedfilter.FieldDescription:
+		return old.Description, nil
+	case savedfilter.FieldUserID:
+		return old.UserID, nil
+	case savedfilter.FieldWeight:
+		return old.Weight, nil
+	case savedfilter.FieldEnabled:
+		return old.Enabled, nil
+	case savedfilter.FieldShared:
+		return old.Shared, nil
+	case savedfilter.FieldParameters:
+		return old.Parameters, nil
+	}
+	return nil, fmt.Errorf("unknown SavedFilter field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SavedFilterMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case savedfilter.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case savedfilter.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case savedfilter.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
+	case savedfilter.FieldObjectTypes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectTypes(v)
+		return nil
+	case savedfilter.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case savedfilter.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case savedfilter.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case savedfilter.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case savedfilter.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeight(v)
+		return nil
+	case savedfilter.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	case savedfilter.FieldShared:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShared(v)
+		return nil
+	case savedfilter.FieldParameters:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParameters(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SavedFilter field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SavedFilterMutation) AddedFields() []string {
+	var fields []string
+	if m.adduser_id != nil {
+		fields = append(fields, savedfilter.FieldUserID)
+	}
+	if m.addweight != nil {
+		fields = append(fields, savedfilter.FieldWeight)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SavedFilterMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case savedfilter.FieldUserID:
+		return m.AddedUserID()
+	case savedfilter.FieldWeight:
+		return m.AddedWeight()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SavedFilterMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case savedfilter.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case savedfilter.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SavedFilter numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SavedFilterMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(savedfilter.FieldCreated) {
+		fields = append(fields, savedfilter.FieldCreated)
+	}
+	if m.FieldCleared(savedfilter.FieldLastUpdated) {
+		fields = append(fields, savedfilter.FieldLastUpdated)
+	}
+	if m.FieldCleared(savedfilter.FieldOwnerID) {
+		fields = append(fields, savedfilter.FieldOwnerID)
+	}
+	if m.FieldCleared(savedfilter.FieldUserID) {
+		fields = append(fields, savedfilter.FieldUserID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SavedFilterMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SavedFilterMutation) ClearField(name string) error {
+	switch name {
+	case savedfilter.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case savedfilter.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case savedfilter.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
+	case savedfilter.FieldUserID:
+		m.ClearUserID()
+		return nil
+	}
+	return fmt.Errorf("unknown SavedFilter nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SavedFilterMutation) ResetField(name string) error {
+	switch name {
+	case savedfilter.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case savedfilter.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case savedfilter.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
+	case savedfilter.FieldObjectTypes:
+		m.ResetObjectTypes()
+		return nil
+	case savedfilter.FieldName:
+		m.ResetName()
+		return nil
+	case savedfilter.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case savedfilter.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case savedfilter.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case savedfilter.FieldWeight:
+		m.ResetWeight()
+		return nil
+	case savedfilter.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	case savedfilter.FieldShared:
+		m.ResetShared()
+		return nil
+	case savedfilter.FieldParameters:
+		m.ResetParameters()
+		return nil
+	}
+	return fmt.Errorf("unknown SavedFilter field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SavedFilterMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, savedfilter.EdgeOwner)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SavedFilterMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case savedfilter.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SavedFilterMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SavedFilterMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SavedFilterMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, savedfilter.EdgeOwner)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SavedFilterMutation) EdgeCleared(name string) bool {
+	switch name {
+	case savedfilter.EdgeOwner:
+		return m.clearedowner
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SavedFilterMutation) ClearEdge(name string) error {
+	switch name {
+	case savedfilter.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
+	return fmt.Errorf("unknown SavedFilter unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SavedFilterMutation) ResetEdge(name string) error {
+	switch name {
+	case savedfilter.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
+	return fmt.Errorf("unknown SavedFilter edge %s", name)
+}
+
 // ServiceMutation represents an operation that mutates the Service nodes in the graph.
 type ServiceMutation struct {
 	config
@@ -98006,6 +101838,1481 @@ func (m *SiteGroupMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown SiteGroup edge %s", name)
+}
+
+// SubscriptionMutation represents an operation that mutates the Subscription nodes in the graph.
+type SubscriptionMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	created          *time.Time
+	object_type      *string
+	object_id        *int
+	addobject_id     *int
+	__object_display *string
+	clearedFields    map[string]struct{}
+	user             *int
+	cleareduser      bool
+	done             bool
+	oldValue         func(context.Context) (*Subscription, error)
+	predicates       []predicate.Subscription
+}
+
+var _ ent.Mutation = (*SubscriptionMutation)(nil)
+
+// subscriptionOption allows management of the mutation configuration using functional options.
+type subscriptionOption func(*SubscriptionMutation)
+
+// newSubscriptionMutation creates new mutation for the Subscription entity.
+func newSubscriptionMutation(c config, op Op, opts ...subscriptionOption) *SubscriptionMutation {
+	m := &SubscriptionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSubscription,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSubscriptionID sets the ID field of the mutation.
+func withSubscriptionID(id int) subscriptionOption {
+	return func(m *SubscriptionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Subscription
+		)
+		m.oldValue = func(ctx context.Context) (*Subscription, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Subscription.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSubscription sets the old Subscription of the mutation.
+func withSubscription(node *Subscription) subscriptionOption {
+	return func(m *SubscriptionMutation) {
+		m.oldValue = func(context.Context) (*Subscription, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SubscriptionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SubscriptionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SubscriptionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SubscriptionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Subscription.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *SubscriptionMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *SubscriptionMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *SubscriptionMutation) ResetCreated() {
+	m.created = nil
+}
+
+// SetObjectType sets the "object_type" field.
+func (m *SubscriptionMutation) SetObjectType(s string) {
+	m.object_type = &s
+}
+
+// ObjectType returns the value of the "object_type" field in the mutation.
+func (m *SubscriptionMutation) ObjectType() (r string, exists bool) {
+	v := m.object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectType resets all changes to the "object_type" field.
+func (m *SubscriptionMutation) ResetObjectType() {
+	m.object_type = nil
+}
+
+// SetObjectID sets the "object_id" field.
+func (m *SubscriptionMutation) SetObjectID(i int) {
+	m.object_id = &i
+	m.addobject_id = nil
+}
+
+// ObjectID returns the value of the "object_id" field in the mutation.
+func (m *SubscriptionMutation) ObjectID() (r int, exists bool) {
+	v := m.object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddObjectID adds i to the "object_id" field.
+func (m *SubscriptionMutation) AddObjectID(i int) {
+	if m.addobject_id != nil {
+		*m.addobject_id += i
+	} else {
+		m.addobject_id = &i
+	}
+}
+
+// AddedObjectID returns the value that was added to the "object_id" field in this mutation.
+func (m *SubscriptionMutation) AddedObjectID() (r int, exists bool) {
+	v := m.addobject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectID resets all changes to the "object_id" field.
+func (m *SubscriptionMutation) ResetObjectID() {
+	m.object_id = nil
+	m.addobject_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *SubscriptionMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *SubscriptionMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *SubscriptionMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetObjectDisplay sets the "_object_display" field.
+func (m *SubscriptionMutation) SetObjectDisplay(s string) {
+	m.__object_display = &s
+}
+
+// ObjectDisplay returns the value of the "_object_display" field in the mutation.
+func (m *SubscriptionMutation) ObjectDisplay() (r string, exists bool) {
+	v := m.__object_display
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectDisplay resets all changes to the "_object_display" field.
+func (m *SubscriptionMutation) ResetObjectDisplay() {
+	m.__object_display = nil
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *SubscriptionMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[subscription.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *SubscriptionMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *SubscriptionMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *SubscriptionMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the SubscriptionMutation builder.
+func (m *SubscriptionMutation) Where(ps ...predicate.Subscription) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SubscriptionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SubscriptionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Subscription, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SubscriptionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SubscriptionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Subscription).
+func (m *SubscriptionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SubscriptionMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created != nil {
+		fields = append(fields, subscription.FieldCreated)
+	}
+	if m.object_type != nil {
+		fields = append(fields, subscription.FieldObjectType)
+	}
+	if m.object_id != nil {
+		fields = append(fields, subscription.FieldObjectID)
+	}
+	if m.user != nil {
+		fields = append(fields, subscription.FieldUserID)
+	}
+	if m.__object_display != nil {
+		fields = append(fields, subscription.FieldObjectDisplay)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SubscriptionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case subscription.FieldCreated:
+		return m.Created()
+	case subscription.FieldObjectType:
+		return m.ObjectType()
+	case subscription.FieldObjectID:
+		return m.ObjectID()
+	case subscription.FieldUserID:
+		return m.UserID()
+	case subscription.FieldObjectDisplay:
+		return m.ObjectDisplay()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SubscriptionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case subscription.FieldCreated, subscription.FieldObjectType, subscription.FieldObjectID, subscription.FieldUserID, subscription.FieldObjectDisplay:
+	default:
+		return nil, fmt.Errorf("unknown Subscription field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case subscription.FieldCreated:
+		return old.Created, nil
+	case subscription.FieldObjectType:
+		return old.ObjectType, nil
+	case subscription.FieldObjectID:
+		return old.ObjectID, nil
+	case subscription.FieldUserID:
+		return old.UserID, nil
+	case subscription.FieldObjectDisplay:
+		return old.ObjectDisplay, nil
+	}
+	return nil, fmt.Errorf("unknown Subscription field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case subscription.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case subscription.FieldObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectType(v)
+		return nil
+	case subscription.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectID(v)
+		return nil
+	case subscription.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case subscription.FieldObjectDisplay:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectDisplay(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SubscriptionMutation) AddedFields() []string {
+	var fields []string
+	if m.addobject_id != nil {
+		fields = append(fields, subscription.FieldObjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SubscriptionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case subscription.FieldObjectID:
+		return m.AddedObjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case subscription.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddObjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SubscriptionMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SubscriptionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SubscriptionMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown Subscription nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SubscriptionMutation) ResetField(name string) error {
+	switch name {
+	case subscription.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case subscription.FieldObjectType:
+		m.ResetObjectType()
+		return nil
+	case subscription.FieldObjectID:
+		m.ResetObjectID()
+		return nil
+	case subscription.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case subscription.FieldObjectDisplay:
+		m.ResetObjectDisplay()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SubscriptionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.user != nil {
+		edges = append(edges, subscription.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SubscriptionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case subscription.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SubscriptionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SubscriptionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SubscriptionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleareduser {
+		edges = append(edges, subscription.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SubscriptionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case subscription.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SubscriptionMutation) ClearEdge(name string) error {
+	switch name {
+	case subscription.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SubscriptionMutation) ResetEdge(name string) error {
+	switch name {
+	case subscription.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription edge %s", name)
+}
+
+// TableConfigMutation represents an operation that mutates the TableConfig nodes in the graph.
+type TableConfigMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	created        *time.Time
+	last_updated   *time.Time
+	object_type    *string
+	table          *string
+	name           *string
+	description    *string
+	user_id        *int
+	adduser_id     *int
+	weight         *int
+	addweight      *int
+	enabled        *bool
+	shared         *bool
+	columns        *[]string
+	appendcolumns  []string
+	ordering       *[]string
+	appendordering []string
+	clearedFields  map[string]struct{}
+	done           bool
+	oldValue       func(context.Context) (*TableConfig, error)
+	predicates     []predicate.TableConfig
+}
+
+var _ ent.Mutation = (*TableConfigMutation)(nil)
+
+// tableconfigOption allows management of the mutation configuration using functional options.
+type tableconfigOption func(*TableConfigMutation)
+
+// newTableConfigMutation creates new mutation for the TableConfig entity.
+func newTableConfigMutation(c config, op Op, opts ...tableconfigOption) *TableConfigMutation {
+	m := &TableConfigMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTableConfig,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTableConfigID sets the ID field of the mutation.
+func withTableConfigID(id int) tableconfigOption {
+	return func(m *TableConfigMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *TableConfig
+		)
+		m.oldValue = func(ctx context.Context) (*TableConfig, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().TableConfig.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTableConfig sets the old TableConfig of the mutation.
+func withTableConfig(node *TableConfig) tableconfigOption {
+	return func(m *TableConfigMutation) {
+		m.oldValue = func(context.Context) (*TableConfig, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TableConfigMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TableConfigMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TableConfigMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TableConfigMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().TableConfig.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *TableConfigMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *TableConfigMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *TableConfigMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[tableconfig.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *TableConfigMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[tableconfig.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *TableConfigMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, tableconfig.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *TableConfigMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *TableConfigMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *TableConfigMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[tableconfig.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *TableConfigMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[tableconfig.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *TableConfigMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, tableconfig.FieldLastUpdated)
+}
+
+// SetObjectType sets the "object_type" field.
+func (m *TableConfigMutation) SetObjectType(s string) {
+	m.object_type = &s
+}
+
+// ObjectType returns the value of the "object_type" field in the mutation.
+func (m *TableConfigMutation) ObjectType() (r string, exists bool) {
+	v := m.object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectType resets all changes to the "object_type" field.
+func (m *TableConfigMutation) ResetObjectType() {
+	m.object_type = nil
+}
+
+// SetTable sets the "table" field.
+func (m *TableConfigMutation) SetTable(s string) {
+	m.table = &s
+}
+
+// Table returns the value of the "table" field in the mutation.
+func (m *TableConfigMutation) Table() (r string, exists bool) {
+	v := m.table
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTable resets all changes to the "table" field.
+func (m *TableConfigMutation) ResetTable() {
+	m.table = nil
+}
+
+// SetName sets the "name" field.
+func (m *TableConfigMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *TableConfigMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *TableConfigMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *TableConfigMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *TableConfigMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *TableConfigMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *TableConfigMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *TableConfigMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *TableConfigMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *TableConfigMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *TableConfigMutation) ClearUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+	m.clearedFields[tableconfig.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *TableConfigMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[tableconfig.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *TableConfigMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+	delete(m.clearedFields, tableconfig.FieldUserID)
+}
+
+// SetWeight sets the "weight" field.
+func (m *TableConfigMutation) SetWeight(i int) {
+	m.weight = &i
+	m.addweight = nil
+}
+
+// Weight returns the value of the "weight" field in the mutation.
+func (m *TableConfigMutation) Weight() (r int, exists bool) {
+	v := m.weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddWeight adds i to the "weight" field.
+func (m *TableConfigMutation) AddWeight(i int) {
+	if m.addweight != nil {
+		*m.addweight += i
+	} else {
+		m.addweight = &i
+	}
+}
+
+// AddedWeight returns the value that was added to the "weight" field in this mutation.
+func (m *TableConfigMutation) AddedWeight() (r int, exists bool) {
+	v := m.addweight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWeight resets all changes to the "weight" field.
+func (m *TableConfigMutation) ResetWeight() {
+	m.weight = nil
+	m.addweight = nil
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *TableConfigMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *TableConfigMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *TableConfigMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// SetShared sets the "shared" field.
+func (m *TableConfigMutation) SetShared(b bool) {
+	m.shared = &b
+}
+
+// Shared returns the value of the "shared" field in the mutation.
+func (m *TableConfigMutation) Shared() (r bool, exists bool) {
+	v := m.shared
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetShared resets all changes to the "shared" field.
+func (m *TableConfigMutation) ResetShared() {
+	m.shared = nil
+}
+
+// SetColumns sets the "columns" field.
+func (m *TableConfigMutation) SetColumns(s []string) {
+	m.columns = &s
+	m.appendcolumns = nil
+}
+
+// Columns returns the value of the "columns" field in the mutation.
+func (m *TableConfigMutation) Columns() (r []string, exists bool) {
+	v := m.columns
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendColumns adds s to the "columns" field.
+func (m *TableConfigMutation) AppendColumns(s []string) {
+	m.appendcolumns = append(m.appendcolumns, s...)
+}
+
+// AppendedColumns returns the list of values that were appended to the "columns" field in this mutation.
+func (m *TableConfigMutation) AppendedColumns() ([]string, bool) {
+	if len(m.appendcolumns) == 0 {
+		return nil, false
+	}
+	return m.appendcolumns, true
+}
+
+// ResetColumns resets all changes to the "columns" field.
+func (m *TableConfigMutation) ResetColumns() {
+	m.columns = nil
+	m.appendcolumns = nil
+}
+
+// SetOrdering sets the "ordering" field.
+func (m *TableConfigMutation) SetOrdering(s []string) {
+	m.ordering = &s
+	m.appendordering = nil
+}
+
+// Ordering returns the value of the "ordering" field in the mutation.
+func (m *TableConfigMutation) Ordering() (r []string, exists bool) {
+	v := m.ordering
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendOrdering adds s to the "ordering" field.
+func (m *TableConfigMutation) AppendOrdering(s []string) {
+	m.appendordering = append(m.appendordering, s...)
+}
+
+// AppendedOrdering returns the list of values that were appended to the "ordering" field in this mutation.
+func (m *TableConfigMutation) AppendedOrdering() ([]string, bool) {
+	if len(m.appendordering) == 0 {
+		return nil, false
+	}
+	return m.appendordering, true
+}
+
+// ClearOrdering clears the value of the "ordering" field.
+func (m *TableConfigMutation) ClearOrdering() {
+	m.ordering = nil
+	m.appendordering = nil
+	m.clearedFields[tableconfig.FieldOrdering] = struct{}{}
+}
+
+// OrderingCleared returns if the "ordering" field was cleared in this mutation.
+func (m *TableConfigMutation) OrderingCleared() bool {
+	_, ok := m.clearedFields[tableconfig.FieldOrdering]
+	return ok
+}
+
+// ResetOrdering resets all changes to the "ordering" field.
+func (m *TableConfigMutation) ResetOrdering() {
+	m.ordering = nil
+	m.appendordering = nil
+	delete(m.clearedFields, tableconfig.FieldOrdering)
+}
+
+// Where appends a list predicates to the TableConfigMutation builder.
+func (m *TableConfigMutation) Where(ps ...predicate.TableConfig) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TableConfigMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TableConfigMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.TableConfig, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TableConfigMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TableConfigMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (TableConfig).
+func (m *TableConfigMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TableConfigMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created != nil {
+		fields = append(fields, tableconfig.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, tableconfig.FieldLastUpdated)
+	}
+	if m.object_type != nil {
+		fields = append(fields, tableconfig.FieldObjectType)
+	}
+	if m.table != nil {
+		fields = append(fields, tableconfig.FieldTable)
+	}
+	if m.name != nil {
+		fields = append(fields, tableconfig.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, tableconfig.FieldDescription)
+	}
+	if m.user_id != nil {
+		fields = append(fields, tableconfig.FieldUserID)
+	}
+	if m.weight != nil {
+		fields = append(fields, tableconfig.FieldWeight)
+	}
+	if m.enabled != nil {
+		fields = append(fields, tableconfig.FieldEnabled)
+	}
+	if m.shared != nil {
+		fields = append(fields, tableconfig.FieldShared)
+	}
+	if m.columns != nil {
+		fields = append(fields, tableconfig.FieldColumns)
+	}
+	if m.ordering != nil {
+		fields = append(fields, tableconfig.FieldOrdering)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TableConfigMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case tableconfig.FieldCreated:
+		return m.Created()
+	case tableconfig.FieldLastUpdated:
+		return m.LastUpdated()
+	case tableconfig.FieldObjectType:
+		return m.ObjectType()
+	case tableconfig.FieldTable:
+		return m.Table()
+	case tableconfig.FieldName:
+		return m.Name()
+	case tableconfig.FieldDescription:
+		return m.Description()
+	case tableconfig.FieldUserID:
+		return m.UserID()
+	case tableconfig.FieldWeight:
+		return m.Weight()
+	case tableconfig.FieldEnabled:
+		return m.Enabled()
+	case tableconfig.FieldShared:
+		return m.Shared()
+	case tableconfig.FieldColumns:
+		return m.Columns()
+	case tableconfig.FieldOrdering:
+		return m.Ordering()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TableConfigMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case tableconfig.FieldCreated, tableconfig.FieldLastUpdated, tableconfig.FieldObjectType, tableconfig.FieldTable, tableconfig.FieldName, tableconfig.FieldDescription, tableconfig.FieldUserID, tableconfig.FieldWeight, tableconfig.FieldEnabled, tableconfig.FieldShared, tableconfig.FieldColumns, tableconfig.FieldOrdering:
+	default:
+		return nil, fmt.Errorf("unknown TableConfig field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case tableconfig.FieldCreated:
+		return old.Created, nil
+	case tableconfig.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case tableconfig.FieldObjectType:
+		return old.ObjectType, nil
+	case tableconfig.FieldTable:
+		return old.Table, nil
+	case tableconfig.FieldName:
+		return old.Name, nil
+	case tableconfig.FieldDescription:
+		return old.Description, nil
+	case tableconfig.FieldUserID:
+		return old.UserID, nil
+	case tableconfig.FieldWeight:
+		return old.Weight, nil
+	case tableconfig.FieldEnabled:
+		return old.Enabled, nil
+	case tableconfig.FieldShared:
+		return old.Shared, nil
+	case tableconfig.FieldColumns:
+		return old.Columns, nil
+	case tableconfig.FieldOrdering:
+		return old.Ordering, nil
+	}
+	return nil, fmt.Errorf("unknown TableConfig field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TableConfigMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case tableconfig.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case tableconfig.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case tableconfig.FieldObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectType(v)
+		return nil
+	case tableconfig.FieldTable:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTable(v)
+		return nil
+	case tableconfig.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case tableconfig.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case tableconfig.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case tableconfig.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeight(v)
+		return nil
+	case tableconfig.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	case tableconfig.FieldShared:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShared(v)
+		return nil
+	case tableconfig.FieldColumns:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColumns(v)
+		return nil
+	case tableconfig.FieldOrdering:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrdering(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TableConfig field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TableConfigMutation) AddedFields() []string {
+	var fields []string
+	if m.adduser_id != nil {
+		fields = append(fields, tableconfig.FieldUserID)
+	}
+	if m.addweight != nil {
+		fields = append(fields, tableconfig.FieldWeight)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TableConfigMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case tableconfig.FieldUserID:
+		return m.AddedUserID()
+	case tableconfig.FieldWeight:
+		return m.AddedWeight()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TableConfigMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case tableconfig.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case tableconfig.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TableConfig numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TableConfigMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(tableconfig.FieldCreated) {
+		fields = append(fields, tableconfig.FieldCreated)
+	}
+	if m.FieldCleared(tableconfig.FieldLastUpdated) {
+		fields = append(fields, tableconfig.FieldLastUpdated)
+	}
+	if m.FieldCleared(tableconfig.FieldUserID) {
+		fields = append(fields, tableconfig.FieldUserID)
+	}
+	if m.FieldCleared(tableconfig.FieldOrdering) {
+		fields = append(fields, tableconfig.FieldOrdering)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TableConfigMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TableConfigMutation) ClearField(name string) error {
+	switch name {
+	case tableconfig.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case tableconfig.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case tableconfig.FieldUserID:
+		m.ClearUserID()
+		return nil
+	case tableconfig.FieldOrdering:
+		m.ClearOrdering()
+		return nil
+	}
+	return fmt.Errorf("unknown TableConfig nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TableConfigMutation) ResetField(name string) error {
+	switch name {
+	case tableconfig.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case tableconfig.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case tableconfig.FieldObjectType:
+		m.ResetObjectType()
+		return nil
+	case tableconfig.FieldTable:
+		m.ResetTable()
+		return nil
+	case tableconfig.FieldName:
+		m.ResetName()
+		return nil
+	case tableconfig.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case tableconfig.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case tableconfig.FieldWeight:
+		m.ResetWeight()
+		return nil
+	case tableconfig.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	case tableconfig.FieldShared:
+		m.ResetShared()
+		return nil
+	case tableconfig.FieldColumns:
+		m.ResetColumns()
+		return nil
+	case tableconfig.FieldOrdering:
+		m.ResetOrdering()
+		return nil
+	}
+	return fmt.Errorf("unknown TableConfig field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TableConfigMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TableConfigMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TableConfigMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TableConfigMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TableConfigMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TableConfigMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TableConfigMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown TableConfig unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TableConfigMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown TableConfig edge %s", name)
 }
 
 // TagMutation represents an operation that mutates the Tag nodes in the graph.
@@ -102816,33 +108123,36 @@ func (m *TokenMutation) ResetEdge(name string) error {
 // UserMutation represents an operation that mutates the User nodes in the graph.
 type UserMutation struct {
 	config
-	op                 Op
-	typ                string
-	id                 *int
-	username           *string
-	password           *string
-	first_name         *string
-	last_name          *string
-	email              *string
-	is_active          *bool
-	is_staff           *bool
-	is_superuser       *bool
-	date_joined        *time.Time
-	last_login         *time.Time
-	_config            *map[string]interface{}
-	clearedFields      map[string]struct{}
-	groups             map[int]struct{}
-	removedgroups      map[int]struct{}
-	clearedgroups      bool
-	permissions        map[int]struct{}
-	removedpermissions map[int]struct{}
-	clearedpermissions bool
-	owners             map[int]struct{}
-	removedowners      map[int]struct{}
-	clearedowners      bool
-	done               bool
-	oldValue           func(context.Context) (*User, error)
-	predicates         []predicate.User
+	op                         Op
+	typ                        string
+	id                         *int
+	username                   *string
+	password                   *string
+	first_name                 *string
+	last_name                  *string
+	email                      *string
+	is_active                  *bool
+	is_staff                   *bool
+	is_superuser               *bool
+	date_joined                *time.Time
+	last_login                 *time.Time
+	_config                    *map[string]interface{}
+	clearedFields              map[string]struct{}
+	groups                     map[int]struct{}
+	removedgroups              map[int]struct{}
+	clearedgroups              bool
+	permissions                map[int]struct{}
+	removedpermissions         map[int]struct{}
+	clearedpermissions         bool
+	owners                     map[int]struct{}
+	removedowners              map[int]struct{}
+	clearedowners              bool
+	notification_groups        map[int]struct{}
+	removednotification_groups map[int]struct{}
+	clearednotification_groups bool
+	done                       bool
+	oldValue                   func(context.Context) (*User, error)
+	predicates                 []predicate.User
 }
 
 var _ ent.Mutation = (*UserMutation)(nil)
@@ -103514,6 +108824,60 @@ func (m *UserMutation) ResetOwners() {
 	m.removedowners = nil
 }
 
+// AddNotificationGroupIDs adds the "notification_groups" edge to the NotificationGroup entity by ids.
+func (m *UserMutation) AddNotificationGroupIDs(ids ...int) {
+	if m.notification_groups == nil {
+		m.notification_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.notification_groups[ids[i]] = struct{}{}
+	}
+}
+
+// ClearNotificationGroups clears the "notification_groups" edge to the NotificationGroup entity.
+func (m *UserMutation) ClearNotificationGroups() {
+	m.clearednotification_groups = true
+}
+
+// NotificationGroupsCleared reports if the "notification_groups" edge to the NotificationGroup entity was cleared.
+func (m *UserMutation) NotificationGroupsCleared() bool {
+	return m.clearednotification_groups
+}
+
+// RemoveNotificationGroupIDs removes the "notification_groups" edge to the NotificationGroup entity by IDs.
+func (m *UserMutation) RemoveNotificationGroupIDs(ids ...int) {
+	if m.removednotification_groups == nil {
+		m.removednotification_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.notification_groups, ids[i])
+		m.removednotification_groups[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedNotificationGroups returns the removed IDs of the "notification_groups" edge to the NotificationGroup entity.
+func (m *UserMutation) RemovedNotificationGroupsIDs() (ids []int) {
+	for id := range m.removednotification_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// NotificationGroupsIDs returns the "notification_groups" edge IDs in the mutation.
+func (m *UserMutation) NotificationGroupsIDs() (ids []int) {
+	for id := range m.notification_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetNotificationGroups resets all changes to the "notification_groups" edge.
+func (m *UserMutation) ResetNotificationGroups() {
+	m.notification_groups = nil
+	m.clearednotification_groups = false
+	m.removednotification_groups = nil
+}
+
 // Where appends a list predicates to the UserMutation builder.
 func (m *UserMutation) Where(ps ...predicate.User) {
 	m.predicates = append(m.predicates, ps...)
@@ -103826,7 +109190,7 @@ func (m *UserMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *UserMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.groups != nil {
 		edges = append(edges, user.EdgeGroups)
 	}
@@ -103835,6 +109199,9 @@ func (m *UserMutation) AddedEdges() []string {
 	}
 	if m.owners != nil {
 		edges = append(edges, user.EdgeOwners)
+	}
+	if m.notification_groups != nil {
+		edges = append(edges, user.EdgeNotificationGroups)
 	}
 	return edges
 }
@@ -103861,13 +109228,19 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeNotificationGroups:
+		ids := make([]ent.Value, 0, len(m.notification_groups))
+		for id := range m.notification_groups {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *UserMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedgroups != nil {
 		edges = append(edges, user.EdgeGroups)
 	}
@@ -103876,6 +109249,9 @@ func (m *UserMutation) RemovedEdges() []string {
 	}
 	if m.removedowners != nil {
 		edges = append(edges, user.EdgeOwners)
+	}
+	if m.removednotification_groups != nil {
+		edges = append(edges, user.EdgeNotificationGroups)
 	}
 	return edges
 }
@@ -103902,13 +109278,19 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeNotificationGroups:
+		ids := make([]ent.Value, 0, len(m.removednotification_groups))
+		for id := range m.removednotification_groups {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *UserMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedgroups {
 		edges = append(edges, user.EdgeGroups)
 	}
@@ -103917,6 +109299,9 @@ func (m *UserMutation) ClearedEdges() []string {
 	}
 	if m.clearedowners {
 		edges = append(edges, user.EdgeOwners)
+	}
+	if m.clearednotification_groups {
+		edges = append(edges, user.EdgeNotificationGroups)
 	}
 	return edges
 }
@@ -103931,6 +109316,8 @@ func (m *UserMutation) EdgeCleared(name string) bool {
 		return m.clearedpermissions
 	case user.EdgeOwners:
 		return m.clearedowners
+	case user.EdgeNotificationGroups:
+		return m.clearednotification_groups
 	}
 	return false
 }
@@ -103955,6 +109342,9 @@ func (m *UserMutation) ResetEdge(name string) error {
 		return nil
 	case user.EdgeOwners:
 		m.ResetOwners()
+		return nil
+	case user.EdgeNotificationGroups:
+		m.ResetNotificationGroups()
 		return nil
 	}
 	return fmt.Errorf("unknown User edge %s", name)

@@ -20,6 +20,8 @@ type Tx struct {
 	ASNRange *ASNRangeClient
 	// Aggregate is the client for interacting with the Aggregate builders.
 	Aggregate *AggregateClient
+	// Bookmark is the client for interacting with the Bookmark builders.
+	Bookmark *BookmarkClient
 	// Circuit is the client for interacting with the Circuit builders.
 	Circuit *CircuitClient
 	// CircuitGroup is the client for interacting with the CircuitGroup builders.
@@ -62,6 +64,8 @@ type Tx struct {
 	CustomField *CustomFieldClient
 	// CustomFieldChoiceSet is the client for interacting with the CustomFieldChoiceSet builders.
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
+	// CustomLink is the client for interacting with the CustomLink builders.
+	CustomLink *CustomLinkClient
 	// Delivery is the client for interacting with the Delivery builders.
 	Delivery *DeliveryClient
 	// Device is the client for interacting with the Device builders.
@@ -120,6 +124,10 @@ type Tx struct {
 	ModuleType *ModuleTypeClient
 	// ModuleTypeProfile is the client for interacting with the ModuleTypeProfile builders.
 	ModuleTypeProfile *ModuleTypeProfileClient
+	// Notification is the client for interacting with the Notification builders.
+	Notification *NotificationClient
+	// NotificationGroup is the client for interacting with the NotificationGroup builders.
+	NotificationGroup *NotificationGroupClient
 	// ObjectChange is the client for interacting with the ObjectChange builders.
 	ObjectChange *ObjectChangeClient
 	// ObjectPermission is the client for interacting with the ObjectPermission builders.
@@ -174,6 +182,8 @@ type Tx struct {
 	Role *RoleClient
 	// RouteTarget is the client for interacting with the RouteTarget builders.
 	RouteTarget *RouteTargetClient
+	// SavedFilter is the client for interacting with the SavedFilter builders.
+	SavedFilter *SavedFilterClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
 	// ServiceTemplate is the client for interacting with the ServiceTemplate builders.
@@ -182,6 +192,10 @@ type Tx struct {
 	Site *SiteClient
 	// SiteGroup is the client for interacting with the SiteGroup builders.
 	SiteGroup *SiteGroupClient
+	// Subscription is the client for interacting with the Subscription builders.
+	Subscription *SubscriptionClient
+	// TableConfig is the client for interacting with the TableConfig builders.
+	TableConfig *TableConfigClient
 	// Tag is the client for interacting with the Tag builders.
 	Tag *TagClient
 	// TaggedItem is the client for interacting with the TaggedItem builders.
@@ -358,6 +372,7 @@ func (tx *Tx) init() {
 	tx.ASN = NewASNClient(tx.config)
 	tx.ASNRange = NewASNRangeClient(tx.config)
 	tx.Aggregate = NewAggregateClient(tx.config)
+	tx.Bookmark = NewBookmarkClient(tx.config)
 	tx.Circuit = NewCircuitClient(tx.config)
 	tx.CircuitGroup = NewCircuitGroupClient(tx.config)
 	tx.CircuitGroupAssignment = NewCircuitGroupAssignmentClient(tx.config)
@@ -379,6 +394,7 @@ func (tx *Tx) init() {
 	tx.ContactRole = NewContactRoleClient(tx.config)
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
+	tx.CustomLink = NewCustomLinkClient(tx.config)
 	tx.Delivery = NewDeliveryClient(tx.config)
 	tx.Device = NewDeviceClient(tx.config)
 	tx.DeviceBay = NewDeviceBayClient(tx.config)
@@ -408,6 +424,8 @@ func (tx *Tx) init() {
 	tx.ModuleBayTemplate = NewModuleBayTemplateClient(tx.config)
 	tx.ModuleType = NewModuleTypeClient(tx.config)
 	tx.ModuleTypeProfile = NewModuleTypeProfileClient(tx.config)
+	tx.Notification = NewNotificationClient(tx.config)
+	tx.NotificationGroup = NewNotificationGroupClient(tx.config)
 	tx.ObjectChange = NewObjectChangeClient(tx.config)
 	tx.ObjectPermission = NewObjectPermissionClient(tx.config)
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)
@@ -435,10 +453,13 @@ func (tx *Tx) init() {
 	tx.Region = NewRegionClient(tx.config)
 	tx.Role = NewRoleClient(tx.config)
 	tx.RouteTarget = NewRouteTargetClient(tx.config)
+	tx.SavedFilter = NewSavedFilterClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)
 	tx.ServiceTemplate = NewServiceTemplateClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteGroup = NewSiteGroupClient(tx.config)
+	tx.Subscription = NewSubscriptionClient(tx.config)
+	tx.TableConfig = NewTableConfigClient(tx.config)
 	tx.Tag = NewTagClient(tx.config)
 	tx.TaggedItem = NewTaggedItemClient(tx.config)
 	tx.Tenant = NewTenantClient(tx.config)

@@ -54,9 +54,11 @@ type UserEdges struct {
 	Permissions []*ObjectPermission `json:"permissions,omitempty"`
 	// Owners holds the value of the owners edge.
 	Owners []*Owner `json:"owners,omitempty"`
+	// NotificationGroups holds the value of the notification_groups edge.
+	NotificationGroups []*NotificationGroup `json:"notification_groups,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 }
 
 // GroupsOrErr returns the Groups value or an error if the edge
@@ -84,6 +86,15 @@ func (e UserEdges) OwnersOrErr() ([]*Owner, error) {
 		return e.Owners, nil
 	}
 	return nil, &NotLoadedError{edge: "owners"}
+}
+
+// NotificationGroupsOrErr returns the NotificationGroups value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) NotificationGroupsOrErr() ([]*NotificationGroup, error) {
+	if e.loadedTypes[3] {
+		return e.NotificationGroups, nil
+	}
+	return nil, &NotLoadedError{edge: "notification_groups"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -217,6 +228,11 @@ func (_m *User) QueryPermissions() *ObjectPermissionQuery {
 // QueryOwners queries the "owners" edge of the User entity.
 func (_m *User) QueryOwners() *OwnerQuery {
 	return NewUserClient(_m.config).QueryOwners(_m)
+}
+
+// QueryNotificationGroups queries the "notification_groups" edge of the User entity.
+func (_m *User) QueryNotificationGroups() *NotificationGroupQuery {
+	return NewUserClient(_m.config).QueryNotificationGroups(_m)
 }
 
 // Update returns a builder for updating this User.

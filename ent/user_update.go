@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/notificationgroup"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
@@ -214,6 +215,21 @@ func (_u *UserUpdate) AddOwners(v ...*Owner) *UserUpdate {
 	return _u.AddOwnerIDs(ids...)
 }
 
+// AddNotificationGroupIDs adds the "notification_groups" edge to the NotificationGroup entity by IDs.
+func (_u *UserUpdate) AddNotificationGroupIDs(ids ...int) *UserUpdate {
+	_u.mutation.AddNotificationGroupIDs(ids...)
+	return _u
+}
+
+// AddNotificationGroups adds the "notification_groups" edges to the NotificationGroup entity.
+func (_u *UserUpdate) AddNotificationGroups(v ...*NotificationGroup) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddNotificationGroupIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdate) Mutation() *UserMutation {
 	return _u.mutation
@@ -280,6 +296,27 @@ func (_u *UserUpdate) RemoveOwners(v ...*Owner) *UserUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveOwnerIDs(ids...)
+}
+
+// ClearNotificationGroups clears all "notification_groups" edges to the NotificationGroup entity.
+func (_u *UserUpdate) ClearNotificationGroups() *UserUpdate {
+	_u.mutation.ClearNotificationGroups()
+	return _u
+}
+
+// RemoveNotificationGroupIDs removes the "notification_groups" edge to NotificationGroup entities by IDs.
+func (_u *UserUpdate) RemoveNotificationGroupIDs(ids ...int) *UserUpdate {
+	_u.mutation.RemoveNotificationGroupIDs(ids...)
+	return _u
+}
+
+// RemoveNotificationGroups removes "notification_groups" edges to NotificationGroup entities.
+func (_u *UserUpdate) RemoveNotificationGroups(v ...*NotificationGroup) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveNotificationGroupIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -519,6 +556,51 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.NotificationGroupsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.NotificationGroupsTable,
+			Columns: user.NotificationGroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedNotificationGroupsIDs(); len(nodes) > 0 && !_u.mutation.NotificationGroupsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.NotificationGroupsTable,
+			Columns: user.NotificationGroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.NotificationGroupsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.NotificationGroupsTable,
+			Columns: user.NotificationGroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{user.Label}
@@ -722,6 +804,21 @@ func (_u *UserUpdateOne) AddOwners(v ...*Owner) *UserUpdateOne {
 	return _u.AddOwnerIDs(ids...)
 }
 
+// AddNotificationGroupIDs adds the "notification_groups" edge to the NotificationGroup entity by IDs.
+func (_u *UserUpdateOne) AddNotificationGroupIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.AddNotificationGroupIDs(ids...)
+	return _u
+}
+
+// AddNotificationGroups adds the "notification_groups" edges to the NotificationGroup entity.
+func (_u *UserUpdateOne) AddNotificationGroups(v ...*NotificationGroup) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddNotificationGroupIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdateOne) Mutation() *UserMutation {
 	return _u.mutation
@@ -788,6 +885,27 @@ func (_u *UserUpdateOne) RemoveOwners(v ...*Owner) *UserUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveOwnerIDs(ids...)
+}
+
+// ClearNotificationGroups clears all "notification_groups" edges to the NotificationGroup entity.
+func (_u *UserUpdateOne) ClearNotificationGroups() *UserUpdateOne {
+	_u.mutation.ClearNotificationGroups()
+	return _u
+}
+
+// RemoveNotificationGroupIDs removes the "notification_groups" edge to NotificationGroup entities by IDs.
+func (_u *UserUpdateOne) RemoveNotificationGroupIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.RemoveNotificationGroupIDs(ids...)
+	return _u
+}
+
+// RemoveNotificationGroups removes "notification_groups" edges to NotificationGroup entities.
+func (_u *UserUpdateOne) RemoveNotificationGroups(v ...*NotificationGroup) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveNotificationGroupIDs(ids...)
 }
 
 // Where appends a list predicates to the UserUpdate builder.
@@ -1050,6 +1168,51 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.NotificationGroupsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.NotificationGroupsTable,
+			Columns: user.NotificationGroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedNotificationGroupsIDs(); len(nodes) > 0 && !_u.mutation.NotificationGroupsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.NotificationGroupsTable,
+			Columns: user.NotificationGroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.NotificationGroupsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.NotificationGroupsTable,
+			Columns: user.NotificationGroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -104,6 +104,33 @@ func (s *Server) matching(ctx context.Context, p *Principal, ct, action string) 
 // action on d; a nil Cond means on every object, otherwise only on the
 // objects the Cond selects. d nil stands for the API roots and status.
 func (s *Server) permits(ctx context.Context, p *Principal, d *resource.Descriptor, action string) (filters.Cond, error) {
+	c, err := s.grantedTo(ctx, p, d, action)
+	if err != nil {
+		return nil, err
+	}
+	return sharedOnly(p, d, c), nil
+}
+
+// sharedOnly limits the rows of a shared model to the shared ones and the
+// caller's own, beyond what the caller's grants c allow (NetBox's
+// SharedObjectQuerySetMixin restricts the queryset every action looks
+// objects up in); superusers are exempt.
+func sharedOnly(p *Principal, d *resource.Descriptor, c filters.Cond) filters.Cond {
+	if d == nil || !d.Shared || p != nil && p.User.IsSuperuser {
+		return c
+	}
+	user := 0
+	if p != nil {
+		user = p.User.ID
+	}
+	if c == nil {
+		return d.SharedRestriction(user)
+	}
+	return filters.AndConds(c, d.SharedRestriction(user))
+}
+
+// grantedTo is what p's permissions grant on d (see permits).
+func (s *Server) grantedTo(ctx context.Context, p *Principal, d *resource.Descriptor, action string) (filters.Cond, error) {
 	if d == nil || action == actionView && s.exempt(d) {
 		if p == nil && s.cfg.LoginRequired {
 			return nil, errNotAuthenticated
@@ -153,6 +180,12 @@ func preds(c filters.Cond) []func(*sql.Selector) {
 
 const ctxRestrict = "inventory.restrict"
 
+// ctxGranted is the restriction of the caller's grants alone: written
+// objects must fall inside it (inReach), not inside a shared model's
+// visibility rule, which NetBox applies to look-ups only (a user may save
+// a filter that only its own user sees).
+const ctxGranted = "inventory.granted"
+
 // authorize is the one place that decides whether the caller may perform
 // action on model d (nil: the API roots). On success the restriction of
 // the action is kept for the request's queries (see restriction).
@@ -163,11 +196,12 @@ func (s *Server) authorize(c *gin.Context, d *resource.Descriptor, action string
 // authorizeAs is authorize for a principal other than the request's
 // (token provisioning acts for the user whose password it checked).
 func (s *Server) authorizeAs(c *gin.Context, p *Principal, d *resource.Descriptor, action string) error {
-	cond, err := s.permits(c.Request.Context(), p, d, action)
+	cond, err := s.grantedTo(c.Request.Context(), p, d, action)
 	if err != nil {
 		return err
 	}
-	c.Set(ctxRestrict, cond)
+	c.Set(ctxRestrict, sharedOnly(p, d, cond))
+	c.Set(ctxGranted, cond)
 	return nil
 }
 
@@ -182,7 +216,8 @@ func (s *Server) restriction(c *gin.Context) []func(*sql.Selector) {
 // write transaction: a create or update whose result falls outside the
 // caller's constraints is rolled back with 403 (BEHAVIOUR.md §4.4).
 func (s *Server) inReach(c *gin.Context, ctx context.Context, tx *resource.Tx, d *resource.Descriptor, ids ...int) error {
-	r := s.restriction(c)
+	cond, _ := c.Value(ctxGranted).(filters.Cond)
+	r := preds(cond)
 	if len(r) == 0 || len(ids) == 0 {
 		return nil
 	}

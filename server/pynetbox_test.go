@@ -23,7 +23,9 @@ const pynetboxScript = "../testdata/pynetbox/e2e.py"
 // a device from a 48-port type with its interfaces and the rack elevation,
 // offset and cursor pagination, choices and counts, circuits, a contact
 // assigned to a site with a role and found with the site's contact filters,
-// and a device's config_context merged from two config contexts.
+// a device's config_context merged from two config contexts, and a
+// bookmark, a subscription (its notification), a saved filter and a custom
+// link on a site.
 //
 // The interpreter is $INVENTORY_TEST_PYTHON, else python3 on PATH (.ci/run
 // puts a virtualenv with the requirements first on PATH). Without python3 or

@@ -379,6 +379,9 @@ func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
 			recs = append(recs, r)
 		}
 	}
+	if err := notifySubscribers(ctx, client, cs.dialect, recs); err != nil {
+		return err
+	}
 	return cs.write(ctx, client, recs)
 }
 

@@ -53,8 +53,14 @@ func (e *Engine) Dispatch(ctx context.Context) (int, error) {
 	for _, ev := range events {
 		ids = append(ids, ev.ID)
 		for _, r := range e.matching(ev, rules) {
+			if r.ActionType == "notification" && r.ActionObjectType == "extras.notificationgroup" && r.ActionObjectID != nil {
+				if err := notifyGroup(ctx, tx, e.dialect, ev, *r.ActionObjectID); err != nil {
+					return 0, fmt.Errorf("dispatch: notify group: %w", err)
+				}
+				continue
+			}
 			if r.ActionType != "webhook" || r.ActionObjectType != "extras.webhook" || r.ActionObjectID == nil {
-				continue // script and notification actions are not executed here
+				continue // script actions are not executed here
 			}
 			w, ok := hooks[*r.ActionObjectID]
 			if !ok {

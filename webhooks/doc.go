@@ -12,6 +12,10 @@
 // writes neither; a mutation of a change-logged model outside a tracked
 // transaction is refused.
 //
+// Notifications (notify.go): the flush notifies the users subscribed to
+// the updated objects, and the dispatcher carries out event rules whose
+// action is a notification group; both write through ent/logic/extras.
+//
 // Retention (retention.go): Prune deletes change records older than
 // CHANGELOG_RETENTION days; StartRetention runs it daily with gocron.
 //

@@ -45,6 +45,18 @@ func (f AggregateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AggregateMutation", m)
 }
 
+// The BookmarkFunc type is an adapter to allow the use of ordinary
+// function as Bookmark mutator.
+type BookmarkFunc func(context.Context, *ent.BookmarkMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f BookmarkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.BookmarkMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BookmarkMutation", m)
+}
+
 // The CircuitFunc type is an adapter to allow the use of ordinary
 // function as Circuit mutator.
 type CircuitFunc func(context.Context, *ent.CircuitMutation) (ent.Value, error)
@@ -295,6 +307,18 @@ func (f CustomFieldChoiceSetFunc) Mutate(ctx context.Context, m ent.Mutation) (e
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CustomFieldChoiceSetMutation", m)
+}
+
+// The CustomLinkFunc type is an adapter to allow the use of ordinary
+// function as CustomLink mutator.
+type CustomLinkFunc func(context.Context, *ent.CustomLinkMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CustomLinkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CustomLinkMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CustomLinkMutation", m)
 }
 
 // The DeliveryFunc type is an adapter to allow the use of ordinary
@@ -645,6 +669,30 @@ func (f ModuleTypeProfileFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ModuleTypeProfileMutation", m)
 }
 
+// The NotificationFunc type is an adapter to allow the use of ordinary
+// function as Notification mutator.
+type NotificationFunc func(context.Context, *ent.NotificationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f NotificationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.NotificationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.NotificationMutation", m)
+}
+
+// The NotificationGroupFunc type is an adapter to allow the use of ordinary
+// function as NotificationGroup mutator.
+type NotificationGroupFunc func(context.Context, *ent.NotificationGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f NotificationGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.NotificationGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.NotificationGroupMutation", m)
+}
+
 // The ObjectChangeFunc type is an adapter to allow the use of ordinary
 // function as ObjectChange mutator.
 type ObjectChangeFunc func(context.Context, *ent.ObjectChangeMutation) (ent.Value, error)
@@ -969,6 +1017,18 @@ func (f RouteTargetFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RouteTargetMutation", m)
 }
 
+// The SavedFilterFunc type is an adapter to allow the use of ordinary
+// function as SavedFilter mutator.
+type SavedFilterFunc func(context.Context, *ent.SavedFilterMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SavedFilterFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SavedFilterMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SavedFilterMutation", m)
+}
+
 // The ServiceFunc type is an adapter to allow the use of ordinary
 // function as Service mutator.
 type ServiceFunc func(context.Context, *ent.ServiceMutation) (ent.Value, error)
@@ -1015,6 +1075,30 @@ func (f SiteGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteGroupMutation", m)
+}
+
+// The SubscriptionFunc type is an adapter to allow the use of ordinary
+// function as Subscription mutator.
+type SubscriptionFunc func(context.Context, *ent.SubscriptionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SubscriptionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SubscriptionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SubscriptionMutation", m)
+}
+
+// The TableConfigFunc type is an adapter to allow the use of ordinary
+// function as TableConfig mutator.
+type TableConfigFunc func(context.Context, *ent.TableConfigMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TableConfigFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TableConfigMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TableConfigMutation", m)
 }
 
 // The TagFunc type is an adapter to allow the use of ordinary

@@ -173,6 +173,46 @@ var (
 			},
 		},
 	}
+	// ExtrasBookmarkColumns holds the columns for the "extras_bookmark" table.
+	ExtrasBookmarkColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime},
+		{Name: "object_type", Type: field.TypeString},
+		{Name: "object_id", Type: field.TypeInt},
+		{Name: "_object_display", Type: field.TypeString, Default: ""},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// ExtrasBookmarkTable holds the schema information for the "extras_bookmark" table.
+	ExtrasBookmarkTable = &schema.Table{
+		Name:       "extras_bookmark",
+		Columns:    ExtrasBookmarkColumns,
+		PrimaryKey: []*schema.Column{ExtrasBookmarkColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_bookmark_users_user_user",
+				Columns:    []*schema.Column{ExtrasBookmarkColumns[5]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "bookmark_object_type_object_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{ExtrasBookmarkColumns[2], ExtrasBookmarkColumns[3], ExtrasBookmarkColumns[5]},
+			},
+			{
+				Name:    "bookmark_created_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasBookmarkColumns[1], ExtrasBookmarkColumns[0]},
+			},
+			{
+				Name:    "bookmark_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasBookmarkColumns[5]},
+			},
+		},
+	}
 	// CircuitsCircuitColumns holds the columns for the "circuits_circuit" table.
 	CircuitsCircuitColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1215,6 +1255,48 @@ var (
 				Name:    "customfieldchoiceset_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasCustomfieldchoicesetColumns[10]},
+			},
+		},
+	}
+	// ExtrasCustomlinkColumns holds the columns for the "extras_customlink" table.
+	ExtrasCustomlinkColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "object_types", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "link_text", Type: field.TypeString, Size: 2147483647},
+		{Name: "link_url", Type: field.TypeString, Size: 2147483647},
+		{Name: "weight", Type: field.TypeInt, Default: 100},
+		{Name: "group_name", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "button_class", Type: field.TypeString, Size: 30, Default: "default"},
+		{Name: "new_window", Type: field.TypeBool, Default: false},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+	}
+	// ExtrasCustomlinkTable holds the schema information for the "extras_customlink" table.
+	ExtrasCustomlinkTable = &schema.Table{
+		Name:       "extras_customlink",
+		Columns:    ExtrasCustomlinkColumns,
+		PrimaryKey: []*schema.Column{ExtrasCustomlinkColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_customlink_users_owner_owner",
+				Columns:    []*schema.Column{ExtrasCustomlinkColumns[12]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "customlink_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasCustomlinkColumns[12]},
+			},
+			{
+				Name:    "customlink_group_name_weight_name",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasCustomlinkColumns[9], ExtrasCustomlinkColumns[8], ExtrasCustomlinkColumns[4]},
 			},
 		},
 	}
@@ -2929,6 +3011,62 @@ var (
 			},
 		},
 	}
+	// ExtrasNotificationColumns holds the columns for the "extras_notification" table.
+	ExtrasNotificationColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime},
+		{Name: "read", Type: field.TypeTime, Nullable: true},
+		{Name: "object_type", Type: field.TypeString},
+		{Name: "object_id", Type: field.TypeInt},
+		{Name: "_object_display", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "event_type", Type: field.TypeString, Size: 50},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// ExtrasNotificationTable holds the schema information for the "extras_notification" table.
+	ExtrasNotificationTable = &schema.Table{
+		Name:       "extras_notification",
+		Columns:    ExtrasNotificationColumns,
+		PrimaryKey: []*schema.Column{ExtrasNotificationColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_notification_users_user_user",
+				Columns:    []*schema.Column{ExtrasNotificationColumns[7]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "notification_object_type_object_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{ExtrasNotificationColumns[3], ExtrasNotificationColumns[4], ExtrasNotificationColumns[7]},
+			},
+			{
+				Name:    "notification_created_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasNotificationColumns[1], ExtrasNotificationColumns[0]},
+			},
+			{
+				Name:    "notification_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasNotificationColumns[7]},
+			},
+		},
+	}
+	// ExtrasNotificationgroupColumns holds the columns for the "extras_notificationgroup" table.
+	ExtrasNotificationgroupColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+	}
+	// ExtrasNotificationgroupTable holds the schema information for the "extras_notificationgroup" table.
+	ExtrasNotificationgroupTable = &schema.Table{
+		Name:       "extras_notificationgroup",
+		Columns:    ExtrasNotificationgroupColumns,
+		PrimaryKey: []*schema.Column{ExtrasNotificationgroupColumns[0]},
+	}
 	// CoreObjectchangeColumns holds the columns for the "core_objectchange" table.
 	CoreObjectchangeColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -4256,6 +4394,53 @@ var (
 			},
 		},
 	}
+	// ExtrasSavedfilterColumns holds the columns for the "extras_savedfilter" table.
+	ExtrasSavedfilterColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "object_types", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+		{Name: "weight", Type: field.TypeInt, Default: 100},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "shared", Type: field.TypeBool, Default: true},
+		{Name: "parameters", Type: field.TypeJSON},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+	}
+	// ExtrasSavedfilterTable holds the schema information for the "extras_savedfilter" table.
+	ExtrasSavedfilterTable = &schema.Table{
+		Name:       "extras_savedfilter",
+		Columns:    ExtrasSavedfilterColumns,
+		PrimaryKey: []*schema.Column{ExtrasSavedfilterColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_savedfilter_users_owner_owner",
+				Columns:    []*schema.Column{ExtrasSavedfilterColumns[12]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "savedfilter_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasSavedfilterColumns[12]},
+			},
+			{
+				Name:    "savedfilter_weight_name",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasSavedfilterColumns[8], ExtrasSavedfilterColumns[4]},
+			},
+			{
+				Name:    "savedfilter_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasSavedfilterColumns[7]},
+			},
+		},
+	}
 	// IpamServiceColumns holds the columns for the "ipam_service" table.
 	IpamServiceColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -4438,6 +4623,80 @@ var (
 				Name:    "sitegroup_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimSitegroupColumns[9]},
+			},
+		},
+	}
+	// ExtrasSubscriptionColumns holds the columns for the "extras_subscription" table.
+	ExtrasSubscriptionColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime},
+		{Name: "object_type", Type: field.TypeString},
+		{Name: "object_id", Type: field.TypeInt},
+		{Name: "_object_display", Type: field.TypeString, Default: ""},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// ExtrasSubscriptionTable holds the schema information for the "extras_subscription" table.
+	ExtrasSubscriptionTable = &schema.Table{
+		Name:       "extras_subscription",
+		Columns:    ExtrasSubscriptionColumns,
+		PrimaryKey: []*schema.Column{ExtrasSubscriptionColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_subscription_users_user_user",
+				Columns:    []*schema.Column{ExtrasSubscriptionColumns[5]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "subscription_object_type_object_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{ExtrasSubscriptionColumns[2], ExtrasSubscriptionColumns[3], ExtrasSubscriptionColumns[5]},
+			},
+			{
+				Name:    "subscription_created_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasSubscriptionColumns[1], ExtrasSubscriptionColumns[5]},
+			},
+			{
+				Name:    "subscription_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasSubscriptionColumns[5]},
+			},
+		},
+	}
+	// ExtrasTableconfigColumns holds the columns for the "extras_tableconfig" table.
+	ExtrasTableconfigColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "object_type", Type: field.TypeString},
+		{Name: "table", Type: field.TypeString, Size: 100},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+		{Name: "weight", Type: field.TypeInt, Default: 1000},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "shared", Type: field.TypeBool, Default: true},
+		{Name: "columns", Type: field.TypeJSON},
+		{Name: "ordering", Type: field.TypeJSON, Nullable: true},
+	}
+	// ExtrasTableconfigTable holds the schema information for the "extras_tableconfig" table.
+	ExtrasTableconfigTable = &schema.Table{
+		Name:       "extras_tableconfig",
+		Columns:    ExtrasTableconfigColumns,
+		PrimaryKey: []*schema.Column{ExtrasTableconfigColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "tableconfig_weight_name",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasTableconfigColumns[8], ExtrasTableconfigColumns[5]},
+			},
+			{
+				Name:    "tableconfig_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasTableconfigColumns[7]},
 			},
 		},
 	}
@@ -5966,6 +6225,56 @@ var (
 			},
 		},
 	}
+	// ExtrasNotificationgroupGroupsColumns holds the columns for the "extras_notificationgroup_groups" table.
+	ExtrasNotificationgroupGroupsColumns = []*schema.Column{
+		{Name: "notificationgroup_id", Type: field.TypeInt},
+		{Name: "group_id", Type: field.TypeInt},
+	}
+	// ExtrasNotificationgroupGroupsTable holds the schema information for the "extras_notificationgroup_groups" table.
+	ExtrasNotificationgroupGroupsTable = &schema.Table{
+		Name:       "extras_notificationgroup_groups",
+		Columns:    ExtrasNotificationgroupGroupsColumns,
+		PrimaryKey: []*schema.Column{ExtrasNotificationgroupGroupsColumns[0], ExtrasNotificationgroupGroupsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_notificationgroup_groups_notificationgroup_id",
+				Columns:    []*schema.Column{ExtrasNotificationgroupGroupsColumns[0]},
+				RefColumns: []*schema.Column{ExtrasNotificationgroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_notificationgroup_groups_group_id",
+				Columns:    []*schema.Column{ExtrasNotificationgroupGroupsColumns[1]},
+				RefColumns: []*schema.Column{UsersGroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ExtrasNotificationgroupUsersColumns holds the columns for the "extras_notificationgroup_users" table.
+	ExtrasNotificationgroupUsersColumns = []*schema.Column{
+		{Name: "notificationgroup_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// ExtrasNotificationgroupUsersTable holds the schema information for the "extras_notificationgroup_users" table.
+	ExtrasNotificationgroupUsersTable = &schema.Table{
+		Name:       "extras_notificationgroup_users",
+		Columns:    ExtrasNotificationgroupUsersColumns,
+		PrimaryKey: []*schema.Column{ExtrasNotificationgroupUsersColumns[0], ExtrasNotificationgroupUsersColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_notificationgroup_users_notificationgroup_id",
+				Columns:    []*schema.Column{ExtrasNotificationgroupUsersColumns[0]},
+				RefColumns: []*schema.Column{ExtrasNotificationgroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "extras_notificationgroup_users_user_id",
+				Columns:    []*schema.Column{ExtrasNotificationgroupUsersColumns[1]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// UsersObjectpermissionGroupsColumns holds the columns for the "users_objectpermission_groups" table.
 	UsersObjectpermissionGroupsColumns = []*schema.Column{
 		{Name: "objectpermission_id", Type: field.TypeInt},
@@ -6246,6 +6555,7 @@ var (
 		IpamAsnTable,
 		IpamAsnrangeTable,
 		IpamAggregateTable,
+		ExtrasBookmarkTable,
 		CircuitsCircuitTable,
 		CircuitsCircuitgroupTable,
 		CircuitsCircuitgroupassignmentTable,
@@ -6267,6 +6577,7 @@ var (
 		TenancyContactroleTable,
 		ExtrasCustomfieldTable,
 		ExtrasCustomfieldchoicesetTable,
+		ExtrasCustomlinkTable,
 		CoreDeliveryTable,
 		DcimDeviceTable,
 		DcimDevicebayTable,
@@ -6296,6 +6607,8 @@ var (
 		DcimModulebaytemplateTable,
 		DcimModuletypeTable,
 		DcimModuletypeprofileTable,
+		ExtrasNotificationTable,
+		ExtrasNotificationgroupTable,
 		CoreObjectchangeTable,
 		UsersObjectpermissionTable,
 		CoreOutboxeventTable,
@@ -6323,10 +6636,13 @@ var (
 		DcimRegionTable,
 		IpamRoleTable,
 		IpamRoutetargetTable,
+		ExtrasSavedfilterTable,
 		IpamServiceTable,
 		IpamServicetemplateTable,
 		DcimSiteTable,
 		DcimSitegroupTable,
+		ExtrasSubscriptionTable,
+		ExtrasTableconfigTable,
 		ExtrasTagTable,
 		ExtrasTaggeditemTable,
 		TenancyTenantTable,
@@ -6364,6 +6680,8 @@ var (
 		TenancyContactGroupsTable,
 		DcimInterfaceTaggedVlansTable,
 		DcimInterfaceVdcsTable,
+		ExtrasNotificationgroupGroupsTable,
+		ExtrasNotificationgroupUsersTable,
 		UsersObjectpermissionGroupsTable,
 		UsersObjectpermissionUsersTable,
 		UsersOwnerUserGroupsTable,
@@ -6397,6 +6715,10 @@ func init() {
 	IpamAggregateTable.ForeignKeys[2].RefTable = TenancyTenantTable
 	IpamAggregateTable.Annotation = &entsql.Annotation{
 		Table: "ipam_aggregate",
+	}
+	ExtrasBookmarkTable.ForeignKeys[0].RefTable = UsersUserTable
+	ExtrasBookmarkTable.Annotation = &entsql.Annotation{
+		Table: "extras_bookmark",
 	}
 	CircuitsCircuitTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	CircuitsCircuitTable.ForeignKeys[1].RefTable = CircuitsProviderTable
@@ -6501,6 +6823,10 @@ func init() {
 	ExtrasCustomfieldchoicesetTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	ExtrasCustomfieldchoicesetTable.Annotation = &entsql.Annotation{
 		Table: "extras_customfieldchoiceset",
+	}
+	ExtrasCustomlinkTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	ExtrasCustomlinkTable.Annotation = &entsql.Annotation{
+		Table: "extras_customlink",
 	}
 	CoreDeliveryTable.Annotation = &entsql.Annotation{
 		Table: "core_delivery",
@@ -6671,6 +6997,13 @@ func init() {
 	DcimModuletypeprofileTable.Annotation = &entsql.Annotation{
 		Table: "dcim_moduletypeprofile",
 	}
+	ExtrasNotificationTable.ForeignKeys[0].RefTable = UsersUserTable
+	ExtrasNotificationTable.Annotation = &entsql.Annotation{
+		Table: "extras_notification",
+	}
+	ExtrasNotificationgroupTable.Annotation = &entsql.Annotation{
+		Table: "extras_notificationgroup",
+	}
 	CoreObjectchangeTable.ForeignKeys[0].RefTable = UsersUserTable
 	CoreObjectchangeTable.Annotation = &entsql.Annotation{
 		Table: "core_objectchange",
@@ -6813,6 +7146,10 @@ func init() {
 	IpamRoutetargetTable.Annotation = &entsql.Annotation{
 		Table: "ipam_routetarget",
 	}
+	ExtrasSavedfilterTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	ExtrasSavedfilterTable.Annotation = &entsql.Annotation{
+		Table: "extras_savedfilter",
+	}
 	IpamServiceTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	IpamServiceTable.Annotation = &entsql.Annotation{
 		Table: "ipam_service",
@@ -6832,6 +7169,13 @@ func init() {
 	DcimSitegroupTable.ForeignKeys[1].RefTable = DcimSitegroupTable
 	DcimSitegroupTable.Annotation = &entsql.Annotation{
 		Table: "dcim_sitegroup",
+	}
+	ExtrasSubscriptionTable.ForeignKeys[0].RefTable = UsersUserTable
+	ExtrasSubscriptionTable.Annotation = &entsql.Annotation{
+		Table: "extras_subscription",
+	}
+	ExtrasTableconfigTable.Annotation = &entsql.Annotation{
+		Table: "extras_tableconfig",
 	}
 	ExtrasTagTable.Annotation = &entsql.Annotation{
 		Table: "extras_tag",
@@ -6985,6 +7329,10 @@ func init() {
 	DcimInterfaceTaggedVlansTable.ForeignKeys[1].RefTable = IpamVlanTable
 	DcimInterfaceVdcsTable.ForeignKeys[0].RefTable = DcimInterfaceTable
 	DcimInterfaceVdcsTable.ForeignKeys[1].RefTable = DcimVirtualdevicecontextTable
+	ExtrasNotificationgroupGroupsTable.ForeignKeys[0].RefTable = ExtrasNotificationgroupTable
+	ExtrasNotificationgroupGroupsTable.ForeignKeys[1].RefTable = UsersGroupTable
+	ExtrasNotificationgroupUsersTable.ForeignKeys[0].RefTable = ExtrasNotificationgroupTable
+	ExtrasNotificationgroupUsersTable.ForeignKeys[1].RefTable = UsersUserTable
 	UsersObjectpermissionGroupsTable.ForeignKeys[0].RefTable = UsersObjectpermissionTable
 	UsersObjectpermissionGroupsTable.ForeignKeys[1].RefTable = UsersGroupTable
 	UsersObjectpermissionUsersTable.ForeignKeys[0].RefTable = UsersObjectpermissionTable

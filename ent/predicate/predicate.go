@@ -15,6 +15,9 @@ type ASNRange func(*sql.Selector)
 // Aggregate is the predicate function for aggregate builders.
 type Aggregate func(*sql.Selector)
 
+// Bookmark is the predicate function for bookmark builders.
+type Bookmark func(*sql.Selector)
+
 // Circuit is the predicate function for circuit builders.
 type Circuit func(*sql.Selector)
 
@@ -77,6 +80,9 @@ type CustomField func(*sql.Selector)
 
 // CustomFieldChoiceSet is the predicate function for customfieldchoiceset builders.
 type CustomFieldChoiceSet func(*sql.Selector)
+
+// CustomLink is the predicate function for customlink builders.
+type CustomLink func(*sql.Selector)
 
 // Delivery is the predicate function for delivery builders.
 type Delivery func(*sql.Selector)
@@ -165,6 +171,12 @@ type ModuleType func(*sql.Selector)
 // ModuleTypeProfile is the predicate function for moduletypeprofile builders.
 type ModuleTypeProfile func(*sql.Selector)
 
+// Notification is the predicate function for notification builders.
+type Notification func(*sql.Selector)
+
+// NotificationGroup is the predicate function for notificationgroup builders.
+type NotificationGroup func(*sql.Selector)
+
 // ObjectChange is the predicate function for objectchange builders.
 type ObjectChange func(*sql.Selector)
 
@@ -246,6 +258,9 @@ type Role func(*sql.Selector)
 // RouteTarget is the predicate function for routetarget builders.
 type RouteTarget func(*sql.Selector)
 
+// SavedFilter is the predicate function for savedfilter builders.
+type SavedFilter func(*sql.Selector)
+
 // Service is the predicate function for service builders.
 type Service func(*sql.Selector)
 
@@ -257,6 +272,12 @@ type Site func(*sql.Selector)
 
 // SiteGroup is the predicate function for sitegroup builders.
 type SiteGroup func(*sql.Selector)
+
+// Subscription is the predicate function for subscription builders.
+type Subscription func(*sql.Selector)
+
+// TableConfig is the predicate function for tableconfig builders.
+type TableConfig func(*sql.Selector)
 
 // Tag is the predicate function for tag builders.
 type Tag func(*sql.Selector)

@@ -187,8 +187,10 @@ type Descriptor struct {
 	Custom      bool
 	Logged      bool
 	ReadOnlyAPI bool
-	FilterDecl  []FilterDecl
-	NoFilters   []string
+	// Shared: api.Model.Shared (rows reached by their user or shared).
+	Shared     bool
+	FilterDecl []FilterDecl
+	NoFilters  []string
 	// DisplayFunc renders the display when it is more than the Display
 	// template (api.Model.DisplayFunc; the function lives in the model's
 	// logic package).

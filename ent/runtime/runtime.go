@@ -8,6 +8,7 @@ import (
 	"github.com/inventory/inventory/ent/aggregate"
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
+	"github.com/inventory/inventory/ent/bookmark"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -29,6 +30,7 @@ import (
 	"github.com/inventory/inventory/ent/contactrole"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/customlink"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebay"
@@ -58,6 +60,8 @@ import (
 	"github.com/inventory/inventory/ent/modulebaytemplate"
 	"github.com/inventory/inventory/ent/moduletype"
 	"github.com/inventory/inventory/ent/moduletypeprofile"
+	"github.com/inventory/inventory/ent/notification"
+	"github.com/inventory/inventory/ent/notificationgroup"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
@@ -85,11 +89,14 @@ import (
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
+	"github.com/inventory/inventory/ent/savedfilter"
 	"github.com/inventory/inventory/ent/schema"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
+	"github.com/inventory/inventory/ent/subscription"
+	"github.com/inventory/inventory/ent/tableconfig"
 	"github.com/inventory/inventory/ent/tag"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/tenantgroup"
@@ -325,6 +332,20 @@ func init() {
 	aggregateDescBroadcast := aggregateFields[6].Descriptor()
 	// aggregate.BroadcastValidator is a validator for the "broadcast" field. It is called by the builders before save.
 	aggregate.BroadcastValidator = aggregateDescBroadcast.Validators[0].(func([]byte) error)
+	bookmarkFields := schema.Bookmark{}.Fields()
+	_ = bookmarkFields
+	// bookmarkDescCreated is the schema descriptor for created field.
+	bookmarkDescCreated := bookmarkFields[0].Descriptor()
+	// bookmark.DefaultCreated holds the default value on creation for the created field.
+	bookmark.DefaultCreated = bookmarkDescCreated.Default.(func() time.Time)
+	// bookmarkDescObjectID is the schema descriptor for object_id field.
+	bookmarkDescObjectID := bookmarkFields[2].Descriptor()
+	// bookmark.ObjectIDValidator is a validator for the "object_id" field. It is called by the builders before save.
+	bookmark.ObjectIDValidator = bookmarkDescObjectID.Validators[0].(func(int) error)
+	// bookmarkDescObjectDisplay is the schema descriptor for _object_display field.
+	bookmarkDescObjectDisplay := bookmarkFields[4].Descriptor()
+	// bookmark.DefaultObjectDisplay holds the default value on creation for the _object_display field.
+	bookmark.DefaultObjectDisplay = bookmarkDescObjectDisplay.Default.(string)
 	circuitMixin := schema.Circuit{}.Mixin()
 	circuitHooks := schema.Circuit{}.Hooks()
 	circuit.Hooks[0] = circuitHooks[0]
@@ -1805,6 +1826,87 @@ func init() {
 	customfieldchoicesetDescChoicesCount := customfieldchoicesetFields[6].Descriptor()
 	// customfieldchoiceset.DefaultChoicesCount holds the default value on creation for the choices_count field.
 	customfieldchoiceset.DefaultChoicesCount = customfieldchoicesetDescChoicesCount.Default.(int)
+	customlinkMixin := schema.CustomLink{}.Mixin()
+	customlinkMixinFields0 := customlinkMixin[0].Fields()
+	_ = customlinkMixinFields0
+	customlinkFields := schema.CustomLink{}.Fields()
+	_ = customlinkFields
+	// customlinkDescCreated is the schema descriptor for created field.
+	customlinkDescCreated := customlinkMixinFields0[0].Descriptor()
+	// customlink.DefaultCreated holds the default value on creation for the created field.
+	customlink.DefaultCreated = customlinkDescCreated.Default.(func() time.Time)
+	// customlinkDescLastUpdated is the schema descriptor for last_updated field.
+	customlinkDescLastUpdated := customlinkMixinFields0[1].Descriptor()
+	// customlink.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	customlink.DefaultLastUpdated = customlinkDescLastUpdated.Default.(func() time.Time)
+	// customlink.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	customlink.UpdateDefaultLastUpdated = customlinkDescLastUpdated.UpdateDefault.(func() time.Time)
+	// customlinkDescName is the schema descriptor for name field.
+	customlinkDescName := customlinkFields[1].Descriptor()
+	// customlink.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	customlink.NameValidator = func() func(string) error {
+		validators := customlinkDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// customlinkDescEnabled is the schema descriptor for enabled field.
+	customlinkDescEnabled := customlinkFields[2].Descriptor()
+	// customlink.DefaultEnabled holds the default value on creation for the enabled field.
+	customlink.DefaultEnabled = customlinkDescEnabled.Default.(bool)
+	// customlinkDescLinkText is the schema descriptor for link_text field.
+	customlinkDescLinkText := customlinkFields[3].Descriptor()
+	// customlink.LinkTextValidator is a validator for the "link_text" field. It is called by the builders before save.
+	customlink.LinkTextValidator = customlinkDescLinkText.Validators[0].(func(string) error)
+	// customlinkDescLinkURL is the schema descriptor for link_url field.
+	customlinkDescLinkURL := customlinkFields[4].Descriptor()
+	// customlink.LinkURLValidator is a validator for the "link_url" field. It is called by the builders before save.
+	customlink.LinkURLValidator = customlinkDescLinkURL.Validators[0].(func(string) error)
+	// customlinkDescWeight is the schema descriptor for weight field.
+	customlinkDescWeight := customlinkFields[5].Descriptor()
+	// customlink.DefaultWeight holds the default value on creation for the weight field.
+	customlink.DefaultWeight = customlinkDescWeight.Default.(int)
+	// customlink.WeightValidator is a validator for the "weight" field. It is called by the builders before save.
+	customlink.WeightValidator = func() func(int) error {
+		validators := customlinkDescWeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(weight int) error {
+			for _, fn := range fns {
+				if err := fn(weight); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// customlinkDescGroupName is the schema descriptor for group_name field.
+	customlinkDescGroupName := customlinkFields[6].Descriptor()
+	// customlink.DefaultGroupName holds the default value on creation for the group_name field.
+	customlink.DefaultGroupName = customlinkDescGroupName.Default.(string)
+	// customlink.GroupNameValidator is a validator for the "group_name" field. It is called by the builders before save.
+	customlink.GroupNameValidator = customlinkDescGroupName.Validators[0].(func(string) error)
+	// customlinkDescButtonClass is the schema descriptor for button_class field.
+	customlinkDescButtonClass := customlinkFields[7].Descriptor()
+	// customlink.DefaultButtonClass holds the default value on creation for the button_class field.
+	customlink.DefaultButtonClass = customlinkDescButtonClass.Default.(string)
+	// customlink.ButtonClassValidator is a validator for the "button_class" field. It is called by the builders before save.
+	customlink.ButtonClassValidator = customlinkDescButtonClass.Validators[0].(func(string) error)
+	// customlinkDescNewWindow is the schema descriptor for new_window field.
+	customlinkDescNewWindow := customlinkFields[8].Descriptor()
+	// customlink.DefaultNewWindow holds the default value on creation for the new_window field.
+	customlink.DefaultNewWindow = customlinkDescNewWindow.Default.(bool)
 	deliveryFields := schema.Delivery{}.Fields()
 	_ = deliveryFields
 	// deliveryDescRuleName is the schema descriptor for rule_name field.
@@ -3882,6 +3984,65 @@ func init() {
 			return nil
 		}
 	}()
+	notificationFields := schema.Notification{}.Fields()
+	_ = notificationFields
+	// notificationDescCreated is the schema descriptor for created field.
+	notificationDescCreated := notificationFields[0].Descriptor()
+	// notification.DefaultCreated holds the default value on creation for the created field.
+	notification.DefaultCreated = notificationDescCreated.Default.(func() time.Time)
+	// notificationDescObjectID is the schema descriptor for object_id field.
+	notificationDescObjectID := notificationFields[4].Descriptor()
+	// notification.ObjectIDValidator is a validator for the "object_id" field. It is called by the builders before save.
+	notification.ObjectIDValidator = notificationDescObjectID.Validators[0].(func(int) error)
+	// notificationDescObjectDisplay is the schema descriptor for _object_display field.
+	notificationDescObjectDisplay := notificationFields[5].Descriptor()
+	// notification.DefaultObjectDisplay holds the default value on creation for the _object_display field.
+	notification.DefaultObjectDisplay = notificationDescObjectDisplay.Default.(string)
+	// notification.ObjectDisplayValidator is a validator for the "_object_display" field. It is called by the builders before save.
+	notification.ObjectDisplayValidator = notificationDescObjectDisplay.Validators[0].(func(string) error)
+	// notificationDescEventType is the schema descriptor for event_type field.
+	notificationDescEventType := notificationFields[6].Descriptor()
+	// notification.EventTypeValidator is a validator for the "event_type" field. It is called by the builders before save.
+	notification.EventTypeValidator = notificationDescEventType.Validators[0].(func(string) error)
+	notificationgroupMixin := schema.NotificationGroup{}.Mixin()
+	notificationgroupMixinFields0 := notificationgroupMixin[0].Fields()
+	_ = notificationgroupMixinFields0
+	notificationgroupFields := schema.NotificationGroup{}.Fields()
+	_ = notificationgroupFields
+	// notificationgroupDescCreated is the schema descriptor for created field.
+	notificationgroupDescCreated := notificationgroupMixinFields0[0].Descriptor()
+	// notificationgroup.DefaultCreated holds the default value on creation for the created field.
+	notificationgroup.DefaultCreated = notificationgroupDescCreated.Default.(func() time.Time)
+	// notificationgroupDescLastUpdated is the schema descriptor for last_updated field.
+	notificationgroupDescLastUpdated := notificationgroupMixinFields0[1].Descriptor()
+	// notificationgroup.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	notificationgroup.DefaultLastUpdated = notificationgroupDescLastUpdated.Default.(func() time.Time)
+	// notificationgroup.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	notificationgroup.UpdateDefaultLastUpdated = notificationgroupDescLastUpdated.UpdateDefault.(func() time.Time)
+	// notificationgroupDescName is the schema descriptor for name field.
+	notificationgroupDescName := notificationgroupFields[0].Descriptor()
+	// notificationgroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	notificationgroup.NameValidator = func() func(string) error {
+		validators := notificationgroupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// notificationgroupDescDescription is the schema descriptor for description field.
+	notificationgroupDescDescription := notificationgroupFields[1].Descriptor()
+	// notificationgroup.DefaultDescription holds the default value on creation for the description field.
+	notificationgroup.DefaultDescription = notificationgroupDescDescription.Default.(string)
+	// notificationgroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	notificationgroup.DescriptionValidator = notificationgroupDescDescription.Validators[0].(func(string) error)
 	objectchangeFields := schema.ObjectChange{}.Fields()
 	_ = objectchangeFields
 	// objectchangeDescTime is the schema descriptor for time field.
@@ -6025,6 +6186,94 @@ func init() {
 	routetargetDescNameNatural := routetargetFields[1].Descriptor()
 	// routetarget.DefaultNameNatural holds the default value on creation for the _name_natural field.
 	routetarget.DefaultNameNatural = routetargetDescNameNatural.Default.(string)
+	savedfilterMixin := schema.SavedFilter{}.Mixin()
+	savedfilterHooks := schema.SavedFilter{}.Hooks()
+	savedfilter.Hooks[0] = savedfilterHooks[0]
+	savedfilter.Hooks[1] = savedfilterHooks[1]
+	savedfilterMixinFields0 := savedfilterMixin[0].Fields()
+	_ = savedfilterMixinFields0
+	savedfilterFields := schema.SavedFilter{}.Fields()
+	_ = savedfilterFields
+	// savedfilterDescCreated is the schema descriptor for created field.
+	savedfilterDescCreated := savedfilterMixinFields0[0].Descriptor()
+	// savedfilter.DefaultCreated holds the default value on creation for the created field.
+	savedfilter.DefaultCreated = savedfilterDescCreated.Default.(func() time.Time)
+	// savedfilterDescLastUpdated is the schema descriptor for last_updated field.
+	savedfilterDescLastUpdated := savedfilterMixinFields0[1].Descriptor()
+	// savedfilter.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	savedfilter.DefaultLastUpdated = savedfilterDescLastUpdated.Default.(func() time.Time)
+	// savedfilter.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	savedfilter.UpdateDefaultLastUpdated = savedfilterDescLastUpdated.UpdateDefault.(func() time.Time)
+	// savedfilterDescName is the schema descriptor for name field.
+	savedfilterDescName := savedfilterFields[1].Descriptor()
+	// savedfilter.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	savedfilter.NameValidator = func() func(string) error {
+		validators := savedfilterDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// savedfilterDescSlug is the schema descriptor for slug field.
+	savedfilterDescSlug := savedfilterFields[2].Descriptor()
+	// savedfilter.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	savedfilter.SlugValidator = func() func(string) error {
+		validators := savedfilterDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// savedfilterDescDescription is the schema descriptor for description field.
+	savedfilterDescDescription := savedfilterFields[3].Descriptor()
+	// savedfilter.DefaultDescription holds the default value on creation for the description field.
+	savedfilter.DefaultDescription = savedfilterDescDescription.Default.(string)
+	// savedfilter.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	savedfilter.DescriptionValidator = savedfilterDescDescription.Validators[0].(func(string) error)
+	// savedfilterDescWeight is the schema descriptor for weight field.
+	savedfilterDescWeight := savedfilterFields[5].Descriptor()
+	// savedfilter.DefaultWeight holds the default value on creation for the weight field.
+	savedfilter.DefaultWeight = savedfilterDescWeight.Default.(int)
+	// savedfilter.WeightValidator is a validator for the "weight" field. It is called by the builders before save.
+	savedfilter.WeightValidator = func() func(int) error {
+		validators := savedfilterDescWeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(weight int) error {
+			for _, fn := range fns {
+				if err := fn(weight); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// savedfilterDescEnabled is the schema descriptor for enabled field.
+	savedfilterDescEnabled := savedfilterFields[6].Descriptor()
+	// savedfilter.DefaultEnabled holds the default value on creation for the enabled field.
+	savedfilter.DefaultEnabled = savedfilterDescEnabled.Default.(bool)
+	// savedfilterDescShared is the schema descriptor for shared field.
+	savedfilterDescShared := savedfilterFields[7].Descriptor()
+	// savedfilter.DefaultShared holds the default value on creation for the shared field.
+	savedfilter.DefaultShared = savedfilterDescShared.Default.(bool)
 	serviceMixin := schema.Service{}.Mixin()
 	serviceHooks := schema.Service{}.Hooks()
 	service.Hooks[0] = serviceHooks[0]
@@ -6311,6 +6560,109 @@ func init() {
 	sitegroupDescComments := sitegroupMixinFields3[5].Descriptor()
 	// sitegroup.DefaultComments holds the default value on creation for the comments field.
 	sitegroup.DefaultComments = sitegroupDescComments.Default.(string)
+	subscriptionHooks := schema.Subscription{}.Hooks()
+	subscription.Hooks[0] = subscriptionHooks[0]
+	subscriptionFields := schema.Subscription{}.Fields()
+	_ = subscriptionFields
+	// subscriptionDescCreated is the schema descriptor for created field.
+	subscriptionDescCreated := subscriptionFields[0].Descriptor()
+	// subscription.DefaultCreated holds the default value on creation for the created field.
+	subscription.DefaultCreated = subscriptionDescCreated.Default.(func() time.Time)
+	// subscriptionDescObjectID is the schema descriptor for object_id field.
+	subscriptionDescObjectID := subscriptionFields[2].Descriptor()
+	// subscription.ObjectIDValidator is a validator for the "object_id" field. It is called by the builders before save.
+	subscription.ObjectIDValidator = subscriptionDescObjectID.Validators[0].(func(int) error)
+	// subscriptionDescObjectDisplay is the schema descriptor for _object_display field.
+	subscriptionDescObjectDisplay := subscriptionFields[4].Descriptor()
+	// subscription.DefaultObjectDisplay holds the default value on creation for the _object_display field.
+	subscription.DefaultObjectDisplay = subscriptionDescObjectDisplay.Default.(string)
+	tableconfigMixin := schema.TableConfig{}.Mixin()
+	tableconfigHooks := schema.TableConfig{}.Hooks()
+	tableconfig.Hooks[0] = tableconfigHooks[0]
+	tableconfigMixinFields0 := tableconfigMixin[0].Fields()
+	_ = tableconfigMixinFields0
+	tableconfigFields := schema.TableConfig{}.Fields()
+	_ = tableconfigFields
+	// tableconfigDescCreated is the schema descriptor for created field.
+	tableconfigDescCreated := tableconfigMixinFields0[0].Descriptor()
+	// tableconfig.DefaultCreated holds the default value on creation for the created field.
+	tableconfig.DefaultCreated = tableconfigDescCreated.Default.(func() time.Time)
+	// tableconfigDescLastUpdated is the schema descriptor for last_updated field.
+	tableconfigDescLastUpdated := tableconfigMixinFields0[1].Descriptor()
+	// tableconfig.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	tableconfig.DefaultLastUpdated = tableconfigDescLastUpdated.Default.(func() time.Time)
+	// tableconfig.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	tableconfig.UpdateDefaultLastUpdated = tableconfigDescLastUpdated.UpdateDefault.(func() time.Time)
+	// tableconfigDescTable is the schema descriptor for table field.
+	tableconfigDescTable := tableconfigFields[1].Descriptor()
+	// tableconfig.TableValidator is a validator for the "table" field. It is called by the builders before save.
+	tableconfig.TableValidator = func() func(string) error {
+		validators := tableconfigDescTable.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(table string) error {
+			for _, fn := range fns {
+				if err := fn(table); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tableconfigDescName is the schema descriptor for name field.
+	tableconfigDescName := tableconfigFields[2].Descriptor()
+	// tableconfig.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	tableconfig.NameValidator = func() func(string) error {
+		validators := tableconfigDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tableconfigDescDescription is the schema descriptor for description field.
+	tableconfigDescDescription := tableconfigFields[3].Descriptor()
+	// tableconfig.DefaultDescription holds the default value on creation for the description field.
+	tableconfig.DefaultDescription = tableconfigDescDescription.Default.(string)
+	// tableconfig.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	tableconfig.DescriptionValidator = tableconfigDescDescription.Validators[0].(func(string) error)
+	// tableconfigDescWeight is the schema descriptor for weight field.
+	tableconfigDescWeight := tableconfigFields[5].Descriptor()
+	// tableconfig.DefaultWeight holds the default value on creation for the weight field.
+	tableconfig.DefaultWeight = tableconfigDescWeight.Default.(int)
+	// tableconfig.WeightValidator is a validator for the "weight" field. It is called by the builders before save.
+	tableconfig.WeightValidator = func() func(int) error {
+		validators := tableconfigDescWeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(weight int) error {
+			for _, fn := range fns {
+				if err := fn(weight); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tableconfigDescEnabled is the schema descriptor for enabled field.
+	tableconfigDescEnabled := tableconfigFields[6].Descriptor()
+	// tableconfig.DefaultEnabled holds the default value on creation for the enabled field.
+	tableconfig.DefaultEnabled = tableconfigDescEnabled.Default.(bool)
+	// tableconfigDescShared is the schema descriptor for shared field.
+	tableconfigDescShared := tableconfigFields[7].Descriptor()
+	// tableconfig.DefaultShared holds the default value on creation for the shared field.
+	tableconfig.DefaultShared = tableconfigDescShared.Default.(bool)
 	tagMixin := schema.Tag{}.Mixin()
 	tagMixinFields0 := tagMixin[0].Fields()
 	_ = tagMixinFields0

@@ -26,6 +26,7 @@ func (Group) Edges() []ent.Edge {
 		edge.From("users", User.Type).Ref("groups").Annotations(api.Field{Lookup: "username"}),
 		edge.From("permissions", ObjectPermission.Type).Ref("groups"),
 		edge.From("owners", Owner.Type).Ref("user_groups"),
+		edge.From("notification_groups", NotificationGroup.Type).Ref("groups"),
 	}
 }
 

@@ -41,6 +41,7 @@ func (User) Edges() []ent.Edge {
 			Annotations(api.Field{Lookup: "name"}), // the group filter is by name
 		edge.From("permissions", ObjectPermission.Type).Ref("users"),
 		edge.From("owners", Owner.Type).Ref("users"),
+		edge.From("notification_groups", NotificationGroup.Type).Ref("users"),
 	}
 }
 

@@ -42,6 +42,8 @@ const (
 	EdgePermissions = "permissions"
 	// EdgeOwners holds the string denoting the owners edge name in mutations.
 	EdgeOwners = "owners"
+	// EdgeNotificationGroups holds the string denoting the notification_groups edge name in mutations.
+	EdgeNotificationGroups = "notification_groups"
 	// Table holds the table name of the user in the database.
 	Table = "users_user"
 	// GroupsTable is the table that holds the groups relation/edge. The primary key declared below.
@@ -59,6 +61,11 @@ const (
 	// OwnersInverseTable is the table name for the Owner entity.
 	// It exists in this package in order to avoid circular dependency with the "owner" package.
 	OwnersInverseTable = "users_owner"
+	// NotificationGroupsTable is the table that holds the notification_groups relation/edge. The primary key declared below.
+	NotificationGroupsTable = "extras_notificationgroup_users"
+	// NotificationGroupsInverseTable is the table name for the NotificationGroup entity.
+	// It exists in this package in order to avoid circular dependency with the "notificationgroup" package.
+	NotificationGroupsInverseTable = "extras_notificationgroup"
 )
 
 // Columns holds all SQL columns for user fields.
@@ -87,6 +94,9 @@ var (
 	// OwnersPrimaryKey and OwnersColumn2 are the table columns denoting the
 	// primary key for the owners relation (M2M).
 	OwnersPrimaryKey = []string{"owner_id", "user_id"}
+	// NotificationGroupsPrimaryKey and NotificationGroupsColumn2 are the table columns denoting the
+	// primary key for the notification_groups relation (M2M).
+	NotificationGroupsPrimaryKey = []string{"notificationgroup_id", "user_id"}
 )
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -229,6 +239,20 @@ func ByOwners(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newOwnersStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByNotificationGroupsCount orders the results by notification_groups count.
+func ByNotificationGroupsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newNotificationGroupsStep(), opts...)
+	}
+}
+
+// ByNotificationGroups orders the results by notification_groups terms.
+func ByNotificationGroups(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newNotificationGroupsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newGroupsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -248,5 +272,12 @@ func newOwnersStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(OwnersInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2M, true, OwnersTable, OwnersPrimaryKey...),
+	)
+}
+func newNotificationGroupsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(NotificationGroupsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, NotificationGroupsTable, NotificationGroupsPrimaryKey...),
 	)
 }

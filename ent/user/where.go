@@ -619,6 +619,29 @@ func HasOwnersWith(preds ...predicate.Owner) predicate.User {
 	})
 }
 
+// HasNotificationGroups applies the HasEdge predicate on the "notification_groups" edge.
+func HasNotificationGroups() predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, NotificationGroupsTable, NotificationGroupsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasNotificationGroupsWith applies the HasEdge predicate on the "notification_groups" edge with a given conditions (other predicates).
+func HasNotificationGroupsWith(preds ...predicate.NotificationGroup) predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := newNotificationGroupsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.User) predicate.User {
 	return predicate.User(sql.AndPredicates(predicates...))

@@ -860,6 +860,39 @@ def owners():
     eq(nb.users.owners.count(name__ic=SFX), 0, "owners left")
 
 
+def user_objects():
+    """a bookmark and a subscription on a site, the subscriber notified of its change; a saved filter, a custom link"""
+    site = S["site"]
+    made = []
+    try:
+        me = nb.users.users.get(username="admin")
+        bm = nb.extras.bookmarks.create(object_type="dcim.site", object_id=site.id, user=me.id)
+        made.append(bm)
+        eq(bm.object.id, site.id, "bookmark's object")
+        eq(bm.display, site.display, "bookmark's display")
+        eq(bm.user.username, "admin", "bookmark's user")
+        sub = nb.extras.subscriptions.create(object_type="dcim.site", object_id=site.id, user=me.id)
+        made.append(sub)
+        eq(nb.extras.subscriptions.get(sub.id).object.id, site.id, "subscription's object")
+        site.description = "watched " + SFX
+        eq(site.save(), True, "save the subscribed site")
+        notes = list(nb.extras.notifications.filter(object_type="dcim.site", object_id=site.id))
+        made.extend(notes)
+        eq([(n.event_type, n.user.id, n.read) for n in notes], [("object_updated", me.id, None)], "the site's notifications")
+        sf = nb.extras.saved_filters.create(name="Watched " + SFX, slug="watched-" + SFX, object_types=["dcim.site"],
+                                            parameters={"description__ic": "watched"}, shared=False, user=me.id)
+        made.append(sf)
+        eq(ids(nb.extras.saved_filters.filter(object_type="dcim.site", slug=sf.slug)), [sf.id], "saved filter by type")
+        eq(nb.extras.saved_filters.get(sf.id).user, me.id, "saved filter's user (a bare id)")
+        cl = nb.extras.custom_links.create(name="Docs " + SFX, object_types=["dcim.site"], link_text="Docs",
+                                           link_url="https://docs.example.com/{{ object.slug }}", button_class="blue")
+        made.append(cl)
+        eq(cl.button_class, "blue", "custom link's button class (a bare value)")
+    finally:
+        for obj in reversed(made):
+            obj.delete()
+
+
 def cleanup():
     """Record.delete() of everything created, in dependency order"""
     # Single deletes in dependency order; protected objects go last.
@@ -1002,6 +1035,7 @@ def main():
     section("templates", templates, needs=["device", "role", "site"])
     section("config contexts", config_contexts, needs=["site", "role", "device"])
     section("owners", owners)
+    section("user_objects", user_objects, needs=["site"])
     section("cleanup", cleanup)
     summary()
 

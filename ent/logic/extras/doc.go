@@ -14,6 +14,13 @@
 //     api.PageFunc): the active contexts that apply, deep-merged by weight
 //     then name with local_context_data on top, for a page at once.
 //   - ConfigContextProfile: schema is a valid JSON Schema.
+//   - SavedFilter, TableConfig: the user (a bare-id column) must exist;
+//     a saved filter's parameters are an object (userobjects.go).
+//   - Notifications (notifications.go): written for subscribers when a
+//     subscribed object changes (the subscription's hook for deletes, the
+//     change capture for updates) and for a notification group's members
+//     by event rules; the displays of bookmarks, subscriptions and
+//     notifications.
 //   - CustomField's display string, and the choices endpoint of choice sets
 //     (declared in the schema's api.Model, wired by the generator).
 //   - ConfigTemplate and ExportTemplate (render.go): environment_params as

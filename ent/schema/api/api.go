@@ -87,6 +87,11 @@ type Model struct {
 	// hand-written code (tests included) uses this type's typed builders,
 	// queries or edges.
 	GenericOnly bool `json:"generic_only,omitempty"`
+	// Shared models are NetBox's SharedObjectQuerySet (saved filters,
+	// table configs): a user other than a superuser reaches only the rows
+	// that are "shared" or whose "user_id" is theirs; an anonymous caller
+	// only shared rows.
+	Shared bool `json:"shared,omitempty"`
 }
 
 // Name implements ent's schema.Annotation.
@@ -175,6 +180,7 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	m.ChangeLogged = m.ChangeLogged || o.ChangeLogged
 	m.ReadOnly = m.ReadOnly || o.ReadOnly
 	m.GenericOnly = m.GenericOnly || o.GenericOnly
+	m.Shared = m.Shared || o.Shared
 	return m
 }
 
