@@ -56,6 +56,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -207,6 +208,8 @@ type Client struct {
 	InventoryItemRole *InventoryItemRoleClient
 	// InventoryItemTemplate is the client for interacting with the InventoryItemTemplate builders.
 	InventoryItemTemplate *InventoryItemTemplateClient
+	// JournalEntry is the client for interacting with the JournalEntry builders.
+	JournalEntry *JournalEntryClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// MACAddress is the client for interacting with the MACAddress builders.
@@ -379,6 +382,7 @@ func (c *Client) init() {
 	c.InventoryItem = NewInventoryItemClient(c.config)
 	c.InventoryItemRole = NewInventoryItemRoleClient(c.config)
 	c.InventoryItemTemplate = NewInventoryItemTemplateClient(c.config)
+	c.JournalEntry = NewJournalEntryClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.MACAddress = NewMACAddressClient(c.config)
 	c.Manufacturer = NewManufacturerClient(c.config)
@@ -572,6 +576,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
 		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
+		JournalEntry:              NewJournalEntryClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		MACAddress:                NewMACAddressClient(cfg),
 		Manufacturer:              NewManufacturerClient(cfg),
@@ -692,6 +697,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
 		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
+		JournalEntry:              NewJournalEntryClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		MACAddress:                NewMACAddressClient(cfg),
 		Manufacturer:              NewManufacturerClient(cfg),
@@ -790,10 +796,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
 		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
-		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
-		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
-		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
+		c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry, c.Location,
+		c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate,
+		c.ModuleType, c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission,
+		c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
 		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
 		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
 		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
@@ -822,10 +828,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
 		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
-		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
-		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
-		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
+		c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry, c.Location,
+		c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate,
+		c.ModuleType, c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission,
+		c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
 		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
 		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
 		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
@@ -926,6 +932,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.InventoryItemRole.mutate(ctx, m)
 	case *InventoryItemTemplateMutation:
 		return c.InventoryItemTemplate.mutate(ctx, m)
+	case *JournalEntryMutation:
+		return c.JournalEntry.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
 	case *MACAddressMutation:
@@ -5249,6 +5257,104 @@ func (c *InventoryItemTemplateClient) mutate(ctx context.Context, m *InventoryIt
 		return (&InventoryItemTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown InventoryItemTemplate mutation op: %q", m.Op())
+	}
+}
+
+// JournalEntryClient is a client for the JournalEntry schema.
+type JournalEntryClient struct {
+	config
+}
+
+// NewJournalEntryClient returns a client for the JournalEntry from the given config.
+func NewJournalEntryClient(c config) *JournalEntryClient {
+	return &JournalEntryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `journalentry.Hooks(f(g(h())))`.
+func (c *JournalEntryClient) Use(hooks ...Hook) {
+	c.hooks.JournalEntry = append(c.hooks.JournalEntry, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `journalentry.Intercept(f(g(h())))`.
+func (c *JournalEntryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.JournalEntry = append(c.inters.JournalEntry, interceptors...)
+}
+
+// Create returns a builder for creating a JournalEntry entity.
+func (c *JournalEntryClient) Create() *JournalEntryCreate {
+	mutation := newJournalEntryMutation(c.config, OpCreate)
+	return &JournalEntryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of JournalEntry entities.
+func (c *JournalEntryClient) CreateBulk(builders ...*JournalEntryCreate) *JournalEntryCreateBulk {
+	return &JournalEntryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for JournalEntry.
+func (c *JournalEntryClient) Update() *JournalEntryUpdate {
+	mutation := newJournalEntryMutation(c.config, OpUpdate)
+	return &JournalEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *JournalEntryClient) UpdateOneID(id int) *JournalEntryUpdateOne {
+	mutation := newJournalEntryMutation(c.config, OpUpdateOne, withJournalEntryID(id))
+	return &JournalEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for JournalEntry.
+func (c *JournalEntryClient) Delete() *JournalEntryDelete {
+	mutation := newJournalEntryMutation(c.config, OpDelete)
+	return &JournalEntryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *JournalEntryClient) DeleteOneID(id int) *JournalEntryDeleteOne {
+	builder := c.Delete().Where(journalentry.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &JournalEntryDeleteOne{builder}
+}
+
+// Query returns a query builder for JournalEntry.
+func (c *JournalEntryClient) Query() *JournalEntryQuery {
+	return &JournalEntryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeJournalEntry},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a JournalEntry entity by its id.
+func (c *JournalEntryClient) Get(ctx context.Context, id int) (*JournalEntry, error) {
+	return c.Query().Where(journalentry.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *JournalEntryClient) Hooks() []Hook {
+	return c.hooks.JournalEntry
+}
+
+// Interceptors returns the client interceptors.
+func (c *JournalEntryClient) Interceptors() []Interceptor {
+	return c.inters.JournalEntry
+}
+
+func (c *JournalEntryClient) mutate(ctx context.Context, m *JournalEntryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&JournalEntryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&JournalEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&JournalEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&JournalEntryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown JournalEntry mutation op: %q", m.Op())
 	}
 }
 
@@ -11698,17 +11804,18 @@ type (
 		DeviceInterface, DeviceRole, DeviceType, EventRule, FHRPGroup,
 		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
 		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
-		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
-		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
-		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
-		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
-		VLANTranslationRule, VMInterface, VRF, VirtualChassis, VirtualCircuit,
-		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,
-		VirtualDisk, VirtualMachine, VirtualMachineType, Webhook []ent.Hook
+		InventoryItemTemplate, JournalEntry, Location, MACAddress, Manufacturer,
+		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
+		ObjectChange, ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform,
+		PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
+		PowerPortTemplate, Prefix, Provider, ProviderAccount, ProviderNetwork, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
+		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
+		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
+		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
+		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
+		Webhook []ent.Hook
 	}
 	inters struct {
 		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
@@ -11719,17 +11826,18 @@ type (
 		DeviceInterface, DeviceRole, DeviceType, EventRule, FHRPGroup,
 		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
 		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
-		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
-		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
-		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
-		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
-		VLANTranslationRule, VMInterface, VRF, VirtualChassis, VirtualCircuit,
-		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,
-		VirtualDisk, VirtualMachine, VirtualMachineType, Webhook []ent.Interceptor
+		InventoryItemTemplate, JournalEntry, Location, MACAddress, Manufacturer,
+		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
+		ObjectChange, ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform,
+		PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
+		PowerPortTemplate, Prefix, Provider, ProviderAccount, ProviderNetwork, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
+		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
+		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
+		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
+		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
+		Webhook []ent.Interceptor
 	}
 )
 

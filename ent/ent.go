@@ -53,6 +53,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -214,6 +215,7 @@ func checkColumn(t, c string) error {
 			inventoryitem.Table:             inventoryitem.ValidColumn,
 			inventoryitemrole.Table:         inventoryitemrole.ValidColumn,
 			inventoryitemtemplate.Table:     inventoryitemtemplate.ValidColumn,
+			journalentry.Table:              journalentry.ValidColumn,
 			location.Table:                  location.ValidColumn,
 			macaddress.Table:                macaddress.ValidColumn,
 			manufacturer.Table:              manufacturer.ValidColumn,

@@ -53,6 +53,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -166,6 +167,7 @@ const (
 	TypeInventoryItem             = "InventoryItem"
 	TypeInventoryItemRole         = "InventoryItemRole"
 	TypeInventoryItemTemplate     = "InventoryItemTemplate"
+	TypeJournalEntry              = "JournalEntry"
 	TypeLocation                  = "Location"
 	TypeMACAddress                = "MACAddress"
 	TypeManufacturer              = "Manufacturer"
@@ -49981,6 +49983,739 @@ func (m *InventoryItemTemplateMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown InventoryItemTemplate edge %s", name)
+}
+
+// JournalEntryMutation represents an operation that mutates the JournalEntry nodes in the graph.
+type JournalEntryMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	custom_field_data     *map[string]interface{}
+	assigned_object_type  *string
+	assigned_object_id    *int
+	addassigned_object_id *int
+	kind                  *string
+	comments              *string
+	clearedFields         map[string]struct{}
+	created_by            *int
+	clearedcreated_by     bool
+	done                  bool
+	oldValue              func(context.Context) (*JournalEntry, error)
+	predicates            []predicate.JournalEntry
+}
+
+var _ ent.Mutation = (*JournalEntryMutation)(nil)
+
+// journalentryOption allows management of the mutation configuration using functional options.
+type journalentryOption func(*JournalEntryMutation)
+
+// newJournalEntryMutation creates new mutation for the JournalEntry entity.
+func newJournalEntryMutation(c config, op Op, opts ...journalentryOption) *JournalEntryMutation {
+	m := &JournalEntryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeJournalEntry,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withJournalEntryID sets the ID field of the mutation.
+func withJournalEntryID(id int) journalentryOption {
+	return func(m *JournalEntryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *JournalEntry
+		)
+		m.oldValue = func(ctx context.Context) (*JournalEntry, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().JournalEntry.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withJournalEntry sets the old JournalEntry of the mutation.
+func withJournalEntry(node *JournalEntry) journalentryOption {
+	return func(m *JournalEntryMutation) {
+		m.oldValue = func(context.Context) (*JournalEntry, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m JournalEntryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m JournalEntryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *JournalEntryMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *JournalEntryMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().JournalEntry.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *JournalEntryMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *JournalEntryMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *JournalEntryMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[journalentry.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *JournalEntryMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[journalentry.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *JournalEntryMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, journalentry.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *JournalEntryMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *JournalEntryMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *JournalEntryMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[journalentry.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *JournalEntryMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[journalentry.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *JournalEntryMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, journalentry.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *JournalEntryMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *JournalEntryMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *JournalEntryMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetAssignedObjectType sets the "assigned_object_type" field.
+func (m *JournalEntryMutation) SetAssignedObjectType(s string) {
+	m.assigned_object_type = &s
+}
+
+// AssignedObjectType returns the value of the "assigned_object_type" field in the mutation.
+func (m *JournalEntryMutation) AssignedObjectType() (r string, exists bool) {
+	v := m.assigned_object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAssignedObjectType resets all changes to the "assigned_object_type" field.
+func (m *JournalEntryMutation) ResetAssignedObjectType() {
+	m.assigned_object_type = nil
+}
+
+// SetAssignedObjectID sets the "assigned_object_id" field.
+func (m *JournalEntryMutation) SetAssignedObjectID(i int) {
+	m.assigned_object_id = &i
+	m.addassigned_object_id = nil
+}
+
+// AssignedObjectID returns the value of the "assigned_object_id" field in the mutation.
+func (m *JournalEntryMutation) AssignedObjectID() (r int, exists bool) {
+	v := m.assigned_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddAssignedObjectID adds i to the "assigned_object_id" field.
+func (m *JournalEntryMutation) AddAssignedObjectID(i int) {
+	if m.addassigned_object_id != nil {
+		*m.addassigned_object_id += i
+	} else {
+		m.addassigned_object_id = &i
+	}
+}
+
+// AddedAssignedObjectID returns the value that was added to the "assigned_object_id" field in this mutation.
+func (m *JournalEntryMutation) AddedAssignedObjectID() (r int, exists bool) {
+	v := m.addassigned_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAssignedObjectID resets all changes to the "assigned_object_id" field.
+func (m *JournalEntryMutation) ResetAssignedObjectID() {
+	m.assigned_object_id = nil
+	m.addassigned_object_id = nil
+}
+
+// SetCreatedByID sets the "created_by_id" field.
+func (m *JournalEntryMutation) SetCreatedByID(i int) {
+	m.created_by = &i
+}
+
+// CreatedByID returns the value of the "created_by_id" field in the mutation.
+func (m *JournalEntryMutation) CreatedByID() (r int, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreatedByID clears the value of the "created_by_id" field.
+func (m *JournalEntryMutation) ClearCreatedByID() {
+	m.created_by = nil
+	m.clearedFields[journalentry.FieldCreatedByID] = struct{}{}
+}
+
+// CreatedByIDCleared returns if the "created_by_id" field was cleared in this mutation.
+func (m *JournalEntryMutation) CreatedByIDCleared() bool {
+	_, ok := m.clearedFields[journalentry.FieldCreatedByID]
+	return ok
+}
+
+// ResetCreatedByID resets all changes to the "created_by_id" field.
+func (m *JournalEntryMutation) ResetCreatedByID() {
+	m.created_by = nil
+	delete(m.clearedFields, journalentry.FieldCreatedByID)
+}
+
+// SetKind sets the "kind" field.
+func (m *JournalEntryMutation) SetKind(s string) {
+	m.kind = &s
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *JournalEntryMutation) Kind() (r string, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *JournalEntryMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *JournalEntryMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *JournalEntryMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *JournalEntryMutation) ResetComments() {
+	m.comments = nil
+}
+
+// ClearCreatedBy clears the "created_by" edge to the User entity.
+func (m *JournalEntryMutation) ClearCreatedBy() {
+	m.clearedcreated_by = true
+	m.clearedFields[journalentry.FieldCreatedByID] = struct{}{}
+}
+
+// CreatedByCleared reports if the "created_by" edge to the User entity was cleared.
+func (m *JournalEntryMutation) CreatedByCleared() bool {
+	return m.CreatedByIDCleared() || m.clearedcreated_by
+}
+
+// CreatedByIDs returns the "created_by" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CreatedByID instead. It exists only for internal usage by the builders.
+func (m *JournalEntryMutation) CreatedByIDs() (ids []int) {
+	if id := m.created_by; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCreatedBy resets all changes to the "created_by" edge.
+func (m *JournalEntryMutation) ResetCreatedBy() {
+	m.created_by = nil
+	m.clearedcreated_by = false
+}
+
+// Where appends a list predicates to the JournalEntryMutation builder.
+func (m *JournalEntryMutation) Where(ps ...predicate.JournalEntry) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the JournalEntryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *JournalEntryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.JournalEntry, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *JournalEntryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *JournalEntryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (JournalEntry).
+func (m *JournalEntryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *JournalEntryMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, journalentry.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, journalentry.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, journalentry.FieldCustomFieldData)
+	}
+	if m.assigned_object_type != nil {
+		fields = append(fields, journalentry.FieldAssignedObjectType)
+	}
+	if m.assigned_object_id != nil {
+		fields = append(fields, journalentry.FieldAssignedObjectID)
+	}
+	if m.created_by != nil {
+		fields = append(fields, journalentry.FieldCreatedByID)
+	}
+	if m.kind != nil {
+		fields = append(fields, journalentry.FieldKind)
+	}
+	if m.comments != nil {
+		fields = append(fields, journalentry.FieldComments)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *JournalEntryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case journalentry.FieldCreated:
+		return m.Created()
+	case journalentry.FieldLastUpdated:
+		return m.LastUpdated()
+	case journalentry.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case journalentry.FieldAssignedObjectType:
+		return m.AssignedObjectType()
+	case journalentry.FieldAssignedObjectID:
+		return m.AssignedObjectID()
+	case journalentry.FieldCreatedByID:
+		return m.CreatedByID()
+	case journalentry.FieldKind:
+		return m.Kind()
+	case journalentry.FieldComments:
+		return m.Comments()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *JournalEntryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case journalentry.FieldCreated, journalentry.FieldLastUpdated, journalentry.FieldCustomFieldData, journalentry.FieldAssignedObjectType, journalentry.FieldAssignedObjectID, journalentry.FieldCreatedByID, journalentry.FieldKind, journalentry.FieldComments:
+	default:
+		return nil, fmt.Errorf("unknown JournalEntry field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case journalentry.FieldCreated:
+		return old.Created, nil
+	case journalentry.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case journalentry.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case journalentry.FieldAssignedObjectType:
+		return old.AssignedObjectType, nil
+	case journalentry.FieldAssignedObjectID:
+		return old.AssignedObjectID, nil
+	case journalentry.FieldCreatedByID:
+		return old.CreatedByID, nil
+	case journalentry.FieldKind:
+		return old.Kind, nil
+	case journalentry.FieldComments:
+		return old.Comments, nil
+	}
+	return nil, fmt.Errorf("unknown JournalEntry field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *JournalEntryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case journalentry.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case journalentry.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case journalentry.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case journalentry.FieldAssignedObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssignedObjectType(v)
+		return nil
+	case journalentry.FieldAssignedObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssignedObjectID(v)
+		return nil
+	case journalentry.FieldCreatedByID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedByID(v)
+		return nil
+	case journalentry.FieldKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case journalentry.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown JournalEntry field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *JournalEntryMutation) AddedFields() []string {
+	var fields []string
+	if m.addassigned_object_id != nil {
+		fields = append(fields, journalentry.FieldAssignedObjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *JournalEntryMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case journalentry.FieldAssignedObjectID:
+		return m.AddedAssignedObjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *JournalEntryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case journalentry.FieldAssignedObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAssignedObjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown JournalEntry numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *JournalEntryMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(journalentry.FieldCreated) {
+		fields = append(fields, journalentry.FieldCreated)
+	}
+	if m.FieldCleared(journalentry.FieldLastUpdated) {
+		fields = append(fields, journalentry.FieldLastUpdated)
+	}
+	if m.FieldCleared(journalentry.FieldCreatedByID) {
+		fields = append(fields, journalentry.FieldCreatedByID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *JournalEntryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *JournalEntryMutation) ClearField(name string) error {
+	switch name {
+	case journalentry.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case journalentry.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case journalentry.FieldCreatedByID:
+		m.ClearCreatedByID()
+		return nil
+	}
+	return fmt.Errorf("unknown JournalEntry nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *JournalEntryMutation) ResetField(name string) error {
+	switch name {
+	case journalentry.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case journalentry.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case journalentry.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case journalentry.FieldAssignedObjectType:
+		m.ResetAssignedObjectType()
+		return nil
+	case journalentry.FieldAssignedObjectID:
+		m.ResetAssignedObjectID()
+		return nil
+	case journalentry.FieldCreatedByID:
+		m.ResetCreatedByID()
+		return nil
+	case journalentry.FieldKind:
+		m.ResetKind()
+		return nil
+	case journalentry.FieldComments:
+		m.ResetComments()
+		return nil
+	}
+	return fmt.Errorf("unknown JournalEntry field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *JournalEntryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.created_by != nil {
+		edges = append(edges, journalentry.EdgeCreatedBy)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *JournalEntryMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case journalentry.EdgeCreatedBy:
+		if id := m.created_by; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *JournalEntryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *JournalEntryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *JournalEntryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedcreated_by {
+		edges = append(edges, journalentry.EdgeCreatedBy)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *JournalEntryMutation) EdgeCleared(name string) bool {
+	switch name {
+	case journalentry.EdgeCreatedBy:
+		return m.clearedcreated_by
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *JournalEntryMutation) ClearEdge(name string) error {
+	switch name {
+	case journalentry.EdgeCreatedBy:
+		m.ClearCreatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown JournalEntry unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *JournalEntryMutation) ResetEdge(name string) error {
+	switch name {
+	case journalentry.EdgeCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown JournalEntry edge %s", name)
 }
 
 // LocationMutation represents an operation that mutates the Location nodes in the graph.

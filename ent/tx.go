@@ -96,6 +96,8 @@ type Tx struct {
 	InventoryItemRole *InventoryItemRoleClient
 	// InventoryItemTemplate is the client for interacting with the InventoryItemTemplate builders.
 	InventoryItemTemplate *InventoryItemTemplateClient
+	// JournalEntry is the client for interacting with the JournalEntry builders.
+	JournalEntry *JournalEntryClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// MACAddress is the client for interacting with the MACAddress builders.
@@ -388,6 +390,7 @@ func (tx *Tx) init() {
 	tx.InventoryItem = NewInventoryItemClient(tx.config)
 	tx.InventoryItemRole = NewInventoryItemRoleClient(tx.config)
 	tx.InventoryItemTemplate = NewInventoryItemTemplateClient(tx.config)
+	tx.JournalEntry = NewJournalEntryClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.MACAddress = NewMACAddressClient(tx.config)
 	tx.Manufacturer = NewManufacturerClient(tx.config)

@@ -368,7 +368,11 @@ func items(raw json.RawMessage, max int) ([]json.RawMessage, error) {
 func (s *Server) writeTx(c *gin.Context, fn func(ctx context.Context, tx *resource.Tx) error) error {
 	ctx := c.Request.Context()
 	return webhooks.Write(ctx, s.db, actor(c), func(tctx context.Context, tx *resource.Tx) error {
-		tx.Visible = s.visible(ctx, PrincipalFrom(ctx))
+		p := PrincipalFrom(ctx)
+		tx.Visible = s.visible(ctx, p)
+		if p != nil && p.User != nil {
+			tctx = resource.WithUser(tctx, p.User.ID)
+		}
 		return fn(tctx, tx)
 	})
 }

@@ -566,6 +566,9 @@ func (b *oasBuilder) stringish(f *resource.Field) *openapi3.Schema {
 func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 	switch f.Kind {
 	case resource.KindFK:
+		if f.PK {
+			return oasPK(f)
+		}
 		r := oasRef(b.relatedSchema(f))
 		if f.Nullable {
 			return oasNullableRef(r, f.ReadOnly)
@@ -624,6 +627,9 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 	switch f.Kind {
 	case resource.KindFK:
+		if f.PK {
+			return oasPK(f)
+		}
 		if f.Nullable {
 			return oasNullableRef(oasRef("ObjectReference"), false)
 		}
@@ -1071,4 +1077,12 @@ func oasType(f *resource.Field) string {
 		return "slug"
 	}
 	return "string"
+}
+
+// oasPK is an FK rendered as the bare id (api.Field.PK: DRF's
+// PrimaryKeyRelatedField), both ways.
+func oasPK(f *resource.Field) *openapi3.SchemaRef {
+	s := oasTyped("integer")
+	s.Nullable = f.Nullable
+	return oasVal(s)
 }

@@ -188,6 +188,9 @@ func fieldType(f *resource.Field) string {
 	case "date":
 		return "date"
 	case resource.KindFK, resource.KindCoalesce:
+		if f.PK {
+			return "field" // DRF's PrimaryKeyRelatedField
+		}
 		return "nested object"
 	case resource.KindReverse:
 		switch {

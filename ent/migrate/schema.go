@@ -2364,6 +2364,44 @@ var (
 			},
 		},
 	}
+	// ExtrasJournalentryColumns holds the columns for the "extras_journalentry" table.
+	ExtrasJournalentryColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "assigned_object_type", Type: field.TypeString},
+		{Name: "assigned_object_id", Type: field.TypeInt},
+		{Name: "kind", Type: field.TypeString, Size: 30, Default: "info"},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647},
+		{Name: "created_by_id", Type: field.TypeInt, Nullable: true},
+	}
+	// ExtrasJournalentryTable holds the schema information for the "extras_journalentry" table.
+	ExtrasJournalentryTable = &schema.Table{
+		Name:       "extras_journalentry",
+		Columns:    ExtrasJournalentryColumns,
+		PrimaryKey: []*schema.Column{ExtrasJournalentryColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_journalentry_users_user_created_by",
+				Columns:    []*schema.Column{ExtrasJournalentryColumns[8]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "journalentry_created",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasJournalentryColumns[1]},
+			},
+			{
+				Name:    "journalentry_assigned_object_type_assigned_object_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasJournalentryColumns[4], ExtrasJournalentryColumns[5]},
+			},
+		},
+	}
 	// DcimLocationColumns holds the columns for the "dcim_location" table.
 	DcimLocationColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -5781,6 +5819,7 @@ var (
 		DcimInventoryitemTable,
 		DcimInventoryitemroleTable,
 		DcimInventoryitemtemplateTable,
+		ExtrasJournalentryTable,
 		DcimLocationTable,
 		DcimMacaddressTable,
 		DcimManufacturerTable,
@@ -6088,6 +6127,10 @@ func init() {
 	DcimInventoryitemtemplateTable.ForeignKeys[2].RefTable = DcimManufacturerTable
 	DcimInventoryitemtemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_inventoryitemtemplate",
+	}
+	ExtrasJournalentryTable.ForeignKeys[0].RefTable = UsersUserTable
+	ExtrasJournalentryTable.Annotation = &entsql.Annotation{
+		Table: "extras_journalentry",
 	}
 	DcimLocationTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimLocationTable.ForeignKeys[1].RefTable = DcimLocationTable

@@ -129,6 +129,9 @@ type InventoryItemRole func(*sql.Selector)
 // InventoryItemTemplate is the predicate function for inventoryitemtemplate builders.
 type InventoryItemTemplate func(*sql.Selector)
 
+// JournalEntry is the predicate function for journalentry builders.
+type JournalEntry func(*sql.Selector)
+
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
 

@@ -124,7 +124,10 @@ type Field struct {
 	// NoReverse: SET_NULL clears this key without an update record
 	// (api.Field.NoReverse).
 	NoReverse bool
-	Lookup    string
+	// PK renders an FK as the bare id (api.Field.PK); CurrentUser
+	// defaults it to the requesting user on create (api.Field.CurrentUser).
+	PK, CurrentUser bool
+	Lookup          string
 	// Natural is the hidden companion column holding the natural sort key
 	// of this text field (filters.NaturalKey): set on every write of the
 	// field, ordered by instead of it.

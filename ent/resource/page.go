@@ -145,7 +145,9 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 		var err error
 		switch f.Kind {
 		case KindFK:
-			fks = append(fks, f)
+			if !f.PK {
+				fks = append(fks, f)
+			}
 		case KindCoalesce:
 			for _, name := range f.Of {
 				if of := p.d.byName[name]; !slices.Contains(fks, of) {
@@ -622,6 +624,9 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		id, ok := v.(int)
 		if !ok {
 			return append(b, "null"...)
+		}
+		if f.PK {
+			return appendAny(b, id)
 		}
 		t := p.related[f.target][id]
 		if t == nil {

@@ -133,6 +133,13 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 			continue
 		}
 		raw, given := in[f.Name]
+		if !given && existing == nil && f.CurrentUser {
+			// DRF's CurrentUserDefault: the requesting user, if any.
+			if uid, ok := UserFrom(ctx); ok {
+				ch.set[f] = uid
+			}
+			continue
+		}
 		if !given {
 			if existing == nil && f.Required {
 				verr.add(f.Name, "This field is required.")

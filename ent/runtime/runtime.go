@@ -46,6 +46,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -3098,6 +3099,37 @@ func init() {
 	inventoryitemtemplate.DefaultPartID = inventoryitemtemplateDescPartID.Default.(string)
 	// inventoryitemtemplate.PartIDValidator is a validator for the "part_id" field. It is called by the builders before save.
 	inventoryitemtemplate.PartIDValidator = inventoryitemtemplateDescPartID.Validators[0].(func(string) error)
+	journalentryMixin := schema.JournalEntry{}.Mixin()
+	journalentryMixinFields0 := journalentryMixin[0].Fields()
+	_ = journalentryMixinFields0
+	journalentryMixinFields2 := journalentryMixin[2].Fields()
+	_ = journalentryMixinFields2
+	journalentryFields := schema.JournalEntry{}.Fields()
+	_ = journalentryFields
+	// journalentryDescCreated is the schema descriptor for created field.
+	journalentryDescCreated := journalentryMixinFields0[0].Descriptor()
+	// journalentry.DefaultCreated holds the default value on creation for the created field.
+	journalentry.DefaultCreated = journalentryDescCreated.Default.(func() time.Time)
+	// journalentryDescLastUpdated is the schema descriptor for last_updated field.
+	journalentryDescLastUpdated := journalentryMixinFields0[1].Descriptor()
+	// journalentry.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	journalentry.DefaultLastUpdated = journalentryDescLastUpdated.Default.(func() time.Time)
+	// journalentry.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	journalentry.UpdateDefaultLastUpdated = journalentryDescLastUpdated.UpdateDefault.(func() time.Time)
+	// journalentryDescCustomFieldData is the schema descriptor for custom_field_data field.
+	journalentryDescCustomFieldData := journalentryMixinFields2[0].Descriptor()
+	// journalentry.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	journalentry.DefaultCustomFieldData = journalentryDescCustomFieldData.Default.(map[string]interface{})
+	// journalentryDescAssignedObjectID is the schema descriptor for assigned_object_id field.
+	journalentryDescAssignedObjectID := journalentryFields[1].Descriptor()
+	// journalentry.AssignedObjectIDValidator is a validator for the "assigned_object_id" field. It is called by the builders before save.
+	journalentry.AssignedObjectIDValidator = journalentryDescAssignedObjectID.Validators[0].(func(int) error)
+	// journalentryDescKind is the schema descriptor for kind field.
+	journalentryDescKind := journalentryFields[3].Descriptor()
+	// journalentry.DefaultKind holds the default value on creation for the kind field.
+	journalentry.DefaultKind = journalentryDescKind.Default.(string)
+	// journalentry.KindValidator is a validator for the "kind" field. It is called by the builders before save.
+	journalentry.KindValidator = journalentryDescKind.Validators[0].(func(string) error)
 	locationMixin := schema.Location{}.Mixin()
 	locationHooks := schema.Location{}.Hooks()
 	location.Hooks[0] = locationHooks[0]
