@@ -50,6 +50,7 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/idempotencykey"
+	"github.com/inventory/inventory/ent/imageattachment"
 	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
@@ -200,6 +201,8 @@ type Client struct {
 	IPRange *IPRangeClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
 	IdempotencyKey *IdempotencyKeyClient
+	// ImageAttachment is the client for interacting with the ImageAttachment builders.
+	ImageAttachment *ImageAttachmentClient
 	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
 	InterfaceTemplate *InterfaceTemplateClient
 	// InventoryItem is the client for interacting with the InventoryItem builders.
@@ -378,6 +381,7 @@ func (c *Client) init() {
 	c.IPAddress = NewIPAddressClient(c.config)
 	c.IPRange = NewIPRangeClient(c.config)
 	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
+	c.ImageAttachment = NewImageAttachmentClient(c.config)
 	c.InterfaceTemplate = NewInterfaceTemplateClient(c.config)
 	c.InventoryItem = NewInventoryItemClient(c.config)
 	c.InventoryItemRole = NewInventoryItemRoleClient(c.config)
@@ -572,6 +576,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		IPAddress:                 NewIPAddressClient(cfg),
 		IPRange:                   NewIPRangeClient(cfg),
 		IdempotencyKey:            NewIdempotencyKeyClient(cfg),
+		ImageAttachment:           NewImageAttachmentClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
 		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
@@ -693,6 +698,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		IPAddress:                 NewIPAddressClient(cfg),
 		IPRange:                   NewIPRangeClient(cfg),
 		IdempotencyKey:            NewIdempotencyKeyClient(cfg),
+		ImageAttachment:           NewImageAttachmentClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
 		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
@@ -795,21 +801,21 @@ func (c *Client) Use(hooks ...Hook) {
 		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
 		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
-		c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry, c.Location,
-		c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate,
-		c.ModuleType, c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission,
-		c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
-		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
-		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.Service,
-		c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
-		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
-		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
-		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
-		c.Webhook,
+		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
+		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
+		c.Location, c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay,
+		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform,
+		c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
+		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
+		c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
+		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
+		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
+		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
+		c.VirtualMachineType, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -827,21 +833,21 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
 		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
-		c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry, c.Location,
-		c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate,
-		c.ModuleType, c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission,
-		c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
-		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
-		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.Service,
-		c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
-		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
-		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
-		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
-		c.Webhook,
+		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
+		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
+		c.Location, c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay,
+		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform,
+		c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
+		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
+		c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
+		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
+		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
+		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
+		c.VirtualMachineType, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -924,6 +930,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.IPRange.mutate(ctx, m)
 	case *IdempotencyKeyMutation:
 		return c.IdempotencyKey.mutate(ctx, m)
+	case *ImageAttachmentMutation:
+		return c.ImageAttachment.mutate(ctx, m)
 	case *InterfaceTemplateMutation:
 		return c.InterfaceTemplate.mutate(ctx, m)
 	case *InventoryItemMutation:
@@ -4862,6 +4870,104 @@ func (c *IdempotencyKeyClient) mutate(ctx context.Context, m *IdempotencyKeyMuta
 		return (&IdempotencyKeyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown IdempotencyKey mutation op: %q", m.Op())
+	}
+}
+
+// ImageAttachmentClient is a client for the ImageAttachment schema.
+type ImageAttachmentClient struct {
+	config
+}
+
+// NewImageAttachmentClient returns a client for the ImageAttachment from the given config.
+func NewImageAttachmentClient(c config) *ImageAttachmentClient {
+	return &ImageAttachmentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `imageattachment.Hooks(f(g(h())))`.
+func (c *ImageAttachmentClient) Use(hooks ...Hook) {
+	c.hooks.ImageAttachment = append(c.hooks.ImageAttachment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `imageattachment.Intercept(f(g(h())))`.
+func (c *ImageAttachmentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ImageAttachment = append(c.inters.ImageAttachment, interceptors...)
+}
+
+// Create returns a builder for creating a ImageAttachment entity.
+func (c *ImageAttachmentClient) Create() *ImageAttachmentCreate {
+	mutation := newImageAttachmentMutation(c.config, OpCreate)
+	return &ImageAttachmentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ImageAttachment entities.
+func (c *ImageAttachmentClient) CreateBulk(builders ...*ImageAttachmentCreate) *ImageAttachmentCreateBulk {
+	return &ImageAttachmentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ImageAttachment.
+func (c *ImageAttachmentClient) Update() *ImageAttachmentUpdate {
+	mutation := newImageAttachmentMutation(c.config, OpUpdate)
+	return &ImageAttachmentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ImageAttachmentClient) UpdateOneID(id int) *ImageAttachmentUpdateOne {
+	mutation := newImageAttachmentMutation(c.config, OpUpdateOne, withImageAttachmentID(id))
+	return &ImageAttachmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ImageAttachment.
+func (c *ImageAttachmentClient) Delete() *ImageAttachmentDelete {
+	mutation := newImageAttachmentMutation(c.config, OpDelete)
+	return &ImageAttachmentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ImageAttachmentClient) DeleteOneID(id int) *ImageAttachmentDeleteOne {
+	builder := c.Delete().Where(imageattachment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ImageAttachmentDeleteOne{builder}
+}
+
+// Query returns a query builder for ImageAttachment.
+func (c *ImageAttachmentClient) Query() *ImageAttachmentQuery {
+	return &ImageAttachmentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeImageAttachment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ImageAttachment entity by its id.
+func (c *ImageAttachmentClient) Get(ctx context.Context, id int) (*ImageAttachment, error) {
+	return c.Query().Where(imageattachment.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ImageAttachmentClient) Hooks() []Hook {
+	return c.hooks.ImageAttachment
+}
+
+// Interceptors returns the client interceptors.
+func (c *ImageAttachmentClient) Interceptors() []Interceptor {
+	return c.inters.ImageAttachment
+}
+
+func (c *ImageAttachmentClient) mutate(ctx context.Context, m *ImageAttachmentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ImageAttachmentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ImageAttachmentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ImageAttachmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ImageAttachmentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ImageAttachment mutation op: %q", m.Op())
 	}
 }
 
@@ -11803,19 +11909,19 @@ type (
 		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
 		DeviceInterface, DeviceRole, DeviceType, EventRule, FHRPGroup,
 		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
-		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
-		InventoryItemTemplate, JournalEntry, Location, MACAddress, Manufacturer,
-		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
-		ObjectChange, ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform,
-		PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
-		PowerPortTemplate, Prefix, Provider, ProviderAccount, ProviderNetwork, RIR,
-		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
-		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
-		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
-		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
-		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
-		Webhook []ent.Hook
+		IdempotencyKey, ImageAttachment, InterfaceTemplate, InventoryItem,
+		InventoryItemRole, InventoryItemTemplate, JournalEntry, Location, MACAddress,
+		Manufacturer, Module, ModuleBay, ModuleBayTemplate, ModuleType,
+		ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent, Owner,
+		OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel,
+		PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
+		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
+		RearPort, RearPortTemplate, Region, Role, RouteTarget, Service,
+		ServiceTemplate, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token,
+		User, VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface,
+		VRF, VirtualChassis, VirtualCircuit, VirtualCircuitTermination,
+		VirtualCircuitType, VirtualDeviceContext, VirtualDisk, VirtualMachine,
+		VirtualMachineType, Webhook []ent.Hook
 	}
 	inters struct {
 		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
@@ -11825,19 +11931,19 @@ type (
 		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
 		DeviceInterface, DeviceRole, DeviceType, EventRule, FHRPGroup,
 		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
-		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
-		InventoryItemTemplate, JournalEntry, Location, MACAddress, Manufacturer,
-		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
-		ObjectChange, ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform,
-		PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
-		PowerPortTemplate, Prefix, Provider, ProviderAccount, ProviderNetwork, RIR,
-		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
-		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
-		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
-		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
-		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
-		Webhook []ent.Interceptor
+		IdempotencyKey, ImageAttachment, InterfaceTemplate, InventoryItem,
+		InventoryItemRole, InventoryItemTemplate, JournalEntry, Location, MACAddress,
+		Manufacturer, Module, ModuleBay, ModuleBayTemplate, ModuleType,
+		ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent, Owner,
+		OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel,
+		PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
+		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
+		RearPort, RearPortTemplate, Region, Role, RouteTarget, Service,
+		ServiceTemplate, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token,
+		User, VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface,
+		VRF, VirtualChassis, VirtualCircuit, VirtualCircuitTermination,
+		VirtualCircuitType, VirtualDeviceContext, VirtualDisk, VirtualMachine,
+		VirtualMachineType, Webhook []ent.Interceptor
 	}
 )
 

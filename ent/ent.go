@@ -47,6 +47,7 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/idempotencykey"
+	"github.com/inventory/inventory/ent/imageattachment"
 	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
@@ -211,6 +212,7 @@ func checkColumn(t, c string) error {
 			ipaddress.Table:                 ipaddress.ValidColumn,
 			iprange.Table:                   iprange.ValidColumn,
 			idempotencykey.Table:            idempotencykey.ValidColumn,
+			imageattachment.Table:           imageattachment.ValidColumn,
 			interfacetemplate.Table:         interfacetemplate.ValidColumn,
 			inventoryitem.Table:             inventoryitem.ValidColumn,
 			inventoryitemrole.Table:         inventoryitemrole.ValidColumn,

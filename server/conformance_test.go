@@ -434,8 +434,15 @@ func sameValue(f *resource.Field, sent, got any) bool {
 	}
 	switch f.Kind {
 	case resource.KindFK:
+		if f.PK {
+			return canon(got) == canon(sent)
+		}
 		m, ok := got.(map[string]any)
 		return ok && canon(m["id"]) == canon(sent)
+	case resource.KindImage:
+		// A file in, the URL of the stored copy out (files.go).
+		s, _ := got.(string)
+		return strings.HasPrefix(s, host+"/media/")
 	case resource.KindM2M:
 		// ids in, nested objects out, in the target's ordering: the same
 		// set.

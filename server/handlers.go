@@ -22,6 +22,7 @@ import (
 
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/filters"
+	"github.com/inventory/inventory/media"
 	"github.com/inventory/inventory/webhooks"
 )
 
@@ -269,6 +270,9 @@ func (s *Server) retrieve(c *gin.Context, d *resource.Descriptor) error {
 func body(c *gin.Context) (json.RawMessage, error) {
 	if ct := c.GetHeader("Content-Type"); ct != "" {
 		mt, _, _ := mime.ParseMediaType(ct)
+		if mt == "multipart/form-data" {
+			return multipartBody(c)
+		}
 		if mt != "application/json" {
 			raw, _ := io.ReadAll(io.LimitReader(c.Request.Body, 1))
 			if len(raw) > 0 {
@@ -366,8 +370,10 @@ func items(raw json.RawMessage, max int) ([]json.RawMessage, error) {
 
 // writeTx runs fn in one transaction with the resource layer's view of it.
 func (s *Server) writeTx(c *gin.Context, fn func(ctx context.Context, tx *resource.Tx) error) error {
-	ctx := c.Request.Context()
-	return webhooks.Write(ctx, s.db, actor(c), func(tctx context.Context, tx *resource.Tx) error {
+	// Files written by the transaction go again if it rolls back; files
+	// of rows it deletes or replaces go once it commits (package media).
+	ctx, batch := media.Begin(c.Request.Context(), s.media)
+	err := webhooks.Write(ctx, s.db, actor(c), func(tctx context.Context, tx *resource.Tx) error {
 		p := PrincipalFrom(ctx)
 		tx.Visible = s.visible(ctx, p)
 		if p != nil && p.User != nil {
@@ -375,6 +381,10 @@ func (s *Server) writeTx(c *gin.Context, fn func(ctx context.Context, tx *resour
 		}
 		return fn(tctx, tx)
 	})
+	if ferr := batch.Finish(err == nil); ferr != nil {
+		slog.Warn("media files not removed", "error", ferr)
+	}
+	return err
 }
 
 // actor is who a request's changes are recorded for.

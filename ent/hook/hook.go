@@ -453,6 +453,18 @@ func (f IdempotencyKeyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Val
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IdempotencyKeyMutation", m)
 }
 
+// The ImageAttachmentFunc type is an adapter to allow the use of ordinary
+// function as ImageAttachment mutator.
+type ImageAttachmentFunc func(context.Context, *ent.ImageAttachmentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ImageAttachmentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ImageAttachmentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ImageAttachmentMutation", m)
+}
+
 // The InterfaceTemplateFunc type is an adapter to allow the use of ordinary
 // function as InterfaceTemplate mutator.
 type InterfaceTemplateFunc func(context.Context, *ent.InterfaceTemplateMutation) (ent.Value, error)

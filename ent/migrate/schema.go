@@ -2131,6 +2131,43 @@ var (
 			},
 		},
 	}
+	// ExtrasImageattachmentColumns holds the columns for the "extras_imageattachment" table.
+	ExtrasImageattachmentColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "object_type", Type: field.TypeString},
+		{Name: "object_id", Type: field.TypeInt},
+		{Name: "image", Type: field.TypeString, Size: 100},
+		{Name: "image_height", Type: field.TypeInt, Default: 0},
+		{Name: "image_width", Type: field.TypeInt, Default: 0},
+		{Name: "image_size", Type: field.TypeInt, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+	}
+	// ExtrasImageattachmentTable holds the schema information for the "extras_imageattachment" table.
+	ExtrasImageattachmentTable = &schema.Table{
+		Name:       "extras_imageattachment",
+		Columns:    ExtrasImageattachmentColumns,
+		PrimaryKey: []*schema.Column{ExtrasImageattachmentColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "imageattachment_name_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasImageattachmentColumns[9], ExtrasImageattachmentColumns[0]},
+			},
+			{
+				Name:    "imageattachment_object_type_object_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasImageattachmentColumns[3], ExtrasImageattachmentColumns[4]},
+			},
+			{
+				Name:    "imageattachment_image",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasImageattachmentColumns[5]},
+			},
+		},
+	}
 	// DcimInterfacetemplateColumns holds the columns for the "dcim_interfacetemplate" table.
 	DcimInterfacetemplateColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -5815,6 +5852,7 @@ var (
 		IpamIpaddressTable,
 		IpamIprangeTable,
 		CoreIdempotencykeyTable,
+		ExtrasImageattachmentTable,
 		DcimInterfacetemplateTable,
 		DcimInventoryitemTable,
 		DcimInventoryitemroleTable,
@@ -6104,6 +6142,9 @@ func init() {
 	}
 	CoreIdempotencykeyTable.Annotation = &entsql.Annotation{
 		Table: "core_idempotencykey",
+	}
+	ExtrasImageattachmentTable.Annotation = &entsql.Annotation{
+		Table: "extras_imageattachment",
 	}
 	DcimInterfacetemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimInterfacetemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable

@@ -117,6 +117,9 @@ type IPRange func(*sql.Selector)
 // IdempotencyKey is the predicate function for idempotencykey builders.
 type IdempotencyKey func(*sql.Selector)
 
+// ImageAttachment is the predicate function for imageattachment builders.
+type ImageAttachment func(*sql.Selector)
+
 // InterfaceTemplate is the predicate function for interfacetemplate builders.
 type InterfaceTemplate func(*sql.Selector)
 

@@ -55,6 +55,9 @@ const (
 	// KindSecret is a write-once secret, rendered only in the response to
 	// the request that created it (see Reveal), null otherwise.
 	KindSecret Kind = "secret"
+	// KindImage is an uploaded image (files.go): a multipart file part or
+	// a base64 data URI in, the absolute URL of the stored file out.
+	KindImage Kind = "image"
 )
 
 // Choice is one allowed value of a choice field.

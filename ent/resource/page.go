@@ -685,6 +685,11 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		return p.encode(b, td, t, td.nestedFields(), true)
 	case KindCustomFields:
 		return p.encodeCustomFields(b, v)
+	case KindImage:
+		if s, _ := v.(string); s != "" {
+			return appendString(b, ImageURL(p.base, s))
+		}
+		return append(b, "null"...)
 	case KindSecret:
 		if s, ok := p.reveal.get(d.ContentType(), r.ID); ok {
 			return appendString(b, s)

@@ -40,6 +40,7 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/idempotencykey"
+	"github.com/inventory/inventory/ent/imageattachment"
 	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
@@ -2793,6 +2794,49 @@ func init() {
 	idempotencykeyDescCreated := idempotencykeyFields[6].Descriptor()
 	// idempotencykey.DefaultCreated holds the default value on creation for the created field.
 	idempotencykey.DefaultCreated = idempotencykeyDescCreated.Default.(func() time.Time)
+	imageattachmentMixin := schema.ImageAttachment{}.Mixin()
+	imageattachmentMixinFields0 := imageattachmentMixin[0].Fields()
+	_ = imageattachmentMixinFields0
+	imageattachmentFields := schema.ImageAttachment{}.Fields()
+	_ = imageattachmentFields
+	// imageattachmentDescCreated is the schema descriptor for created field.
+	imageattachmentDescCreated := imageattachmentMixinFields0[0].Descriptor()
+	// imageattachment.DefaultCreated holds the default value on creation for the created field.
+	imageattachment.DefaultCreated = imageattachmentDescCreated.Default.(func() time.Time)
+	// imageattachmentDescLastUpdated is the schema descriptor for last_updated field.
+	imageattachmentDescLastUpdated := imageattachmentMixinFields0[1].Descriptor()
+	// imageattachment.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	imageattachment.DefaultLastUpdated = imageattachmentDescLastUpdated.Default.(func() time.Time)
+	// imageattachment.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	imageattachment.UpdateDefaultLastUpdated = imageattachmentDescLastUpdated.UpdateDefault.(func() time.Time)
+	// imageattachmentDescObjectID is the schema descriptor for object_id field.
+	imageattachmentDescObjectID := imageattachmentFields[1].Descriptor()
+	// imageattachment.ObjectIDValidator is a validator for the "object_id" field. It is called by the builders before save.
+	imageattachment.ObjectIDValidator = imageattachmentDescObjectID.Validators[0].(func(int) error)
+	// imageattachmentDescImage is the schema descriptor for image field.
+	imageattachmentDescImage := imageattachmentFields[2].Descriptor()
+	// imageattachment.ImageValidator is a validator for the "image" field. It is called by the builders before save.
+	imageattachment.ImageValidator = imageattachmentDescImage.Validators[0].(func(string) error)
+	// imageattachmentDescImageHeight is the schema descriptor for image_height field.
+	imageattachmentDescImageHeight := imageattachmentFields[3].Descriptor()
+	// imageattachment.DefaultImageHeight holds the default value on creation for the image_height field.
+	imageattachment.DefaultImageHeight = imageattachmentDescImageHeight.Default.(int)
+	// imageattachmentDescImageWidth is the schema descriptor for image_width field.
+	imageattachmentDescImageWidth := imageattachmentFields[4].Descriptor()
+	// imageattachment.DefaultImageWidth holds the default value on creation for the image_width field.
+	imageattachment.DefaultImageWidth = imageattachmentDescImageWidth.Default.(int)
+	// imageattachmentDescName is the schema descriptor for name field.
+	imageattachmentDescName := imageattachmentFields[6].Descriptor()
+	// imageattachment.DefaultName holds the default value on creation for the name field.
+	imageattachment.DefaultName = imageattachmentDescName.Default.(string)
+	// imageattachment.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	imageattachment.NameValidator = imageattachmentDescName.Validators[0].(func(string) error)
+	// imageattachmentDescDescription is the schema descriptor for description field.
+	imageattachmentDescDescription := imageattachmentFields[7].Descriptor()
+	// imageattachment.DefaultDescription holds the default value on creation for the description field.
+	imageattachment.DefaultDescription = imageattachmentDescDescription.Default.(string)
+	// imageattachment.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	imageattachment.DescriptionValidator = imageattachmentDescDescription.Validators[0].(func(string) error)
 	interfacetemplateMixin := schema.InterfaceTemplate{}.Mixin()
 	interfacetemplateHooks := schema.InterfaceTemplate{}.Hooks()
 	interfacetemplate.Hooks[0] = interfacetemplateHooks[0]
