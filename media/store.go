@@ -26,9 +26,10 @@ type Store struct {
 // DefaultMaxSize is the default upload limit: 10 MiB.
 const DefaultMaxSize = 10 << 20
 
-// validName is Django's get_valid_filename: spaces become underscores and
-// anything but letters, digits, '-', '_' and '.' goes.
-var invalidChars = regexp.MustCompile(`[^-\w.]`)
+// invalidChars, after spaces became underscores, is what Django's
+// get_valid_filename removes:
+// anything but letters, digits (Unicode, as Python's \w), "-", "_", ".".
+var invalidChars = regexp.MustCompile(`[^-\p{L}\p{N}_.]`)
 
 // ValidName sanitises a client-given stem for use in a file name; "" when
 // nothing usable is left.
