@@ -194,7 +194,7 @@ func TestImageAttachmentBadInput(t *testing.T) {
 			{"empty", ok, "e.png", []byte{}, "image", "The submitted file is empty."},
 			{"no file", ok, "", nil, "image", "This field is required."},
 			{"no such object", map[string]string{"object_type": "dcim.site", "object_id": "99999999"}, "x.png", png2x3, "object_id", "Related object not found"},
-			{"model without attachments", map[string]string{"object_type": "dcim.manufacturer", "object_id": manu}, "x.png", png2x3, "object_type", "Invalid content type: dcim.manufacturer"},
+			{"model without attachments", map[string]string{"object_type": "dcim.manufacturer", "object_id": manu}, "x.png", png2x3, "__all__", "Image attachments cannot be assigned to this object type (DCIM | manufacturer)."},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
