@@ -56,12 +56,14 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/idempotencykey"
+	"github.com/inventory/inventory/ent/imageattachment"
 	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -222,6 +224,8 @@ type Client struct {
 	IPRange *IPRangeClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
 	IdempotencyKey *IdempotencyKeyClient
+	// ImageAttachment is the client for interacting with the ImageAttachment builders.
+	ImageAttachment *ImageAttachmentClient
 	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
 	InterfaceTemplate *InterfaceTemplateClient
 	// InventoryItem is the client for interacting with the InventoryItem builders.
@@ -230,6 +234,8 @@ type Client struct {
 	InventoryItemRole *InventoryItemRoleClient
 	// InventoryItemTemplate is the client for interacting with the InventoryItemTemplate builders.
 	InventoryItemTemplate *InventoryItemTemplateClient
+	// JournalEntry is the client for interacting with the JournalEntry builders.
+	JournalEntry *JournalEntryClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// MACAddress is the client for interacting with the MACAddress builders.
@@ -414,10 +420,12 @@ func (c *Client) init() {
 	c.IPAddress = NewIPAddressClient(c.config)
 	c.IPRange = NewIPRangeClient(c.config)
 	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
+	c.ImageAttachment = NewImageAttachmentClient(c.config)
 	c.InterfaceTemplate = NewInterfaceTemplateClient(c.config)
 	c.InventoryItem = NewInventoryItemClient(c.config)
 	c.InventoryItemRole = NewInventoryItemRoleClient(c.config)
 	c.InventoryItemTemplate = NewInventoryItemTemplateClient(c.config)
+	c.JournalEntry = NewJournalEntryClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.MACAddress = NewMACAddressClient(c.config)
 	c.Manufacturer = NewManufacturerClient(c.config)
@@ -618,10 +626,12 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		IPAddress:                 NewIPAddressClient(cfg),
 		IPRange:                   NewIPRangeClient(cfg),
 		IdempotencyKey:            NewIdempotencyKeyClient(cfg),
+		ImageAttachment:           NewImageAttachmentClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
 		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
 		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
+		JournalEntry:              NewJournalEntryClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		MACAddress:                NewMACAddressClient(cfg),
 		Manufacturer:              NewManufacturerClient(cfg),
@@ -749,10 +759,12 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		IPAddress:                 NewIPAddressClient(cfg),
 		IPRange:                   NewIPRangeClient(cfg),
 		IdempotencyKey:            NewIdempotencyKeyClient(cfg),
+		ImageAttachment:           NewImageAttachmentClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
 		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
 		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
+		JournalEntry:              NewJournalEntryClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		MACAddress:                NewMACAddressClient(cfg),
 		Manufacturer:              NewManufacturerClient(cfg),
@@ -856,22 +868,22 @@ func (c *Client) Use(hooks ...Hook) {
 		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
 		c.DeviceType, c.EventRule, c.ExportTemplate, c.FHRPGroup,
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
-		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
-		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
-		c.ModuleTypeProfile, c.Notification, c.NotificationGroup, c.ObjectChange,
-		c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform,
-		c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
-		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
-		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
-		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
-		c.SavedFilter, c.Service, c.ServiceTemplate, c.Site, c.SiteGroup,
-		c.Subscription, c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
-		c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
-		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
-		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
-		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
-		c.Webhook,
+		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
+		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
+		c.Location, c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay,
+		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
+		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
+		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
+		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
+		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
+		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
+		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Service,
+		c.ServiceTemplate, c.Site, c.SiteGroup, c.Subscription, c.TableConfig, c.Tag,
+		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
+		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
+		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
+		c.VirtualMachineType, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -890,22 +902,22 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
 		c.DeviceType, c.EventRule, c.ExportTemplate, c.FHRPGroup,
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
-		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
-		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
-		c.ModuleTypeProfile, c.Notification, c.NotificationGroup, c.ObjectChange,
-		c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform,
-		c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
-		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
-		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
-		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
-		c.SavedFilter, c.Service, c.ServiceTemplate, c.Site, c.SiteGroup,
-		c.Subscription, c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
-		c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
-		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
-		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
-		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
-		c.Webhook,
+		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
+		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
+		c.Location, c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay,
+		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
+		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
+		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
+		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
+		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
+		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
+		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Service,
+		c.ServiceTemplate, c.Site, c.SiteGroup, c.Subscription, c.TableConfig, c.Tag,
+		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
+		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
+		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
+		c.VirtualMachineType, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -1000,6 +1012,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.IPRange.mutate(ctx, m)
 	case *IdempotencyKeyMutation:
 		return c.IdempotencyKey.mutate(ctx, m)
+	case *ImageAttachmentMutation:
+		return c.ImageAttachment.mutate(ctx, m)
 	case *InterfaceTemplateMutation:
 		return c.InterfaceTemplate.mutate(ctx, m)
 	case *InventoryItemMutation:
@@ -1008,6 +1022,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.InventoryItemRole.mutate(ctx, m)
 	case *InventoryItemTemplateMutation:
 		return c.InventoryItemTemplate.mutate(ctx, m)
+	case *JournalEntryMutation:
+		return c.JournalEntry.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
 	case *MACAddressMutation:
@@ -5557,6 +5573,104 @@ func (c *IdempotencyKeyClient) mutate(ctx context.Context, m *IdempotencyKeyMuta
 	}
 }
 
+// ImageAttachmentClient is a client for the ImageAttachment schema.
+type ImageAttachmentClient struct {
+	config
+}
+
+// NewImageAttachmentClient returns a client for the ImageAttachment from the given config.
+func NewImageAttachmentClient(c config) *ImageAttachmentClient {
+	return &ImageAttachmentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `imageattachment.Hooks(f(g(h())))`.
+func (c *ImageAttachmentClient) Use(hooks ...Hook) {
+	c.hooks.ImageAttachment = append(c.hooks.ImageAttachment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `imageattachment.Intercept(f(g(h())))`.
+func (c *ImageAttachmentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ImageAttachment = append(c.inters.ImageAttachment, interceptors...)
+}
+
+// Create returns a builder for creating a ImageAttachment entity.
+func (c *ImageAttachmentClient) Create() *ImageAttachmentCreate {
+	mutation := newImageAttachmentMutation(c.config, OpCreate)
+	return &ImageAttachmentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ImageAttachment entities.
+func (c *ImageAttachmentClient) CreateBulk(builders ...*ImageAttachmentCreate) *ImageAttachmentCreateBulk {
+	return &ImageAttachmentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ImageAttachment.
+func (c *ImageAttachmentClient) Update() *ImageAttachmentUpdate {
+	mutation := newImageAttachmentMutation(c.config, OpUpdate)
+	return &ImageAttachmentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ImageAttachmentClient) UpdateOneID(id int) *ImageAttachmentUpdateOne {
+	mutation := newImageAttachmentMutation(c.config, OpUpdateOne, withImageAttachmentID(id))
+	return &ImageAttachmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ImageAttachment.
+func (c *ImageAttachmentClient) Delete() *ImageAttachmentDelete {
+	mutation := newImageAttachmentMutation(c.config, OpDelete)
+	return &ImageAttachmentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ImageAttachmentClient) DeleteOneID(id int) *ImageAttachmentDeleteOne {
+	builder := c.Delete().Where(imageattachment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ImageAttachmentDeleteOne{builder}
+}
+
+// Query returns a query builder for ImageAttachment.
+func (c *ImageAttachmentClient) Query() *ImageAttachmentQuery {
+	return &ImageAttachmentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeImageAttachment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ImageAttachment entity by its id.
+func (c *ImageAttachmentClient) Get(ctx context.Context, id int) (*ImageAttachment, error) {
+	return c.Query().Where(imageattachment.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ImageAttachmentClient) Hooks() []Hook {
+	return c.hooks.ImageAttachment
+}
+
+// Interceptors returns the client interceptors.
+func (c *ImageAttachmentClient) Interceptors() []Interceptor {
+	return c.inters.ImageAttachment
+}
+
+func (c *ImageAttachmentClient) mutate(ctx context.Context, m *ImageAttachmentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ImageAttachmentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ImageAttachmentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ImageAttachmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ImageAttachmentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ImageAttachment mutation op: %q", m.Op())
+	}
+}
+
 // InterfaceTemplateClient is a client for the InterfaceTemplate schema.
 type InterfaceTemplateClient struct {
 	config
@@ -5949,6 +6063,104 @@ func (c *InventoryItemTemplateClient) mutate(ctx context.Context, m *InventoryIt
 		return (&InventoryItemTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown InventoryItemTemplate mutation op: %q", m.Op())
+	}
+}
+
+// JournalEntryClient is a client for the JournalEntry schema.
+type JournalEntryClient struct {
+	config
+}
+
+// NewJournalEntryClient returns a client for the JournalEntry from the given config.
+func NewJournalEntryClient(c config) *JournalEntryClient {
+	return &JournalEntryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `journalentry.Hooks(f(g(h())))`.
+func (c *JournalEntryClient) Use(hooks ...Hook) {
+	c.hooks.JournalEntry = append(c.hooks.JournalEntry, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `journalentry.Intercept(f(g(h())))`.
+func (c *JournalEntryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.JournalEntry = append(c.inters.JournalEntry, interceptors...)
+}
+
+// Create returns a builder for creating a JournalEntry entity.
+func (c *JournalEntryClient) Create() *JournalEntryCreate {
+	mutation := newJournalEntryMutation(c.config, OpCreate)
+	return &JournalEntryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of JournalEntry entities.
+func (c *JournalEntryClient) CreateBulk(builders ...*JournalEntryCreate) *JournalEntryCreateBulk {
+	return &JournalEntryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for JournalEntry.
+func (c *JournalEntryClient) Update() *JournalEntryUpdate {
+	mutation := newJournalEntryMutation(c.config, OpUpdate)
+	return &JournalEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *JournalEntryClient) UpdateOneID(id int) *JournalEntryUpdateOne {
+	mutation := newJournalEntryMutation(c.config, OpUpdateOne, withJournalEntryID(id))
+	return &JournalEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for JournalEntry.
+func (c *JournalEntryClient) Delete() *JournalEntryDelete {
+	mutation := newJournalEntryMutation(c.config, OpDelete)
+	return &JournalEntryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *JournalEntryClient) DeleteOneID(id int) *JournalEntryDeleteOne {
+	builder := c.Delete().Where(journalentry.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &JournalEntryDeleteOne{builder}
+}
+
+// Query returns a query builder for JournalEntry.
+func (c *JournalEntryClient) Query() *JournalEntryQuery {
+	return &JournalEntryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeJournalEntry},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a JournalEntry entity by its id.
+func (c *JournalEntryClient) Get(ctx context.Context, id int) (*JournalEntry, error) {
+	return c.Query().Where(journalentry.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *JournalEntryClient) Hooks() []Hook {
+	return c.hooks.JournalEntry
+}
+
+// Interceptors returns the client interceptors.
+func (c *JournalEntryClient) Interceptors() []Interceptor {
+	return c.inters.JournalEntry
+}
+
+func (c *JournalEntryClient) mutate(ctx context.Context, m *JournalEntryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&JournalEntryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&JournalEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&JournalEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&JournalEntryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown JournalEntry mutation op: %q", m.Op())
 	}
 }
 
@@ -12923,19 +13135,20 @@ type (
 		CustomFieldChoiceSet, CustomLink, Delivery, Device, DeviceBay,
 		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
 		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
-		Group, IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
-		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
-		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
-		Notification, NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent,
-		Owner, OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate,
-		PowerPanel, PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
-		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
-		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Service,
-		ServiceTemplate, Site, SiteGroup, Subscription, TableConfig, Tag, TaggedItem,
-		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
-		VLANTranslationRule, VMInterface, VRF, VirtualChassis, VirtualCircuit,
-		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,
-		VirtualDisk, VirtualMachine, VirtualMachineType, Webhook []ent.Hook
+		Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment, InterfaceTemplate,
+		InventoryItem, InventoryItemRole, InventoryItemTemplate, JournalEntry,
+		Location, MACAddress, Manufacturer, Module, ModuleBay, ModuleBayTemplate,
+		ModuleType, ModuleTypeProfile, Notification, NotificationGroup, ObjectChange,
+		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
+		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
+		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
+		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
+		RouteTarget, SavedFilter, Service, ServiceTemplate, Site, SiteGroup,
+		Subscription, TableConfig, Tag, TaggedItem, Tenant, TenantGroup, Token, User,
+		VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF,
+		VirtualChassis, VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
+		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
+		Webhook []ent.Hook
 	}
 	inters struct {
 		ASN, ASNRange, Aggregate, Bookmark, Circuit, CircuitGroup,
@@ -12946,19 +13159,20 @@ type (
 		CustomFieldChoiceSet, CustomLink, Delivery, Device, DeviceBay,
 		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
 		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
-		Group, IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
-		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
-		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
-		Notification, NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent,
-		Owner, OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate,
-		PowerPanel, PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
-		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
-		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Service,
-		ServiceTemplate, Site, SiteGroup, Subscription, TableConfig, Tag, TaggedItem,
-		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
-		VLANTranslationRule, VMInterface, VRF, VirtualChassis, VirtualCircuit,
-		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,
-		VirtualDisk, VirtualMachine, VirtualMachineType, Webhook []ent.Interceptor
+		Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment, InterfaceTemplate,
+		InventoryItem, InventoryItemRole, InventoryItemTemplate, JournalEntry,
+		Location, MACAddress, Manufacturer, Module, ModuleBay, ModuleBayTemplate,
+		ModuleType, ModuleTypeProfile, Notification, NotificationGroup, ObjectChange,
+		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
+		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
+		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
+		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
+		RouteTarget, SavedFilter, Service, ServiceTemplate, Site, SiteGroup,
+		Subscription, TableConfig, Tag, TaggedItem, Tenant, TenantGroup, Token, User,
+		VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF,
+		VirtualChassis, VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
+		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
+		Webhook []ent.Interceptor
 	}
 )
 

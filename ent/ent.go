@@ -53,12 +53,14 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/idempotencykey"
+	"github.com/inventory/inventory/ent/imageattachment"
 	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -227,10 +229,12 @@ func checkColumn(t, c string) error {
 			ipaddress.Table:                 ipaddress.ValidColumn,
 			iprange.Table:                   iprange.ValidColumn,
 			idempotencykey.Table:            idempotencykey.ValidColumn,
+			imageattachment.Table:           imageattachment.ValidColumn,
 			interfacetemplate.Table:         interfacetemplate.ValidColumn,
 			inventoryitem.Table:             inventoryitem.ValidColumn,
 			inventoryitemrole.Table:         inventoryitemrole.ValidColumn,
 			inventoryitemtemplate.Table:     inventoryitemtemplate.ValidColumn,
+			journalentry.Table:              journalentry.ValidColumn,
 			location.Table:                  location.ValidColumn,
 			macaddress.Table:                macaddress.ValidColumn,
 			manufacturer.Table:              manufacturer.ValidColumn,

@@ -181,6 +181,7 @@ type FieldData struct {
 	Min, Max                      *int
 	Decimal                       *api.Decimal // api.Field.Decimal
 	ObjectTypes                   string       // api.Field.ObjectTypes
+	PK, CurrentUser               bool         // api.Field.PK, api.Field.CurrentUser
 	Lookup                        string
 	Types                         []string
 	Generic                       string
@@ -421,6 +422,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 			return fd, fmt.Errorf("edge %s: declare NetBox's on_delete (schema.FK or schema.OnDelete)", name)
 		}
 		fd.Lookup, fd.Nested, fd.NoReverse = a.Lookup, a.Nested, a.NoReverse
+		fd.PK, fd.CurrentUser = a.PK, a.CurrentUser
 		fa, _ := fieldAnn(f.Annotations)
 		fd.ReadOnly = a.ReadOnly || fa.ReadOnly
 		fd.CreateOnly = a.CreateOnly || fa.CreateOnly
@@ -450,7 +452,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 			base, ok := strings.CutSuffix(fname, "_type")
 			if _, hasID := fields[base+"_id"]; ok && hasID && ta.Object == name {
 				fd.Kind, fd.Generic, fd.ReadOnly = "generic-object", base, true
-				fd.Types, fd.OnDelete = ta.Types, string(ta.OnDelete)
+				fd.Types, fd.OnDelete, fd.ObjectTypes = ta.Types, string(ta.OnDelete), ta.ObjectTypes
 				return fd, nil
 			}
 		}

@@ -53,12 +53,14 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/idempotencykey"
+	"github.com/inventory/inventory/ent/imageattachment"
 	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -179,10 +181,12 @@ const (
 	TypeIPAddress                 = "IPAddress"
 	TypeIPRange                   = "IPRange"
 	TypeIdempotencyKey            = "IdempotencyKey"
+	TypeImageAttachment           = "ImageAttachment"
 	TypeInterfaceTemplate         = "InterfaceTemplate"
 	TypeInventoryItem             = "InventoryItem"
 	TypeInventoryItemRole         = "InventoryItemRole"
 	TypeInventoryItemTemplate     = "InventoryItemTemplate"
+	TypeJournalEntry              = "JournalEntry"
 	TypeLocation                  = "Location"
 	TypeMACAddress                = "MACAddress"
 	TypeManufacturer              = "Manufacturer"
@@ -51577,6 +51581,859 @@ func (m *IdempotencyKeyMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown IdempotencyKey edge %s", name)
 }
 
+// ImageAttachmentMutation represents an operation that mutates the ImageAttachment nodes in the graph.
+type ImageAttachmentMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *int
+	created         *time.Time
+	last_updated    *time.Time
+	object_type     *string
+	object_id       *int
+	addobject_id    *int
+	image           *string
+	image_height    *int
+	addimage_height *int
+	image_width     *int
+	addimage_width  *int
+	image_size      *int
+	addimage_size   *int
+	name            *string
+	description     *string
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*ImageAttachment, error)
+	predicates      []predicate.ImageAttachment
+}
+
+var _ ent.Mutation = (*ImageAttachmentMutation)(nil)
+
+// imageattachmentOption allows management of the mutation configuration using functional options.
+type imageattachmentOption func(*ImageAttachmentMutation)
+
+// newImageAttachmentMutation creates new mutation for the ImageAttachment entity.
+func newImageAttachmentMutation(c config, op Op, opts ...imageattachmentOption) *ImageAttachmentMutation {
+	m := &ImageAttachmentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeImageAttachment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withImageAttachmentID sets the ID field of the mutation.
+func withImageAttachmentID(id int) imageattachmentOption {
+	return func(m *ImageAttachmentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ImageAttachment
+		)
+		m.oldValue = func(ctx context.Context) (*ImageAttachment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ImageAttachment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withImageAttachment sets the old ImageAttachment of the mutation.
+func withImageAttachment(node *ImageAttachment) imageattachmentOption {
+	return func(m *ImageAttachmentMutation) {
+		m.oldValue = func(context.Context) (*ImageAttachment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ImageAttachmentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ImageAttachmentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ImageAttachmentMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ImageAttachmentMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ImageAttachment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ImageAttachmentMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ImageAttachmentMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ImageAttachmentMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[imageattachment.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ImageAttachmentMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[imageattachment.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ImageAttachmentMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, imageattachment.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ImageAttachmentMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ImageAttachmentMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ImageAttachmentMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[imageattachment.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ImageAttachmentMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[imageattachment.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ImageAttachmentMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, imageattachment.FieldLastUpdated)
+}
+
+// SetObjectType sets the "object_type" field.
+func (m *ImageAttachmentMutation) SetObjectType(s string) {
+	m.object_type = &s
+}
+
+// ObjectType returns the value of the "object_type" field in the mutation.
+func (m *ImageAttachmentMutation) ObjectType() (r string, exists bool) {
+	v := m.object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectType resets all changes to the "object_type" field.
+func (m *ImageAttachmentMutation) ResetObjectType() {
+	m.object_type = nil
+}
+
+// SetObjectID sets the "object_id" field.
+func (m *ImageAttachmentMutation) SetObjectID(i int) {
+	m.object_id = &i
+	m.addobject_id = nil
+}
+
+// ObjectID returns the value of the "object_id" field in the mutation.
+func (m *ImageAttachmentMutation) ObjectID() (r int, exists bool) {
+	v := m.object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddObjectID adds i to the "object_id" field.
+func (m *ImageAttachmentMutation) AddObjectID(i int) {
+	if m.addobject_id != nil {
+		*m.addobject_id += i
+	} else {
+		m.addobject_id = &i
+	}
+}
+
+// AddedObjectID returns the value that was added to the "object_id" field in this mutation.
+func (m *ImageAttachmentMutation) AddedObjectID() (r int, exists bool) {
+	v := m.addobject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectID resets all changes to the "object_id" field.
+func (m *ImageAttachmentMutation) ResetObjectID() {
+	m.object_id = nil
+	m.addobject_id = nil
+}
+
+// SetImage sets the "image" field.
+func (m *ImageAttachmentMutation) SetImage(s string) {
+	m.image = &s
+}
+
+// Image returns the value of the "image" field in the mutation.
+func (m *ImageAttachmentMutation) Image() (r string, exists bool) {
+	v := m.image
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetImage resets all changes to the "image" field.
+func (m *ImageAttachmentMutation) ResetImage() {
+	m.image = nil
+}
+
+// SetImageHeight sets the "image_height" field.
+func (m *ImageAttachmentMutation) SetImageHeight(i int) {
+	m.image_height = &i
+	m.addimage_height = nil
+}
+
+// ImageHeight returns the value of the "image_height" field in the mutation.
+func (m *ImageAttachmentMutation) ImageHeight() (r int, exists bool) {
+	v := m.image_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddImageHeight adds i to the "image_height" field.
+func (m *ImageAttachmentMutation) AddImageHeight(i int) {
+	if m.addimage_height != nil {
+		*m.addimage_height += i
+	} else {
+		m.addimage_height = &i
+	}
+}
+
+// AddedImageHeight returns the value that was added to the "image_height" field in this mutation.
+func (m *ImageAttachmentMutation) AddedImageHeight() (r int, exists bool) {
+	v := m.addimage_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetImageHeight resets all changes to the "image_height" field.
+func (m *ImageAttachmentMutation) ResetImageHeight() {
+	m.image_height = nil
+	m.addimage_height = nil
+}
+
+// SetImageWidth sets the "image_width" field.
+func (m *ImageAttachmentMutation) SetImageWidth(i int) {
+	m.image_width = &i
+	m.addimage_width = nil
+}
+
+// ImageWidth returns the value of the "image_width" field in the mutation.
+func (m *ImageAttachmentMutation) ImageWidth() (r int, exists bool) {
+	v := m.image_width
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddImageWidth adds i to the "image_width" field.
+func (m *ImageAttachmentMutation) AddImageWidth(i int) {
+	if m.addimage_width != nil {
+		*m.addimage_width += i
+	} else {
+		m.addimage_width = &i
+	}
+}
+
+// AddedImageWidth returns the value that was added to the "image_width" field in this mutation.
+func (m *ImageAttachmentMutation) AddedImageWidth() (r int, exists bool) {
+	v := m.addimage_width
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetImageWidth resets all changes to the "image_width" field.
+func (m *ImageAttachmentMutation) ResetImageWidth() {
+	m.image_width = nil
+	m.addimage_width = nil
+}
+
+// SetImageSize sets the "image_size" field.
+func (m *ImageAttachmentMutation) SetImageSize(i int) {
+	m.image_size = &i
+	m.addimage_size = nil
+}
+
+// ImageSize returns the value of the "image_size" field in the mutation.
+func (m *ImageAttachmentMutation) ImageSize() (r int, exists bool) {
+	v := m.image_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddImageSize adds i to the "image_size" field.
+func (m *ImageAttachmentMutation) AddImageSize(i int) {
+	if m.addimage_size != nil {
+		*m.addimage_size += i
+	} else {
+		m.addimage_size = &i
+	}
+}
+
+// AddedImageSize returns the value that was added to the "image_size" field in this mutation.
+func (m *ImageAttachmentMutation) AddedImageSize() (r int, exists bool) {
+	v := m.addimage_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearImageSize clears the value of the "image_size" field.
+func (m *ImageAttachmentMutation) ClearImageSize() {
+	m.image_size = nil
+	m.addimage_size = nil
+	m.clearedFields[imageattachment.FieldImageSize] = struct{}{}
+}
+
+// ImageSizeCleared returns if the "image_size" field was cleared in this mutation.
+func (m *ImageAttachmentMutation) ImageSizeCleared() bool {
+	_, ok := m.clearedFields[imageattachment.FieldImageSize]
+	return ok
+}
+
+// ResetImageSize resets all changes to the "image_size" field.
+func (m *ImageAttachmentMutation) ResetImageSize() {
+	m.image_size = nil
+	m.addimage_size = nil
+	delete(m.clearedFields, imageattachment.FieldImageSize)
+}
+
+// SetName sets the "name" field.
+func (m *ImageAttachmentMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ImageAttachmentMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ImageAttachmentMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ImageAttachmentMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ImageAttachmentMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ImageAttachmentMutation) ResetDescription() {
+	m.description = nil
+}
+
+// Where appends a list predicates to the ImageAttachmentMutation builder.
+func (m *ImageAttachmentMutation) Where(ps ...predicate.ImageAttachment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ImageAttachmentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ImageAttachmentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ImageAttachment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ImageAttachmentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ImageAttachmentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ImageAttachment).
+func (m *ImageAttachmentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ImageAttachmentMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created != nil {
+		fields = append(fields, imageattachment.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, imageattachment.FieldLastUpdated)
+	}
+	if m.object_type != nil {
+		fields = append(fields, imageattachment.FieldObjectType)
+	}
+	if m.object_id != nil {
+		fields = append(fields, imageattachment.FieldObjectID)
+	}
+	if m.image != nil {
+		fields = append(fields, imageattachment.FieldImage)
+	}
+	if m.image_height != nil {
+		fields = append(fields, imageattachment.FieldImageHeight)
+	}
+	if m.image_width != nil {
+		fields = append(fields, imageattachment.FieldImageWidth)
+	}
+	if m.image_size != nil {
+		fields = append(fields, imageattachment.FieldImageSize)
+	}
+	if m.name != nil {
+		fields = append(fields, imageattachment.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, imageattachment.FieldDescription)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ImageAttachmentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case imageattachment.FieldCreated:
+		return m.Created()
+	case imageattachment.FieldLastUpdated:
+		return m.LastUpdated()
+	case imageattachment.FieldObjectType:
+		return m.ObjectType()
+	case imageattachment.FieldObjectID:
+		return m.ObjectID()
+	case imageattachment.FieldImage:
+		return m.Image()
+	case imageattachment.FieldImageHeight:
+		return m.ImageHeight()
+	case imageattachment.FieldImageWidth:
+		return m.ImageWidth()
+	case imageattachment.FieldImageSize:
+		return m.ImageSize()
+	case imageattachment.FieldName:
+		return m.Name()
+	case imageattachment.FieldDescription:
+		return m.Description()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ImageAttachmentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case imageattachment.FieldCreated, imageattachment.FieldLastUpdated, imageattachment.FieldObjectType, imageattachment.FieldObjectID, imageattachment.FieldImage, imageattachment.FieldImageHeight, imageattachment.FieldImageWidth, imageattachment.FieldImageSize, imageattachment.FieldName, imageattachment.FieldDescription:
+	default:
+		return nil, fmt.Errorf("unknown ImageAttachment field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case imageattachment.FieldCreated:
+		return old.Created, nil
+	case imageattachment.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case imageattachment.FieldObjectType:
+		return old.ObjectType, nil
+	case imageattachment.FieldObjectID:
+		return old.ObjectID, nil
+	case imageattachment.FieldImage:
+		return old.Image, nil
+	case imageattachment.FieldImageHeight:
+		return old.ImageHeight, nil
+	case imageattachment.FieldImageWidth:
+		return old.ImageWidth, nil
+	case imageattachment.FieldImageSize:
+		return old.ImageSize, nil
+	case imageattachment.FieldName:
+		return old.Name, nil
+	case imageattachment.FieldDescription:
+		return old.Description, nil
+	}
+	return nil, fmt.Errorf("unknown ImageAttachment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ImageAttachmentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case imageattachment.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case imageattachment.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case imageattachment.FieldObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectType(v)
+		return nil
+	case imageattachment.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectID(v)
+		return nil
+	case imageattachment.FieldImage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImage(v)
+		return nil
+	case imageattachment.FieldImageHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImageHeight(v)
+		return nil
+	case imageattachment.FieldImageWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImageWidth(v)
+		return nil
+	case imageattachment.FieldImageSize:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImageSize(v)
+		return nil
+	case imageattachment.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case imageattachment.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ImageAttachment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ImageAttachmentMutation) AddedFields() []string {
+	var fields []string
+	if m.addobject_id != nil {
+		fields = append(fields, imageattachment.FieldObjectID)
+	}
+	if m.addimage_height != nil {
+		fields = append(fields, imageattachment.FieldImageHeight)
+	}
+	if m.addimage_width != nil {
+		fields = append(fields, imageattachment.FieldImageWidth)
+	}
+	if m.addimage_size != nil {
+		fields = append(fields, imageattachment.FieldImageSize)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ImageAttachmentMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case imageattachment.FieldObjectID:
+		return m.AddedObjectID()
+	case imageattachment.FieldImageHeight:
+		return m.AddedImageHeight()
+	case imageattachment.FieldImageWidth:
+		return m.AddedImageWidth()
+	case imageattachment.FieldImageSize:
+		return m.AddedImageSize()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ImageAttachmentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case imageattachment.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddObjectID(v)
+		return nil
+	case imageattachment.FieldImageHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddImageHeight(v)
+		return nil
+	case imageattachment.FieldImageWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddImageWidth(v)
+		return nil
+	case imageattachment.FieldImageSize:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddImageSize(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ImageAttachment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ImageAttachmentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(imageattachment.FieldCreated) {
+		fields = append(fields, imageattachment.FieldCreated)
+	}
+	if m.FieldCleared(imageattachment.FieldLastUpdated) {
+		fields = append(fields, imageattachment.FieldLastUpdated)
+	}
+	if m.FieldCleared(imageattachment.FieldImageSize) {
+		fields = append(fields, imageattachment.FieldImageSize)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ImageAttachmentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ImageAttachmentMutation) ClearField(name string) error {
+	switch name {
+	case imageattachment.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case imageattachment.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case imageattachment.FieldImageSize:
+		m.ClearImageSize()
+		return nil
+	}
+	return fmt.Errorf("unknown ImageAttachment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ImageAttachmentMutation) ResetField(name string) error {
+	switch name {
+	case imageattachment.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case imageattachment.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case imageattachment.FieldObjectType:
+		m.ResetObjectType()
+		return nil
+	case imageattachment.FieldObjectID:
+		m.ResetObjectID()
+		return nil
+	case imageattachment.FieldImage:
+		m.ResetImage()
+		return nil
+	case imageattachment.FieldImageHeight:
+		m.ResetImageHeight()
+		return nil
+	case imageattachment.FieldImageWidth:
+		m.ResetImageWidth()
+		return nil
+	case imageattachment.FieldImageSize:
+		m.ResetImageSize()
+		return nil
+	case imageattachment.FieldName:
+		m.ResetName()
+		return nil
+	case imageattachment.FieldDescription:
+		m.ResetDescription()
+		return nil
+	}
+	return fmt.Errorf("unknown ImageAttachment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ImageAttachmentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ImageAttachmentMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ImageAttachmentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ImageAttachmentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ImageAttachmentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ImageAttachmentMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ImageAttachmentMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ImageAttachment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ImageAttachmentMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ImageAttachment edge %s", name)
+}
+
 // InterfaceTemplateMutation represents an operation that mutates the InterfaceTemplate nodes in the graph.
 type InterfaceTemplateMutation struct {
 	config
@@ -56501,6 +57358,739 @@ func (m *InventoryItemTemplateMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown InventoryItemTemplate edge %s", name)
+}
+
+// JournalEntryMutation represents an operation that mutates the JournalEntry nodes in the graph.
+type JournalEntryMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	custom_field_data     *map[string]interface{}
+	assigned_object_type  *string
+	assigned_object_id    *int
+	addassigned_object_id *int
+	kind                  *string
+	comments              *string
+	clearedFields         map[string]struct{}
+	created_by            *int
+	clearedcreated_by     bool
+	done                  bool
+	oldValue              func(context.Context) (*JournalEntry, error)
+	predicates            []predicate.JournalEntry
+}
+
+var _ ent.Mutation = (*JournalEntryMutation)(nil)
+
+// journalentryOption allows management of the mutation configuration using functional options.
+type journalentryOption func(*JournalEntryMutation)
+
+// newJournalEntryMutation creates new mutation for the JournalEntry entity.
+func newJournalEntryMutation(c config, op Op, opts ...journalentryOption) *JournalEntryMutation {
+	m := &JournalEntryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeJournalEntry,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withJournalEntryID sets the ID field of the mutation.
+func withJournalEntryID(id int) journalentryOption {
+	return func(m *JournalEntryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *JournalEntry
+		)
+		m.oldValue = func(ctx context.Context) (*JournalEntry, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().JournalEntry.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withJournalEntry sets the old JournalEntry of the mutation.
+func withJournalEntry(node *JournalEntry) journalentryOption {
+	return func(m *JournalEntryMutation) {
+		m.oldValue = func(context.Context) (*JournalEntry, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m JournalEntryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m JournalEntryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *JournalEntryMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *JournalEntryMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().JournalEntry.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *JournalEntryMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *JournalEntryMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *JournalEntryMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[journalentry.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *JournalEntryMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[journalentry.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *JournalEntryMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, journalentry.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *JournalEntryMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *JournalEntryMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *JournalEntryMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[journalentry.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *JournalEntryMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[journalentry.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *JournalEntryMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, journalentry.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *JournalEntryMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *JournalEntryMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *JournalEntryMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetAssignedObjectType sets the "assigned_object_type" field.
+func (m *JournalEntryMutation) SetAssignedObjectType(s string) {
+	m.assigned_object_type = &s
+}
+
+// AssignedObjectType returns the value of the "assigned_object_type" field in the mutation.
+func (m *JournalEntryMutation) AssignedObjectType() (r string, exists bool) {
+	v := m.assigned_object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAssignedObjectType resets all changes to the "assigned_object_type" field.
+func (m *JournalEntryMutation) ResetAssignedObjectType() {
+	m.assigned_object_type = nil
+}
+
+// SetAssignedObjectID sets the "assigned_object_id" field.
+func (m *JournalEntryMutation) SetAssignedObjectID(i int) {
+	m.assigned_object_id = &i
+	m.addassigned_object_id = nil
+}
+
+// AssignedObjectID returns the value of the "assigned_object_id" field in the mutation.
+func (m *JournalEntryMutation) AssignedObjectID() (r int, exists bool) {
+	v := m.assigned_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddAssignedObjectID adds i to the "assigned_object_id" field.
+func (m *JournalEntryMutation) AddAssignedObjectID(i int) {
+	if m.addassigned_object_id != nil {
+		*m.addassigned_object_id += i
+	} else {
+		m.addassigned_object_id = &i
+	}
+}
+
+// AddedAssignedObjectID returns the value that was added to the "assigned_object_id" field in this mutation.
+func (m *JournalEntryMutation) AddedAssignedObjectID() (r int, exists bool) {
+	v := m.addassigned_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAssignedObjectID resets all changes to the "assigned_object_id" field.
+func (m *JournalEntryMutation) ResetAssignedObjectID() {
+	m.assigned_object_id = nil
+	m.addassigned_object_id = nil
+}
+
+// SetCreatedByID sets the "created_by_id" field.
+func (m *JournalEntryMutation) SetCreatedByID(i int) {
+	m.created_by = &i
+}
+
+// CreatedByID returns the value of the "created_by_id" field in the mutation.
+func (m *JournalEntryMutation) CreatedByID() (r int, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreatedByID clears the value of the "created_by_id" field.
+func (m *JournalEntryMutation) ClearCreatedByID() {
+	m.created_by = nil
+	m.clearedFields[journalentry.FieldCreatedByID] = struct{}{}
+}
+
+// CreatedByIDCleared returns if the "created_by_id" field was cleared in this mutation.
+func (m *JournalEntryMutation) CreatedByIDCleared() bool {
+	_, ok := m.clearedFields[journalentry.FieldCreatedByID]
+	return ok
+}
+
+// ResetCreatedByID resets all changes to the "created_by_id" field.
+func (m *JournalEntryMutation) ResetCreatedByID() {
+	m.created_by = nil
+	delete(m.clearedFields, journalentry.FieldCreatedByID)
+}
+
+// SetKind sets the "kind" field.
+func (m *JournalEntryMutation) SetKind(s string) {
+	m.kind = &s
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *JournalEntryMutation) Kind() (r string, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *JournalEntryMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *JournalEntryMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *JournalEntryMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *JournalEntryMutation) ResetComments() {
+	m.comments = nil
+}
+
+// ClearCreatedBy clears the "created_by" edge to the User entity.
+func (m *JournalEntryMutation) ClearCreatedBy() {
+	m.clearedcreated_by = true
+	m.clearedFields[journalentry.FieldCreatedByID] = struct{}{}
+}
+
+// CreatedByCleared reports if the "created_by" edge to the User entity was cleared.
+func (m *JournalEntryMutation) CreatedByCleared() bool {
+	return m.CreatedByIDCleared() || m.clearedcreated_by
+}
+
+// CreatedByIDs returns the "created_by" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CreatedByID instead. It exists only for internal usage by the builders.
+func (m *JournalEntryMutation) CreatedByIDs() (ids []int) {
+	if id := m.created_by; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCreatedBy resets all changes to the "created_by" edge.
+func (m *JournalEntryMutation) ResetCreatedBy() {
+	m.created_by = nil
+	m.clearedcreated_by = false
+}
+
+// Where appends a list predicates to the JournalEntryMutation builder.
+func (m *JournalEntryMutation) Where(ps ...predicate.JournalEntry) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the JournalEntryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *JournalEntryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.JournalEntry, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *JournalEntryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *JournalEntryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (JournalEntry).
+func (m *JournalEntryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *JournalEntryMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, journalentry.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, journalentry.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, journalentry.FieldCustomFieldData)
+	}
+	if m.assigned_object_type != nil {
+		fields = append(fields, journalentry.FieldAssignedObjectType)
+	}
+	if m.assigned_object_id != nil {
+		fields = append(fields, journalentry.FieldAssignedObjectID)
+	}
+	if m.created_by != nil {
+		fields = append(fields, journalentry.FieldCreatedByID)
+	}
+	if m.kind != nil {
+		fields = append(fields, journalentry.FieldKind)
+	}
+	if m.comments != nil {
+		fields = append(fields, journalentry.FieldComments)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *JournalEntryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case journalentry.FieldCreated:
+		return m.Created()
+	case journalentry.FieldLastUpdated:
+		return m.LastUpdated()
+	case journalentry.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case journalentry.FieldAssignedObjectType:
+		return m.AssignedObjectType()
+	case journalentry.FieldAssignedObjectID:
+		return m.AssignedObjectID()
+	case journalentry.FieldCreatedByID:
+		return m.CreatedByID()
+	case journalentry.FieldKind:
+		return m.Kind()
+	case journalentry.FieldComments:
+		return m.Comments()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *JournalEntryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case journalentry.FieldCreated, journalentry.FieldLastUpdated, journalentry.FieldCustomFieldData, journalentry.FieldAssignedObjectType, journalentry.FieldAssignedObjectID, journalentry.FieldCreatedByID, journalentry.FieldKind, journalentry.FieldComments:
+	default:
+		return nil, fmt.Errorf("unknown JournalEntry field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case journalentry.FieldCreated:
+		return old.Created, nil
+	case journalentry.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case journalentry.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case journalentry.FieldAssignedObjectType:
+		return old.AssignedObjectType, nil
+	case journalentry.FieldAssignedObjectID:
+		return old.AssignedObjectID, nil
+	case journalentry.FieldCreatedByID:
+		return old.CreatedByID, nil
+	case journalentry.FieldKind:
+		return old.Kind, nil
+	case journalentry.FieldComments:
+		return old.Comments, nil
+	}
+	return nil, fmt.Errorf("unknown JournalEntry field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *JournalEntryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case journalentry.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case journalentry.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case journalentry.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case journalentry.FieldAssignedObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssignedObjectType(v)
+		return nil
+	case journalentry.FieldAssignedObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssignedObjectID(v)
+		return nil
+	case journalentry.FieldCreatedByID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedByID(v)
+		return nil
+	case journalentry.FieldKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case journalentry.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown JournalEntry field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *JournalEntryMutation) AddedFields() []string {
+	var fields []string
+	if m.addassigned_object_id != nil {
+		fields = append(fields, journalentry.FieldAssignedObjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *JournalEntryMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case journalentry.FieldAssignedObjectID:
+		return m.AddedAssignedObjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *JournalEntryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case journalentry.FieldAssignedObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAssignedObjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown JournalEntry numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *JournalEntryMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(journalentry.FieldCreated) {
+		fields = append(fields, journalentry.FieldCreated)
+	}
+	if m.FieldCleared(journalentry.FieldLastUpdated) {
+		fields = append(fields, journalentry.FieldLastUpdated)
+	}
+	if m.FieldCleared(journalentry.FieldCreatedByID) {
+		fields = append(fields, journalentry.FieldCreatedByID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *JournalEntryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *JournalEntryMutation) ClearField(name string) error {
+	switch name {
+	case journalentry.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case journalentry.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case journalentry.FieldCreatedByID:
+		m.ClearCreatedByID()
+		return nil
+	}
+	return fmt.Errorf("unknown JournalEntry nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *JournalEntryMutation) ResetField(name string) error {
+	switch name {
+	case journalentry.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case journalentry.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case journalentry.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case journalentry.FieldAssignedObjectType:
+		m.ResetAssignedObjectType()
+		return nil
+	case journalentry.FieldAssignedObjectID:
+		m.ResetAssignedObjectID()
+		return nil
+	case journalentry.FieldCreatedByID:
+		m.ResetCreatedByID()
+		return nil
+	case journalentry.FieldKind:
+		m.ResetKind()
+		return nil
+	case journalentry.FieldComments:
+		m.ResetComments()
+		return nil
+	}
+	return fmt.Errorf("unknown JournalEntry field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *JournalEntryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.created_by != nil {
+		edges = append(edges, journalentry.EdgeCreatedBy)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *JournalEntryMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case journalentry.EdgeCreatedBy:
+		if id := m.created_by; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *JournalEntryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *JournalEntryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *JournalEntryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedcreated_by {
+		edges = append(edges, journalentry.EdgeCreatedBy)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *JournalEntryMutation) EdgeCleared(name string) bool {
+	switch name {
+	case journalentry.EdgeCreatedBy:
+		return m.clearedcreated_by
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *JournalEntryMutation) ClearEdge(name string) error {
+	switch name {
+	case journalentry.EdgeCreatedBy:
+		m.ClearCreatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown JournalEntry unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *JournalEntryMutation) ResetEdge(name string) error {
+	switch name {
+	case journalentry.EdgeCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown JournalEntry edge %s", name)
 }
 
 // LocationMutation represents an operation that mutates the Location nodes in the graph.

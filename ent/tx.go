@@ -100,6 +100,8 @@ type Tx struct {
 	IPRange *IPRangeClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
 	IdempotencyKey *IdempotencyKeyClient
+	// ImageAttachment is the client for interacting with the ImageAttachment builders.
+	ImageAttachment *ImageAttachmentClient
 	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
 	InterfaceTemplate *InterfaceTemplateClient
 	// InventoryItem is the client for interacting with the InventoryItem builders.
@@ -108,6 +110,8 @@ type Tx struct {
 	InventoryItemRole *InventoryItemRoleClient
 	// InventoryItemTemplate is the client for interacting with the InventoryItemTemplate builders.
 	InventoryItemTemplate *InventoryItemTemplateClient
+	// JournalEntry is the client for interacting with the JournalEntry builders.
+	JournalEntry *JournalEntryClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// MACAddress is the client for interacting with the MACAddress builders.
@@ -412,10 +416,12 @@ func (tx *Tx) init() {
 	tx.IPAddress = NewIPAddressClient(tx.config)
 	tx.IPRange = NewIPRangeClient(tx.config)
 	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
+	tx.ImageAttachment = NewImageAttachmentClient(tx.config)
 	tx.InterfaceTemplate = NewInterfaceTemplateClient(tx.config)
 	tx.InventoryItem = NewInventoryItemClient(tx.config)
 	tx.InventoryItemRole = NewInventoryItemRoleClient(tx.config)
 	tx.InventoryItemTemplate = NewInventoryItemTemplateClient(tx.config)
+	tx.JournalEntry = NewJournalEntryClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.MACAddress = NewMACAddressClient(tx.config)
 	tx.Manufacturer = NewManufacturerClient(tx.config)

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server/auth"
@@ -55,6 +56,12 @@ type Config struct {
 	// Webhooks are the delivery settings (allow-list, attempts, backoff,
 	// timeout, poll interval).
 	Webhooks webhooks.Config
+	// MediaRoot is the directory uploaded files are stored in (MEDIA_ROOT;
+	// by default <data-dir>/media); "" refuses uploads.
+	MediaRoot string
+	// MaxImageBytes is the largest image an attachment may upload
+	// (IMAGE_ATTACHMENT_MAX_SIZE, 400 above); 0 removes the limit.
+	MaxImageBytes int64
 	// EnforceGlobalUnique refuses duplicate IP addresses and prefixes in
 	// the global table (ENFORCE_GLOBAL_UNIQUE); VRFs decide for themselves.
 	EnforceGlobalUnique bool
@@ -100,6 +107,7 @@ func Defaults() Config {
 		ChangelogRetention: 90,
 		Version:            "4.6.0",
 		IdempotencyWindow:  24 * time.Hour,
+		MaxImageBytes:      media.DefaultMaxSize,
 		Webhooks:           webhooks.Defaults(),
 		// NetBox's default ENFORCE_GLOBAL_UNIQUE.
 		EnforceGlobalUnique: api.DefaultSettings().EnforceGlobalUnique,

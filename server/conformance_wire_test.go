@@ -453,6 +453,8 @@ func drfTypes(f refField) []string {
 			return []string{"email"}
 		case "URLField":
 			return []string{"url"}
+		case "ImageField":
+			return []string{"image upload"} // DRF's ImageField
 		}
 		return []string{"string"}
 	case "ip/cidr":

@@ -20,6 +20,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/gin-gonic/gin"
 
+	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/webhooks"
@@ -272,6 +273,9 @@ func (s *Server) retrieve(c *gin.Context, d *resource.Descriptor) error {
 func body(c *gin.Context) (json.RawMessage, error) {
 	if ct := c.GetHeader("Content-Type"); ct != "" {
 		mt, _, _ := mime.ParseMediaType(ct)
+		if mt == "multipart/form-data" {
+			return multipartBody(c)
+		}
 		if mt != "application/json" {
 			raw, _ := io.ReadAll(io.LimitReader(c.Request.Body, 1))
 			if len(raw) > 0 {
@@ -369,11 +373,21 @@ func items(raw json.RawMessage, max int) ([]json.RawMessage, error) {
 
 // writeTx runs fn in one transaction with the resource layer's view of it.
 func (s *Server) writeTx(c *gin.Context, fn func(ctx context.Context, tx *resource.Tx) error) error {
-	ctx := c.Request.Context()
-	return webhooks.Write(ctx, s.db, actor(c), func(tctx context.Context, tx *resource.Tx) error {
-		tx.Visible = s.visible(ctx, PrincipalFrom(ctx))
+	// Files written by the transaction go again if it rolls back; files
+	// of rows it deletes or replaces go once it commits (package media).
+	ctx, batch := media.Begin(c.Request.Context(), s.media)
+	err := webhooks.Write(ctx, s.db, actor(c), func(tctx context.Context, tx *resource.Tx) error {
+		p := PrincipalFrom(ctx)
+		tx.Visible = s.visible(ctx, p)
+		if p != nil && p.User != nil {
+			tctx = resource.WithUser(tctx, p.User.ID)
+		}
 		return fn(tctx, tx)
 	})
+	if ferr := batch.Finish(err == nil); ferr != nil {
+		slog.Warn("media files not removed", "error", ferr)
+	}
+	return err
 }
 
 // actor is who a request's changes are recorded for.

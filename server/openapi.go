@@ -565,7 +565,14 @@ func (b *oasBuilder) stringish(f *resource.Field) *openapi3.Schema {
 // readField is a field in a response.
 func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 	switch f.Kind {
+	case resource.KindImage:
+		s := oasTyped("string")
+		s.Format = "uri"
+		return oasVal(s)
 	case resource.KindFK:
+		if f.PK {
+			return oasPK(f)
+		}
 		r := oasRef(b.relatedSchema(f))
 		if f.Nullable {
 			return oasNullableRef(r, f.ReadOnly)
@@ -626,7 +633,14 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 // writeField is a field in a request.
 func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 	switch f.Kind {
+	case resource.KindImage:
+		s := oasTyped("string")
+		s.Description = "The image: a file part of multipart/form-data, or in JSON a base64 data URI (data:image/png;base64,...)."
+		return oasVal(s)
 	case resource.KindFK:
+		if f.PK {
+			return oasPK(f)
+		}
 		if f.Nullable {
 			return oasNullableRef(oasRef("ObjectReference"), false)
 		}
@@ -706,6 +720,7 @@ func (b *oasBuilder) modelPaths(app, p string, d *resource.Descriptor) {
 		w, pw := oasRef("Writable"+t+"Request"), oasRef("PatchedWritable"+t+"Request")
 		post := b.op(app, prefix+"_create", "Create one "+verbose+" or a list of them", nil)
 		post.RequestBody = oasJSONBody(oasVal(&openapi3.Schema{OneOf: openapi3.SchemaRefs{w, oasVal(oasArrayOf(w))}}), true)
+		oasMultipart(d, post.RequestBody, w)
 		post.Responses.Set("201", oasJSONResponse("The created object (or list of objects).",
 			oasVal(&openapi3.Schema{OneOf: openapi3.SchemaRefs{oasRef(t), oasVal(oasArrayOf(oasRef(t)))}})))
 		post.Responses.Set("400", oasErrorRef("BadRequest"))
@@ -741,6 +756,7 @@ func (b *oasBuilder) modelPaths(app, p string, d *resource.Descriptor) {
 		} {
 			o := b.op(app, prefix+m.id, m.summary, openapi3.Parameters{idParam, ifMatch})
 			o.RequestBody = oasJSONBody(m.body, true)
+			oasMultipart(d, o.RequestBody, m.body)
 			o.Responses.Set("200", oasJSONResponse("The updated "+verbose+".", oasRef(t)))
 			o.Responses.Set("400", oasErrorRef("BadRequest"))
 			o.Responses.Set("404", oasErrorRef("NotFound"))
@@ -1079,4 +1095,23 @@ func oasType(f *resource.Field) string {
 		return "slug"
 	}
 	return "string"
+}
+
+// oasPK is an FK rendered as the bare id (api.Field.PK: DRF's
+// PrimaryKeyRelatedField), both ways.
+func oasPK(f *resource.Field) *openapi3.SchemaRef {
+	s := oasTyped("integer")
+	s.Nullable = f.Nullable
+	return oasVal(s)
+}
+
+// oasMultipart offers multipart/form-data next to JSON for a model with
+// an uploaded file (SPEC.md §4.12).
+func oasMultipart(d *resource.Descriptor, body *openapi3.RequestBodyRef, s *openapi3.SchemaRef) {
+	for _, f := range d.Fields {
+		if f.Kind == resource.KindImage {
+			body.Value.Content["multipart/form-data"] = openapi3.NewMediaType().WithSchemaRef(s)
+			return
+		}
+	}
 }

@@ -159,6 +159,8 @@ func fieldType(f *resource.Field) string {
 		return "choice" // DRF's own ChoiceField (a bare value)
 	}
 	switch f.Kind {
+	case resource.KindImage:
+		return "image upload" // DRF's ImageField
 	case resource.KindInt:
 		if f.Target != "" {
 			return "field" // a bare id: DRF's PrimaryKeyRelatedField
@@ -188,6 +190,9 @@ func fieldType(f *resource.Field) string {
 	case "date":
 		return "date"
 	case resource.KindFK, resource.KindCoalesce:
+		if f.PK {
+			return "field" // DRF's PrimaryKeyRelatedField
+		}
 		return "nested object"
 	case resource.KindReverse:
 		switch {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/inventory/inventory/ent/db"
+	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/server/metrics"
@@ -40,6 +41,8 @@ type Server struct {
 	allow       map[string]string
 	allowRoutes []allowRoute
 	metrics     *metrics.Metrics
+	// media is the directory of uploaded files (media.go).
+	media *media.Store
 }
 
 // New builds the server and registers a route per model.
@@ -50,7 +53,8 @@ func New(cfg Config, database *db.DB) *Server {
 	e.RedirectTrailingSlash = false
 	e.RedirectFixedPath = false
 	e.HandleMethodNotAllowed = true
-	s := &Server{cfg: cfg, db: database, engine: e, now: func() time.Time { return time.Now().UTC() }, specials: mustRegistry()}
+	s := &Server{cfg: cfg, db: database, engine: e, now: func() time.Time { return time.Now().UTC() }, specials: mustRegistry(),
+		media: &media.Store{Root: cfg.MediaRoot, MaxSize: cfg.MaxImageBytes}}
 	hooks, err := webhooks.New(database, cfg.Webhooks)
 	if err != nil {
 		// The settings are checked when the configuration is read;
@@ -103,6 +107,8 @@ func (s *Server) routes() {
 		s.modelRoutes(api, d.App, d.Path, d)
 	}
 	s.specialRoutes(api)
+	s.engine.GET("/media/*path", s.wrap(s.serveMedia))
+	s.engine.HEAD("/media/*path", s.wrap(s.serveMedia))
 }
 
 // modelRoutes registers the list and detail routes of d under app/path.
@@ -148,7 +154,7 @@ func (s *Server) requestContext(c *gin.Context) {
 	}
 	s.setAllow(c)
 	if c.Request.Body != nil && s.cfg.MaxBodyBytes > 0 {
-		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxBodyBytes)
+		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.bodyLimit(c.Request))
 	}
 	ctx := context.WithValue(c.Request.Context(), requestIDKey{}, id)
 	ctx = api.WithSettings(ctx, s.cfg.settings())

@@ -84,6 +84,8 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.IntVar(&o.cfg.MaxPageSize, "max-page-size", envInt("INVENTORY_MAX_PAGE_SIZE", o.cfg.MaxPageSize), "MAX_PAGE_SIZE: largest page; 0 removes the cap")
 	fs.StringVar(&o.unknown, "filter-unknown", envOr("INVENTORY_FILTER_UNKNOWN", string(o.cfg.FilterUnknown)), "FILTER_UNKNOWN: unknown filter parameters are ignored next to a known filter and a 400 alone (guard), always a 400 (strict), or ignored (ignore, NetBox's)")
 	fs.Int64Var(&o.cfg.MaxBodyBytes, "data-upload-max-memory-size", envInt64("INVENTORY_DATA_UPLOAD_MAX_MEMORY_SIZE", o.cfg.MaxBodyBytes), "DATA_UPLOAD_MAX_MEMORY_SIZE: largest request body in bytes (413 above); 0 removes the limit")
+	fs.StringVar(&o.cfg.MediaRoot, "media-root", os.Getenv("INVENTORY_MEDIA_ROOT"), "MEDIA_ROOT: directory of uploaded image attachments; replicas must share it (env INVENTORY_MEDIA_ROOT; default <data-dir>/media)")
+	fs.Int64Var(&o.cfg.MaxImageBytes, "image-attachment-max-size", envInt64("INVENTORY_IMAGE_ATTACHMENT_MAX_SIZE", o.cfg.MaxImageBytes), "IMAGE_ATTACHMENT_MAX_SIZE: largest uploaded image in bytes (400 above); 0 removes the limit")
 	fs.IntVar(&o.cfg.MaxBulkItems, "max-bulk-items", envInt("INVENTORY_MAX_BULK_ITEMS", o.cfg.MaxBulkItems), "MAX_BULK_ITEMS: most items in one bulk create, update or delete (400 above); 0 removes the cap")
 	fs.BoolVar(&o.cfg.LoginRequired, "login-required", envBool("INVENTORY_LOGIN_REQUIRED", o.cfg.LoginRequired), "LOGIN_REQUIRED: refuse anonymous requests")
 	fs.BoolVar(&o.cfg.EnforceGlobalUnique, "enforce-global-unique", envBool("INVENTORY_ENFORCE_GLOBAL_UNIQUE", o.cfg.EnforceGlobalUnique), "ENFORCE_GLOBAL_UNIQUE: refuse duplicate IP addresses and prefixes outside VRFs")
@@ -123,6 +125,8 @@ type fileConfig struct {
 	FilterUnknown         *string           `json:"FILTER_UNKNOWN"`
 	DataUploadMaxMemory   *int64            `json:"DATA_UPLOAD_MAX_MEMORY_SIZE"`
 	MaxBulkItems          *int              `json:"MAX_BULK_ITEMS"`
+	MediaRoot             *string           `json:"MEDIA_ROOT"`
+	ImageMaxSize          *int64            `json:"IMAGE_ATTACHMENT_MAX_SIZE"`
 	LoginRequired         *bool             `json:"LOGIN_REQUIRED"`
 	EnforceGlobalUnique   *bool             `json:"ENFORCE_GLOBAL_UNIQUE"`
 	ChangelogRetention    *int              `json:"CHANGELOG_RETENTION"`
@@ -164,6 +168,12 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 		if fc.MaxBulkItems != nil && !set["max-bulk-items"] && os.Getenv("INVENTORY_MAX_BULK_ITEMS") == "" {
 			o.cfg.MaxBulkItems = *fc.MaxBulkItems
 		}
+		if fc.MediaRoot != nil && o.cfg.MediaRoot == "" {
+			o.cfg.MediaRoot = *fc.MediaRoot
+		}
+		if fc.ImageMaxSize != nil && !set["image-attachment-max-size"] && os.Getenv("INVENTORY_IMAGE_ATTACHMENT_MAX_SIZE") == "" {
+			o.cfg.MaxImageBytes = *fc.ImageMaxSize
+		}
 		if fc.LoginRequired != nil && !set["login-required"] && os.Getenv("INVENTORY_LOGIN_REQUIRED") == "" {
 			o.cfg.LoginRequired = *fc.LoginRequired
 		}
@@ -186,6 +196,12 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 	}
 	if o.database == "" {
 		o.database = filepath.Join(o.dataDir, "inventory.db")
+	}
+	if o.cfg.MediaRoot == "" {
+		o.cfg.MediaRoot = filepath.Join(o.dataDir, "media")
+	}
+	if o.cfg.MaxImageBytes < 0 {
+		return errors.New("IMAGE_ATTACHMENT_MAX_SIZE must not be negative")
 	}
 	o.cfg.ExemptViewPermissions = splitList(o.exempt)
 	o.cfg.HTTPClientIPHeaders = splitList(o.ipHeaders)

@@ -525,6 +525,18 @@ func (f IdempotencyKeyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Val
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IdempotencyKeyMutation", m)
 }
 
+// The ImageAttachmentFunc type is an adapter to allow the use of ordinary
+// function as ImageAttachment mutator.
+type ImageAttachmentFunc func(context.Context, *ent.ImageAttachmentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ImageAttachmentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ImageAttachmentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ImageAttachmentMutation", m)
+}
+
 // The InterfaceTemplateFunc type is an adapter to allow the use of ordinary
 // function as InterfaceTemplate mutator.
 type InterfaceTemplateFunc func(context.Context, *ent.InterfaceTemplateMutation) (ent.Value, error)
@@ -571,6 +583,18 @@ func (f InventoryItemTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InventoryItemTemplateMutation", m)
+}
+
+// The JournalEntryFunc type is an adapter to allow the use of ordinary
+// function as JournalEntry mutator.
+type JournalEntryFunc func(context.Context, *ent.JournalEntryMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f JournalEntryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.JournalEntryMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.JournalEntryMutation", m)
 }
 
 // The LocationFunc type is an adapter to allow the use of ordinary

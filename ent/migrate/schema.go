@@ -2378,6 +2378,43 @@ var (
 			},
 		},
 	}
+	// ExtrasImageattachmentColumns holds the columns for the "extras_imageattachment" table.
+	ExtrasImageattachmentColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "object_type", Type: field.TypeString},
+		{Name: "object_id", Type: field.TypeInt},
+		{Name: "image", Type: field.TypeString, Size: 100},
+		{Name: "image_height", Type: field.TypeInt, Default: 0},
+		{Name: "image_width", Type: field.TypeInt, Default: 0},
+		{Name: "image_size", Type: field.TypeInt, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+	}
+	// ExtrasImageattachmentTable holds the schema information for the "extras_imageattachment" table.
+	ExtrasImageattachmentTable = &schema.Table{
+		Name:       "extras_imageattachment",
+		Columns:    ExtrasImageattachmentColumns,
+		PrimaryKey: []*schema.Column{ExtrasImageattachmentColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "imageattachment_name_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasImageattachmentColumns[9], ExtrasImageattachmentColumns[0]},
+			},
+			{
+				Name:    "imageattachment_object_type_object_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasImageattachmentColumns[3], ExtrasImageattachmentColumns[4]},
+			},
+			{
+				Name:    "imageattachment_image",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasImageattachmentColumns[5]},
+			},
+		},
+	}
 	// DcimInterfacetemplateColumns holds the columns for the "dcim_interfacetemplate" table.
 	DcimInterfacetemplateColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -2608,6 +2645,44 @@ var (
 				Name:    "inventoryitemtemplate_device_type_id_parent_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimInventoryitemtemplateColumns[12], DcimInventoryitemtemplateColumns[7], DcimInventoryitemtemplateColumns[3]},
+			},
+		},
+	}
+	// ExtrasJournalentryColumns holds the columns for the "extras_journalentry" table.
+	ExtrasJournalentryColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "assigned_object_type", Type: field.TypeString},
+		{Name: "assigned_object_id", Type: field.TypeInt},
+		{Name: "kind", Type: field.TypeString, Size: 30, Default: "info"},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647},
+		{Name: "created_by_id", Type: field.TypeInt, Nullable: true},
+	}
+	// ExtrasJournalentryTable holds the schema information for the "extras_journalentry" table.
+	ExtrasJournalentryTable = &schema.Table{
+		Name:       "extras_journalentry",
+		Columns:    ExtrasJournalentryColumns,
+		PrimaryKey: []*schema.Column{ExtrasJournalentryColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_journalentry_users_user_created_by",
+				Columns:    []*schema.Column{ExtrasJournalentryColumns[8]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "journalentry_created",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasJournalentryColumns[1]},
+			},
+			{
+				Name:    "journalentry_assigned_object_type_assigned_object_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasJournalentryColumns[4], ExtrasJournalentryColumns[5]},
 			},
 		},
 	}
@@ -6595,10 +6670,12 @@ var (
 		IpamIpaddressTable,
 		IpamIprangeTable,
 		CoreIdempotencykeyTable,
+		ExtrasImageattachmentTable,
 		DcimInterfacetemplateTable,
 		DcimInventoryitemTable,
 		DcimInventoryitemroleTable,
 		DcimInventoryitemtemplateTable,
+		ExtrasJournalentryTable,
 		DcimLocationTable,
 		DcimMacaddressTable,
 		DcimManufacturerTable,
@@ -6931,6 +7008,9 @@ func init() {
 	CoreIdempotencykeyTable.Annotation = &entsql.Annotation{
 		Table: "core_idempotencykey",
 	}
+	ExtrasImageattachmentTable.Annotation = &entsql.Annotation{
+		Table: "extras_imageattachment",
+	}
 	DcimInterfacetemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimInterfacetemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
 	DcimInterfacetemplateTable.ForeignKeys[2].RefTable = DcimInterfacetemplateTable
@@ -6953,6 +7033,10 @@ func init() {
 	DcimInventoryitemtemplateTable.ForeignKeys[2].RefTable = DcimManufacturerTable
 	DcimInventoryitemtemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_inventoryitemtemplate",
+	}
+	ExtrasJournalentryTable.ForeignKeys[0].RefTable = UsersUserTable
+	ExtrasJournalentryTable.Annotation = &entsql.Annotation{
+		Table: "extras_journalentry",
 	}
 	DcimLocationTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimLocationTable.ForeignKeys[1].RefTable = DcimLocationTable

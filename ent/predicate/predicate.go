@@ -135,6 +135,9 @@ type IPRange func(*sql.Selector)
 // IdempotencyKey is the predicate function for idempotencykey builders.
 type IdempotencyKey func(*sql.Selector)
 
+// ImageAttachment is the predicate function for imageattachment builders.
+type ImageAttachment func(*sql.Selector)
+
 // InterfaceTemplate is the predicate function for interfacetemplate builders.
 type InterfaceTemplate func(*sql.Selector)
 
@@ -146,6 +149,9 @@ type InventoryItemRole func(*sql.Selector)
 
 // InventoryItemTemplate is the predicate function for inventoryitemtemplate builders.
 type InventoryItemTemplate func(*sql.Selector)
+
+// JournalEntry is the predicate function for journalentry builders.
+type JournalEntry func(*sql.Selector)
 
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)

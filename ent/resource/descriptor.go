@@ -59,6 +59,9 @@ const (
 	// time by the model's PageFunc (api.Model.Computed): a device's
 	// config_context.
 	KindComputed Kind = "computed"
+	// KindImage is an uploaded image (files.go): a multipart file part or
+	// a base64 data URI in, the absolute URL of the stored file out.
+	KindImage Kind = "image"
 )
 
 // Choice is one allowed value of a choice field.
@@ -128,7 +131,10 @@ type Field struct {
 	// NoReverse: SET_NULL clears this key without an update record
 	// (api.Field.NoReverse).
 	NoReverse bool
-	Lookup    string
+	// PK renders an FK as the bare id (api.Field.PK); CurrentUser
+	// defaults it to the requesting user on create (api.Field.CurrentUser).
+	PK, CurrentUser bool
+	Lookup          string
 	// Natural is the hidden companion column holding the natural sort key
 	// of this text field (filters.NaturalKey): set on every write of the
 	// field, ordered by instead of it.

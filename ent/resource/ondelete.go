@@ -64,6 +64,11 @@ func (d *Descriptor) Delete(ctx context.Context, tx *Tx, ids []int, ins ...Input
 	if err := p.clearKeys(ctx, tx); err != nil {
 		return err
 	}
+	for _, od := range p.order {
+		if err := doomImages(ctx, tx, od, p.ids[od]); err != nil {
+			return err
+		}
+	}
 	msgs := map[int]context.Context{}
 	for i, id := range ids {
 		if i < len(ins) {

@@ -150,7 +150,9 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 		var err error
 		switch f.Kind {
 		case KindFK:
-			fks = append(fks, f)
+			if !f.PK {
+				fks = append(fks, f)
+			}
 		case KindCoalesce:
 			for _, name := range f.Of {
 				if of := p.d.byName[name]; !slices.Contains(fks, of) {
@@ -632,6 +634,9 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		if !ok {
 			return append(b, "null"...)
 		}
+		if f.PK {
+			return appendAny(b, id)
+		}
 		t := p.related[f.target][id]
 		if t == nil {
 			return appendAny(b, id)
@@ -694,6 +699,11 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		return p.encode(b, td, t, td.nestedFields(), true)
 	case KindCustomFields:
 		return p.encodeCustomFields(b, v)
+	case KindImage:
+		if s, _ := v.(string); s != "" {
+			return appendString(b, ImageURL(p.base, s))
+		}
+		return append(b, "null"...)
 	case KindSecret:
 		if s, ok := p.reveal.get(d.ContentType(), r.ID); ok {
 			return appendString(b, s)

@@ -133,6 +133,13 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 			continue
 		}
 		raw, given := in[f.Name]
+		if !given && existing == nil && f.CurrentUser {
+			// DRF's CurrentUserDefault: the requesting user, if any.
+			if uid, ok := UserFrom(ctx); ok {
+				ch.set[f] = uid
+			}
+			continue
+		}
 		if !given {
 			if existing == nil && f.Required {
 				verr.add(f.Name, "This field is required.")
@@ -140,6 +147,9 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 				verr.add(f.Name, "This field is required.")
 			}
 			continue
+		}
+		if f.Kind == KindImage {
+			continue // decodeImages, once the rest is known
 		}
 		if f.GoType == "[]int" && (f.Min != nil || f.Max != nil) && string(raw) != "null" {
 			// A bounded integer list answers per element, as DRF does.
@@ -183,11 +193,15 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 			return nil, err
 		}
 	}
+	imgs := d.decodeImages(ctx, in, verr)
 	if err := tx.Err(); err != nil {
 		return nil, err // a lookup failed: not the client's fault
 	}
 	if !verr.empty() {
 		return nil, verr
+	}
+	if err := d.storeImages(ctx, imgs, existing, ch); err != nil {
+		return nil, err
 	}
 	return ch, nil
 }

@@ -46,12 +46,14 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/idempotencykey"
+	"github.com/inventory/inventory/ent/imageattachment"
 	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -3160,6 +3162,49 @@ func init() {
 	idempotencykeyDescCreated := idempotencykeyFields[6].Descriptor()
 	// idempotencykey.DefaultCreated holds the default value on creation for the created field.
 	idempotencykey.DefaultCreated = idempotencykeyDescCreated.Default.(func() time.Time)
+	imageattachmentMixin := schema.ImageAttachment{}.Mixin()
+	imageattachmentMixinFields0 := imageattachmentMixin[0].Fields()
+	_ = imageattachmentMixinFields0
+	imageattachmentFields := schema.ImageAttachment{}.Fields()
+	_ = imageattachmentFields
+	// imageattachmentDescCreated is the schema descriptor for created field.
+	imageattachmentDescCreated := imageattachmentMixinFields0[0].Descriptor()
+	// imageattachment.DefaultCreated holds the default value on creation for the created field.
+	imageattachment.DefaultCreated = imageattachmentDescCreated.Default.(func() time.Time)
+	// imageattachmentDescLastUpdated is the schema descriptor for last_updated field.
+	imageattachmentDescLastUpdated := imageattachmentMixinFields0[1].Descriptor()
+	// imageattachment.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	imageattachment.DefaultLastUpdated = imageattachmentDescLastUpdated.Default.(func() time.Time)
+	// imageattachment.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	imageattachment.UpdateDefaultLastUpdated = imageattachmentDescLastUpdated.UpdateDefault.(func() time.Time)
+	// imageattachmentDescObjectID is the schema descriptor for object_id field.
+	imageattachmentDescObjectID := imageattachmentFields[1].Descriptor()
+	// imageattachment.ObjectIDValidator is a validator for the "object_id" field. It is called by the builders before save.
+	imageattachment.ObjectIDValidator = imageattachmentDescObjectID.Validators[0].(func(int) error)
+	// imageattachmentDescImage is the schema descriptor for image field.
+	imageattachmentDescImage := imageattachmentFields[2].Descriptor()
+	// imageattachment.ImageValidator is a validator for the "image" field. It is called by the builders before save.
+	imageattachment.ImageValidator = imageattachmentDescImage.Validators[0].(func(string) error)
+	// imageattachmentDescImageHeight is the schema descriptor for image_height field.
+	imageattachmentDescImageHeight := imageattachmentFields[3].Descriptor()
+	// imageattachment.DefaultImageHeight holds the default value on creation for the image_height field.
+	imageattachment.DefaultImageHeight = imageattachmentDescImageHeight.Default.(int)
+	// imageattachmentDescImageWidth is the schema descriptor for image_width field.
+	imageattachmentDescImageWidth := imageattachmentFields[4].Descriptor()
+	// imageattachment.DefaultImageWidth holds the default value on creation for the image_width field.
+	imageattachment.DefaultImageWidth = imageattachmentDescImageWidth.Default.(int)
+	// imageattachmentDescName is the schema descriptor for name field.
+	imageattachmentDescName := imageattachmentFields[6].Descriptor()
+	// imageattachment.DefaultName holds the default value on creation for the name field.
+	imageattachment.DefaultName = imageattachmentDescName.Default.(string)
+	// imageattachment.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	imageattachment.NameValidator = imageattachmentDescName.Validators[0].(func(string) error)
+	// imageattachmentDescDescription is the schema descriptor for description field.
+	imageattachmentDescDescription := imageattachmentFields[7].Descriptor()
+	// imageattachment.DefaultDescription holds the default value on creation for the description field.
+	imageattachment.DefaultDescription = imageattachmentDescDescription.Default.(string)
+	// imageattachment.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	imageattachment.DescriptionValidator = imageattachmentDescDescription.Validators[0].(func(string) error)
 	interfacetemplateMixin := schema.InterfaceTemplate{}.Mixin()
 	interfacetemplateHooks := schema.InterfaceTemplate{}.Hooks()
 	interfacetemplate.Hooks[0] = interfacetemplateHooks[0]
@@ -3466,6 +3511,37 @@ func init() {
 	inventoryitemtemplate.DefaultPartID = inventoryitemtemplateDescPartID.Default.(string)
 	// inventoryitemtemplate.PartIDValidator is a validator for the "part_id" field. It is called by the builders before save.
 	inventoryitemtemplate.PartIDValidator = inventoryitemtemplateDescPartID.Validators[0].(func(string) error)
+	journalentryMixin := schema.JournalEntry{}.Mixin()
+	journalentryMixinFields0 := journalentryMixin[0].Fields()
+	_ = journalentryMixinFields0
+	journalentryMixinFields2 := journalentryMixin[2].Fields()
+	_ = journalentryMixinFields2
+	journalentryFields := schema.JournalEntry{}.Fields()
+	_ = journalentryFields
+	// journalentryDescCreated is the schema descriptor for created field.
+	journalentryDescCreated := journalentryMixinFields0[0].Descriptor()
+	// journalentry.DefaultCreated holds the default value on creation for the created field.
+	journalentry.DefaultCreated = journalentryDescCreated.Default.(func() time.Time)
+	// journalentryDescLastUpdated is the schema descriptor for last_updated field.
+	journalentryDescLastUpdated := journalentryMixinFields0[1].Descriptor()
+	// journalentry.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	journalentry.DefaultLastUpdated = journalentryDescLastUpdated.Default.(func() time.Time)
+	// journalentry.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	journalentry.UpdateDefaultLastUpdated = journalentryDescLastUpdated.UpdateDefault.(func() time.Time)
+	// journalentryDescCustomFieldData is the schema descriptor for custom_field_data field.
+	journalentryDescCustomFieldData := journalentryMixinFields2[0].Descriptor()
+	// journalentry.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	journalentry.DefaultCustomFieldData = journalentryDescCustomFieldData.Default.(map[string]interface{})
+	// journalentryDescAssignedObjectID is the schema descriptor for assigned_object_id field.
+	journalentryDescAssignedObjectID := journalentryFields[1].Descriptor()
+	// journalentry.AssignedObjectIDValidator is a validator for the "assigned_object_id" field. It is called by the builders before save.
+	journalentry.AssignedObjectIDValidator = journalentryDescAssignedObjectID.Validators[0].(func(int) error)
+	// journalentryDescKind is the schema descriptor for kind field.
+	journalentryDescKind := journalentryFields[3].Descriptor()
+	// journalentry.DefaultKind holds the default value on creation for the kind field.
+	journalentry.DefaultKind = journalentryDescKind.Default.(string)
+	// journalentry.KindValidator is a validator for the "kind" field. It is called by the builders before save.
+	journalentry.KindValidator = journalentryDescKind.Validators[0].(func(string) error)
 	locationMixin := schema.Location{}.Mixin()
 	locationHooks := schema.Location{}.Hooks()
 	location.Hooks[0] = locationHooks[0]

@@ -99,7 +99,10 @@ func diff(want, got string) string {
 }
 
 var (
-	timeRE = regexp.MustCompile(`^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?$`)
+	// minuteRE: a display that starts with a time to the minute (a
+	// journal entry's "2026-11-25 06:58 (Info)").
+	minuteRE = regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d( |$)`)
+	timeRE   = regexp.MustCompile(`^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?$`)
 	// urlRE matches absolute URLs; their host and numeric path segments
 	// (ids) vary between runs.
 	urlRE  = regexp.MustCompile(`^https?://[^/]+(/.*)?$`)
@@ -181,6 +184,8 @@ func normalize(key string, v any) any {
 			return "<secret>"
 		case timeRE.MatchString(x):
 			return "<time>"
+		case minuteRE.MatchString(x):
+			return minuteRE.ReplaceAllString(x, "<time>$1")
 		case urlRE.MatchString(x):
 			m := urlRE.FindStringSubmatch(x)
 			return "<host>" + pathID.ReplaceAllString(m[1], "/<id>$1")

@@ -113,6 +113,7 @@ func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
 	cfg := server.Defaults()
 	cfg.Peppers = Pepper
 	cfg.Hostname = "test"
+	cfg.MediaRoot = filepath.Join(t.TempDir(), "media")
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -893,6 +893,52 @@ def user_objects():
             obj.delete()
 
 
+def media():
+    """a PNG uploaded to a site (multipart), listed, fetched back byte for byte from its image URL, gone after its delete; a journal entry"""
+    import base64
+    import io
+    site = S["site"]
+    png = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAEElEQVR4nGM4IScHRAwoFABEDQYZFCZhYwAAAABJRU5ErkJggg==")
+    f = io.BytesIO(png)
+    f.name = "front door.png"
+    att = nb.extras.image_attachments.create(object_type="dcim.site", object_id=site.id, name="Front " + SFX, image=f)
+    try:
+        eq((att.image_width, att.image_height, att.image_size), (2, 3, len(png)), "width, height, size")
+        eq(att.parent.id, site.id, "attachment's parent")
+        eq(ids(nb.extras.image_attachments.filter(object_type="dcim.site", object_id=site.id)), [att.id],
+           "attachments of the site")
+        scheme = "Bearer " if nb.token.startswith("nbt_") else "Token "
+        auth = {"Authorization": scheme + nb.token}
+        r = nb.http_session.get(att.image, headers=auth)
+        eq(r.status_code, 200, "GET image URL: status")
+        eq(r.content, png, "image fetched back")
+        eq(r.headers.get("Content-Type"), "image/png", "image Content-Type")
+        att.description = "north side"
+        eq(att.save(), True, "save() of the description")
+        eq(nb.extras.image_attachments.get(att.id).description, "north side", "description after save()")
+        svg = io.BytesIO(b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')
+        svg.name = "x.png"
+        try:
+            nb.extras.image_attachments.create(object_type="dcim.site", object_id=site.id, image=svg)
+        except RequestError as exc:
+            eq(exc.req.status_code, 400, "SVG upload: status")
+            check("image" in exc.error, "SVG upload: error does not name image: {}", exc.error)
+        else:
+            check(False, "an SVG was accepted")
+    finally:
+        eq(att.delete(), True, "delete the attachment")
+    eq(nb.http_session.get(att.image, headers=auth).status_code, 404, "image URL after the delete")
+    j = nb.extras.journal_entries.create(assigned_object_type="dcim.site", assigned_object_id=site.id,
+                                         kind="warning", comments="Batteries " + SFX)
+    try:
+        check(j.created_by is not None, "journal entry without created_by")
+        eq(j.kind.value, "warning", "journal kind")
+        eq(ids(nb.extras.journal_entries.filter(assigned_object_type="dcim.site", assigned_object_id=site.id)),
+           [j.id], "journal of the site")
+    finally:
+        eq(j.delete(), True, "delete the journal entry")
+
+
 def cleanup():
     """Record.delete() of everything created, in dependency order"""
     # Single deletes in dependency order; protected objects go last.
@@ -1036,6 +1082,7 @@ def main():
     section("config contexts", config_contexts, needs=["site", "role", "device"])
     section("owners", owners)
     section("user_objects", user_objects, needs=["site"])
+    section("media", media, needs=["site"])
     section("cleanup", cleanup)
     summary()
 

@@ -361,6 +361,12 @@ type Field struct {
 	// with_feature) or "object_permissions" (OBJECTPERMISSION_OBJECT_TYPES).
 	// The lists are data (resource's netbox_object_types.json).
 	ObjectTypes string `json:"object_types,omitempty"`
+	// PK renders an FK edge as the bare id of the related object, as DRF's
+	// PrimaryKeyRelatedField does (a journal entry's created_by).
+	PK bool `json:"pk,omitempty"`
+	// CurrentUser defaults an FK to users.user, omitted on create, to the
+	// requesting user (DRF's CurrentUserDefault); an explicit null stays.
+	CurrentUser bool `json:"current_user,omitempty"`
 }
 
 // Decimal is a DecimalField's declaration: max_digits, decimal_places and
