@@ -554,26 +554,16 @@ func (r *logicRequest) Render(ct string, ids []int) ([]json.RawMessage, error) {
 
 // Full renders one object in its full representation, whatever the
 // request's ?fields, ?omit and ?exclude.
-func (r *logicRequest) Full(ct string, id int) (json.RawMessage, error) {
-	d := resource.ByContentType(ct)
-	if d == nil {
-		return nil, fmt.Errorf("special endpoint: unknown model %s", ct)
-	}
-	ctx, st := r.Context(), r.store()
-	rows, err := d.GetMany(ctx, st, []int{id})
-	if err != nil || len(rows) == 0 {
-		return nil, err
-	}
-	page, err := d.Load(ctx, st, rows, resource.View{Base: baseURL(r.c.Request)})
-	if err != nil {
-		return nil, err
-	}
-	return page.JSON(rows[0]), nil
-}
+func (r *logicRequest) Full(ct string, id int) (json.RawMessage, error) { return r.one(ct, id, false) }
 
 // Related renders one object nested, whatever the caller's permissions
 // on its model (a related object of the request's object).
 func (r *logicRequest) Related(ct string, id int) (json.RawMessage, error) {
+	return r.one(ct, id, true)
+}
+
+// one renders object id of model ct, full or nested; nil when it is gone.
+func (r *logicRequest) one(ct string, id int, nested bool) (json.RawMessage, error) {
 	d := resource.ByContentType(ct)
 	if d == nil {
 		return nil, fmt.Errorf("special endpoint: unknown model %s", ct)
@@ -583,7 +573,7 @@ func (r *logicRequest) Related(ct string, id int) (json.RawMessage, error) {
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
-	page, err := d.Load(ctx, st, rows, resource.View{Base: baseURL(r.c.Request), Nested: true})
+	page, err := d.Load(ctx, st, rows, resource.View{Base: baseURL(r.c.Request), Nested: nested})
 	if err != nil {
 		return nil, err
 	}
