@@ -31,6 +31,14 @@ func PrincipalFrom(ctx context.Context) *Principal {
 	return p
 }
 
+// usernameOf names the requesting user for logs and pages; "" when anonymous.
+func usernameOf(ctx context.Context) string {
+	if p := PrincipalFrom(ctx); p != nil && p.User != nil {
+		return p.User.Username
+	}
+	return ""
+}
+
 // authenticate resolves the Authorization header (BEHAVIOUR.md §3.3, §3.5).
 // A malformed or failing credential ends the request with NetBox's 403;
 // no credential leaves the request anonymous for authorize to judge.

@@ -31,10 +31,7 @@ func (s *Server) browsable(c *gin.Context) {
 		orig.Write(buf.body.Bytes())
 		return
 	}
-	user := ""
-	if p := PrincipalFrom(c.Request.Context()); p != nil && p.User != nil {
-		user = p.User.Username
-	}
+	user := usernameOf(c.Request.Context())
 	shown := h.Clone() // the headers the JSON answer had
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Del("Content-Length")

@@ -36,10 +36,7 @@ func (s *Server) observe(c *gin.Context) {
 	if s.cfg.AccessLog == nil {
 		return
 	}
-	user := ""
-	if p := PrincipalFrom(c.Request.Context()); p != nil && p.User != nil {
-		user = p.User.Username
-	}
+	user := usernameOf(c.Request.Context())
 	rid, _ := c.Get(ctxRequestID)
 	s.cfg.AccessLog.LogAttrs(c.Request.Context(), slog.LevelInfo, "request",
 		slog.String("method", c.Request.Method), slog.String("path", c.Request.URL.Path),

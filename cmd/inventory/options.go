@@ -20,7 +20,6 @@ import (
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/server/auth"
-	"github.com/inventory/inventory/server/metrics"
 )
 
 // options are the settings shared by the commands. Every flag has an
@@ -207,7 +206,7 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 	o.cfg.HTTPClientIPHeaders = splitList(o.ipHeaders)
 	o.cfg.Webhooks.AllowedTargets = splitList(o.allow)
 	var err error
-	if o.cfg.Metrics.Guard.Allow, err = metrics.ParseAllow(o.metricsAllow); err != nil {
+	if o.cfg.Metrics.Guard.Allow, err = auth.ParseAllowedIPs(splitList(o.metricsAllow)); err != nil {
 		return fmt.Errorf("metrics allow-list: %w", err)
 	}
 	switch o.accessLog {
