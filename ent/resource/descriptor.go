@@ -232,12 +232,16 @@ type Descriptor struct {
 	// displayField is the field of a display rule that is just "{field}"
 	// of a string column.
 	displayField *Field
-	byName       map[string]*Field // API name → field
-	byCol        map[string]*Field
-	brief        []*Field
-	full         []*Field
-	spec         *filters.Spec
-	notNull      map[string]bool // NOT NULL columns of Table (from the ent schema)
+	// displayRefs are the FK and generic object fields a display rule
+	// names ("{object} tagged with {tag}"): they show as the related
+	// object's own display, loaded with the page (Page.displayOf).
+	displayRefs []*Field
+	byName      map[string]*Field // API name → field
+	byCol       map[string]*Field
+	brief       []*Field
+	full        []*Field
+	spec        *filters.Spec
+	notNull     map[string]bool // NOT NULL columns of Table (from the ent schema)
 }
 
 // FilterDecl is a declared filter (from the schema annotation).

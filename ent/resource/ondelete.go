@@ -148,6 +148,12 @@ func referencing(t *Descriptor) []relation {
 			for _, f := range od.Fields {
 				switch {
 				case f.OnDelete == "":
+				case od.ContentType() == "extras.taggeditem":
+					// Tag assignments are no rows of the generic delete:
+					// the database's ON DELETE CASCADE takes them with
+					// their tag, after the change capture has found the
+					// objects carrying it (Dependants), and deleteTagged
+					// with their object, after its snapshot listed them.
 				case f.Kind == KindGenericObject:
 					for _, ct := range f.Types {
 						if td := ByContentType(ct); td != nil {

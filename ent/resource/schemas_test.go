@@ -238,6 +238,7 @@ func init() {
 	filterExclusions["tenancy/contact-assignments object_type_id"] = "ObjectType ids"
 	filterExclusions["extras/journal-entries assigned_object_type_id"] = "ObjectType ids"
 	filterExclusions["extras/image-attachments object_type_id"] = "ObjectType ids"
+	filterExclusions["extras/tagged-objects object_type_id"] = "ObjectType ids"
 	filterExclusions["circuits/circuit-group-assignments provider"] = "members of two types through different paths"
 	filterExclusions["circuits/circuit-group-assignments provider_id"] = "members of two types through different paths"
 	filterExclusions["dcim/front-ports rear_port_id"] = "port mappings are no table yet"
