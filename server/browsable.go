@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strings"
 
@@ -15,7 +16,7 @@ import (
 // rendered as an HTML page with the same status. Any other answer (an
 // export, a rendered config, a file) passes through as it is.
 func (s *Server) browsable(c *gin.Context) {
-	if !browse.Wants(c.Request) {
+	if !strings.HasPrefix(c.Request.URL.Path, "/api/") || c.Request.Context().Value(internalKey{}) != nil || !browse.Wants(c.Request) {
 		c.Next()
 		return
 	}
@@ -31,7 +32,14 @@ func (s *Server) browsable(c *gin.Context) {
 		orig.Write(buf.body.Bytes())
 		return
 	}
-	user := usernameOf(c.Request.Context())
+	user, csrf := usernameOf(c.Request.Context()), ""
+	if p := PrincipalFrom(c.Request.Context()); p != nil && p.Session != nil {
+		csrf = p.Session.CsrfToken
+	}
+	var opts []byte
+	if c.Request.Method == http.MethodGet && buf.status < 300 && strings.Contains(h.Get("Allow"), http.MethodOptions) {
+		opts = s.optionsOf(c.Request)
+	}
 	shown := h.Clone() // the headers the JSON answer had
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Del("Content-Length")
@@ -40,7 +48,8 @@ func (s *Server) browsable(c *gin.Context) {
 	q := c.Request.URL.Query()
 	q.Del("format")
 	err := browse.Render(&page, browse.Page{Method: c.Request.Method, Path: c.Request.URL.Path, Query: q.Encode(),
-		Origin: baseURL(c.Request), Status: buf.status, Header: shown, Body: buf.body.Bytes(), User: user})
+		Origin: baseURL(c.Request), Status: buf.status, Header: shown, Body: buf.body.Bytes(), User: user,
+		CSRF: csrf, Options: opts})
 	if err != nil {
 		// The template is fixed and its data plain: should it still fail,
 		// the JSON answer is better than none.
@@ -54,6 +63,38 @@ func (s *Server) browsable(c *gin.Context) {
 		orig.Write(page.Bytes())
 	}
 }
+
+// internalKey marks the browse page's own OPTIONS request.
+type internalKey struct{}
+
+// optionsOf is the JSON answer of OPTIONS on r's URL for r's caller (the
+// page shows it, and its actions decide the write form), nil unless 200.
+// It runs through the engine as any request does, authenticated by the
+// same credentials, outside the read retry of r.
+func (s *Server) optionsOf(r *http.Request) []byte {
+	ctx := context.WithValue(r.Context(), internalKey{}, true)
+	ctx = context.WithValue(ctx, retryKey{}, (*retryState)(nil))
+	req := r.Clone(ctx)
+	req.Method, req.Body, req.ContentLength = http.MethodOptions, http.NoBody, 0
+	req.Header.Set("Accept", "application/json")
+	w := &plainRecorder{header: http.Header{}, status: http.StatusOK}
+	s.engine.ServeHTTP(w, req)
+	if w.status != http.StatusOK {
+		return nil
+	}
+	return w.body.Bytes()
+}
+
+// plainRecorder keeps an internal request's answer.
+type plainRecorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (w *plainRecorder) Header() http.Header         { return w.header }
+func (w *plainRecorder) WriteHeader(code int)        { w.status = code }
+func (w *plainRecorder) Write(b []byte) (int, error) { return w.body.Write(b) }
 
 // bufferedWriter keeps a handler's answer for browsable.
 type bufferedWriter struct {
