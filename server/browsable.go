@@ -12,8 +12,8 @@ import (
 )
 
 // browsable serves the browsable API (server/browse) to a browser: the
-// request runs as a JSON request, its answer is kept, and a JSON answer is
-// rendered as an HTML page with the same status. Any other answer (an
+// request runs as a JSON request, its answer is kept, and a JSON or empty
+// answer is rendered as an HTML page with the same status. Any other answer (an
 // export, a rendered config, a file) passes through as it is.
 func (s *Server) browsable(c *gin.Context) {
 	if !strings.HasPrefix(c.Request.URL.Path, "/api/") || c.Request.Context().Value(internalKey{}) != nil || !browse.Wants(c.Request) {
@@ -27,7 +27,9 @@ func (s *Server) browsable(c *gin.Context) {
 	c.Next()
 	c.Writer = orig
 	h := orig.Header()
-	if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+	// An empty answer (204 of a DELETE) gets the page too: the browser
+	// shows the status rather than a blank window.
+	if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") && buf.body.Len() > 0 {
 		orig.WriteHeader(buf.status)
 		orig.Write(buf.body.Bytes())
 		return
@@ -58,7 +60,13 @@ func (s *Server) browsable(c *gin.Context) {
 		orig.Write(buf.body.Bytes())
 		return
 	}
-	orig.WriteHeader(buf.status)
+	status := buf.status
+	if status == http.StatusNoContent {
+		// HTTP allows a 204 no body, and a browser stays on the form's
+		// page: the page (saying 204) is sent as 200.
+		status = http.StatusOK
+	}
+	orig.WriteHeader(status)
 	if c.Request.Method != http.MethodHead {
 		orig.Write(page.Bytes())
 	}

@@ -222,8 +222,8 @@ type form struct {
 
 // writeForm offers the unsafe methods the URL serves (Allow) that the
 // OPTIONS actions show the caller may use: POST where it may add, PUT,
-// PATCH and DELETE where it may change (DRF's metadata has no DELETE; the
-// server's answer to a DELETE decides in the end). Nil when none. For an
+// PATCH and DELETE where it may change (on a list: the bulk forms; DRF's
+// metadata has no DELETE, the server's answer to a DELETE decides). Nil when none. For an
 // object, the textarea holds its writable fields (related objects by id),
 // ready to edit.
 func writeForm(action, allow string, v, opts any) *form {
@@ -292,7 +292,7 @@ func writable(o, fields *object) string {
 }
 
 // byID replaces a nested object by its id (the write form of a related
-// object), in lists too.
+// object) and a choice ({value, label}) by its value, in lists too.
 func byID(v any) any {
 	switch x := v.(type) {
 	case *object:
@@ -300,6 +300,9 @@ func byID(v any) any {
 			if k == "id" {
 				return x.vals[i]
 			}
+		}
+		if len(x.keys) == 2 && x.keys[0] == "value" && x.keys[1] == "label" {
+			return x.vals[0]
 		}
 	case []any:
 		out := make([]any, len(x))
