@@ -100800,19 +100800,20 @@ func (m *ServiceTemplateMutation) ResetEdge(name string) error {
 // SessionMutation represents an operation that mutates the Session nodes in the graph.
 type SessionMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *int
-	key           *string
-	csrf_token    *string
-	created       *time.Time
-	expires       *time.Time
-	clearedFields map[string]struct{}
-	user          *int
-	cleareduser   bool
-	done          bool
-	oldValue      func(context.Context) (*Session, error)
-	predicates    []predicate.Session
+	op              Op
+	typ             string
+	id              *int
+	key             *string
+	csrf_token      *string
+	password_digest *string
+	created         *time.Time
+	expires         *time.Time
+	clearedFields   map[string]struct{}
+	user            *int
+	cleareduser     bool
+	done            bool
+	oldValue        func(context.Context) (*Session, error)
+	predicates      []predicate.Session
 }
 
 var _ ent.Mutation = (*SessionMutation)(nil)
@@ -101021,6 +101022,42 @@ func (m *SessionMutation) ResetCsrfToken() {
 	m.csrf_token = nil
 }
 
+// SetPasswordDigest sets the "password_digest" field.
+func (m *SessionMutation) SetPasswordDigest(s string) {
+	m.password_digest = &s
+}
+
+// PasswordDigest returns the value of the "password_digest" field in the mutation.
+func (m *SessionMutation) PasswordDigest() (r string, exists bool) {
+	v := m.password_digest
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPasswordDigest returns the old "password_digest" field's value of the Session entity.
+// If the Session object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SessionMutation) OldPasswordDigest(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPasswordDigest is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPasswordDigest requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPasswordDigest: %w", err)
+	}
+	return oldValue.PasswordDigest, nil
+}
+
+// ResetPasswordDigest resets all changes to the "password_digest" field.
+func (m *SessionMutation) ResetPasswordDigest() {
+	m.password_digest = nil
+}
+
 // SetCreated sets the "created" field.
 func (m *SessionMutation) SetCreated(t time.Time) {
 	m.created = &t
@@ -101154,7 +101191,7 @@ func (m *SessionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SessionMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 6)
 	if m.key != nil {
 		fields = append(fields, session.FieldKey)
 	}
@@ -101163,6 +101200,9 @@ func (m *SessionMutation) Fields() []string {
 	}
 	if m.csrf_token != nil {
 		fields = append(fields, session.FieldCsrfToken)
+	}
+	if m.password_digest != nil {
+		fields = append(fields, session.FieldPasswordDigest)
 	}
 	if m.created != nil {
 		fields = append(fields, session.FieldCreated)
@@ -101184,6 +101224,8 @@ func (m *SessionMutation) Field(name string) (ent.Value, bool) {
 		return m.UserID()
 	case session.FieldCsrfToken:
 		return m.CsrfToken()
+	case session.FieldPasswordDigest:
+		return m.PasswordDigest()
 	case session.FieldCreated:
 		return m.Created()
 	case session.FieldExpires:
@@ -101203,6 +101245,8 @@ func (m *SessionMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldUserID(ctx)
 	case session.FieldCsrfToken:
 		return m.OldCsrfToken(ctx)
+	case session.FieldPasswordDigest:
+		return m.OldPasswordDigest(ctx)
 	case session.FieldCreated:
 		return m.OldCreated(ctx)
 	case session.FieldExpires:
@@ -101236,6 +101280,13 @@ func (m *SessionMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCsrfToken(v)
+		return nil
+	case session.FieldPasswordDigest:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPasswordDigest(v)
 		return nil
 	case session.FieldCreated:
 		v, ok := value.(time.Time)
@@ -101311,6 +101362,9 @@ func (m *SessionMutation) ResetField(name string) error {
 		return nil
 	case session.FieldCsrfToken:
 		m.ResetCsrfToken()
+		return nil
+	case session.FieldPasswordDigest:
+		m.ResetPasswordDigest()
 		return nil
 	case session.FieldCreated:
 		m.ResetCreated()

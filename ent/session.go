@@ -24,6 +24,8 @@ type Session struct {
 	UserID int `json:"user_id,omitempty"`
 	// CsrfToken holds the value of the "csrf_token" field.
 	CsrfToken string `json:"csrf_token,omitempty"`
+	// PasswordDigest holds the value of the "password_digest" field.
+	PasswordDigest string `json:"password_digest,omitempty"`
 	// Created holds the value of the "created" field.
 	Created time.Time `json:"created,omitempty"`
 	// Expires holds the value of the "expires" field.
@@ -61,7 +63,7 @@ func (*Session) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case session.FieldID, session.FieldUserID:
 			values[i] = new(sql.NullInt64)
-		case session.FieldKey, session.FieldCsrfToken:
+		case session.FieldKey, session.FieldCsrfToken, session.FieldPasswordDigest:
 			values[i] = new(sql.NullString)
 		case session.FieldCreated, session.FieldExpires:
 			values[i] = new(sql.NullTime)
@@ -103,6 +105,12 @@ func (_m *Session) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field csrf_token", values[i])
 			} else if value.Valid {
 				_m.CsrfToken = value.String
+			}
+		case session.FieldPasswordDigest:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field password_digest", values[i])
+			} else if value.Valid {
+				_m.PasswordDigest = value.String
 			}
 		case session.FieldCreated:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -165,6 +173,9 @@ func (_m *Session) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("csrf_token=")
 	builder.WriteString(_m.CsrfToken)
+	builder.WriteString(", ")
+	builder.WriteString("password_digest=")
+	builder.WriteString(_m.PasswordDigest)
 	builder.WriteString(", ")
 	builder.WriteString("created=")
 	builder.WriteString(_m.Created.Format(time.ANSIC))

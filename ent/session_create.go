@@ -39,6 +39,12 @@ func (_c *SessionCreate) SetCsrfToken(v string) *SessionCreate {
 	return _c
 }
 
+// SetPasswordDigest sets the "password_digest" field.
+func (_c *SessionCreate) SetPasswordDigest(v string) *SessionCreate {
+	_c.mutation.SetPasswordDigest(v)
+	return _c
+}
+
 // SetCreated sets the "created" field.
 func (_c *SessionCreate) SetCreated(v time.Time) *SessionCreate {
 	_c.mutation.SetCreated(v)
@@ -126,6 +132,14 @@ func (_c *SessionCreate) check() error {
 			return &ValidationError{Name: "csrf_token", err: fmt.Errorf(`ent: validator failed for field "Session.csrf_token": %w`, err)}
 		}
 	}
+	if _, ok := _c.mutation.PasswordDigest(); !ok {
+		return &ValidationError{Name: "password_digest", err: errors.New(`ent: missing required field "Session.password_digest"`)}
+	}
+	if v, ok := _c.mutation.PasswordDigest(); ok {
+		if err := session.PasswordDigestValidator(v); err != nil {
+			return &ValidationError{Name: "password_digest", err: fmt.Errorf(`ent: validator failed for field "Session.password_digest": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Created(); !ok {
 		return &ValidationError{Name: "created", err: errors.New(`ent: missing required field "Session.created"`)}
 	}
@@ -168,6 +182,10 @@ func (_c *SessionCreate) createSpec() (*Session, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.CsrfToken(); ok {
 		_spec.SetField(session.FieldCsrfToken, field.TypeString, value)
 		_node.CsrfToken = value
+	}
+	if value, ok := _c.mutation.PasswordDigest(); ok {
+		_spec.SetField(session.FieldPasswordDigest, field.TypeString, value)
+		_node.PasswordDigest = value
 	}
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(session.FieldCreated, field.TypeTime, value)

@@ -172,7 +172,7 @@ func (s *Server) login(c *gin.Context) error {
 		return s.renderLogin(c, http.StatusOK, l)
 	}
 	s.loginUsers.Reset(userKey)
-	secret, _, err := session.Create(r.Context(), s.db.Client, u.ID, now, s.cfg.SessionCookieAge)
+	secret, _, err := session.Create(r.Context(), s.db.Client, u, now, s.cfg.SessionCookieAge)
 	if err != nil {
 		return err
 	}
@@ -239,7 +239,8 @@ func (s *Server) logout(c *gin.Context) error {
 }
 
 // RevokeSessions ends every session of a user (cmd's `user
-// revoke-sessions`, and a password change there) and returns how many.
+// revoke-sessions`) and returns how many. A password change needs no
+// call: sessions remember the password they were opened with.
 func (s *Server) RevokeSessions(ctx context.Context, username string) (int, error) {
 	u, err := s.db.Client.User.Query().Where(user.UsernameEQ(username)).Only(ctx)
 	if err != nil {

@@ -179,7 +179,8 @@ func TestSessionLogin(t *testing.T) {
 			t.Fatalf("after logout: %d %s", r.Status, r.Body)
 		}
 
-		// Revocation, deactivation and deletion end a user's sessions.
+		// Revocation, a password change (even back to the same password: the
+		// hash is salted), deactivation and deletion end a user's sessions.
 		anon.Must(http.StatusCreated, "POST", "/api/users/users/", map[string]any{"username": "ops", "password": "ops-secret-1"}, "Authorization: Token "+servertest.Token)
 		for _, c := range []struct {
 			name string
@@ -189,6 +190,11 @@ func TestSessionLogin(t *testing.T) {
 				if n, err := e.Server.RevokeSessions(ctx, "ops"); err != nil || n != 1 {
 					t.Fatalf("revoke: %d %v", n, err)
 				}
+			}},
+			{"password changed", func() {
+				id := e.Admin().Must(200, "GET", "/api/users/users/?username=ops", nil).Results()[0]["id"]
+				e.Admin().Must(200, "PATCH", "/api/users/users/"+itoa(int(id.(float64)))+"/", map[string]any{"password": "ops-secret-2"})
+				e.Admin().Must(200, "PATCH", "/api/users/users/"+itoa(int(id.(float64)))+"/", map[string]any{"password": "ops-secret-1"})
 			}},
 			{"deactivated", func() {
 				id := e.Admin().Must(200, "GET", "/api/users/users/?username=ops", nil).Results()[0]["id"]
@@ -219,7 +225,7 @@ func TestSessionLogin(t *testing.T) {
 		// Expiry: an expired session authenticates nothing, and the prune
 		// deletes it and only it.
 		now := time.Now().UTC()
-		admin := e.DB.Client.User.Query().FirstIDX(ctx)
+		admin := e.DB.Client.User.Query().FirstX(ctx)
 		old, _, err := session.Create(ctx, e.DB.Client, admin, now.Add(-time.Hour), time.Minute)
 		if err != nil {
 			t.Fatal(err)

@@ -4603,6 +4603,7 @@ var (
 		{Name: "id", Type: field.TypeInt, Increment: true},
 		{Name: "key", Type: field.TypeString, Unique: true, Size: 64},
 		{Name: "csrf_token", Type: field.TypeString, Size: 64},
+		{Name: "password_digest", Type: field.TypeString, Size: 64},
 		{Name: "created", Type: field.TypeTime},
 		{Name: "expires", Type: field.TypeTime},
 		{Name: "user_id", Type: field.TypeInt},
@@ -4615,7 +4616,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "core_session_users_user_user",
-				Columns:    []*schema.Column{CoreSessionColumns[5]},
+				Columns:    []*schema.Column{CoreSessionColumns[6]},
 				RefColumns: []*schema.Column{UsersUserColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -4624,12 +4625,12 @@ var (
 			{
 				Name:    "session_expires",
 				Unique:  false,
-				Columns: []*schema.Column{CoreSessionColumns[4]},
+				Columns: []*schema.Column{CoreSessionColumns[5]},
 			},
 			{
 				Name:    "session_user_id",
 				Unique:  false,
-				Columns: []*schema.Column{CoreSessionColumns[5]},
+				Columns: []*schema.Column{CoreSessionColumns[6]},
 			},
 		},
 	}

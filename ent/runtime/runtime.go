@@ -6475,8 +6475,12 @@ func init() {
 	sessionDescCsrfToken := sessionFields[2].Descriptor()
 	// session.CsrfTokenValidator is a validator for the "csrf_token" field. It is called by the builders before save.
 	session.CsrfTokenValidator = sessionDescCsrfToken.Validators[0].(func(string) error)
+	// sessionDescPasswordDigest is the schema descriptor for password_digest field.
+	sessionDescPasswordDigest := sessionFields[3].Descriptor()
+	// session.PasswordDigestValidator is a validator for the "password_digest" field. It is called by the builders before save.
+	session.PasswordDigestValidator = sessionDescPasswordDigest.Validators[0].(func(string) error)
 	// sessionDescCreated is the schema descriptor for created field.
-	sessionDescCreated := sessionFields[3].Descriptor()
+	sessionDescCreated := sessionFields[4].Descriptor()
 	// session.DefaultCreated holds the default value on creation for the created field.
 	session.DefaultCreated = sessionDescCreated.Default.(func() time.Time)
 	siteMixin := schema.Site{}.Mixin()

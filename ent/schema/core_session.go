@@ -15,7 +15,10 @@ import (
 // ends it everywhere at once. key is the SHA-256 of the cookie's secret:
 // a read of the table (a backup, a replica's log) yields no usable cookie.
 // csrf_token is the session's synchronizer token, required on its unsafe
-// requests. Expired rows are deleted by a gocron job.
+// requests. password_digest is the SHA-256 of the user's password hash at
+// login: a session whose user's password changed since (through the API
+// or the command line) no longer authenticates, as Django's session auth
+// hash does. Expired rows are deleted by a gocron job.
 //
 // Not an API model: NetBox keeps Django's django_session, which has no
 // API either.
@@ -26,6 +29,7 @@ func (Session) Fields() []ent.Field {
 		field.String("key").MaxLen(64).Unique().Immutable(),
 		field.Int("user_id").Immutable(),
 		field.String("csrf_token").MaxLen(64).Immutable(),
+		field.String("password_digest").MaxLen(64).Immutable(),
 		field.Time("created").Default(Now).Immutable(),
 		field.Time("expires").Immutable(),
 	}

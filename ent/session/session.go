@@ -20,6 +20,8 @@ const (
 	FieldUserID = "user_id"
 	// FieldCsrfToken holds the string denoting the csrf_token field in the database.
 	FieldCsrfToken = "csrf_token"
+	// FieldPasswordDigest holds the string denoting the password_digest field in the database.
+	FieldPasswordDigest = "password_digest"
 	// FieldCreated holds the string denoting the created field in the database.
 	FieldCreated = "created"
 	// FieldExpires holds the string denoting the expires field in the database.
@@ -43,6 +45,7 @@ var Columns = []string{
 	FieldKey,
 	FieldUserID,
 	FieldCsrfToken,
+	FieldPasswordDigest,
 	FieldCreated,
 	FieldExpires,
 }
@@ -62,6 +65,8 @@ var (
 	KeyValidator func(string) error
 	// CsrfTokenValidator is a validator for the "csrf_token" field. It is called by the builders before save.
 	CsrfTokenValidator func(string) error
+	// PasswordDigestValidator is a validator for the "password_digest" field. It is called by the builders before save.
+	PasswordDigestValidator func(string) error
 	// DefaultCreated holds the default value on creation for the "created" field.
 	DefaultCreated func() time.Time
 )
@@ -87,6 +92,11 @@ func ByUserID(opts ...sql.OrderTermOption) OrderOption {
 // ByCsrfToken orders the results by the csrf_token field.
 func ByCsrfToken(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCsrfToken, opts...).ToFunc()
+}
+
+// ByPasswordDigest orders the results by the password_digest field.
+func ByPasswordDigest(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPasswordDigest, opts...).ToFunc()
 }
 
 // ByCreated orders the results by the created field.

@@ -70,6 +70,11 @@ func CsrfToken(v string) predicate.Session {
 	return predicate.Session(sql.FieldEQ(FieldCsrfToken, v))
 }
 
+// PasswordDigest applies equality check predicate on the "password_digest" field. It's identical to PasswordDigestEQ.
+func PasswordDigest(v string) predicate.Session {
+	return predicate.Session(sql.FieldEQ(FieldPasswordDigest, v))
+}
+
 // Created applies equality check predicate on the "created" field. It's identical to CreatedEQ.
 func Created(v time.Time) predicate.Session {
 	return predicate.Session(sql.FieldEQ(FieldCreated, v))
@@ -228,6 +233,71 @@ func CsrfTokenEqualFold(v string) predicate.Session {
 // CsrfTokenContainsFold applies the ContainsFold predicate on the "csrf_token" field.
 func CsrfTokenContainsFold(v string) predicate.Session {
 	return predicate.Session(sql.FieldContainsFold(FieldCsrfToken, v))
+}
+
+// PasswordDigestEQ applies the EQ predicate on the "password_digest" field.
+func PasswordDigestEQ(v string) predicate.Session {
+	return predicate.Session(sql.FieldEQ(FieldPasswordDigest, v))
+}
+
+// PasswordDigestNEQ applies the NEQ predicate on the "password_digest" field.
+func PasswordDigestNEQ(v string) predicate.Session {
+	return predicate.Session(sql.FieldNEQ(FieldPasswordDigest, v))
+}
+
+// PasswordDigestIn applies the In predicate on the "password_digest" field.
+func PasswordDigestIn(vs ...string) predicate.Session {
+	return predicate.Session(sql.FieldIn(FieldPasswordDigest, vs...))
+}
+
+// PasswordDigestNotIn applies the NotIn predicate on the "password_digest" field.
+func PasswordDigestNotIn(vs ...string) predicate.Session {
+	return predicate.Session(sql.FieldNotIn(FieldPasswordDigest, vs...))
+}
+
+// PasswordDigestGT applies the GT predicate on the "password_digest" field.
+func PasswordDigestGT(v string) predicate.Session {
+	return predicate.Session(sql.FieldGT(FieldPasswordDigest, v))
+}
+
+// PasswordDigestGTE applies the GTE predicate on the "password_digest" field.
+func PasswordDigestGTE(v string) predicate.Session {
+	return predicate.Session(sql.FieldGTE(FieldPasswordDigest, v))
+}
+
+// PasswordDigestLT applies the LT predicate on the "password_digest" field.
+func PasswordDigestLT(v string) predicate.Session {
+	return predicate.Session(sql.FieldLT(FieldPasswordDigest, v))
+}
+
+// PasswordDigestLTE applies the LTE predicate on the "password_digest" field.
+func PasswordDigestLTE(v string) predicate.Session {
+	return predicate.Session(sql.FieldLTE(FieldPasswordDigest, v))
+}
+
+// PasswordDigestContains applies the Contains predicate on the "password_digest" field.
+func PasswordDigestContains(v string) predicate.Session {
+	return predicate.Session(sql.FieldContains(FieldPasswordDigest, v))
+}
+
+// PasswordDigestHasPrefix applies the HasPrefix predicate on the "password_digest" field.
+func PasswordDigestHasPrefix(v string) predicate.Session {
+	return predicate.Session(sql.FieldHasPrefix(FieldPasswordDigest, v))
+}
+
+// PasswordDigestHasSuffix applies the HasSuffix predicate on the "password_digest" field.
+func PasswordDigestHasSuffix(v string) predicate.Session {
+	return predicate.Session(sql.FieldHasSuffix(FieldPasswordDigest, v))
+}
+
+// PasswordDigestEqualFold applies the EqualFold predicate on the "password_digest" field.
+func PasswordDigestEqualFold(v string) predicate.Session {
+	return predicate.Session(sql.FieldEqualFold(FieldPasswordDigest, v))
+}
+
+// PasswordDigestContainsFold applies the ContainsFold predicate on the "password_digest" field.
+func PasswordDigestContainsFold(v string) predicate.Session {
+	return predicate.Session(sql.FieldContainsFold(FieldPasswordDigest, v))
 }
 
 // CreatedEQ applies the EQ predicate on the "created" field.

@@ -52,16 +52,18 @@ func Equal(want, got string) bool {
 	return want != "" && subtle.ConstantTimeCompare([]byte(want), []byte(got)) == 1
 }
 
-// Create stores a new session of userID, valid for lifetime from now,
-// and returns the cookie's secret and the row.
-func Create(ctx context.Context, c *ent.Client, userID int, now time.Time, lifetime time.Duration) (string, *ent.Session, error) {
+// Create stores a new session of u, valid for lifetime from now, and
+// returns the cookie's secret and the row.
+func Create(ctx context.Context, c *ent.Client, u *ent.User, now time.Time, lifetime time.Duration) (string, *ent.Session, error) {
 	secret := NewSecret()
-	row, err := c.Session.Create().SetKey(Digest(secret)).SetUserID(userID).SetCsrfToken(NewSecret()).
+	row, err := c.Session.Create().SetKey(Digest(secret)).SetUserID(u.ID).SetCsrfToken(NewSecret()).
+		SetPasswordDigest(Digest(u.Password)).
 		SetCreated(now).SetExpires(now.Add(lifetime)).Save(ctx)
 	return secret, row, err
 }
 
-// Lookup returns the unexpired session of secret with its user, or nil.
+// Lookup returns the unexpired session of secret with its user, or nil;
+// nil too when the user's password changed since the login.
 func Lookup(ctx context.Context, c *ent.Client, secret string, now time.Time) (*ent.Session, error) {
 	if secret == "" {
 		return nil, nil
@@ -70,7 +72,13 @@ func Lookup(ctx context.Context, c *ent.Client, secret string, now time.Time) (*
 	if ent.IsNotFound(err) {
 		return nil, nil
 	}
-	return row, err
+	if err != nil {
+		return nil, err
+	}
+	if row.Edges.User == nil || !Equal(row.PasswordDigest, Digest(row.Edges.User.Password)) {
+		return nil, nil
+	}
+	return row, nil
 }
 
 // Delete ends the session of secret (a logout); an unknown one is no error.
