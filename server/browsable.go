@@ -27,9 +27,9 @@ func (s *Server) browsable(c *gin.Context) {
 	c.Next()
 	c.Writer = orig
 	h := orig.Header()
-	// An empty answer (204 of a DELETE) gets the page too: the browser
-	// shows the status rather than a blank window.
-	if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") && buf.body.Len() > 0 {
+	// A 204 (a DELETE) gets the page too: the browser shows the status
+	// rather than nothing.
+	if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") && buf.status != http.StatusNoContent {
 		orig.WriteHeader(buf.status)
 		orig.Write(buf.body.Bytes())
 		return
@@ -46,6 +46,11 @@ func (s *Server) browsable(c *gin.Context) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Del("Content-Length")
 	h.Set("Vary", "Accept")
+	// The page is the caller's (its name, its session's CSRF token): not
+	// to be cached or revalidated by the JSON's validators.
+	h.Del("ETag")
+	h.Del("Last-Modified")
+	h.Set("Cache-Control", "no-store")
 	var page bytes.Buffer
 	q := c.Request.URL.Query()
 	q.Del("format")

@@ -64,6 +64,10 @@ func TestBrowsableAPI(t *testing.T) {
 		if i, j := strings.Index(body, `&#34;id&#34;`), strings.Index(body, `&#34;display&#34;`); i < 0 || j < i {
 			t.Errorf("field order lost")
 		}
+		// The page is never cached: it carries the caller's name and token.
+		if r := a.Must(http.StatusOK, "GET", "/api/dcim/sites/1/", nil, browserAccept); r.Header.Get("ETag") != "" || r.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("page headers: %v", r.Header)
+		}
 		// JSON clients: unchanged.
 		want := a.Must(http.StatusOK, "GET", "/api/dcim/sites/", nil).Body
 		for _, h := range []string{"Accept: */*", "Accept: application/json", "Accept: application/json, text/html;q=0.5"} {
