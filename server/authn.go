@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -19,6 +20,9 @@ import (
 type Principal struct {
 	User  *ent.User
 	Token *ent.Token
+	// Session is the browser session that authenticated the request
+	// (session.go); nil for a token.
+	Session *ent.Session
 
 	perms userGrants // loaded on first use (perms.go)
 }
@@ -44,6 +48,9 @@ func usernameOf(ctx context.Context) string {
 // no credential leaves the request anonymous for authorize to judge.
 func (s *Server) authenticate(c *gin.Context) {
 	p, err := s.principal(c.Request)
+	if err == nil && strings.HasPrefix(c.Request.URL.Path, "/api/") {
+		err = checkCSRF(c.Request, p)
+	}
 	if err != nil {
 		s.render(c, err)
 		c.Abort()
@@ -58,6 +65,9 @@ func (s *Server) authenticate(c *gin.Context) {
 
 func (s *Server) principal(r *http.Request) (*Principal, error) {
 	header := r.Header.Get("Authorization")
+	if header == "" {
+		return s.sessionPrincipal(r)
+	}
 	cred, err := auth.ParseAuthorization(header)
 	if err != nil || cred.Secret == "" {
 		return nil, err

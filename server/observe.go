@@ -25,6 +25,10 @@ func (s *Server) MetricsHandler() http.Handler { return s.metrics.Handler(s.cfg.
 // pattern and one access-log line. A read retried after a dropped
 // connection (retry.go) is counted once, by its second attempt.
 func (s *Server) observe(c *gin.Context) {
+	if c.Request.Context().Value(internalKey{}) != nil {
+		c.Next() // the browse page's own OPTIONS: not a request of the client's
+		return
+	}
 	start := time.Now()
 	c.Next()
 	if st, _ := c.Request.Context().Value(retryKey{}).(*retryState); st != nil && st.again && !st.retried {

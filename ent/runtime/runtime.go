@@ -95,6 +95,7 @@ import (
 	"github.com/inventory/inventory/ent/schema"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
+	"github.com/inventory/inventory/ent/session"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/subscription"
@@ -6464,6 +6465,24 @@ func init() {
 	servicetemplateDescProtocol := servicetemplateFields[1].Descriptor()
 	// servicetemplate.ProtocolValidator is a validator for the "protocol" field. It is called by the builders before save.
 	servicetemplate.ProtocolValidator = servicetemplateDescProtocol.Validators[0].(func(string) error)
+	sessionFields := schema.Session{}.Fields()
+	_ = sessionFields
+	// sessionDescKey is the schema descriptor for key field.
+	sessionDescKey := sessionFields[0].Descriptor()
+	// session.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	session.KeyValidator = sessionDescKey.Validators[0].(func(string) error)
+	// sessionDescCsrfToken is the schema descriptor for csrf_token field.
+	sessionDescCsrfToken := sessionFields[2].Descriptor()
+	// session.CsrfTokenValidator is a validator for the "csrf_token" field. It is called by the builders before save.
+	session.CsrfTokenValidator = sessionDescCsrfToken.Validators[0].(func(string) error)
+	// sessionDescPasswordDigest is the schema descriptor for password_digest field.
+	sessionDescPasswordDigest := sessionFields[3].Descriptor()
+	// session.PasswordDigestValidator is a validator for the "password_digest" field. It is called by the builders before save.
+	session.PasswordDigestValidator = sessionDescPasswordDigest.Validators[0].(func(string) error)
+	// sessionDescCreated is the schema descriptor for created field.
+	sessionDescCreated := sessionFields[4].Descriptor()
+	// session.DefaultCreated holds the default value on creation for the created field.
+	session.DefaultCreated = sessionDescCreated.Default.(func() time.Time)
 	siteMixin := schema.Site{}.Mixin()
 	siteHooks := schema.Site{}.Hooks()
 	site.Hooks[0] = siteHooks[0]
