@@ -257,6 +257,9 @@ func (d *DB) Migrate(ctx context.Context) error {
 	if err := resource.FillNaturalKeys(ctx, c, d.Dialect); err != nil {
 		return err
 	}
+	if err := resource.OrderingIndexes(ctx, c, d.Dialect); err != nil {
+		return err
+	}
 	if d.Dialect == dialect.Postgres {
 		ok, err := resource.SearchIndexes(ctx, c, d.Dialect)
 		if err != nil {
