@@ -11,8 +11,8 @@ import (
 	"github.com/inventory/inventory/server/servertest"
 )
 
-// TestOrderingIndexes: every model's default ordering is served by an
-// index on both databases, for a page of rows and for a deep page's ids
+// TestOrderingIndexes: every model's default ordering (of its own
+// columns) is served by an index on both databases, for a page of rows and for a deep page's ids
 // (PostgreSQL selects those first): the planner walks an index instead of
 // sorting the table. PostgreSQL is asked with sorting priced out
 // (enable_sort off), as its tables are empty here and a sort of nothing
@@ -33,6 +33,10 @@ func TestOrderingIndexes(t *testing.T) {
 			}
 		}
 		for _, d := range resource.All() {
+			if !d.OrderingIndexable() {
+				t.Logf("%s: its default ordering goes through a related table: no index of its own can serve it", d.ContentType())
+				continue
+			}
 			for _, shape := range []string{"rows", "ids"} {
 				s := d.IDSelector(e.DB.Dialect, d.Filters().Order(""))
 				if shape == "rows" {

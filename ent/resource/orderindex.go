@@ -36,6 +36,9 @@ func OrderingIndexes(ctx context.Context, ex SQLExecer, dia string) error {
 // orderingIndex is the CREATE INDEX statement of d's default ordering, ""
 // when it is the id alone (the primary key serves it).
 func (d *Descriptor) orderingIndex(dia string) string {
+	if !d.OrderingIndexable() {
+		return ""
+	}
 	s := sql.Dialect(dia).Select("id").From(sql.Table(d.Table))
 	d.applyOrder(s, d.spec.Order(""))
 	q, _ := s.Query()
@@ -62,4 +65,17 @@ func orderingIndexName(table string) string {
 		return n
 	}
 	return searchIndexName(table, "ordering")
+}
+
+// OrderingIndexable tells whether d's default ordering names columns of
+// its own table only. An ordering through a related table (a tagged
+// item's tag weight and name: a subquery per row) cannot be held by an
+// index of this table; such a list sorts its (filtered) rows.
+func (d *Descriptor) OrderingIndexable() bool {
+	for _, t := range d.spec.Order("") {
+		if !identRe.MatchString(t.Column) {
+			return false
+		}
+	}
+	return true
 }
