@@ -65,7 +65,7 @@ func TestPagingDepth(t *testing.T) {
 		e.DB.Cache.Bump()
 		first := cost("/api/dcim/sites/?limit=2&" + url.Values{"q": {"site"}}.Encode())
 		second := cost("/api/dcim/sites/?limit=2&offset=2&" + url.Values{"q": {"site"}}.Encode())
-		if second >= first+boolInt(e.DB.Dialect == "postgres") {
+		if second >= first+int64OfBool(e.DB.Dialect == "postgres") {
 			t.Errorf("the second page of a filter set: %d read queries, the first %d: its count was not cached", second, first)
 		}
 		e.DB.Cache.Bump()
@@ -78,7 +78,7 @@ func TestPagingDepth(t *testing.T) {
 	})
 }
 
-func boolInt(b bool) int64 {
+func int64OfBool(b bool) int64 {
 	if b {
 		return 1
 	}
