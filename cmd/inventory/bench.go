@@ -97,7 +97,7 @@ func bench(args []string) error {
 	}
 	defer cleanup()
 
-	d, err := db.Open(ctx, dsn)
+	d, err := db.Open(ctx, dsn, db.CountStatements())
 	if err != nil {
 		return err
 	}
@@ -151,6 +151,7 @@ func bench(args []string) error {
 	}
 
 	l := newLoader("http://"+ln.Addr().String(), "Token "+token, o)
+	l.statements = func() int64 { return d.Queries.Load() + d.Statements.Load() }
 	return l.run(ctx, seed)
 }
 
