@@ -120,7 +120,9 @@ func specialRegistry() ([]*special, error) {
 			// A model served at a second path (extras/object-changes).
 			s.app, base = e.App, strings.Split(e.Path, "/")
 		case d != nil:
-			if e.Name == "" {
+			// Without a Name, a detail endpoint adds methods to the model's
+			// own detail route (running a script: POST on it).
+			if e.Name == "" && !e.Detail {
 				return fmt.Errorf("%s: an endpoint of a model needs a Name", d.ContentType())
 			}
 			s.app, base = d.App, []string{d.Path}
@@ -235,6 +237,9 @@ func (s *Server) specialRoutes(api *gin.RouterGroup) {
 				}
 				return h(s, c)
 			}))
+		}
+		if e.model != nil && e.Name == "" {
+			continue // the model's detail route answers OPTIONS
 		}
 		api.OPTIONS(route, s.wrap(func(c *gin.Context) error { return s.specialOptions(c, e) }))
 	}
