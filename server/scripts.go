@@ -43,9 +43,6 @@ func init() {
 
 // uploadScriptModule serves POST /api/extras/scripts/upload/.
 func (s *Server) uploadScriptModule(c *gin.Context) error {
-	if err := s.mayAddScriptModule(c); err != nil {
-		return err
-	}
 	in, err := objectBody(c)
 	if err != nil {
 		return err
@@ -160,27 +157,4 @@ func orderedVars(vars []extras.ScriptVar) json.RawMessage {
 		b = append(append(append(b, k...), ':'), c...)
 	}
 	return append(b, '}')
-}
-
-// mayAddScriptModule is NetBox's check of the upload: add on
-// extras.scriptmodule (the proxy model of core.managedfile, whose
-// permissions Django keeps under the proxy's own type). Constraints are not applied: a
-// module has no attributes a constraint could select before it exists.
-func (s *Server) mayAddScriptModule(c *gin.Context) error {
-	ctx := c.Request.Context()
-	p := PrincipalFrom(ctx)
-	if p == nil {
-		return errNotAuthenticated
-	}
-	if p.User.IsSuperuser {
-		return nil
-	}
-	if p.Token != nil && !p.Token.WriteEnabled {
-		return errForbidden
-	}
-	_, ok, err := s.matching(ctx, p, "extras.scriptmodule", actionAdd)
-	if err != nil || ok {
-		return err
-	}
-	return errForbidden
 }

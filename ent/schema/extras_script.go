@@ -64,9 +64,8 @@ func (Script) Annotations() []schema.Annotation {
 			Endpoints: []api.Endpoint{
 				{Name: "upload", Ops: []api.Op{{
 					// NetBox checks add on extras.scriptmodule (a proxy of
-					// core.managedfile, which has no descriptor here): the
-					// handler checks that grant itself.
-					Method: "POST", Permission: api.PermAuthenticated, Handler: "extras.scripts.upload", Write: true,
+					// core.managedfile, not served as a model here).
+					Method: "POST", Permission: "add", Model: "extras.scriptmodule", Handler: "extras.scripts.upload", Write: true,
 					Summary: "Upload a script module (multipart form data: file)", Request: "ScriptModuleRequest",
 					Response: "ScriptModule", Status: 201, Errors: []int{400},
 					Description: "The stored module; its Script classes are listed under /api/extras/scripts/.",
