@@ -66,6 +66,7 @@ import (
 	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
+	"github.com/inventory/inventory/ent/managedfile"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/modulebay"
@@ -102,6 +103,7 @@ import (
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/savedfilter"
+	"github.com/inventory/inventory/ent/script"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/session"
@@ -241,6 +243,8 @@ type Client struct {
 	Location *LocationClient
 	// MACAddress is the client for interacting with the MACAddress builders.
 	MACAddress *MACAddressClient
+	// ManagedFile is the client for interacting with the ManagedFile builders.
+	ManagedFile *ManagedFileClient
 	// Manufacturer is the client for interacting with the Manufacturer builders.
 	Manufacturer *ManufacturerClient
 	// Module is the client for interacting with the Module builders.
@@ -313,6 +317,8 @@ type Client struct {
 	RouteTarget *RouteTargetClient
 	// SavedFilter is the client for interacting with the SavedFilter builders.
 	SavedFilter *SavedFilterClient
+	// Script is the client for interacting with the Script builders.
+	Script *ScriptClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
 	// ServiceTemplate is the client for interacting with the ServiceTemplate builders.
@@ -431,6 +437,7 @@ func (c *Client) init() {
 	c.JournalEntry = NewJournalEntryClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.MACAddress = NewMACAddressClient(c.config)
+	c.ManagedFile = NewManagedFileClient(c.config)
 	c.Manufacturer = NewManufacturerClient(c.config)
 	c.Module = NewModuleClient(c.config)
 	c.ModuleBay = NewModuleBayClient(c.config)
@@ -467,6 +474,7 @@ func (c *Client) init() {
 	c.Role = NewRoleClient(c.config)
 	c.RouteTarget = NewRouteTargetClient(c.config)
 	c.SavedFilter = NewSavedFilterClient(c.config)
+	c.Script = NewScriptClient(c.config)
 	c.Service = NewServiceClient(c.config)
 	c.ServiceTemplate = NewServiceTemplateClient(c.config)
 	c.Session = NewSessionClient(c.config)
@@ -638,6 +646,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		JournalEntry:              NewJournalEntryClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		MACAddress:                NewMACAddressClient(cfg),
+		ManagedFile:               NewManagedFileClient(cfg),
 		Manufacturer:              NewManufacturerClient(cfg),
 		Module:                    NewModuleClient(cfg),
 		ModuleBay:                 NewModuleBayClient(cfg),
@@ -674,6 +683,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Role:                      NewRoleClient(cfg),
 		RouteTarget:               NewRouteTargetClient(cfg),
 		SavedFilter:               NewSavedFilterClient(cfg),
+		Script:                    NewScriptClient(cfg),
 		Service:                   NewServiceClient(cfg),
 		ServiceTemplate:           NewServiceTemplateClient(cfg),
 		Session:                   NewSessionClient(cfg),
@@ -772,6 +782,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		JournalEntry:              NewJournalEntryClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		MACAddress:                NewMACAddressClient(cfg),
+		ManagedFile:               NewManagedFileClient(cfg),
 		Manufacturer:              NewManufacturerClient(cfg),
 		Module:                    NewModuleClient(cfg),
 		ModuleBay:                 NewModuleBayClient(cfg),
@@ -808,6 +819,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Role:                      NewRoleClient(cfg),
 		RouteTarget:               NewRouteTargetClient(cfg),
 		SavedFilter:               NewSavedFilterClient(cfg),
+		Script:                    NewScriptClient(cfg),
 		Service:                   NewServiceClient(cfg),
 		ServiceTemplate:           NewServiceTemplateClient(cfg),
 		Session:                   NewSessionClient(cfg),
@@ -876,15 +888,15 @@ func (c *Client) Use(hooks ...Hook) {
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
 		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
 		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
-		c.Location, c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay,
+		c.Location, c.MACAddress, c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay,
 		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
 		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
 		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
 		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
 		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
 		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Service,
-		c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
+		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Script,
+		c.Service, c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
 		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
 		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
 		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
@@ -910,15 +922,15 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
 		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
 		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
-		c.Location, c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay,
+		c.Location, c.MACAddress, c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay,
 		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
 		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
 		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
 		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
 		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
 		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Service,
-		c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
+		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Script,
+		c.Service, c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
 		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
 		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
 		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
@@ -1034,6 +1046,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Location.mutate(ctx, m)
 	case *MACAddressMutation:
 		return c.MACAddress.mutate(ctx, m)
+	case *ManagedFileMutation:
+		return c.ManagedFile.mutate(ctx, m)
 	case *ManufacturerMutation:
 		return c.Manufacturer.mutate(ctx, m)
 	case *ModuleMutation:
@@ -1106,6 +1120,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.RouteTarget.mutate(ctx, m)
 	case *SavedFilterMutation:
 		return c.SavedFilter.mutate(ctx, m)
+	case *ScriptMutation:
+		return c.Script.mutate(ctx, m)
 	case *ServiceMutation:
 		return c.Service.mutate(ctx, m)
 	case *ServiceTemplateMutation:
@@ -6370,6 +6386,139 @@ func (c *MACAddressClient) mutate(ctx context.Context, m *MACAddressMutation) (V
 	}
 }
 
+// ManagedFileClient is a client for the ManagedFile schema.
+type ManagedFileClient struct {
+	config
+}
+
+// NewManagedFileClient returns a client for the ManagedFile from the given config.
+func NewManagedFileClient(c config) *ManagedFileClient {
+	return &ManagedFileClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `managedfile.Hooks(f(g(h())))`.
+func (c *ManagedFileClient) Use(hooks ...Hook) {
+	c.hooks.ManagedFile = append(c.hooks.ManagedFile, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `managedfile.Intercept(f(g(h())))`.
+func (c *ManagedFileClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ManagedFile = append(c.inters.ManagedFile, interceptors...)
+}
+
+// Create returns a builder for creating a ManagedFile entity.
+func (c *ManagedFileClient) Create() *ManagedFileCreate {
+	mutation := newManagedFileMutation(c.config, OpCreate)
+	return &ManagedFileCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ManagedFile entities.
+func (c *ManagedFileClient) CreateBulk(builders ...*ManagedFileCreate) *ManagedFileCreateBulk {
+	return &ManagedFileCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ManagedFileClient) MapCreateBulk(slice any, setFunc func(*ManagedFileCreate, int)) *ManagedFileCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ManagedFileCreateBulk{err: fmt.Errorf("calling to ManagedFileClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ManagedFileCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ManagedFileCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ManagedFile.
+func (c *ManagedFileClient) Update() *ManagedFileUpdate {
+	mutation := newManagedFileMutation(c.config, OpUpdate)
+	return &ManagedFileUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ManagedFileClient) UpdateOne(_m *ManagedFile) *ManagedFileUpdateOne {
+	mutation := newManagedFileMutation(c.config, OpUpdateOne, withManagedFile(_m))
+	return &ManagedFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ManagedFileClient) UpdateOneID(id int) *ManagedFileUpdateOne {
+	mutation := newManagedFileMutation(c.config, OpUpdateOne, withManagedFileID(id))
+	return &ManagedFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ManagedFile.
+func (c *ManagedFileClient) Delete() *ManagedFileDelete {
+	mutation := newManagedFileMutation(c.config, OpDelete)
+	return &ManagedFileDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ManagedFileClient) DeleteOne(_m *ManagedFile) *ManagedFileDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ManagedFileClient) DeleteOneID(id int) *ManagedFileDeleteOne {
+	builder := c.Delete().Where(managedfile.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ManagedFileDeleteOne{builder}
+}
+
+// Query returns a query builder for ManagedFile.
+func (c *ManagedFileClient) Query() *ManagedFileQuery {
+	return &ManagedFileQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeManagedFile},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ManagedFile entity by its id.
+func (c *ManagedFileClient) Get(ctx context.Context, id int) (*ManagedFile, error) {
+	return c.Query().Where(managedfile.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ManagedFileClient) GetX(ctx context.Context, id int) *ManagedFile {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ManagedFileClient) Hooks() []Hook {
+	return c.hooks.ManagedFile
+}
+
+// Interceptors returns the client interceptors.
+func (c *ManagedFileClient) Interceptors() []Interceptor {
+	return c.inters.ManagedFile
+}
+
+func (c *ManagedFileClient) mutate(ctx context.Context, m *ManagedFileMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ManagedFileCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ManagedFileUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ManagedFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ManagedFileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ManagedFile mutation op: %q", m.Op())
+	}
+}
+
 // ManufacturerClient is a client for the Manufacturer schema.
 type ManufacturerClient struct {
 	config
@@ -10186,6 +10335,139 @@ func (c *SavedFilterClient) mutate(ctx context.Context, m *SavedFilterMutation) 
 	}
 }
 
+// ScriptClient is a client for the Script schema.
+type ScriptClient struct {
+	config
+}
+
+// NewScriptClient returns a client for the Script from the given config.
+func NewScriptClient(c config) *ScriptClient {
+	return &ScriptClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `script.Hooks(f(g(h())))`.
+func (c *ScriptClient) Use(hooks ...Hook) {
+	c.hooks.Script = append(c.hooks.Script, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `script.Intercept(f(g(h())))`.
+func (c *ScriptClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Script = append(c.inters.Script, interceptors...)
+}
+
+// Create returns a builder for creating a Script entity.
+func (c *ScriptClient) Create() *ScriptCreate {
+	mutation := newScriptMutation(c.config, OpCreate)
+	return &ScriptCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Script entities.
+func (c *ScriptClient) CreateBulk(builders ...*ScriptCreate) *ScriptCreateBulk {
+	return &ScriptCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ScriptClient) MapCreateBulk(slice any, setFunc func(*ScriptCreate, int)) *ScriptCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ScriptCreateBulk{err: fmt.Errorf("calling to ScriptClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ScriptCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ScriptCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Script.
+func (c *ScriptClient) Update() *ScriptUpdate {
+	mutation := newScriptMutation(c.config, OpUpdate)
+	return &ScriptUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ScriptClient) UpdateOne(_m *Script) *ScriptUpdateOne {
+	mutation := newScriptMutation(c.config, OpUpdateOne, withScript(_m))
+	return &ScriptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ScriptClient) UpdateOneID(id int) *ScriptUpdateOne {
+	mutation := newScriptMutation(c.config, OpUpdateOne, withScriptID(id))
+	return &ScriptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Script.
+func (c *ScriptClient) Delete() *ScriptDelete {
+	mutation := newScriptMutation(c.config, OpDelete)
+	return &ScriptDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ScriptClient) DeleteOne(_m *Script) *ScriptDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ScriptClient) DeleteOneID(id int) *ScriptDeleteOne {
+	builder := c.Delete().Where(script.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ScriptDeleteOne{builder}
+}
+
+// Query returns a query builder for Script.
+func (c *ScriptClient) Query() *ScriptQuery {
+	return &ScriptQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeScript},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Script entity by its id.
+func (c *ScriptClient) Get(ctx context.Context, id int) (*Script, error) {
+	return c.Query().Where(script.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ScriptClient) GetX(ctx context.Context, id int) *Script {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ScriptClient) Hooks() []Hook {
+	return c.hooks.Script
+}
+
+// Interceptors returns the client interceptors.
+func (c *ScriptClient) Interceptors() []Interceptor {
+	return c.inters.Script
+}
+
+func (c *ScriptClient) mutate(ctx context.Context, m *ScriptMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ScriptCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ScriptUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ScriptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ScriptDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Script mutation op: %q", m.Op())
+	}
+}
+
 // ServiceClient is a client for the Service schema.
 type ServiceClient struct {
 	config
@@ -13294,16 +13576,17 @@ type (
 		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
 		Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment, InterfaceTemplate,
 		InventoryItem, InventoryItemRole, InventoryItemTemplate, JournalEntry,
-		Location, MACAddress, Manufacturer, Module, ModuleBay, ModuleBayTemplate,
-		ModuleType, ModuleTypeProfile, Notification, NotificationGroup, ObjectChange,
-		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
-		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
-		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, SavedFilter, Service, ServiceTemplate, Session, Site, SiteGroup,
-		Subscription, TableConfig, Tag, TaggedItem, Tenant, TenantGroup, Token, User,
-		VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF,
-		VirtualChassis, VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
+		Location, MACAddress, ManagedFile, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
+		NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent, Owner,
+		OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel,
+		PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
+		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
+		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Script,
+		Service, ServiceTemplate, Session, Site, SiteGroup, Subscription, TableConfig,
+		Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
+		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
 		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
 		Webhook []ent.Hook
 	}
@@ -13318,16 +13601,17 @@ type (
 		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
 		Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment, InterfaceTemplate,
 		InventoryItem, InventoryItemRole, InventoryItemTemplate, JournalEntry,
-		Location, MACAddress, Manufacturer, Module, ModuleBay, ModuleBayTemplate,
-		ModuleType, ModuleTypeProfile, Notification, NotificationGroup, ObjectChange,
-		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
-		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
-		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, SavedFilter, Service, ServiceTemplate, Session, Site, SiteGroup,
-		Subscription, TableConfig, Tag, TaggedItem, Tenant, TenantGroup, Token, User,
-		VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF,
-		VirtualChassis, VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
+		Location, MACAddress, ManagedFile, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
+		NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent, Owner,
+		OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel,
+		PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
+		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
+		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Script,
+		Service, ServiceTemplate, Session, Site, SiteGroup, Subscription, TableConfig,
+		Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
+		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
 		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
 		Webhook []ent.Interceptor
 	}

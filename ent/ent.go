@@ -63,6 +63,7 @@ import (
 	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
+	"github.com/inventory/inventory/ent/managedfile"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/modulebay"
@@ -99,6 +100,7 @@ import (
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/savedfilter"
+	"github.com/inventory/inventory/ent/script"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/session"
@@ -238,6 +240,7 @@ func checkColumn(t, c string) error {
 			journalentry.Table:              journalentry.ValidColumn,
 			location.Table:                  location.ValidColumn,
 			macaddress.Table:                macaddress.ValidColumn,
+			managedfile.Table:               managedfile.ValidColumn,
 			manufacturer.Table:              manufacturer.ValidColumn,
 			module.Table:                    module.ValidColumn,
 			modulebay.Table:                 modulebay.ValidColumn,
@@ -274,6 +277,7 @@ func checkColumn(t, c string) error {
 			role.Table:                      role.ValidColumn,
 			routetarget.Table:               routetarget.ValidColumn,
 			savedfilter.Table:               savedfilter.ValidColumn,
+			script.Table:                    script.ValidColumn,
 			service.Table:                   service.ValidColumn,
 			servicetemplate.Table:           servicetemplate.ValidColumn,
 			session.Table:                   session.ValidColumn,

@@ -63,6 +63,7 @@ import (
 	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
+	"github.com/inventory/inventory/ent/managedfile"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/modulebay"
@@ -100,6 +101,7 @@ import (
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/savedfilter"
+	"github.com/inventory/inventory/ent/script"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/session"
@@ -190,6 +192,7 @@ const (
 	TypeJournalEntry              = "JournalEntry"
 	TypeLocation                  = "Location"
 	TypeMACAddress                = "MACAddress"
+	TypeManagedFile               = "ManagedFile"
 	TypeManufacturer              = "Manufacturer"
 	TypeModule                    = "Module"
 	TypeModuleBay                 = "ModuleBay"
@@ -226,6 +229,7 @@ const (
 	TypeRole                      = "Role"
 	TypeRouteTarget               = "RouteTarget"
 	TypeSavedFilter               = "SavedFilter"
+	TypeScript                    = "Script"
 	TypeService                   = "Service"
 	TypeServiceTemplate           = "ServiceTemplate"
 	TypeSession                   = "Session"
@@ -60203,6 +60207,516 @@ func (m *MACAddressMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown MACAddress edge %s", name)
 }
 
+// ManagedFileMutation represents an operation that mutates the ManagedFile nodes in the graph.
+type ManagedFileMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created       *time.Time
+	last_updated  *time.Time
+	file_root     *string
+	file_path     *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*ManagedFile, error)
+	predicates    []predicate.ManagedFile
+}
+
+var _ ent.Mutation = (*ManagedFileMutation)(nil)
+
+// managedfileOption allows management of the mutation configuration using functional options.
+type managedfileOption func(*ManagedFileMutation)
+
+// newManagedFileMutation creates new mutation for the ManagedFile entity.
+func newManagedFileMutation(c config, op Op, opts ...managedfileOption) *ManagedFileMutation {
+	m := &ManagedFileMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeManagedFile,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withManagedFileID sets the ID field of the mutation.
+func withManagedFileID(id int) managedfileOption {
+	return func(m *ManagedFileMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ManagedFile
+		)
+		m.oldValue = func(ctx context.Context) (*ManagedFile, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ManagedFile.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withManagedFile sets the old ManagedFile of the mutation.
+func withManagedFile(node *ManagedFile) managedfileOption {
+	return func(m *ManagedFileMutation) {
+		m.oldValue = func(context.Context) (*ManagedFile, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ManagedFileMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ManagedFileMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ManagedFileMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ManagedFileMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ManagedFile.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ManagedFileMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ManagedFileMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the ManagedFile entity.
+// If the ManagedFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ManagedFileMutation) OldCreated(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ManagedFileMutation) ResetCreated() {
+	m.created = nil
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ManagedFileMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ManagedFileMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the ManagedFile entity.
+// If the ManagedFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ManagedFileMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ManagedFileMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[managedfile.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ManagedFileMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[managedfile.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ManagedFileMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, managedfile.FieldLastUpdated)
+}
+
+// SetFileRoot sets the "file_root" field.
+func (m *ManagedFileMutation) SetFileRoot(s string) {
+	m.file_root = &s
+}
+
+// FileRoot returns the value of the "file_root" field in the mutation.
+func (m *ManagedFileMutation) FileRoot() (r string, exists bool) {
+	v := m.file_root
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFileRoot returns the old "file_root" field's value of the ManagedFile entity.
+// If the ManagedFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ManagedFileMutation) OldFileRoot(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFileRoot is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFileRoot requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFileRoot: %w", err)
+	}
+	return oldValue.FileRoot, nil
+}
+
+// ResetFileRoot resets all changes to the "file_root" field.
+func (m *ManagedFileMutation) ResetFileRoot() {
+	m.file_root = nil
+}
+
+// SetFilePath sets the "file_path" field.
+func (m *ManagedFileMutation) SetFilePath(s string) {
+	m.file_path = &s
+}
+
+// FilePath returns the value of the "file_path" field in the mutation.
+func (m *ManagedFileMutation) FilePath() (r string, exists bool) {
+	v := m.file_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFilePath returns the old "file_path" field's value of the ManagedFile entity.
+// If the ManagedFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ManagedFileMutation) OldFilePath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFilePath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFilePath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFilePath: %w", err)
+	}
+	return oldValue.FilePath, nil
+}
+
+// ResetFilePath resets all changes to the "file_path" field.
+func (m *ManagedFileMutation) ResetFilePath() {
+	m.file_path = nil
+}
+
+// Where appends a list predicates to the ManagedFileMutation builder.
+func (m *ManagedFileMutation) Where(ps ...predicate.ManagedFile) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ManagedFileMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ManagedFileMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ManagedFile, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ManagedFileMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ManagedFileMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ManagedFile).
+func (m *ManagedFileMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ManagedFileMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.created != nil {
+		fields = append(fields, managedfile.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, managedfile.FieldLastUpdated)
+	}
+	if m.file_root != nil {
+		fields = append(fields, managedfile.FieldFileRoot)
+	}
+	if m.file_path != nil {
+		fields = append(fields, managedfile.FieldFilePath)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ManagedFileMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case managedfile.FieldCreated:
+		return m.Created()
+	case managedfile.FieldLastUpdated:
+		return m.LastUpdated()
+	case managedfile.FieldFileRoot:
+		return m.FileRoot()
+	case managedfile.FieldFilePath:
+		return m.FilePath()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ManagedFileMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case managedfile.FieldCreated:
+		return m.OldCreated(ctx)
+	case managedfile.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case managedfile.FieldFileRoot:
+		return m.OldFileRoot(ctx)
+	case managedfile.FieldFilePath:
+		return m.OldFilePath(ctx)
+	}
+	return nil, fmt.Errorf("unknown ManagedFile field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ManagedFileMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case managedfile.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case managedfile.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case managedfile.FieldFileRoot:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFileRoot(v)
+		return nil
+	case managedfile.FieldFilePath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFilePath(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ManagedFile field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ManagedFileMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ManagedFileMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ManagedFileMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ManagedFile numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ManagedFileMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(managedfile.FieldLastUpdated) {
+		fields = append(fields, managedfile.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ManagedFileMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ManagedFileMutation) ClearField(name string) error {
+	switch name {
+	case managedfile.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown ManagedFile nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ManagedFileMutation) ResetField(name string) error {
+	switch name {
+	case managedfile.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case managedfile.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case managedfile.FieldFileRoot:
+		m.ResetFileRoot()
+		return nil
+	case managedfile.FieldFilePath:
+		m.ResetFilePath()
+		return nil
+	}
+	return fmt.Errorf("unknown ManagedFile field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ManagedFileMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ManagedFileMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ManagedFileMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ManagedFileMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ManagedFileMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ManagedFileMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ManagedFileMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ManagedFile unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ManagedFileMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ManagedFile edge %s", name)
+}
+
 // ManufacturerMutation represents an operation that mutates the Manufacturer nodes in the graph.
 type ManufacturerMutation struct {
 	config
@@ -98917,6 +99431,677 @@ func (m *SavedFilterMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown SavedFilter edge %s", name)
+}
+
+// ScriptMutation represents an operation that mutates the Script nodes in the graph.
+type ScriptMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	name          *string
+	module_id     *int
+	addmodule_id  *int
+	is_executable *bool
+	description   *string
+	vars          *json.RawMessage
+	appendvars    json.RawMessage
+	module_name   *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*Script, error)
+	predicates    []predicate.Script
+}
+
+var _ ent.Mutation = (*ScriptMutation)(nil)
+
+// scriptOption allows management of the mutation configuration using functional options.
+type scriptOption func(*ScriptMutation)
+
+// newScriptMutation creates new mutation for the Script entity.
+func newScriptMutation(c config, op Op, opts ...scriptOption) *ScriptMutation {
+	m := &ScriptMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeScript,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withScriptID sets the ID field of the mutation.
+func withScriptID(id int) scriptOption {
+	return func(m *ScriptMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Script
+		)
+		m.oldValue = func(ctx context.Context) (*Script, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Script.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withScript sets the old Script of the mutation.
+func withScript(node *Script) scriptOption {
+	return func(m *ScriptMutation) {
+		m.oldValue = func(context.Context) (*Script, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ScriptMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ScriptMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ScriptMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ScriptMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Script.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetName sets the "name" field.
+func (m *ScriptMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ScriptMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Script entity.
+// If the Script object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScriptMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ScriptMutation) ResetName() {
+	m.name = nil
+}
+
+// SetModuleID sets the "module_id" field.
+func (m *ScriptMutation) SetModuleID(i int) {
+	m.module_id = &i
+	m.addmodule_id = nil
+}
+
+// ModuleID returns the value of the "module_id" field in the mutation.
+func (m *ScriptMutation) ModuleID() (r int, exists bool) {
+	v := m.module_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModuleID returns the old "module_id" field's value of the Script entity.
+// If the Script object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScriptMutation) OldModuleID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModuleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModuleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModuleID: %w", err)
+	}
+	return oldValue.ModuleID, nil
+}
+
+// AddModuleID adds i to the "module_id" field.
+func (m *ScriptMutation) AddModuleID(i int) {
+	if m.addmodule_id != nil {
+		*m.addmodule_id += i
+	} else {
+		m.addmodule_id = &i
+	}
+}
+
+// AddedModuleID returns the value that was added to the "module_id" field in this mutation.
+func (m *ScriptMutation) AddedModuleID() (r int, exists bool) {
+	v := m.addmodule_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetModuleID resets all changes to the "module_id" field.
+func (m *ScriptMutation) ResetModuleID() {
+	m.module_id = nil
+	m.addmodule_id = nil
+}
+
+// SetIsExecutable sets the "is_executable" field.
+func (m *ScriptMutation) SetIsExecutable(b bool) {
+	m.is_executable = &b
+}
+
+// IsExecutable returns the value of the "is_executable" field in the mutation.
+func (m *ScriptMutation) IsExecutable() (r bool, exists bool) {
+	v := m.is_executable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsExecutable returns the old "is_executable" field's value of the Script entity.
+// If the Script object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScriptMutation) OldIsExecutable(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsExecutable is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsExecutable requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsExecutable: %w", err)
+	}
+	return oldValue.IsExecutable, nil
+}
+
+// ResetIsExecutable resets all changes to the "is_executable" field.
+func (m *ScriptMutation) ResetIsExecutable() {
+	m.is_executable = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ScriptMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ScriptMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Script entity.
+// If the Script object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScriptMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ScriptMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetVars sets the "vars" field.
+func (m *ScriptMutation) SetVars(jm json.RawMessage) {
+	m.vars = &jm
+	m.appendvars = nil
+}
+
+// Vars returns the value of the "vars" field in the mutation.
+func (m *ScriptMutation) Vars() (r json.RawMessage, exists bool) {
+	v := m.vars
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVars returns the old "vars" field's value of the Script entity.
+// If the Script object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScriptMutation) OldVars(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVars is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVars requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVars: %w", err)
+	}
+	return oldValue.Vars, nil
+}
+
+// AppendVars adds jm to the "vars" field.
+func (m *ScriptMutation) AppendVars(jm json.RawMessage) {
+	m.appendvars = append(m.appendvars, jm...)
+}
+
+// AppendedVars returns the list of values that were appended to the "vars" field in this mutation.
+func (m *ScriptMutation) AppendedVars() (json.RawMessage, bool) {
+	if len(m.appendvars) == 0 {
+		return nil, false
+	}
+	return m.appendvars, true
+}
+
+// ClearVars clears the value of the "vars" field.
+func (m *ScriptMutation) ClearVars() {
+	m.vars = nil
+	m.appendvars = nil
+	m.clearedFields[script.FieldVars] = struct{}{}
+}
+
+// VarsCleared returns if the "vars" field was cleared in this mutation.
+func (m *ScriptMutation) VarsCleared() bool {
+	_, ok := m.clearedFields[script.FieldVars]
+	return ok
+}
+
+// ResetVars resets all changes to the "vars" field.
+func (m *ScriptMutation) ResetVars() {
+	m.vars = nil
+	m.appendvars = nil
+	delete(m.clearedFields, script.FieldVars)
+}
+
+// SetModuleName sets the "module_name" field.
+func (m *ScriptMutation) SetModuleName(s string) {
+	m.module_name = &s
+}
+
+// ModuleName returns the value of the "module_name" field in the mutation.
+func (m *ScriptMutation) ModuleName() (r string, exists bool) {
+	v := m.module_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModuleName returns the old "module_name" field's value of the Script entity.
+// If the Script object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScriptMutation) OldModuleName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModuleName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModuleName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModuleName: %w", err)
+	}
+	return oldValue.ModuleName, nil
+}
+
+// ResetModuleName resets all changes to the "module_name" field.
+func (m *ScriptMutation) ResetModuleName() {
+	m.module_name = nil
+}
+
+// Where appends a list predicates to the ScriptMutation builder.
+func (m *ScriptMutation) Where(ps ...predicate.Script) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ScriptMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ScriptMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Script, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ScriptMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ScriptMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Script).
+func (m *ScriptMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ScriptMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.name != nil {
+		fields = append(fields, script.FieldName)
+	}
+	if m.module_id != nil {
+		fields = append(fields, script.FieldModuleID)
+	}
+	if m.is_executable != nil {
+		fields = append(fields, script.FieldIsExecutable)
+	}
+	if m.description != nil {
+		fields = append(fields, script.FieldDescription)
+	}
+	if m.vars != nil {
+		fields = append(fields, script.FieldVars)
+	}
+	if m.module_name != nil {
+		fields = append(fields, script.FieldModuleName)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ScriptMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case script.FieldName:
+		return m.Name()
+	case script.FieldModuleID:
+		return m.ModuleID()
+	case script.FieldIsExecutable:
+		return m.IsExecutable()
+	case script.FieldDescription:
+		return m.Description()
+	case script.FieldVars:
+		return m.Vars()
+	case script.FieldModuleName:
+		return m.ModuleName()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ScriptMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case script.FieldName:
+		return m.OldName(ctx)
+	case script.FieldModuleID:
+		return m.OldModuleID(ctx)
+	case script.FieldIsExecutable:
+		return m.OldIsExecutable(ctx)
+	case script.FieldDescription:
+		return m.OldDescription(ctx)
+	case script.FieldVars:
+		return m.OldVars(ctx)
+	case script.FieldModuleName:
+		return m.OldModuleName(ctx)
+	}
+	return nil, fmt.Errorf("unknown Script field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ScriptMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case script.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case script.FieldModuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleID(v)
+		return nil
+	case script.FieldIsExecutable:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsExecutable(v)
+		return nil
+	case script.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case script.FieldVars:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVars(v)
+		return nil
+	case script.FieldModuleName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleName(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Script field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ScriptMutation) AddedFields() []string {
+	var fields []string
+	if m.addmodule_id != nil {
+		fields = append(fields, script.FieldModuleID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ScriptMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case script.FieldModuleID:
+		return m.AddedModuleID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ScriptMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case script.FieldModuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddModuleID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Script numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ScriptMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(script.FieldVars) {
+		fields = append(fields, script.FieldVars)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ScriptMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ScriptMutation) ClearField(name string) error {
+	switch name {
+	case script.FieldVars:
+		m.ClearVars()
+		return nil
+	}
+	return fmt.Errorf("unknown Script nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ScriptMutation) ResetField(name string) error {
+	switch name {
+	case script.FieldName:
+		m.ResetName()
+		return nil
+	case script.FieldModuleID:
+		m.ResetModuleID()
+		return nil
+	case script.FieldIsExecutable:
+		m.ResetIsExecutable()
+		return nil
+	case script.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case script.FieldVars:
+		m.ResetVars()
+		return nil
+	case script.FieldModuleName:
+		m.ResetModuleName()
+		return nil
+	}
+	return fmt.Errorf("unknown Script field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ScriptMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ScriptMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ScriptMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ScriptMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ScriptMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ScriptMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ScriptMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Script unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ScriptMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Script edge %s", name)
 }
 
 // ServiceMutation represents an operation that mutates the Service nodes in the graph.

@@ -116,6 +116,8 @@ type Tx struct {
 	Location *LocationClient
 	// MACAddress is the client for interacting with the MACAddress builders.
 	MACAddress *MACAddressClient
+	// ManagedFile is the client for interacting with the ManagedFile builders.
+	ManagedFile *ManagedFileClient
 	// Manufacturer is the client for interacting with the Manufacturer builders.
 	Manufacturer *ManufacturerClient
 	// Module is the client for interacting with the Module builders.
@@ -188,6 +190,8 @@ type Tx struct {
 	RouteTarget *RouteTargetClient
 	// SavedFilter is the client for interacting with the SavedFilter builders.
 	SavedFilter *SavedFilterClient
+	// Script is the client for interacting with the Script builders.
+	Script *ScriptClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
 	// ServiceTemplate is the client for interacting with the ServiceTemplate builders.
@@ -426,6 +430,7 @@ func (tx *Tx) init() {
 	tx.JournalEntry = NewJournalEntryClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.MACAddress = NewMACAddressClient(tx.config)
+	tx.ManagedFile = NewManagedFileClient(tx.config)
 	tx.Manufacturer = NewManufacturerClient(tx.config)
 	tx.Module = NewModuleClient(tx.config)
 	tx.ModuleBay = NewModuleBayClient(tx.config)
@@ -462,6 +467,7 @@ func (tx *Tx) init() {
 	tx.Role = NewRoleClient(tx.config)
 	tx.RouteTarget = NewRouteTargetClient(tx.config)
 	tx.SavedFilter = NewSavedFilterClient(tx.config)
+	tx.Script = NewScriptClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)
 	tx.ServiceTemplate = NewServiceTemplateClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)

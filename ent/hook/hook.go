@@ -621,6 +621,18 @@ func (f MACAddressFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MACAddressMutation", m)
 }
 
+// The ManagedFileFunc type is an adapter to allow the use of ordinary
+// function as ManagedFile mutator.
+type ManagedFileFunc func(context.Context, *ent.ManagedFileMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ManagedFileFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ManagedFileMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ManagedFileMutation", m)
+}
+
 // The ManufacturerFunc type is an adapter to allow the use of ordinary
 // function as Manufacturer mutator.
 type ManufacturerFunc func(context.Context, *ent.ManufacturerMutation) (ent.Value, error)
@@ -1051,6 +1063,18 @@ func (f SavedFilterFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SavedFilterMutation", m)
+}
+
+// The ScriptFunc type is an adapter to allow the use of ordinary
+// function as Script mutator.
+type ScriptFunc func(context.Context, *ent.ScriptMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ScriptFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ScriptMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ScriptMutation", m)
 }
 
 // The ServiceFunc type is an adapter to allow the use of ordinary

@@ -2787,6 +2787,27 @@ var (
 			},
 		},
 	}
+	// CoreManagedfileColumns holds the columns for the "core_managedfile" table.
+	CoreManagedfileColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "file_root", Type: field.TypeString, Size: 1000},
+		{Name: "file_path", Type: field.TypeString, Size: 100},
+	}
+	// CoreManagedfileTable holds the schema information for the "core_managedfile" table.
+	CoreManagedfileTable = &schema.Table{
+		Name:       "core_managedfile",
+		Columns:    CoreManagedfileColumns,
+		PrimaryKey: []*schema.Column{CoreManagedfileColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "managedfile_file_root_file_path",
+				Unique:  true,
+				Columns: []*schema.Column{CoreManagedfileColumns[3], CoreManagedfileColumns[4]},
+			},
+		},
+	}
 	// DcimManufacturerColumns holds the columns for the "dcim_manufacturer" table.
 	DcimManufacturerColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -4513,6 +4534,29 @@ var (
 				Name:    "savedfilter_user_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasSavedfilterColumns[7]},
+			},
+		},
+	}
+	// ExtrasScriptColumns holds the columns for the "extras_script" table.
+	ExtrasScriptColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "name", Type: field.TypeString, Size: 79},
+		{Name: "module_id", Type: field.TypeInt},
+		{Name: "is_executable", Type: field.TypeBool, Default: true},
+		{Name: "description", Type: field.TypeString, Default: ""},
+		{Name: "vars", Type: field.TypeJSON, Nullable: true},
+		{Name: "module_name", Type: field.TypeString, Default: ""},
+	}
+	// ExtrasScriptTable holds the schema information for the "extras_script" table.
+	ExtrasScriptTable = &schema.Table{
+		Name:       "extras_script",
+		Columns:    ExtrasScriptColumns,
+		PrimaryKey: []*schema.Column{ExtrasScriptColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "script_module_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{ExtrasScriptColumns[2], ExtrasScriptColumns[1]},
 			},
 		},
 	}
@@ -6714,6 +6758,7 @@ var (
 		ExtrasJournalentryTable,
 		DcimLocationTable,
 		DcimMacaddressTable,
+		CoreManagedfileTable,
 		DcimManufacturerTable,
 		DcimModuleTable,
 		DcimModulebayTable,
@@ -6750,6 +6795,7 @@ var (
 		IpamRoleTable,
 		IpamRoutetargetTable,
 		ExtrasSavedfilterTable,
+		ExtrasScriptTable,
 		IpamServiceTable,
 		IpamServicetemplateTable,
 		CoreSessionTable,
@@ -7086,6 +7132,9 @@ func init() {
 	DcimMacaddressTable.Annotation = &entsql.Annotation{
 		Table: "dcim_macaddress",
 	}
+	CoreManagedfileTable.Annotation = &entsql.Annotation{
+		Table: "core_managedfile",
+	}
 	DcimManufacturerTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimManufacturerTable.Annotation = &entsql.Annotation{
 		Table: "dcim_manufacturer",
@@ -7270,6 +7319,9 @@ func init() {
 	ExtrasSavedfilterTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	ExtrasSavedfilterTable.Annotation = &entsql.Annotation{
 		Table: "extras_savedfilter",
+	}
+	ExtrasScriptTable.Annotation = &entsql.Annotation{
+		Table: "extras_script",
 	}
 	IpamServiceTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	IpamServiceTable.Annotation = &entsql.Annotation{

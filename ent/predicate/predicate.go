@@ -159,6 +159,9 @@ type Location func(*sql.Selector)
 // MACAddress is the predicate function for macaddress builders.
 type MACAddress func(*sql.Selector)
 
+// ManagedFile is the predicate function for managedfile builders.
+type ManagedFile func(*sql.Selector)
+
 // Manufacturer is the predicate function for manufacturer builders.
 type Manufacturer func(*sql.Selector)
 
@@ -266,6 +269,9 @@ type RouteTarget func(*sql.Selector)
 
 // SavedFilter is the predicate function for savedfilter builders.
 type SavedFilter func(*sql.Selector)
+
+// Script is the predicate function for script builders.
+type Script func(*sql.Selector)
 
 // Service is the predicate function for service builders.
 type Service func(*sql.Selector)

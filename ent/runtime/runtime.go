@@ -56,6 +56,7 @@ import (
 	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
+	"github.com/inventory/inventory/ent/managedfile"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/modulebay"
@@ -93,6 +94,7 @@ import (
 	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/savedfilter"
 	"github.com/inventory/inventory/ent/schema"
+	"github.com/inventory/inventory/ent/script"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/session"
@@ -3669,6 +3671,20 @@ func init() {
 	macaddressDescMACAddress := macaddressFields[0].Descriptor()
 	// macaddress.MACAddressValidator is a validator for the "mac_address" field. It is called by the builders before save.
 	macaddress.MACAddressValidator = macaddressDescMACAddress.Validators[0].(func(string) error)
+	managedfileFields := schema.ManagedFile{}.Fields()
+	_ = managedfileFields
+	// managedfileDescCreated is the schema descriptor for created field.
+	managedfileDescCreated := managedfileFields[0].Descriptor()
+	// managedfile.DefaultCreated holds the default value on creation for the created field.
+	managedfile.DefaultCreated = managedfileDescCreated.Default.(func() time.Time)
+	// managedfileDescFileRoot is the schema descriptor for file_root field.
+	managedfileDescFileRoot := managedfileFields[2].Descriptor()
+	// managedfile.FileRootValidator is a validator for the "file_root" field. It is called by the builders before save.
+	managedfile.FileRootValidator = managedfileDescFileRoot.Validators[0].(func(string) error)
+	// managedfileDescFilePath is the schema descriptor for file_path field.
+	managedfileDescFilePath := managedfileFields[3].Descriptor()
+	// managedfile.FilePathValidator is a validator for the "file_path" field. It is called by the builders before save.
+	managedfile.FilePathValidator = managedfileDescFilePath.Validators[0].(func(string) error)
 	manufacturerMixin := schema.Manufacturer{}.Mixin()
 	manufacturerHooks := schema.Manufacturer{}.Hooks()
 	manufacturer.Hooks[0] = manufacturerHooks[0]
@@ -6351,6 +6367,24 @@ func init() {
 	savedfilterDescShared := savedfilterFields[7].Descriptor()
 	// savedfilter.DefaultShared holds the default value on creation for the shared field.
 	savedfilter.DefaultShared = savedfilterDescShared.Default.(bool)
+	scriptFields := schema.Script{}.Fields()
+	_ = scriptFields
+	// scriptDescName is the schema descriptor for name field.
+	scriptDescName := scriptFields[0].Descriptor()
+	// script.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	script.NameValidator = scriptDescName.Validators[0].(func(string) error)
+	// scriptDescIsExecutable is the schema descriptor for is_executable field.
+	scriptDescIsExecutable := scriptFields[2].Descriptor()
+	// script.DefaultIsExecutable holds the default value on creation for the is_executable field.
+	script.DefaultIsExecutable = scriptDescIsExecutable.Default.(bool)
+	// scriptDescDescription is the schema descriptor for description field.
+	scriptDescDescription := scriptFields[3].Descriptor()
+	// script.DefaultDescription holds the default value on creation for the description field.
+	script.DefaultDescription = scriptDescDescription.Default.(string)
+	// scriptDescModuleName is the schema descriptor for module_name field.
+	scriptDescModuleName := scriptFields[5].Descriptor()
+	// script.DefaultModuleName holds the default value on creation for the module_name field.
+	script.DefaultModuleName = scriptDescModuleName.Default.(string)
 	serviceMixin := schema.Service{}.Mixin()
 	serviceHooks := schema.Service{}.Hooks()
 	service.Hooks[0] = serviceHooks[0]
