@@ -19,6 +19,8 @@ import (
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/bookmark"
+	"github.com/inventory/inventory/ent/cablepath"
+	"github.com/inventory/inventory/ent/cablepathnode"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -146,6 +148,10 @@ type Client struct {
 	Aggregate *AggregateClient
 	// Bookmark is the client for interacting with the Bookmark builders.
 	Bookmark *BookmarkClient
+	// CablePath is the client for interacting with the CablePath builders.
+	CablePath *CablePathClient
+	// CablePathNode is the client for interacting with the CablePathNode builders.
+	CablePathNode *CablePathNodeClient
 	// Circuit is the client for interacting with the Circuit builders.
 	Circuit *CircuitClient
 	// CircuitGroup is the client for interacting with the CircuitGroup builders.
@@ -381,6 +387,8 @@ func (c *Client) init() {
 	c.ASNRange = NewASNRangeClient(c.config)
 	c.Aggregate = NewAggregateClient(c.config)
 	c.Bookmark = NewBookmarkClient(c.config)
+	c.CablePath = NewCablePathClient(c.config)
+	c.CablePathNode = NewCablePathNodeClient(c.config)
 	c.Circuit = NewCircuitClient(c.config)
 	c.CircuitGroup = NewCircuitGroupClient(c.config)
 	c.CircuitGroupAssignment = NewCircuitGroupAssignmentClient(c.config)
@@ -587,6 +595,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ASNRange:                  NewASNRangeClient(cfg),
 		Aggregate:                 NewAggregateClient(cfg),
 		Bookmark:                  NewBookmarkClient(cfg),
+		CablePath:                 NewCablePathClient(cfg),
+		CablePathNode:             NewCablePathNodeClient(cfg),
 		Circuit:                   NewCircuitClient(cfg),
 		CircuitGroup:              NewCircuitGroupClient(cfg),
 		CircuitGroupAssignment:    NewCircuitGroupAssignmentClient(cfg),
@@ -720,6 +730,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ASNRange:                  NewASNRangeClient(cfg),
 		Aggregate:                 NewAggregateClient(cfg),
 		Bookmark:                  NewBookmarkClient(cfg),
+		CablePath:                 NewCablePathClient(cfg),
+		CablePathNode:             NewCablePathNodeClient(cfg),
 		Circuit:                   NewCircuitClient(cfg),
 		CircuitGroup:              NewCircuitGroupClient(cfg),
 		CircuitGroupAssignment:    NewCircuitGroupAssignmentClient(cfg),
@@ -859,31 +871,32 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.Circuit, c.CircuitGroup,
-		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
-		c.ClusterGroup, c.ClusterType, c.ConfigContext, c.ConfigContextProfile,
-		c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
-		c.ConsoleServerPortTemplate, c.Contact, c.ContactAssignment, c.ContactGroup,
-		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.CustomLink, c.Delivery,
-		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
-		c.DeviceType, c.EventRule, c.ExportTemplate, c.FHRPGroup,
-		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
-		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
-		c.Location, c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay,
-		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
-		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
-		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
-		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Service,
-		c.ServiceTemplate, c.Site, c.SiteGroup, c.Subscription, c.TableConfig, c.Tag,
-		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
-		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
-		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
-		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
-		c.VirtualMachineType, c.Webhook,
+		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.CablePath, c.CablePathNode,
+		c.Circuit, c.CircuitGroup, c.CircuitGroupAssignment, c.CircuitTermination,
+		c.CircuitType, c.Cluster, c.ClusterGroup, c.ClusterType, c.ConfigContext,
+		c.ConfigContextProfile, c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate,
+		c.ConsoleServerPort, c.ConsoleServerPortTemplate, c.Contact,
+		c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
+		c.CustomFieldChoiceSet, c.CustomLink, c.Delivery, c.Device, c.DeviceBay,
+		c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole, c.DeviceType,
+		c.EventRule, c.ExportTemplate, c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort,
+		c.FrontPortTemplate, c.Group, c.IPAddress, c.IPRange, c.IdempotencyKey,
+		c.ImageAttachment, c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.JournalEntry, c.Location, c.MACAddress,
+		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
+		c.ModuleTypeProfile, c.Notification, c.NotificationGroup, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform,
+		c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
+		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
+		c.SavedFilter, c.Service, c.ServiceTemplate, c.Site, c.SiteGroup,
+		c.Subscription, c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
+		c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
+		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
+		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
+		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
+		c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -893,31 +906,32 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.Circuit, c.CircuitGroup,
-		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
-		c.ClusterGroup, c.ClusterType, c.ConfigContext, c.ConfigContextProfile,
-		c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
-		c.ConsoleServerPortTemplate, c.Contact, c.ContactAssignment, c.ContactGroup,
-		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.CustomLink, c.Delivery,
-		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
-		c.DeviceType, c.EventRule, c.ExportTemplate, c.FHRPGroup,
-		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
-		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
-		c.Location, c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay,
-		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
-		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
-		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
-		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Service,
-		c.ServiceTemplate, c.Site, c.SiteGroup, c.Subscription, c.TableConfig, c.Tag,
-		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
-		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
-		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
-		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
-		c.VirtualMachineType, c.Webhook,
+		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.CablePath, c.CablePathNode,
+		c.Circuit, c.CircuitGroup, c.CircuitGroupAssignment, c.CircuitTermination,
+		c.CircuitType, c.Cluster, c.ClusterGroup, c.ClusterType, c.ConfigContext,
+		c.ConfigContextProfile, c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate,
+		c.ConsoleServerPort, c.ConsoleServerPortTemplate, c.Contact,
+		c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
+		c.CustomFieldChoiceSet, c.CustomLink, c.Delivery, c.Device, c.DeviceBay,
+		c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole, c.DeviceType,
+		c.EventRule, c.ExportTemplate, c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort,
+		c.FrontPortTemplate, c.Group, c.IPAddress, c.IPRange, c.IdempotencyKey,
+		c.ImageAttachment, c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.JournalEntry, c.Location, c.MACAddress,
+		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
+		c.ModuleTypeProfile, c.Notification, c.NotificationGroup, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform,
+		c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
+		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
+		c.SavedFilter, c.Service, c.ServiceTemplate, c.Site, c.SiteGroup,
+		c.Subscription, c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
+		c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
+		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
+		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
+		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
+		c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -934,6 +948,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Aggregate.mutate(ctx, m)
 	case *BookmarkMutation:
 		return c.Bookmark.mutate(ctx, m)
+	case *CablePathMutation:
+		return c.CablePath.mutate(ctx, m)
+	case *CablePathNodeMutation:
+		return c.CablePathNode.mutate(ctx, m)
 	case *CircuitMutation:
 		return c.Circuit.mutate(ctx, m)
 	case *CircuitGroupMutation:
@@ -1550,6 +1568,288 @@ func (c *BookmarkClient) mutate(ctx context.Context, m *BookmarkMutation) (Value
 		return (&BookmarkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Bookmark mutation op: %q", m.Op())
+	}
+}
+
+// CablePathClient is a client for the CablePath schema.
+type CablePathClient struct {
+	config
+}
+
+// NewCablePathClient returns a client for the CablePath from the given config.
+func NewCablePathClient(c config) *CablePathClient {
+	return &CablePathClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `cablepath.Hooks(f(g(h())))`.
+func (c *CablePathClient) Use(hooks ...Hook) {
+	c.hooks.CablePath = append(c.hooks.CablePath, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `cablepath.Intercept(f(g(h())))`.
+func (c *CablePathClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CablePath = append(c.inters.CablePath, interceptors...)
+}
+
+// Create returns a builder for creating a CablePath entity.
+func (c *CablePathClient) Create() *CablePathCreate {
+	mutation := newCablePathMutation(c.config, OpCreate)
+	return &CablePathCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CablePath entities.
+func (c *CablePathClient) CreateBulk(builders ...*CablePathCreate) *CablePathCreateBulk {
+	return &CablePathCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CablePathClient) MapCreateBulk(slice any, setFunc func(*CablePathCreate, int)) *CablePathCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CablePathCreateBulk{err: fmt.Errorf("calling to CablePathClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CablePathCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CablePathCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CablePath.
+func (c *CablePathClient) Update() *CablePathUpdate {
+	mutation := newCablePathMutation(c.config, OpUpdate)
+	return &CablePathUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CablePathClient) UpdateOne(_m *CablePath) *CablePathUpdateOne {
+	mutation := newCablePathMutation(c.config, OpUpdateOne, withCablePath(_m))
+	return &CablePathUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CablePathClient) UpdateOneID(id int) *CablePathUpdateOne {
+	mutation := newCablePathMutation(c.config, OpUpdateOne, withCablePathID(id))
+	return &CablePathUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CablePath.
+func (c *CablePathClient) Delete() *CablePathDelete {
+	mutation := newCablePathMutation(c.config, OpDelete)
+	return &CablePathDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CablePathClient) DeleteOne(_m *CablePath) *CablePathDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CablePathClient) DeleteOneID(id int) *CablePathDeleteOne {
+	builder := c.Delete().Where(cablepath.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CablePathDeleteOne{builder}
+}
+
+// Query returns a query builder for CablePath.
+func (c *CablePathClient) Query() *CablePathQuery {
+	return &CablePathQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCablePath},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CablePath entity by its id.
+func (c *CablePathClient) Get(ctx context.Context, id int) (*CablePath, error) {
+	return c.Query().Where(cablepath.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CablePathClient) GetX(ctx context.Context, id int) *CablePath {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CablePathClient) Hooks() []Hook {
+	return c.hooks.CablePath
+}
+
+// Interceptors returns the client interceptors.
+func (c *CablePathClient) Interceptors() []Interceptor {
+	return c.inters.CablePath
+}
+
+func (c *CablePathClient) mutate(ctx context.Context, m *CablePathMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CablePathCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CablePathUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CablePathUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CablePathDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CablePath mutation op: %q", m.Op())
+	}
+}
+
+// CablePathNodeClient is a client for the CablePathNode schema.
+type CablePathNodeClient struct {
+	config
+}
+
+// NewCablePathNodeClient returns a client for the CablePathNode from the given config.
+func NewCablePathNodeClient(c config) *CablePathNodeClient {
+	return &CablePathNodeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `cablepathnode.Hooks(f(g(h())))`.
+func (c *CablePathNodeClient) Use(hooks ...Hook) {
+	c.hooks.CablePathNode = append(c.hooks.CablePathNode, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `cablepathnode.Intercept(f(g(h())))`.
+func (c *CablePathNodeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CablePathNode = append(c.inters.CablePathNode, interceptors...)
+}
+
+// Create returns a builder for creating a CablePathNode entity.
+func (c *CablePathNodeClient) Create() *CablePathNodeCreate {
+	mutation := newCablePathNodeMutation(c.config, OpCreate)
+	return &CablePathNodeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CablePathNode entities.
+func (c *CablePathNodeClient) CreateBulk(builders ...*CablePathNodeCreate) *CablePathNodeCreateBulk {
+	return &CablePathNodeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CablePathNodeClient) MapCreateBulk(slice any, setFunc func(*CablePathNodeCreate, int)) *CablePathNodeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CablePathNodeCreateBulk{err: fmt.Errorf("calling to CablePathNodeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CablePathNodeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CablePathNodeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CablePathNode.
+func (c *CablePathNodeClient) Update() *CablePathNodeUpdate {
+	mutation := newCablePathNodeMutation(c.config, OpUpdate)
+	return &CablePathNodeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CablePathNodeClient) UpdateOne(_m *CablePathNode) *CablePathNodeUpdateOne {
+	mutation := newCablePathNodeMutation(c.config, OpUpdateOne, withCablePathNode(_m))
+	return &CablePathNodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CablePathNodeClient) UpdateOneID(id int) *CablePathNodeUpdateOne {
+	mutation := newCablePathNodeMutation(c.config, OpUpdateOne, withCablePathNodeID(id))
+	return &CablePathNodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CablePathNode.
+func (c *CablePathNodeClient) Delete() *CablePathNodeDelete {
+	mutation := newCablePathNodeMutation(c.config, OpDelete)
+	return &CablePathNodeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CablePathNodeClient) DeleteOne(_m *CablePathNode) *CablePathNodeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CablePathNodeClient) DeleteOneID(id int) *CablePathNodeDeleteOne {
+	builder := c.Delete().Where(cablepathnode.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CablePathNodeDeleteOne{builder}
+}
+
+// Query returns a query builder for CablePathNode.
+func (c *CablePathNodeClient) Query() *CablePathNodeQuery {
+	return &CablePathNodeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCablePathNode},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CablePathNode entity by its id.
+func (c *CablePathNodeClient) Get(ctx context.Context, id int) (*CablePathNode, error) {
+	return c.Query().Where(cablepathnode.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CablePathNodeClient) GetX(ctx context.Context, id int) *CablePathNode {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryPath queries the path edge of a CablePathNode.
+func (c *CablePathNodeClient) QueryPath(_m *CablePathNode) *CablePathQuery {
+	query := (&CablePathClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(cablepathnode.Table, cablepathnode.FieldID, id),
+			sqlgraph.To(cablepath.Table, cablepath.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, cablepathnode.PathTable, cablepathnode.PathColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CablePathNodeClient) Hooks() []Hook {
+	return c.hooks.CablePathNode
+}
+
+// Interceptors returns the client interceptors.
+func (c *CablePathNodeClient) Interceptors() []Interceptor {
+	return c.inters.CablePathNode
+}
+
+func (c *CablePathNodeClient) mutate(ctx context.Context, m *CablePathNodeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CablePathNodeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CablePathNodeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CablePathNodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CablePathNodeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CablePathNode mutation op: %q", m.Op())
 	}
 }
 
@@ -13127,11 +13427,11 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		ASN, ASNRange, Aggregate, Bookmark, Circuit, CircuitGroup,
-		CircuitGroupAssignment, CircuitTermination, CircuitType, Cluster, ClusterGroup,
-		ClusterType, ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
-		ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate, Contact,
-		ContactAssignment, ContactGroup, ContactRole, CustomField,
+		ASN, ASNRange, Aggregate, Bookmark, CablePath, CablePathNode, Circuit,
+		CircuitGroup, CircuitGroupAssignment, CircuitTermination, CircuitType, Cluster,
+		ClusterGroup, ClusterType, ConfigContext, ConfigContextProfile, ConfigTemplate,
+		ConsolePort, ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate,
+		Contact, ContactAssignment, ContactGroup, ContactRole, CustomField,
 		CustomFieldChoiceSet, CustomLink, Delivery, Device, DeviceBay,
 		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
 		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
@@ -13151,11 +13451,11 @@ type (
 		Webhook []ent.Hook
 	}
 	inters struct {
-		ASN, ASNRange, Aggregate, Bookmark, Circuit, CircuitGroup,
-		CircuitGroupAssignment, CircuitTermination, CircuitType, Cluster, ClusterGroup,
-		ClusterType, ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
-		ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate, Contact,
-		ContactAssignment, ContactGroup, ContactRole, CustomField,
+		ASN, ASNRange, Aggregate, Bookmark, CablePath, CablePathNode, Circuit,
+		CircuitGroup, CircuitGroupAssignment, CircuitTermination, CircuitType, Cluster,
+		ClusterGroup, ClusterType, ConfigContext, ConfigContextProfile, ConfigTemplate,
+		ConsolePort, ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate,
+		Contact, ContactAssignment, ContactGroup, ContactRole, CustomField,
 		CustomFieldChoiceSet, CustomLink, Delivery, Device, DeviceBay,
 		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
 		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,

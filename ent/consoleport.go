@@ -48,6 +48,8 @@ type ConsolePort struct {
 	RackID *int `json:"_rack_id,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// PathID holds the value of the "_path_id" field.
+	PathID *int `json:"_path_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type *string `json:"type,omitempty"`
 	// Speed holds the value of the "speed" field.
@@ -64,7 +66,7 @@ func (*ConsolePort) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case consoleport.FieldMarkConnected, consoleport.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case consoleport.FieldID, consoleport.FieldDeviceID, consoleport.FieldModuleID, consoleport.FieldSiteID, consoleport.FieldLocationID, consoleport.FieldRackID, consoleport.FieldOwnerID, consoleport.FieldSpeed:
+		case consoleport.FieldID, consoleport.FieldDeviceID, consoleport.FieldModuleID, consoleport.FieldSiteID, consoleport.FieldLocationID, consoleport.FieldRackID, consoleport.FieldOwnerID, consoleport.FieldPathID, consoleport.FieldSpeed:
 			values[i] = new(sql.NullInt64)
 		case consoleport.FieldName, consoleport.FieldNameNatural, consoleport.FieldLabel, consoleport.FieldDescription, consoleport.FieldType:
 			values[i] = new(sql.NullString)
@@ -190,6 +192,13 @@ func (_m *ConsolePort) assignValues(columns []string, values []any) error {
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
 			}
+		case consoleport.FieldPathID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _path_id", values[i])
+			} else if value.Valid {
+				_m.PathID = new(int)
+				*_m.PathID = int(value.Int64)
+			}
 		case consoleport.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field type", values[i])
@@ -289,6 +298,11 @@ func (_m *ConsolePort) String() string {
 	builder.WriteString(", ")
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PathID; v != nil {
+		builder.WriteString("_path_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -224,6 +224,10 @@ func (_c *ConsolePortCreate) createSpec() (*ConsolePort, *sqlgraph.CreateSpec) {
 		_spec.SetField(consoleport.FieldRackID, field.TypeInt, value)
 		_node.RackID = &value
 	}
+	if value, ok := _c.mutation.PathID(); ok {
+		_spec.SetField(consoleport.FieldPathID, field.TypeInt, value)
+		_node.PathID = &value
+	}
 	if value, ok := _c.mutation.GetType(); ok {
 		_spec.SetField(consoleport.FieldType, field.TypeString, value)
 		_node.Type = &value

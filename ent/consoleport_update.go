@@ -193,6 +193,15 @@ func (_u *ConsolePortUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(consoleport.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(consoleport.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(consoleport.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(consoleport.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(consoleport.FieldType, field.TypeString, value)
 	}
@@ -507,6 +516,15 @@ func (_u *ConsolePortUpdateOne) sqlSave(ctx context.Context) (_node *ConsolePort
 	}
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(consoleport.FieldRackID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(consoleport.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(consoleport.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(consoleport.FieldPathID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(consoleport.FieldType, field.TypeString, value)

@@ -48,6 +48,8 @@ type ConsoleServerPort struct {
 	RackID *int `json:"_rack_id,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// PathID holds the value of the "_path_id" field.
+	PathID *int `json:"_path_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type *string `json:"type,omitempty"`
 	// Speed holds the value of the "speed" field.
@@ -64,7 +66,7 @@ func (*ConsoleServerPort) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case consoleserverport.FieldMarkConnected, consoleserverport.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case consoleserverport.FieldID, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldOwnerID, consoleserverport.FieldSpeed:
+		case consoleserverport.FieldID, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldOwnerID, consoleserverport.FieldPathID, consoleserverport.FieldSpeed:
 			values[i] = new(sql.NullInt64)
 		case consoleserverport.FieldName, consoleserverport.FieldNameNatural, consoleserverport.FieldLabel, consoleserverport.FieldDescription, consoleserverport.FieldType:
 			values[i] = new(sql.NullString)
@@ -190,6 +192,13 @@ func (_m *ConsoleServerPort) assignValues(columns []string, values []any) error 
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
 			}
+		case consoleserverport.FieldPathID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _path_id", values[i])
+			} else if value.Valid {
+				_m.PathID = new(int)
+				*_m.PathID = int(value.Int64)
+			}
 		case consoleserverport.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field type", values[i])
@@ -289,6 +298,11 @@ func (_m *ConsoleServerPort) String() string {
 	builder.WriteString(", ")
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PathID; v != nil {
+		builder.WriteString("_path_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

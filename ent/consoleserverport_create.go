@@ -224,6 +224,10 @@ func (_c *ConsoleServerPortCreate) createSpec() (*ConsoleServerPort, *sqlgraph.C
 		_spec.SetField(consoleserverport.FieldRackID, field.TypeInt, value)
 		_node.RackID = &value
 	}
+	if value, ok := _c.mutation.PathID(); ok {
+		_spec.SetField(consoleserverport.FieldPathID, field.TypeInt, value)
+		_node.PathID = &value
+	}
 	if value, ok := _c.mutation.GetType(); ok {
 		_spec.SetField(consoleserverport.FieldType, field.TypeString, value)
 		_node.Type = &value

@@ -193,6 +193,15 @@ func (_u *ConsoleServerPortUpdate) sqlSave(ctx context.Context) (_node int, err 
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(consoleserverport.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(consoleserverport.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(consoleserverport.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(consoleserverport.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(consoleserverport.FieldType, field.TypeString, value)
 	}
@@ -507,6 +516,15 @@ func (_u *ConsoleServerPortUpdateOne) sqlSave(ctx context.Context) (_node *Conso
 	}
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(consoleserverport.FieldRackID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(consoleserverport.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(consoleserverport.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(consoleserverport.FieldPathID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(consoleserverport.FieldType, field.TypeString, value)

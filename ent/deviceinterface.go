@@ -48,6 +48,8 @@ type DeviceInterface struct {
 	RackID *int `json:"_rack_id,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// PathID holds the value of the "_path_id" field.
+	PathID *int `json:"_path_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type string `json:"type,omitempty"`
 	// Enabled holds the value of the "enabled" field.
@@ -110,7 +112,7 @@ func (*DeviceInterface) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth:
 			values[i] = new(sql.NullFloat64)
-		case deviceinterface.FieldID, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldOwnerID, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
+		case deviceinterface.FieldID, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldOwnerID, deviceinterface.FieldPathID, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
 			values[i] = new(sql.NullInt64)
 		case deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldType, deviceinterface.FieldMACAddress, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType:
 			values[i] = new(sql.NullString)
@@ -235,6 +237,13 @@ func (_m *DeviceInterface) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
+			}
+		case deviceinterface.FieldPathID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _path_id", values[i])
+			} else if value.Valid {
+				_m.PathID = new(int)
+				*_m.PathID = int(value.Int64)
 			}
 		case deviceinterface.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -486,6 +495,11 @@ func (_m *DeviceInterface) String() string {
 	builder.WriteString(", ")
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PathID; v != nil {
+		builder.WriteString("_path_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -301,6 +301,10 @@ func (_c *DeviceInterfaceCreate) createSpec() (*DeviceInterface, *sqlgraph.Creat
 		_spec.SetField(deviceinterface.FieldRackID, field.TypeInt, value)
 		_node.RackID = &value
 	}
+	if value, ok := _c.mutation.PathID(); ok {
+		_spec.SetField(deviceinterface.FieldPathID, field.TypeInt, value)
+		_node.PathID = &value
+	}
 	if value, ok := _c.mutation.GetType(); ok {
 		_spec.SetField(deviceinterface.FieldType, field.TypeString, value)
 		_node.Type = value

@@ -406,6 +406,15 @@ func (_u *DeviceInterfaceUpdate) sqlSave(ctx context.Context) (_node int, err er
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(deviceinterface.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(deviceinterface.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(deviceinterface.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(deviceinterface.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(deviceinterface.FieldType, field.TypeString, value)
 	}
@@ -1472,6 +1481,15 @@ func (_u *DeviceInterfaceUpdateOne) sqlSave(ctx context.Context) (_node *DeviceI
 	}
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(deviceinterface.FieldRackID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(deviceinterface.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(deviceinterface.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(deviceinterface.FieldPathID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(deviceinterface.FieldType, field.TypeString, value)

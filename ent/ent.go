@@ -16,6 +16,8 @@ import (
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/bookmark"
+	"github.com/inventory/inventory/ent/cablepath"
+	"github.com/inventory/inventory/ent/cablepathnode"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -190,6 +192,8 @@ func checkColumn(t, c string) error {
 			asnrange.Table:                  asnrange.ValidColumn,
 			aggregate.Table:                 aggregate.ValidColumn,
 			bookmark.Table:                  bookmark.ValidColumn,
+			cablepath.Table:                 cablepath.ValidColumn,
+			cablepathnode.Table:             cablepathnode.ValidColumn,
 			circuit.Table:                   circuit.ValidColumn,
 			circuitgroup.Table:              circuitgroup.ValidColumn,
 			circuitgroupassignment.Table:    circuitgroupassignment.ValidColumn,

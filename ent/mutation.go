@@ -16,6 +16,8 @@ import (
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/bookmark"
+	"github.com/inventory/inventory/ent/cablepath"
+	"github.com/inventory/inventory/ent/cablepathnode"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -142,6 +144,8 @@ const (
 	TypeASNRange                  = "ASNRange"
 	TypeAggregate                 = "Aggregate"
 	TypeBookmark                  = "Bookmark"
+	TypeCablePath                 = "CablePath"
+	TypeCablePathNode             = "CablePathNode"
 	TypeCircuit                   = "Circuit"
 	TypeCircuitGroup              = "CircuitGroup"
 	TypeCircuitGroupAssignment    = "CircuitGroupAssignment"
@@ -4145,6 +4149,1034 @@ func (m *BookmarkMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Bookmark edge %s", name)
+}
+
+// CablePathMutation represents an operation that mutates the CablePath nodes in the graph.
+type CablePathMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	_path         *[][]string
+	append_path   [][]string
+	is_active     *bool
+	is_complete   *bool
+	is_split      *bool
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*CablePath, error)
+	predicates    []predicate.CablePath
+}
+
+var _ ent.Mutation = (*CablePathMutation)(nil)
+
+// cablepathOption allows management of the mutation configuration using functional options.
+type cablepathOption func(*CablePathMutation)
+
+// newCablePathMutation creates new mutation for the CablePath entity.
+func newCablePathMutation(c config, op Op, opts ...cablepathOption) *CablePathMutation {
+	m := &CablePathMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCablePath,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCablePathID sets the ID field of the mutation.
+func withCablePathID(id int) cablepathOption {
+	return func(m *CablePathMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CablePath
+		)
+		m.oldValue = func(ctx context.Context) (*CablePath, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CablePath.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCablePath sets the old CablePath of the mutation.
+func withCablePath(node *CablePath) cablepathOption {
+	return func(m *CablePathMutation) {
+		m.oldValue = func(context.Context) (*CablePath, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CablePathMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CablePathMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CablePathMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CablePathMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CablePath.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetPath sets the "path" field.
+func (m *CablePathMutation) SetPath(s [][]string) {
+	m._path = &s
+	m.append_path = nil
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *CablePathMutation) Path() (r [][]string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the CablePath entity.
+// If the CablePath object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathMutation) OldPath(ctx context.Context) (v [][]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// AppendPath adds s to the "path" field.
+func (m *CablePathMutation) AppendPath(s [][]string) {
+	m.append_path = append(m.append_path, s...)
+}
+
+// AppendedPath returns the list of values that were appended to the "path" field in this mutation.
+func (m *CablePathMutation) AppendedPath() ([][]string, bool) {
+	if len(m.append_path) == 0 {
+		return nil, false
+	}
+	return m.append_path, true
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *CablePathMutation) ResetPath() {
+	m._path = nil
+	m.append_path = nil
+}
+
+// SetIsActive sets the "is_active" field.
+func (m *CablePathMutation) SetIsActive(b bool) {
+	m.is_active = &b
+}
+
+// IsActive returns the value of the "is_active" field in the mutation.
+func (m *CablePathMutation) IsActive() (r bool, exists bool) {
+	v := m.is_active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsActive returns the old "is_active" field's value of the CablePath entity.
+// If the CablePath object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathMutation) OldIsActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsActive: %w", err)
+	}
+	return oldValue.IsActive, nil
+}
+
+// ResetIsActive resets all changes to the "is_active" field.
+func (m *CablePathMutation) ResetIsActive() {
+	m.is_active = nil
+}
+
+// SetIsComplete sets the "is_complete" field.
+func (m *CablePathMutation) SetIsComplete(b bool) {
+	m.is_complete = &b
+}
+
+// IsComplete returns the value of the "is_complete" field in the mutation.
+func (m *CablePathMutation) IsComplete() (r bool, exists bool) {
+	v := m.is_complete
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsComplete returns the old "is_complete" field's value of the CablePath entity.
+// If the CablePath object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathMutation) OldIsComplete(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsComplete is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsComplete requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsComplete: %w", err)
+	}
+	return oldValue.IsComplete, nil
+}
+
+// ResetIsComplete resets all changes to the "is_complete" field.
+func (m *CablePathMutation) ResetIsComplete() {
+	m.is_complete = nil
+}
+
+// SetIsSplit sets the "is_split" field.
+func (m *CablePathMutation) SetIsSplit(b bool) {
+	m.is_split = &b
+}
+
+// IsSplit returns the value of the "is_split" field in the mutation.
+func (m *CablePathMutation) IsSplit() (r bool, exists bool) {
+	v := m.is_split
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsSplit returns the old "is_split" field's value of the CablePath entity.
+// If the CablePath object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathMutation) OldIsSplit(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsSplit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsSplit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsSplit: %w", err)
+	}
+	return oldValue.IsSplit, nil
+}
+
+// ResetIsSplit resets all changes to the "is_split" field.
+func (m *CablePathMutation) ResetIsSplit() {
+	m.is_split = nil
+}
+
+// Where appends a list predicates to the CablePathMutation builder.
+func (m *CablePathMutation) Where(ps ...predicate.CablePath) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CablePathMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CablePathMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CablePath, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CablePathMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CablePathMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CablePath).
+func (m *CablePathMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CablePathMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m._path != nil {
+		fields = append(fields, cablepath.FieldPath)
+	}
+	if m.is_active != nil {
+		fields = append(fields, cablepath.FieldIsActive)
+	}
+	if m.is_complete != nil {
+		fields = append(fields, cablepath.FieldIsComplete)
+	}
+	if m.is_split != nil {
+		fields = append(fields, cablepath.FieldIsSplit)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CablePathMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case cablepath.FieldPath:
+		return m.Path()
+	case cablepath.FieldIsActive:
+		return m.IsActive()
+	case cablepath.FieldIsComplete:
+		return m.IsComplete()
+	case cablepath.FieldIsSplit:
+		return m.IsSplit()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CablePathMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case cablepath.FieldPath:
+		return m.OldPath(ctx)
+	case cablepath.FieldIsActive:
+		return m.OldIsActive(ctx)
+	case cablepath.FieldIsComplete:
+		return m.OldIsComplete(ctx)
+	case cablepath.FieldIsSplit:
+		return m.OldIsSplit(ctx)
+	}
+	return nil, fmt.Errorf("unknown CablePath field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CablePathMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case cablepath.FieldPath:
+		v, ok := value.([][]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case cablepath.FieldIsActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsActive(v)
+		return nil
+	case cablepath.FieldIsComplete:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsComplete(v)
+		return nil
+	case cablepath.FieldIsSplit:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsSplit(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CablePath field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CablePathMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CablePathMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CablePathMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CablePath numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CablePathMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CablePathMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CablePathMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CablePath nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CablePathMutation) ResetField(name string) error {
+	switch name {
+	case cablepath.FieldPath:
+		m.ResetPath()
+		return nil
+	case cablepath.FieldIsActive:
+		m.ResetIsActive()
+		return nil
+	case cablepath.FieldIsComplete:
+		m.ResetIsComplete()
+		return nil
+	case cablepath.FieldIsSplit:
+		m.ResetIsSplit()
+		return nil
+	}
+	return fmt.Errorf("unknown CablePath field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CablePathMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CablePathMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CablePathMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CablePathMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CablePathMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CablePathMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CablePathMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown CablePath unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CablePathMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown CablePath edge %s", name)
+}
+
+// CablePathNodeMutation represents an operation that mutates the CablePathNode nodes in the graph.
+type CablePathNodeMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	node_type     *string
+	node_id       *int
+	addnode_id    *int
+	clearedFields map[string]struct{}
+	_path         *int
+	cleared_path  bool
+	done          bool
+	oldValue      func(context.Context) (*CablePathNode, error)
+	predicates    []predicate.CablePathNode
+}
+
+var _ ent.Mutation = (*CablePathNodeMutation)(nil)
+
+// cablepathnodeOption allows management of the mutation configuration using functional options.
+type cablepathnodeOption func(*CablePathNodeMutation)
+
+// newCablePathNodeMutation creates new mutation for the CablePathNode entity.
+func newCablePathNodeMutation(c config, op Op, opts ...cablepathnodeOption) *CablePathNodeMutation {
+	m := &CablePathNodeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCablePathNode,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCablePathNodeID sets the ID field of the mutation.
+func withCablePathNodeID(id int) cablepathnodeOption {
+	return func(m *CablePathNodeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CablePathNode
+		)
+		m.oldValue = func(ctx context.Context) (*CablePathNode, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CablePathNode.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCablePathNode sets the old CablePathNode of the mutation.
+func withCablePathNode(node *CablePathNode) cablepathnodeOption {
+	return func(m *CablePathNodeMutation) {
+		m.oldValue = func(context.Context) (*CablePathNode, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CablePathNodeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CablePathNodeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CablePathNodeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CablePathNodeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CablePathNode.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetPathID sets the "path_id" field.
+func (m *CablePathNodeMutation) SetPathID(i int) {
+	m._path = &i
+}
+
+// PathID returns the value of the "path_id" field in the mutation.
+func (m *CablePathNodeMutation) PathID() (r int, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPathID returns the old "path_id" field's value of the CablePathNode entity.
+// If the CablePathNode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathNodeMutation) OldPathID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPathID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPathID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPathID: %w", err)
+	}
+	return oldValue.PathID, nil
+}
+
+// ResetPathID resets all changes to the "path_id" field.
+func (m *CablePathNodeMutation) ResetPathID() {
+	m._path = nil
+}
+
+// SetNodeType sets the "node_type" field.
+func (m *CablePathNodeMutation) SetNodeType(s string) {
+	m.node_type = &s
+}
+
+// NodeType returns the value of the "node_type" field in the mutation.
+func (m *CablePathNodeMutation) NodeType() (r string, exists bool) {
+	v := m.node_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNodeType returns the old "node_type" field's value of the CablePathNode entity.
+// If the CablePathNode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathNodeMutation) OldNodeType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNodeType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNodeType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNodeType: %w", err)
+	}
+	return oldValue.NodeType, nil
+}
+
+// ResetNodeType resets all changes to the "node_type" field.
+func (m *CablePathNodeMutation) ResetNodeType() {
+	m.node_type = nil
+}
+
+// SetNodeID sets the "node_id" field.
+func (m *CablePathNodeMutation) SetNodeID(i int) {
+	m.node_id = &i
+	m.addnode_id = nil
+}
+
+// NodeID returns the value of the "node_id" field in the mutation.
+func (m *CablePathNodeMutation) NodeID() (r int, exists bool) {
+	v := m.node_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNodeID returns the old "node_id" field's value of the CablePathNode entity.
+// If the CablePathNode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathNodeMutation) OldNodeID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNodeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNodeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNodeID: %w", err)
+	}
+	return oldValue.NodeID, nil
+}
+
+// AddNodeID adds i to the "node_id" field.
+func (m *CablePathNodeMutation) AddNodeID(i int) {
+	if m.addnode_id != nil {
+		*m.addnode_id += i
+	} else {
+		m.addnode_id = &i
+	}
+}
+
+// AddedNodeID returns the value that was added to the "node_id" field in this mutation.
+func (m *CablePathNodeMutation) AddedNodeID() (r int, exists bool) {
+	v := m.addnode_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNodeID resets all changes to the "node_id" field.
+func (m *CablePathNodeMutation) ResetNodeID() {
+	m.node_id = nil
+	m.addnode_id = nil
+}
+
+// ClearPath clears the "path" edge to the CablePath entity.
+func (m *CablePathNodeMutation) ClearPath() {
+	m.cleared_path = true
+	m.clearedFields[cablepathnode.FieldPathID] = struct{}{}
+}
+
+// PathCleared reports if the "path" edge to the CablePath entity was cleared.
+func (m *CablePathNodeMutation) PathCleared() bool {
+	return m.cleared_path
+}
+
+// PathIDs returns the "path" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PathID instead. It exists only for internal usage by the builders.
+func (m *CablePathNodeMutation) PathIDs() (ids []int) {
+	if id := m._path; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPath resets all changes to the "path" edge.
+func (m *CablePathNodeMutation) ResetPath() {
+	m._path = nil
+	m.cleared_path = false
+}
+
+// Where appends a list predicates to the CablePathNodeMutation builder.
+func (m *CablePathNodeMutation) Where(ps ...predicate.CablePathNode) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CablePathNodeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CablePathNodeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CablePathNode, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CablePathNodeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CablePathNodeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CablePathNode).
+func (m *CablePathNodeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CablePathNodeMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m._path != nil {
+		fields = append(fields, cablepathnode.FieldPathID)
+	}
+	if m.node_type != nil {
+		fields = append(fields, cablepathnode.FieldNodeType)
+	}
+	if m.node_id != nil {
+		fields = append(fields, cablepathnode.FieldNodeID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CablePathNodeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case cablepathnode.FieldPathID:
+		return m.PathID()
+	case cablepathnode.FieldNodeType:
+		return m.NodeType()
+	case cablepathnode.FieldNodeID:
+		return m.NodeID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CablePathNodeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case cablepathnode.FieldPathID:
+		return m.OldPathID(ctx)
+	case cablepathnode.FieldNodeType:
+		return m.OldNodeType(ctx)
+	case cablepathnode.FieldNodeID:
+		return m.OldNodeID(ctx)
+	}
+	return nil, fmt.Errorf("unknown CablePathNode field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CablePathNodeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case cablepathnode.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
+		return nil
+	case cablepathnode.FieldNodeType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNodeType(v)
+		return nil
+	case cablepathnode.FieldNodeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNodeID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CablePathNode field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CablePathNodeMutation) AddedFields() []string {
+	var fields []string
+	if m.addnode_id != nil {
+		fields = append(fields, cablepathnode.FieldNodeID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CablePathNodeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case cablepathnode.FieldNodeID:
+		return m.AddedNodeID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CablePathNodeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case cablepathnode.FieldNodeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNodeID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CablePathNode numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CablePathNodeMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CablePathNodeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CablePathNodeMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CablePathNode nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CablePathNodeMutation) ResetField(name string) error {
+	switch name {
+	case cablepathnode.FieldPathID:
+		m.ResetPathID()
+		return nil
+	case cablepathnode.FieldNodeType:
+		m.ResetNodeType()
+		return nil
+	case cablepathnode.FieldNodeID:
+		m.ResetNodeID()
+		return nil
+	}
+	return fmt.Errorf("unknown CablePathNode field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CablePathNodeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m._path != nil {
+		edges = append(edges, cablepathnode.EdgePath)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CablePathNodeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case cablepathnode.EdgePath:
+		if id := m._path; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CablePathNodeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CablePathNodeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CablePathNodeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleared_path {
+		edges = append(edges, cablepathnode.EdgePath)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CablePathNodeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case cablepathnode.EdgePath:
+		return m.cleared_path
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CablePathNodeMutation) ClearEdge(name string) error {
+	switch name {
+	case cablepathnode.EdgePath:
+		m.ClearPath()
+		return nil
+	}
+	return fmt.Errorf("unknown CablePathNode unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CablePathNodeMutation) ResetEdge(name string) error {
+	switch name {
+	case cablepathnode.EdgePath:
+		m.ResetPath()
+		return nil
+	}
+	return fmt.Errorf("unknown CablePathNode edge %s", name)
 }
 
 // CircuitMutation represents an operation that mutates the Circuit nodes in the graph.
@@ -16550,6 +17582,8 @@ type ConsolePortMutation struct {
 	add__location_id  *int
 	__rack_id         *int
 	add__rack_id      *int
+	__path_id         *int
+	add__path_id      *int
 	_type             *string
 	speed             *int
 	addspeed          *int
@@ -17102,6 +18136,59 @@ func (m *ConsolePortMutation) ResetOwnerID() {
 	delete(m.clearedFields, consoleport.FieldOwnerID)
 }
 
+// SetPathID sets the "_path_id" field.
+func (m *ConsolePortMutation) SetPathID(i int) {
+	m.__path_id = &i
+	m.add__path_id = nil
+}
+
+// PathID returns the value of the "_path_id" field in the mutation.
+func (m *ConsolePortMutation) PathID() (r int, exists bool) {
+	v := m.__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPathID adds i to the "_path_id" field.
+func (m *ConsolePortMutation) AddPathID(i int) {
+	if m.add__path_id != nil {
+		*m.add__path_id += i
+	} else {
+		m.add__path_id = &i
+	}
+}
+
+// AddedPathID returns the value that was added to the "_path_id" field in this mutation.
+func (m *ConsolePortMutation) AddedPathID() (r int, exists bool) {
+	v := m.add__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPathID clears the value of the "_path_id" field.
+func (m *ConsolePortMutation) ClearPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	m.clearedFields[consoleport.FieldPathID] = struct{}{}
+}
+
+// PathIDCleared returns if the "_path_id" field was cleared in this mutation.
+func (m *ConsolePortMutation) PathIDCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldPathID]
+	return ok
+}
+
+// ResetPathID resets all changes to the "_path_id" field.
+func (m *ConsolePortMutation) ResetPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	delete(m.clearedFields, consoleport.FieldPathID)
+}
+
 // SetType sets the "type" field.
 func (m *ConsolePortMutation) SetType(s string) {
 	m._type = &s
@@ -17302,7 +18389,7 @@ func (m *ConsolePortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ConsolePortMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 18)
 	if m.created != nil {
 		fields = append(fields, consoleport.FieldCreated)
 	}
@@ -17348,6 +18435,9 @@ func (m *ConsolePortMutation) Fields() []string {
 	if m.owner != nil {
 		fields = append(fields, consoleport.FieldOwnerID)
 	}
+	if m.__path_id != nil {
+		fields = append(fields, consoleport.FieldPathID)
+	}
 	if m._type != nil {
 		fields = append(fields, consoleport.FieldType)
 	}
@@ -17392,6 +18482,8 @@ func (m *ConsolePortMutation) Field(name string) (ent.Value, bool) {
 		return m.RackID()
 	case consoleport.FieldOwnerID:
 		return m.OwnerID()
+	case consoleport.FieldPathID:
+		return m.PathID()
 	case consoleport.FieldType:
 		return m.GetType()
 	case consoleport.FieldSpeed:
@@ -17405,7 +18497,7 @@ func (m *ConsolePortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ConsolePortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case consoleport.FieldCreated, consoleport.FieldLastUpdated, consoleport.FieldCustomFieldData, consoleport.FieldDeviceID, consoleport.FieldModuleID, consoleport.FieldName, consoleport.FieldNameNatural, consoleport.FieldLabel, consoleport.FieldDescription, consoleport.FieldMarkConnected, consoleport.FieldOccupied, consoleport.FieldSiteID, consoleport.FieldLocationID, consoleport.FieldRackID, consoleport.FieldOwnerID, consoleport.FieldType, consoleport.FieldSpeed:
+	case consoleport.FieldCreated, consoleport.FieldLastUpdated, consoleport.FieldCustomFieldData, consoleport.FieldDeviceID, consoleport.FieldModuleID, consoleport.FieldName, consoleport.FieldNameNatural, consoleport.FieldLabel, consoleport.FieldDescription, consoleport.FieldMarkConnected, consoleport.FieldOccupied, consoleport.FieldSiteID, consoleport.FieldLocationID, consoleport.FieldRackID, consoleport.FieldOwnerID, consoleport.FieldPathID, consoleport.FieldType, consoleport.FieldSpeed:
 	default:
 		return nil, fmt.Errorf("unknown ConsolePort field %s", name)
 	}
@@ -17450,6 +18542,8 @@ func (m *ConsolePortMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.RackID, nil
 	case consoleport.FieldOwnerID:
 		return old.OwnerID, nil
+	case consoleport.FieldPathID:
+		return old.PathID, nil
 	case consoleport.FieldType:
 		return old.Type, nil
 	case consoleport.FieldSpeed:
@@ -17568,6 +18662,13 @@ func (m *ConsolePortMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetOwnerID(v)
 		return nil
+	case consoleport.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
+		return nil
 	case consoleport.FieldType:
 		v, ok := value.(string)
 		if !ok {
@@ -17599,6 +18700,9 @@ func (m *ConsolePortMutation) AddedFields() []string {
 	if m.add__rack_id != nil {
 		fields = append(fields, consoleport.FieldRackID)
 	}
+	if m.add__path_id != nil {
+		fields = append(fields, consoleport.FieldPathID)
+	}
 	if m.addspeed != nil {
 		fields = append(fields, consoleport.FieldSpeed)
 	}
@@ -17616,6 +18720,8 @@ func (m *ConsolePortMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedLocationID()
 	case consoleport.FieldRackID:
 		return m.AddedRackID()
+	case consoleport.FieldPathID:
+		return m.AddedPathID()
 	case consoleport.FieldSpeed:
 		return m.AddedSpeed()
 	}
@@ -17647,6 +18753,13 @@ func (m *ConsolePortMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddRackID(v)
+		return nil
+	case consoleport.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPathID(v)
 		return nil
 	case consoleport.FieldSpeed:
 		v, ok := value.(int)
@@ -17683,6 +18796,9 @@ func (m *ConsolePortMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(consoleport.FieldOwnerID) {
 		fields = append(fields, consoleport.FieldOwnerID)
+	}
+	if m.FieldCleared(consoleport.FieldPathID) {
+		fields = append(fields, consoleport.FieldPathID)
 	}
 	if m.FieldCleared(consoleport.FieldType) {
 		fields = append(fields, consoleport.FieldType)
@@ -17724,6 +18840,9 @@ func (m *ConsolePortMutation) ClearField(name string) error {
 		return nil
 	case consoleport.FieldOwnerID:
 		m.ClearOwnerID()
+		return nil
+	case consoleport.FieldPathID:
+		m.ClearPathID()
 		return nil
 	case consoleport.FieldType:
 		m.ClearType()
@@ -17783,6 +18902,9 @@ func (m *ConsolePortMutation) ResetField(name string) error {
 		return nil
 	case consoleport.FieldOwnerID:
 		m.ResetOwnerID()
+		return nil
+	case consoleport.FieldPathID:
+		m.ResetPathID()
 		return nil
 	case consoleport.FieldType:
 		m.ResetType()
@@ -18746,6 +19868,8 @@ type ConsoleServerPortMutation struct {
 	add__location_id  *int
 	__rack_id         *int
 	add__rack_id      *int
+	__path_id         *int
+	add__path_id      *int
 	_type             *string
 	speed             *int
 	addspeed          *int
@@ -19298,6 +20422,59 @@ func (m *ConsoleServerPortMutation) ResetOwnerID() {
 	delete(m.clearedFields, consoleserverport.FieldOwnerID)
 }
 
+// SetPathID sets the "_path_id" field.
+func (m *ConsoleServerPortMutation) SetPathID(i int) {
+	m.__path_id = &i
+	m.add__path_id = nil
+}
+
+// PathID returns the value of the "_path_id" field in the mutation.
+func (m *ConsoleServerPortMutation) PathID() (r int, exists bool) {
+	v := m.__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPathID adds i to the "_path_id" field.
+func (m *ConsoleServerPortMutation) AddPathID(i int) {
+	if m.add__path_id != nil {
+		*m.add__path_id += i
+	} else {
+		m.add__path_id = &i
+	}
+}
+
+// AddedPathID returns the value that was added to the "_path_id" field in this mutation.
+func (m *ConsoleServerPortMutation) AddedPathID() (r int, exists bool) {
+	v := m.add__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPathID clears the value of the "_path_id" field.
+func (m *ConsoleServerPortMutation) ClearPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	m.clearedFields[consoleserverport.FieldPathID] = struct{}{}
+}
+
+// PathIDCleared returns if the "_path_id" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) PathIDCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldPathID]
+	return ok
+}
+
+// ResetPathID resets all changes to the "_path_id" field.
+func (m *ConsoleServerPortMutation) ResetPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	delete(m.clearedFields, consoleserverport.FieldPathID)
+}
+
 // SetType sets the "type" field.
 func (m *ConsoleServerPortMutation) SetType(s string) {
 	m._type = &s
@@ -19498,7 +20675,7 @@ func (m *ConsoleServerPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ConsoleServerPortMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 18)
 	if m.created != nil {
 		fields = append(fields, consoleserverport.FieldCreated)
 	}
@@ -19544,6 +20721,9 @@ func (m *ConsoleServerPortMutation) Fields() []string {
 	if m.owner != nil {
 		fields = append(fields, consoleserverport.FieldOwnerID)
 	}
+	if m.__path_id != nil {
+		fields = append(fields, consoleserverport.FieldPathID)
+	}
 	if m._type != nil {
 		fields = append(fields, consoleserverport.FieldType)
 	}
@@ -19588,6 +20768,8 @@ func (m *ConsoleServerPortMutation) Field(name string) (ent.Value, bool) {
 		return m.RackID()
 	case consoleserverport.FieldOwnerID:
 		return m.OwnerID()
+	case consoleserverport.FieldPathID:
+		return m.PathID()
 	case consoleserverport.FieldType:
 		return m.GetType()
 	case consoleserverport.FieldSpeed:
@@ -19601,7 +20783,7 @@ func (m *ConsoleServerPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ConsoleServerPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case consoleserverport.FieldCreated, consoleserverport.FieldLastUpdated, consoleserverport.FieldCustomFieldData, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldName, consoleserverport.FieldNameNatural, consoleserverport.FieldLabel, consoleserverport.FieldDescription, consoleserverport.FieldMarkConnected, consoleserverport.FieldOccupied, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldOwnerID, consoleserverport.FieldType, consoleserverport.FieldSpeed:
+	case consoleserverport.FieldCreated, consoleserverport.FieldLastUpdated, consoleserverport.FieldCustomFieldData, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldName, consoleserverport.FieldNameNatural, consoleserverport.FieldLabel, consoleserverport.FieldDescription, consoleserverport.FieldMarkConnected, consoleserverport.FieldOccupied, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldOwnerID, consoleserverport.FieldPathID, consoleserverport.FieldType, consoleserverport.FieldSpeed:
 	default:
 		return nil, fmt.Errorf("unknown ConsoleServerPort field %s", name)
 	}
@@ -19646,6 +20828,8 @@ func (m *ConsoleServerPortMutation) OldField(ctx context.Context, name string) (
 		return old.RackID, nil
 	case consoleserverport.FieldOwnerID:
 		return old.OwnerID, nil
+	case consoleserverport.FieldPathID:
+		return old.PathID, nil
 	case consoleserverport.FieldType:
 		return old.Type, nil
 	case consoleserverport.FieldSpeed:
@@ -19764,6 +20948,13 @@ func (m *ConsoleServerPortMutation) SetField(name string, value ent.Value) error
 		}
 		m.SetOwnerID(v)
 		return nil
+	case consoleserverport.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
+		return nil
 	case consoleserverport.FieldType:
 		v, ok := value.(string)
 		if !ok {
@@ -19795,6 +20986,9 @@ func (m *ConsoleServerPortMutation) AddedFields() []string {
 	if m.add__rack_id != nil {
 		fields = append(fields, consoleserverport.FieldRackID)
 	}
+	if m.add__path_id != nil {
+		fields = append(fields, consoleserverport.FieldPathID)
+	}
 	if m.addspeed != nil {
 		fields = append(fields, consoleserverport.FieldSpeed)
 	}
@@ -19812,6 +21006,8 @@ func (m *ConsoleServerPortMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedLocationID()
 	case consoleserverport.FieldRackID:
 		return m.AddedRackID()
+	case consoleserverport.FieldPathID:
+		return m.AddedPathID()
 	case consoleserverport.FieldSpeed:
 		return m.AddedSpeed()
 	}
@@ -19843,6 +21039,13 @@ func (m *ConsoleServerPortMutation) AddField(name string, value ent.Value) error
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddRackID(v)
+		return nil
+	case consoleserverport.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPathID(v)
 		return nil
 	case consoleserverport.FieldSpeed:
 		v, ok := value.(int)
@@ -19879,6 +21082,9 @@ func (m *ConsoleServerPortMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(consoleserverport.FieldOwnerID) {
 		fields = append(fields, consoleserverport.FieldOwnerID)
+	}
+	if m.FieldCleared(consoleserverport.FieldPathID) {
+		fields = append(fields, consoleserverport.FieldPathID)
 	}
 	if m.FieldCleared(consoleserverport.FieldType) {
 		fields = append(fields, consoleserverport.FieldType)
@@ -19920,6 +21126,9 @@ func (m *ConsoleServerPortMutation) ClearField(name string) error {
 		return nil
 	case consoleserverport.FieldOwnerID:
 		m.ClearOwnerID()
+		return nil
+	case consoleserverport.FieldPathID:
+		m.ClearPathID()
 		return nil
 	case consoleserverport.FieldType:
 		m.ClearType()
@@ -19979,6 +21188,9 @@ func (m *ConsoleServerPortMutation) ResetField(name string) error {
 		return nil
 	case consoleserverport.FieldOwnerID:
 		m.ResetOwnerID()
+		return nil
+	case consoleserverport.FieldPathID:
+		m.ResetPathID()
 		return nil
 	case consoleserverport.FieldType:
 		m.ResetType()
@@ -34809,6 +36021,8 @@ type DeviceInterfaceMutation struct {
 	add__location_id               *int
 	__rack_id                      *int
 	add__rack_id                   *int
+	__path_id                      *int
+	add__path_id                   *int
 	_type                          *string
 	enabled                        *bool
 	mtu                            *int
@@ -35408,6 +36622,59 @@ func (m *DeviceInterfaceMutation) OwnerIDCleared() bool {
 func (m *DeviceInterfaceMutation) ResetOwnerID() {
 	m.owner = nil
 	delete(m.clearedFields, deviceinterface.FieldOwnerID)
+}
+
+// SetPathID sets the "_path_id" field.
+func (m *DeviceInterfaceMutation) SetPathID(i int) {
+	m.__path_id = &i
+	m.add__path_id = nil
+}
+
+// PathID returns the value of the "_path_id" field in the mutation.
+func (m *DeviceInterfaceMutation) PathID() (r int, exists bool) {
+	v := m.__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPathID adds i to the "_path_id" field.
+func (m *DeviceInterfaceMutation) AddPathID(i int) {
+	if m.add__path_id != nil {
+		*m.add__path_id += i
+	} else {
+		m.add__path_id = &i
+	}
+}
+
+// AddedPathID returns the value that was added to the "_path_id" field in this mutation.
+func (m *DeviceInterfaceMutation) AddedPathID() (r int, exists bool) {
+	v := m.add__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPathID clears the value of the "_path_id" field.
+func (m *DeviceInterfaceMutation) ClearPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	m.clearedFields[deviceinterface.FieldPathID] = struct{}{}
+}
+
+// PathIDCleared returns if the "_path_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) PathIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldPathID]
+	return ok
+}
+
+// ResetPathID resets all changes to the "_path_id" field.
+func (m *DeviceInterfaceMutation) ResetPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	delete(m.clearedFields, deviceinterface.FieldPathID)
 }
 
 // SetType sets the "type" field.
@@ -36845,7 +38112,7 @@ func (m *DeviceInterfaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceInterfaceMutation) Fields() []string {
-	fields := make([]string, 0, 39)
+	fields := make([]string, 0, 40)
 	if m.created != nil {
 		fields = append(fields, deviceinterface.FieldCreated)
 	}
@@ -36890,6 +38157,9 @@ func (m *DeviceInterfaceMutation) Fields() []string {
 	}
 	if m.owner != nil {
 		fields = append(fields, deviceinterface.FieldOwnerID)
+	}
+	if m.__path_id != nil {
+		fields = append(fields, deviceinterface.FieldPathID)
 	}
 	if m._type != nil {
 		fields = append(fields, deviceinterface.FieldType)
@@ -37001,6 +38271,8 @@ func (m *DeviceInterfaceMutation) Field(name string) (ent.Value, bool) {
 		return m.RackID()
 	case deviceinterface.FieldOwnerID:
 		return m.OwnerID()
+	case deviceinterface.FieldPathID:
+		return m.PathID()
 	case deviceinterface.FieldType:
 		return m.GetType()
 	case deviceinterface.FieldEnabled:
@@ -37058,7 +38330,7 @@ func (m *DeviceInterfaceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceInterfaceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case deviceinterface.FieldCreated, deviceinterface.FieldLastUpdated, deviceinterface.FieldCustomFieldData, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldMarkConnected, deviceinterface.FieldOccupied, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldOwnerID, deviceinterface.FieldType, deviceinterface.FieldEnabled, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldMACAddress, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMgmtOnly, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType, deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
+	case deviceinterface.FieldCreated, deviceinterface.FieldLastUpdated, deviceinterface.FieldCustomFieldData, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldMarkConnected, deviceinterface.FieldOccupied, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldOwnerID, deviceinterface.FieldPathID, deviceinterface.FieldType, deviceinterface.FieldEnabled, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldMACAddress, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMgmtOnly, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType, deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
 	default:
 		return nil, fmt.Errorf("unknown DeviceInterface field %s", name)
 	}
@@ -37103,6 +38375,8 @@ func (m *DeviceInterfaceMutation) OldField(ctx context.Context, name string) (en
 		return old.RackID, nil
 	case deviceinterface.FieldOwnerID:
 		return old.OwnerID, nil
+	case deviceinterface.FieldPathID:
+		return old.PathID, nil
 	case deviceinterface.FieldType:
 		return old.Type, nil
 	case deviceinterface.FieldEnabled:
@@ -37264,6 +38538,13 @@ func (m *DeviceInterfaceMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetOwnerID(v)
+		return nil
+	case deviceinterface.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
 		return nil
 	case deviceinterface.FieldType:
 		v, ok := value.(string)
@@ -37450,6 +38731,9 @@ func (m *DeviceInterfaceMutation) AddedFields() []string {
 	if m.add__rack_id != nil {
 		fields = append(fields, deviceinterface.FieldRackID)
 	}
+	if m.add__path_id != nil {
+		fields = append(fields, deviceinterface.FieldPathID)
+	}
 	if m.addmtu != nil {
 		fields = append(fields, deviceinterface.FieldMtu)
 	}
@@ -37479,6 +38763,8 @@ func (m *DeviceInterfaceMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedLocationID()
 	case deviceinterface.FieldRackID:
 		return m.AddedRackID()
+	case deviceinterface.FieldPathID:
+		return m.AddedPathID()
 	case deviceinterface.FieldMtu:
 		return m.AddedMtu()
 	case deviceinterface.FieldSpeed:
@@ -37518,6 +38804,13 @@ func (m *DeviceInterfaceMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddRackID(v)
+		return nil
+	case deviceinterface.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPathID(v)
 		return nil
 	case deviceinterface.FieldMtu:
 		v, ok := value.(int)
@@ -37582,6 +38875,9 @@ func (m *DeviceInterfaceMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(deviceinterface.FieldOwnerID) {
 		fields = append(fields, deviceinterface.FieldOwnerID)
+	}
+	if m.FieldCleared(deviceinterface.FieldPathID) {
+		fields = append(fields, deviceinterface.FieldPathID)
 	}
 	if m.FieldCleared(deviceinterface.FieldParentID) {
 		fields = append(fields, deviceinterface.FieldParentID)
@@ -37680,6 +38976,9 @@ func (m *DeviceInterfaceMutation) ClearField(name string) error {
 		return nil
 	case deviceinterface.FieldOwnerID:
 		m.ClearOwnerID()
+		return nil
+	case deviceinterface.FieldPathID:
+		m.ClearPathID()
 		return nil
 	case deviceinterface.FieldParentID:
 		m.ClearParentID()
@@ -37796,6 +39095,9 @@ func (m *DeviceInterfaceMutation) ResetField(name string) error {
 		return nil
 	case deviceinterface.FieldOwnerID:
 		m.ResetOwnerID()
+		return nil
+	case deviceinterface.FieldPathID:
+		m.ResetPathID()
 		return nil
 	case deviceinterface.FieldType:
 		m.ResetType()
@@ -72854,6 +74156,8 @@ type PowerFeedMutation struct {
 	custom_field_data  *map[string]interface{}
 	description        *string
 	comments           *string
+	__path_id          *int
+	add__path_id       *int
 	name               *string
 	__name_natural     *string
 	status             *string
@@ -73135,6 +74439,59 @@ func (m *PowerFeedMutation) OwnerIDCleared() bool {
 func (m *PowerFeedMutation) ResetOwnerID() {
 	m.owner = nil
 	delete(m.clearedFields, powerfeed.FieldOwnerID)
+}
+
+// SetPathID sets the "_path_id" field.
+func (m *PowerFeedMutation) SetPathID(i int) {
+	m.__path_id = &i
+	m.add__path_id = nil
+}
+
+// PathID returns the value of the "_path_id" field in the mutation.
+func (m *PowerFeedMutation) PathID() (r int, exists bool) {
+	v := m.__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPathID adds i to the "_path_id" field.
+func (m *PowerFeedMutation) AddPathID(i int) {
+	if m.add__path_id != nil {
+		*m.add__path_id += i
+	} else {
+		m.add__path_id = &i
+	}
+}
+
+// AddedPathID returns the value that was added to the "_path_id" field in this mutation.
+func (m *PowerFeedMutation) AddedPathID() (r int, exists bool) {
+	v := m.add__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPathID clears the value of the "_path_id" field.
+func (m *PowerFeedMutation) ClearPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	m.clearedFields[powerfeed.FieldPathID] = struct{}{}
+}
+
+// PathIDCleared returns if the "_path_id" field was cleared in this mutation.
+func (m *PowerFeedMutation) PathIDCleared() bool {
+	_, ok := m.clearedFields[powerfeed.FieldPathID]
+	return ok
+}
+
+// ResetPathID resets all changes to the "_path_id" field.
+func (m *PowerFeedMutation) ResetPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	delete(m.clearedFields, powerfeed.FieldPathID)
 }
 
 // SetPowerPanelID sets the "power_panel_id" field.
@@ -73721,7 +75078,7 @@ func (m *PowerFeedMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerFeedMutation) Fields() []string {
-	fields := make([]string, 0, 23)
+	fields := make([]string, 0, 24)
 	if m.created != nil {
 		fields = append(fields, powerfeed.FieldCreated)
 	}
@@ -73739,6 +75096,9 @@ func (m *PowerFeedMutation) Fields() []string {
 	}
 	if m.owner != nil {
 		fields = append(fields, powerfeed.FieldOwnerID)
+	}
+	if m.__path_id != nil {
+		fields = append(fields, powerfeed.FieldPathID)
 	}
 	if m.power_panel != nil {
 		fields = append(fields, powerfeed.FieldPowerPanelID)
@@ -73811,6 +75171,8 @@ func (m *PowerFeedMutation) Field(name string) (ent.Value, bool) {
 		return m.Comments()
 	case powerfeed.FieldOwnerID:
 		return m.OwnerID()
+	case powerfeed.FieldPathID:
+		return m.PathID()
 	case powerfeed.FieldPowerPanelID:
 		return m.PowerPanelID()
 	case powerfeed.FieldRackID:
@@ -73854,7 +75216,7 @@ func (m *PowerFeedMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerFeedMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case powerfeed.FieldCreated, powerfeed.FieldLastUpdated, powerfeed.FieldCustomFieldData, powerfeed.FieldDescription, powerfeed.FieldComments, powerfeed.FieldOwnerID, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldName, powerfeed.FieldNameNatural, powerfeed.FieldStatus, powerfeed.FieldType, powerfeed.FieldSupply, powerfeed.FieldPhase, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldMarkConnected, powerfeed.FieldCableEnd, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower, powerfeed.FieldOccupied, powerfeed.FieldPowerPanelName:
+	case powerfeed.FieldCreated, powerfeed.FieldLastUpdated, powerfeed.FieldCustomFieldData, powerfeed.FieldDescription, powerfeed.FieldComments, powerfeed.FieldOwnerID, powerfeed.FieldPathID, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldName, powerfeed.FieldNameNatural, powerfeed.FieldStatus, powerfeed.FieldType, powerfeed.FieldSupply, powerfeed.FieldPhase, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldMarkConnected, powerfeed.FieldCableEnd, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower, powerfeed.FieldOccupied, powerfeed.FieldPowerPanelName:
 	default:
 		return nil, fmt.Errorf("unknown PowerFeed field %s", name)
 	}
@@ -73881,6 +75243,8 @@ func (m *PowerFeedMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Comments, nil
 	case powerfeed.FieldOwnerID:
 		return old.OwnerID, nil
+	case powerfeed.FieldPathID:
+		return old.PathID, nil
 	case powerfeed.FieldPowerPanelID:
 		return old.PowerPanelID, nil
 	case powerfeed.FieldRackID:
@@ -73965,6 +75329,13 @@ func (m *PowerFeedMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetOwnerID(v)
+		return nil
+	case powerfeed.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
 		return nil
 	case powerfeed.FieldPowerPanelID:
 		v, ok := value.(int)
@@ -74093,6 +75464,9 @@ func (m *PowerFeedMutation) SetField(name string, value ent.Value) error {
 // this mutation.
 func (m *PowerFeedMutation) AddedFields() []string {
 	var fields []string
+	if m.add__path_id != nil {
+		fields = append(fields, powerfeed.FieldPathID)
+	}
 	if m.addvoltage != nil {
 		fields = append(fields, powerfeed.FieldVoltage)
 	}
@@ -74113,6 +75487,8 @@ func (m *PowerFeedMutation) AddedFields() []string {
 // was not set, or was not defined in the schema.
 func (m *PowerFeedMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
+	case powerfeed.FieldPathID:
+		return m.AddedPathID()
 	case powerfeed.FieldVoltage:
 		return m.AddedVoltage()
 	case powerfeed.FieldAmperage:
@@ -74130,6 +75506,13 @@ func (m *PowerFeedMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *PowerFeedMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case powerfeed.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPathID(v)
+		return nil
 	case powerfeed.FieldVoltage:
 		v, ok := value.(int)
 		if !ok {
@@ -74175,6 +75558,9 @@ func (m *PowerFeedMutation) ClearedFields() []string {
 	if m.FieldCleared(powerfeed.FieldOwnerID) {
 		fields = append(fields, powerfeed.FieldOwnerID)
 	}
+	if m.FieldCleared(powerfeed.FieldPathID) {
+		fields = append(fields, powerfeed.FieldPathID)
+	}
 	if m.FieldCleared(powerfeed.FieldRackID) {
 		fields = append(fields, powerfeed.FieldRackID)
 	}
@@ -74206,6 +75592,9 @@ func (m *PowerFeedMutation) ClearField(name string) error {
 		return nil
 	case powerfeed.FieldOwnerID:
 		m.ClearOwnerID()
+		return nil
+	case powerfeed.FieldPathID:
+		m.ClearPathID()
 		return nil
 	case powerfeed.FieldRackID:
 		m.ClearRackID()
@@ -74241,6 +75630,9 @@ func (m *PowerFeedMutation) ResetField(name string) error {
 		return nil
 	case powerfeed.FieldOwnerID:
 		m.ResetOwnerID()
+		return nil
+	case powerfeed.FieldPathID:
+		m.ResetPathID()
 		return nil
 	case powerfeed.FieldPowerPanelID:
 		m.ResetPowerPanelID()
@@ -74446,6 +75838,8 @@ type PowerOutletMutation struct {
 	add__location_id  *int
 	__rack_id         *int
 	add__rack_id      *int
+	__path_id         *int
+	add__path_id      *int
 	_type             *string
 	status            *string
 	color             *string
@@ -75001,6 +76395,59 @@ func (m *PowerOutletMutation) ResetOwnerID() {
 	delete(m.clearedFields, poweroutlet.FieldOwnerID)
 }
 
+// SetPathID sets the "_path_id" field.
+func (m *PowerOutletMutation) SetPathID(i int) {
+	m.__path_id = &i
+	m.add__path_id = nil
+}
+
+// PathID returns the value of the "_path_id" field in the mutation.
+func (m *PowerOutletMutation) PathID() (r int, exists bool) {
+	v := m.__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPathID adds i to the "_path_id" field.
+func (m *PowerOutletMutation) AddPathID(i int) {
+	if m.add__path_id != nil {
+		*m.add__path_id += i
+	} else {
+		m.add__path_id = &i
+	}
+}
+
+// AddedPathID returns the value that was added to the "_path_id" field in this mutation.
+func (m *PowerOutletMutation) AddedPathID() (r int, exists bool) {
+	v := m.add__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPathID clears the value of the "_path_id" field.
+func (m *PowerOutletMutation) ClearPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	m.clearedFields[poweroutlet.FieldPathID] = struct{}{}
+}
+
+// PathIDCleared returns if the "_path_id" field was cleared in this mutation.
+func (m *PowerOutletMutation) PathIDCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldPathID]
+	return ok
+}
+
+// ResetPathID resets all changes to the "_path_id" field.
+func (m *PowerOutletMutation) ResetPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	delete(m.clearedFields, poweroutlet.FieldPathID)
+}
+
 // SetType sets the "type" field.
 func (m *PowerOutletMutation) SetType(s string) {
 	m._type = &s
@@ -75277,7 +76724,7 @@ func (m *PowerOutletMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerOutletMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created != nil {
 		fields = append(fields, poweroutlet.FieldCreated)
 	}
@@ -75322,6 +76769,9 @@ func (m *PowerOutletMutation) Fields() []string {
 	}
 	if m.owner != nil {
 		fields = append(fields, poweroutlet.FieldOwnerID)
+	}
+	if m.__path_id != nil {
+		fields = append(fields, poweroutlet.FieldPathID)
 	}
 	if m._type != nil {
 		fields = append(fields, poweroutlet.FieldType)
@@ -75376,6 +76826,8 @@ func (m *PowerOutletMutation) Field(name string) (ent.Value, bool) {
 		return m.RackID()
 	case poweroutlet.FieldOwnerID:
 		return m.OwnerID()
+	case poweroutlet.FieldPathID:
+		return m.PathID()
 	case poweroutlet.FieldType:
 		return m.GetType()
 	case poweroutlet.FieldStatus:
@@ -75395,7 +76847,7 @@ func (m *PowerOutletMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerOutletMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case poweroutlet.FieldCreated, poweroutlet.FieldLastUpdated, poweroutlet.FieldCustomFieldData, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldName, poweroutlet.FieldNameNatural, poweroutlet.FieldLabel, poweroutlet.FieldDescription, poweroutlet.FieldMarkConnected, poweroutlet.FieldOccupied, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldOwnerID, poweroutlet.FieldType, poweroutlet.FieldStatus, poweroutlet.FieldColor, poweroutlet.FieldPowerPortID, poweroutlet.FieldFeedLeg:
+	case poweroutlet.FieldCreated, poweroutlet.FieldLastUpdated, poweroutlet.FieldCustomFieldData, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldName, poweroutlet.FieldNameNatural, poweroutlet.FieldLabel, poweroutlet.FieldDescription, poweroutlet.FieldMarkConnected, poweroutlet.FieldOccupied, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldOwnerID, poweroutlet.FieldPathID, poweroutlet.FieldType, poweroutlet.FieldStatus, poweroutlet.FieldColor, poweroutlet.FieldPowerPortID, poweroutlet.FieldFeedLeg:
 	default:
 		return nil, fmt.Errorf("unknown PowerOutlet field %s", name)
 	}
@@ -75440,6 +76892,8 @@ func (m *PowerOutletMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.RackID, nil
 	case poweroutlet.FieldOwnerID:
 		return old.OwnerID, nil
+	case poweroutlet.FieldPathID:
+		return old.PathID, nil
 	case poweroutlet.FieldType:
 		return old.Type, nil
 	case poweroutlet.FieldStatus:
@@ -75564,6 +77018,13 @@ func (m *PowerOutletMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetOwnerID(v)
 		return nil
+	case poweroutlet.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
+		return nil
 	case poweroutlet.FieldType:
 		v, ok := value.(string)
 		if !ok {
@@ -75616,6 +77077,9 @@ func (m *PowerOutletMutation) AddedFields() []string {
 	if m.add__rack_id != nil {
 		fields = append(fields, poweroutlet.FieldRackID)
 	}
+	if m.add__path_id != nil {
+		fields = append(fields, poweroutlet.FieldPathID)
+	}
 	return fields
 }
 
@@ -75630,6 +77094,8 @@ func (m *PowerOutletMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedLocationID()
 	case poweroutlet.FieldRackID:
 		return m.AddedRackID()
+	case poweroutlet.FieldPathID:
+		return m.AddedPathID()
 	}
 	return nil, false
 }
@@ -75660,6 +77126,13 @@ func (m *PowerOutletMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddRackID(v)
 		return nil
+	case poweroutlet.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPathID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown PowerOutlet numeric field %s", name)
 }
@@ -75688,6 +77161,9 @@ func (m *PowerOutletMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(poweroutlet.FieldOwnerID) {
 		fields = append(fields, poweroutlet.FieldOwnerID)
+	}
+	if m.FieldCleared(poweroutlet.FieldPathID) {
+		fields = append(fields, poweroutlet.FieldPathID)
 	}
 	if m.FieldCleared(poweroutlet.FieldType) {
 		fields = append(fields, poweroutlet.FieldType)
@@ -75732,6 +77208,9 @@ func (m *PowerOutletMutation) ClearField(name string) error {
 		return nil
 	case poweroutlet.FieldOwnerID:
 		m.ClearOwnerID()
+		return nil
+	case poweroutlet.FieldPathID:
+		m.ClearPathID()
 		return nil
 	case poweroutlet.FieldType:
 		m.ClearType()
@@ -75794,6 +77273,9 @@ func (m *PowerOutletMutation) ResetField(name string) error {
 		return nil
 	case poweroutlet.FieldOwnerID:
 		m.ResetOwnerID()
+		return nil
+	case poweroutlet.FieldPathID:
+		m.ResetPathID()
 		return nil
 	case poweroutlet.FieldType:
 		m.ResetType()
@@ -77864,6 +79346,8 @@ type PowerPortMutation struct {
 	add__location_id  *int
 	__rack_id         *int
 	add__rack_id      *int
+	__path_id         *int
+	add__path_id      *int
 	_type             *string
 	maximum_draw      *int
 	addmaximum_draw   *int
@@ -78418,6 +79902,59 @@ func (m *PowerPortMutation) ResetOwnerID() {
 	delete(m.clearedFields, powerport.FieldOwnerID)
 }
 
+// SetPathID sets the "_path_id" field.
+func (m *PowerPortMutation) SetPathID(i int) {
+	m.__path_id = &i
+	m.add__path_id = nil
+}
+
+// PathID returns the value of the "_path_id" field in the mutation.
+func (m *PowerPortMutation) PathID() (r int, exists bool) {
+	v := m.__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPathID adds i to the "_path_id" field.
+func (m *PowerPortMutation) AddPathID(i int) {
+	if m.add__path_id != nil {
+		*m.add__path_id += i
+	} else {
+		m.add__path_id = &i
+	}
+}
+
+// AddedPathID returns the value that was added to the "_path_id" field in this mutation.
+func (m *PowerPortMutation) AddedPathID() (r int, exists bool) {
+	v := m.add__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPathID clears the value of the "_path_id" field.
+func (m *PowerPortMutation) ClearPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	m.clearedFields[powerport.FieldPathID] = struct{}{}
+}
+
+// PathIDCleared returns if the "_path_id" field was cleared in this mutation.
+func (m *PowerPortMutation) PathIDCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldPathID]
+	return ok
+}
+
+// ResetPathID resets all changes to the "_path_id" field.
+func (m *PowerPortMutation) ResetPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	delete(m.clearedFields, powerport.FieldPathID)
+}
+
 // SetType sets the "type" field.
 func (m *PowerPortMutation) SetType(s string) {
 	m._type = &s
@@ -78671,7 +80208,7 @@ func (m *PowerPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerPortMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created != nil {
 		fields = append(fields, powerport.FieldCreated)
 	}
@@ -78716,6 +80253,9 @@ func (m *PowerPortMutation) Fields() []string {
 	}
 	if m.owner != nil {
 		fields = append(fields, powerport.FieldOwnerID)
+	}
+	if m.__path_id != nil {
+		fields = append(fields, powerport.FieldPathID)
 	}
 	if m._type != nil {
 		fields = append(fields, powerport.FieldType)
@@ -78764,6 +80304,8 @@ func (m *PowerPortMutation) Field(name string) (ent.Value, bool) {
 		return m.RackID()
 	case powerport.FieldOwnerID:
 		return m.OwnerID()
+	case powerport.FieldPathID:
+		return m.PathID()
 	case powerport.FieldType:
 		return m.GetType()
 	case powerport.FieldMaximumDraw:
@@ -78779,7 +80321,7 @@ func (m *PowerPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case powerport.FieldCreated, powerport.FieldLastUpdated, powerport.FieldCustomFieldData, powerport.FieldDeviceID, powerport.FieldModuleID, powerport.FieldName, powerport.FieldNameNatural, powerport.FieldLabel, powerport.FieldDescription, powerport.FieldMarkConnected, powerport.FieldOccupied, powerport.FieldSiteID, powerport.FieldLocationID, powerport.FieldRackID, powerport.FieldOwnerID, powerport.FieldType, powerport.FieldMaximumDraw, powerport.FieldAllocatedDraw:
+	case powerport.FieldCreated, powerport.FieldLastUpdated, powerport.FieldCustomFieldData, powerport.FieldDeviceID, powerport.FieldModuleID, powerport.FieldName, powerport.FieldNameNatural, powerport.FieldLabel, powerport.FieldDescription, powerport.FieldMarkConnected, powerport.FieldOccupied, powerport.FieldSiteID, powerport.FieldLocationID, powerport.FieldRackID, powerport.FieldOwnerID, powerport.FieldPathID, powerport.FieldType, powerport.FieldMaximumDraw, powerport.FieldAllocatedDraw:
 	default:
 		return nil, fmt.Errorf("unknown PowerPort field %s", name)
 	}
@@ -78824,6 +80366,8 @@ func (m *PowerPortMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.RackID, nil
 	case powerport.FieldOwnerID:
 		return old.OwnerID, nil
+	case powerport.FieldPathID:
+		return old.PathID, nil
 	case powerport.FieldType:
 		return old.Type, nil
 	case powerport.FieldMaximumDraw:
@@ -78944,6 +80488,13 @@ func (m *PowerPortMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetOwnerID(v)
 		return nil
+	case powerport.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
+		return nil
 	case powerport.FieldType:
 		v, ok := value.(string)
 		if !ok {
@@ -78982,6 +80533,9 @@ func (m *PowerPortMutation) AddedFields() []string {
 	if m.add__rack_id != nil {
 		fields = append(fields, powerport.FieldRackID)
 	}
+	if m.add__path_id != nil {
+		fields = append(fields, powerport.FieldPathID)
+	}
 	if m.addmaximum_draw != nil {
 		fields = append(fields, powerport.FieldMaximumDraw)
 	}
@@ -79002,6 +80556,8 @@ func (m *PowerPortMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedLocationID()
 	case powerport.FieldRackID:
 		return m.AddedRackID()
+	case powerport.FieldPathID:
+		return m.AddedPathID()
 	case powerport.FieldMaximumDraw:
 		return m.AddedMaximumDraw()
 	case powerport.FieldAllocatedDraw:
@@ -79035,6 +80591,13 @@ func (m *PowerPortMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddRackID(v)
+		return nil
+	case powerport.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPathID(v)
 		return nil
 	case powerport.FieldMaximumDraw:
 		v, ok := value.(int)
@@ -79079,6 +80642,9 @@ func (m *PowerPortMutation) ClearedFields() []string {
 	if m.FieldCleared(powerport.FieldOwnerID) {
 		fields = append(fields, powerport.FieldOwnerID)
 	}
+	if m.FieldCleared(powerport.FieldPathID) {
+		fields = append(fields, powerport.FieldPathID)
+	}
 	if m.FieldCleared(powerport.FieldType) {
 		fields = append(fields, powerport.FieldType)
 	}
@@ -79122,6 +80688,9 @@ func (m *PowerPortMutation) ClearField(name string) error {
 		return nil
 	case powerport.FieldOwnerID:
 		m.ClearOwnerID()
+		return nil
+	case powerport.FieldPathID:
+		m.ClearPathID()
 		return nil
 	case powerport.FieldType:
 		m.ClearType()
@@ -79184,6 +80753,9 @@ func (m *PowerPortMutation) ResetField(name string) error {
 		return nil
 	case powerport.FieldOwnerID:
 		m.ResetOwnerID()
+		return nil
+	case powerport.FieldPathID:
+		m.ResetPathID()
 		return nil
 	case powerport.FieldType:
 		m.ResetType()

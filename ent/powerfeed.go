@@ -30,6 +30,8 @@ type PowerFeed struct {
 	Comments string `json:"comments,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// PathID holds the value of the "_path_id" field.
+	PathID *int `json:"_path_id,omitempty"`
 	// PowerPanelID holds the value of the "power_panel_id" field.
 	PowerPanelID int `json:"power_panel_id,omitempty"`
 	// RackID holds the value of the "rack_id" field.
@@ -76,7 +78,7 @@ func (*PowerFeed) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case powerfeed.FieldMarkConnected, powerfeed.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case powerfeed.FieldID, powerfeed.FieldOwnerID, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower:
+		case powerfeed.FieldID, powerfeed.FieldOwnerID, powerfeed.FieldPathID, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower:
 			values[i] = new(sql.NullInt64)
 		case powerfeed.FieldDescription, powerfeed.FieldComments, powerfeed.FieldName, powerfeed.FieldNameNatural, powerfeed.FieldStatus, powerfeed.FieldType, powerfeed.FieldSupply, powerfeed.FieldPhase, powerfeed.FieldCableEnd, powerfeed.FieldPowerPanelName:
 			values[i] = new(sql.NullString)
@@ -143,6 +145,13 @@ func (_m *PowerFeed) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
+			}
+		case powerfeed.FieldPathID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _path_id", values[i])
+			} else if value.Valid {
+				_m.PathID = new(int)
+				*_m.PathID = int(value.Int64)
 			}
 		case powerfeed.FieldPowerPanelID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -299,6 +308,11 @@ func (_m *PowerFeed) String() string {
 	builder.WriteString(", ")
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PathID; v != nil {
+		builder.WriteString("_path_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -290,6 +290,10 @@ func (_c *PowerFeedCreate) createSpec() (*PowerFeed, *sqlgraph.CreateSpec) {
 		_spec.SetField(powerfeed.FieldComments, field.TypeString, value)
 		_node.Comments = value
 	}
+	if value, ok := _c.mutation.PathID(); ok {
+		_spec.SetField(powerfeed.FieldPathID, field.TypeInt, value)
+		_node.PathID = &value
+	}
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(powerfeed.FieldName, field.TypeString, value)
 		_node.Name = value

@@ -191,6 +191,15 @@ func (_u *PowerFeedUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(powerfeed.FieldComments, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(powerfeed.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(powerfeed.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(powerfeed.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(powerfeed.FieldName, field.TypeString, value)
 	}
@@ -573,6 +582,15 @@ func (_u *PowerFeedUpdateOne) sqlSave(ctx context.Context) (_node *PowerFeed, er
 	}
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(powerfeed.FieldComments, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(powerfeed.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(powerfeed.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(powerfeed.FieldPathID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(powerfeed.FieldName, field.TypeString, value)

@@ -48,6 +48,8 @@ type PowerOutlet struct {
 	RackID *int `json:"_rack_id,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// PathID holds the value of the "_path_id" field.
+	PathID *int `json:"_path_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type *string `json:"type,omitempty"`
 	// Status holds the value of the "status" field.
@@ -70,7 +72,7 @@ func (*PowerOutlet) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case poweroutlet.FieldMarkConnected, poweroutlet.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case poweroutlet.FieldID, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldOwnerID, poweroutlet.FieldPowerPortID:
+		case poweroutlet.FieldID, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldOwnerID, poweroutlet.FieldPathID, poweroutlet.FieldPowerPortID:
 			values[i] = new(sql.NullInt64)
 		case poweroutlet.FieldName, poweroutlet.FieldNameNatural, poweroutlet.FieldLabel, poweroutlet.FieldDescription, poweroutlet.FieldType, poweroutlet.FieldStatus, poweroutlet.FieldColor, poweroutlet.FieldFeedLeg:
 			values[i] = new(sql.NullString)
@@ -196,6 +198,13 @@ func (_m *PowerOutlet) assignValues(columns []string, values []any) error {
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
 			}
+		case poweroutlet.FieldPathID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _path_id", values[i])
+			} else if value.Valid {
+				_m.PathID = new(int)
+				*_m.PathID = int(value.Int64)
+			}
 		case poweroutlet.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field type", values[i])
@@ -314,6 +323,11 @@ func (_m *PowerOutlet) String() string {
 	builder.WriteString(", ")
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PathID; v != nil {
+		builder.WriteString("_path_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

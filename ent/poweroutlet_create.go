@@ -254,6 +254,10 @@ func (_c *PowerOutletCreate) createSpec() (*PowerOutlet, *sqlgraph.CreateSpec) {
 		_spec.SetField(poweroutlet.FieldRackID, field.TypeInt, value)
 		_node.RackID = &value
 	}
+	if value, ok := _c.mutation.PathID(); ok {
+		_spec.SetField(poweroutlet.FieldPathID, field.TypeInt, value)
+		_node.PathID = &value
+	}
 	if value, ok := _c.mutation.GetType(); ok {
 		_spec.SetField(poweroutlet.FieldType, field.TypeString, value)
 		_node.Type = &value

@@ -215,6 +215,15 @@ func (_u *PowerOutletUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(poweroutlet.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(poweroutlet.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(poweroutlet.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(poweroutlet.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(poweroutlet.FieldType, field.TypeString, value)
 	}
@@ -582,6 +591,15 @@ func (_u *PowerOutletUpdateOne) sqlSave(ctx context.Context) (_node *PowerOutlet
 	}
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(poweroutlet.FieldRackID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(poweroutlet.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(poweroutlet.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(poweroutlet.FieldPathID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(poweroutlet.FieldType, field.TypeString, value)

@@ -48,6 +48,8 @@ type PowerPort struct {
 	RackID *int `json:"_rack_id,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// PathID holds the value of the "_path_id" field.
+	PathID *int `json:"_path_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type *string `json:"type,omitempty"`
 	// MaximumDraw holds the value of the "maximum_draw" field.
@@ -66,7 +68,7 @@ func (*PowerPort) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case powerport.FieldMarkConnected, powerport.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case powerport.FieldID, powerport.FieldDeviceID, powerport.FieldModuleID, powerport.FieldSiteID, powerport.FieldLocationID, powerport.FieldRackID, powerport.FieldOwnerID, powerport.FieldMaximumDraw, powerport.FieldAllocatedDraw:
+		case powerport.FieldID, powerport.FieldDeviceID, powerport.FieldModuleID, powerport.FieldSiteID, powerport.FieldLocationID, powerport.FieldRackID, powerport.FieldOwnerID, powerport.FieldPathID, powerport.FieldMaximumDraw, powerport.FieldAllocatedDraw:
 			values[i] = new(sql.NullInt64)
 		case powerport.FieldName, powerport.FieldNameNatural, powerport.FieldLabel, powerport.FieldDescription, powerport.FieldType:
 			values[i] = new(sql.NullString)
@@ -192,6 +194,13 @@ func (_m *PowerPort) assignValues(columns []string, values []any) error {
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
 			}
+		case powerport.FieldPathID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _path_id", values[i])
+			} else if value.Valid {
+				_m.PathID = new(int)
+				*_m.PathID = int(value.Int64)
+			}
 		case powerport.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field type", values[i])
@@ -298,6 +307,11 @@ func (_m *PowerPort) String() string {
 	builder.WriteString(", ")
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PathID; v != nil {
+		builder.WriteString("_path_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

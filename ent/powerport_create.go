@@ -234,6 +234,10 @@ func (_c *PowerPortCreate) createSpec() (*PowerPort, *sqlgraph.CreateSpec) {
 		_spec.SetField(powerport.FieldRackID, field.TypeInt, value)
 		_node.RackID = &value
 	}
+	if value, ok := _c.mutation.PathID(); ok {
+		_spec.SetField(powerport.FieldPathID, field.TypeInt, value)
+		_node.PathID = &value
+	}
 	if value, ok := _c.mutation.GetType(); ok {
 		_spec.SetField(powerport.FieldType, field.TypeString, value)
 		_node.Type = &value

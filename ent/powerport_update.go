@@ -203,6 +203,15 @@ func (_u *PowerPortUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(powerport.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(powerport.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(powerport.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(powerport.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(powerport.FieldType, field.TypeString, value)
 	}
@@ -536,6 +545,15 @@ func (_u *PowerPortUpdateOne) sqlSave(ctx context.Context) (_node *PowerPort, er
 	}
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(powerport.FieldRackID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(powerport.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(powerport.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(powerport.FieldPathID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(powerport.FieldType, field.TypeString, value)

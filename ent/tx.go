@@ -22,6 +22,10 @@ type Tx struct {
 	Aggregate *AggregateClient
 	// Bookmark is the client for interacting with the Bookmark builders.
 	Bookmark *BookmarkClient
+	// CablePath is the client for interacting with the CablePath builders.
+	CablePath *CablePathClient
+	// CablePathNode is the client for interacting with the CablePathNode builders.
+	CablePathNode *CablePathNodeClient
 	// Circuit is the client for interacting with the Circuit builders.
 	Circuit *CircuitClient
 	// CircuitGroup is the client for interacting with the CircuitGroup builders.
@@ -377,6 +381,8 @@ func (tx *Tx) init() {
 	tx.ASNRange = NewASNRangeClient(tx.config)
 	tx.Aggregate = NewAggregateClient(tx.config)
 	tx.Bookmark = NewBookmarkClient(tx.config)
+	tx.CablePath = NewCablePathClient(tx.config)
+	tx.CablePathNode = NewCablePathNodeClient(tx.config)
 	tx.Circuit = NewCircuitClient(tx.config)
 	tx.CircuitGroup = NewCircuitGroupClient(tx.config)
 	tx.CircuitGroupAssignment = NewCircuitGroupAssignmentClient(tx.config)

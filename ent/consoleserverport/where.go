@@ -120,6 +120,11 @@ func OwnerID(v int) predicate.ConsoleServerPort {
 	return predicate.ConsoleServerPort(sql.FieldEQ(FieldOwnerID, v))
 }
 
+// PathID applies equality check predicate on the "_path_id" field. It's identical to PathIDEQ.
+func PathID(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldEQ(FieldPathID, v))
+}
+
 // Type applies equality check predicate on the "type" field. It's identical to TypeEQ.
 func Type(v string) predicate.ConsoleServerPort {
 	return predicate.ConsoleServerPort(sql.FieldEQ(FieldType, v))
@@ -738,6 +743,56 @@ func OwnerIDIsNil() predicate.ConsoleServerPort {
 // OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
 func OwnerIDNotNil() predicate.ConsoleServerPort {
 	return predicate.ConsoleServerPort(sql.FieldNotNull(FieldOwnerID))
+}
+
+// PathIDEQ applies the EQ predicate on the "_path_id" field.
+func PathIDEQ(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldEQ(FieldPathID, v))
+}
+
+// PathIDNEQ applies the NEQ predicate on the "_path_id" field.
+func PathIDNEQ(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNEQ(FieldPathID, v))
+}
+
+// PathIDIn applies the In predicate on the "_path_id" field.
+func PathIDIn(vs ...int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldIn(FieldPathID, vs...))
+}
+
+// PathIDNotIn applies the NotIn predicate on the "_path_id" field.
+func PathIDNotIn(vs ...int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNotIn(FieldPathID, vs...))
+}
+
+// PathIDGT applies the GT predicate on the "_path_id" field.
+func PathIDGT(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldGT(FieldPathID, v))
+}
+
+// PathIDGTE applies the GTE predicate on the "_path_id" field.
+func PathIDGTE(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldGTE(FieldPathID, v))
+}
+
+// PathIDLT applies the LT predicate on the "_path_id" field.
+func PathIDLT(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldLT(FieldPathID, v))
+}
+
+// PathIDLTE applies the LTE predicate on the "_path_id" field.
+func PathIDLTE(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldLTE(FieldPathID, v))
+}
+
+// PathIDIsNil applies the IsNil predicate on the "_path_id" field.
+func PathIDIsNil() predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldIsNull(FieldPathID))
+}
+
+// PathIDNotNil applies the NotNil predicate on the "_path_id" field.
+func PathIDNotNil() predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNotNull(FieldPathID))
 }
 
 // TypeEQ applies the EQ predicate on the "type" field.

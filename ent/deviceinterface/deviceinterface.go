@@ -45,6 +45,8 @@ const (
 	FieldRackID = "_rack_id"
 	// FieldOwnerID holds the string denoting the owner_id field in the database.
 	FieldOwnerID = "owner_id"
+	// FieldPathID holds the string denoting the _path_id field in the database.
+	FieldPathID = "_path_id"
 	// FieldType holds the string denoting the type field in the database.
 	FieldType = "type"
 	// FieldEnabled holds the string denoting the enabled field in the database.
@@ -237,6 +239,7 @@ var Columns = []string{
 	FieldLocationID,
 	FieldRackID,
 	FieldOwnerID,
+	FieldPathID,
 	FieldType,
 	FieldEnabled,
 	FieldParentID,
@@ -419,6 +422,11 @@ func ByRackID(opts ...sql.OrderTermOption) OrderOption {
 // ByOwnerID orders the results by the owner_id field.
 func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
+// ByPathID orders the results by the _path_id field.
+func ByPathID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPathID, opts...).ToFunc()
 }
 
 // ByType orders the results by the type field.

@@ -57,6 +57,30 @@ func (f BookmarkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BookmarkMutation", m)
 }
 
+// The CablePathFunc type is an adapter to allow the use of ordinary
+// function as CablePath mutator.
+type CablePathFunc func(context.Context, *ent.CablePathMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CablePathFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CablePathMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CablePathMutation", m)
+}
+
+// The CablePathNodeFunc type is an adapter to allow the use of ordinary
+// function as CablePathNode mutator.
+type CablePathNodeFunc func(context.Context, *ent.CablePathNodeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CablePathNodeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CablePathNodeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CablePathNodeMutation", m)
+}
+
 // The CircuitFunc type is an adapter to allow the use of ordinary
 // function as Circuit mutator.
 type CircuitFunc func(context.Context, *ent.CircuitMutation) (ent.Value, error)

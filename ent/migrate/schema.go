@@ -213,6 +213,53 @@ var (
 			},
 		},
 	}
+	// DcimCablepathColumns holds the columns for the "dcim_cablepath" table.
+	DcimCablepathColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "path", Type: field.TypeJSON},
+		{Name: "is_active", Type: field.TypeBool, Default: false},
+		{Name: "is_complete", Type: field.TypeBool, Default: false},
+		{Name: "is_split", Type: field.TypeBool, Default: false},
+	}
+	// DcimCablepathTable holds the schema information for the "dcim_cablepath" table.
+	DcimCablepathTable = &schema.Table{
+		Name:       "dcim_cablepath",
+		Columns:    DcimCablepathColumns,
+		PrimaryKey: []*schema.Column{DcimCablepathColumns[0]},
+	}
+	// DcimCablepathNodeColumns holds the columns for the "dcim_cablepath_node" table.
+	DcimCablepathNodeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "node_type", Type: field.TypeString, Size: 100},
+		{Name: "node_id", Type: field.TypeInt},
+		{Name: "path_id", Type: field.TypeInt},
+	}
+	// DcimCablepathNodeTable holds the schema information for the "dcim_cablepath_node" table.
+	DcimCablepathNodeTable = &schema.Table{
+		Name:       "dcim_cablepath_node",
+		Columns:    DcimCablepathNodeColumns,
+		PrimaryKey: []*schema.Column{DcimCablepathNodeColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_cablepath_node_dcim_cablepath_path",
+				Columns:    []*schema.Column{DcimCablepathNodeColumns[3]},
+				RefColumns: []*schema.Column{DcimCablepathColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "cablepathnode_node_type_node_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimCablepathNodeColumns[1], DcimCablepathNodeColumns[2]},
+			},
+			{
+				Name:    "cablepathnode_path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimCablepathNodeColumns[3]},
+			},
+		},
+	}
 	// CircuitsCircuitColumns holds the columns for the "circuits_circuit" table.
 	CircuitsCircuitColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -774,6 +821,7 @@ var (
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_path_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "speed", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
@@ -788,19 +836,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_consoleport_dcim_device_device",
-				Columns:    []*schema.Column{DcimConsoleportColumns[15]},
+				Columns:    []*schema.Column{DcimConsoleportColumns[16]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_consoleport_dcim_module_module",
-				Columns:    []*schema.Column{DcimConsoleportColumns[16]},
+				Columns:    []*schema.Column{DcimConsoleportColumns[17]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_consoleport_users_owner_owner",
-				Columns:    []*schema.Column{DcimConsoleportColumns[17]},
+				Columns:    []*schema.Column{DcimConsoleportColumns[18]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -824,12 +872,17 @@ var (
 			{
 				Name:    "consoleport_device_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{DcimConsoleportColumns[15], DcimConsoleportColumns[4]},
+				Columns: []*schema.Column{DcimConsoleportColumns[16], DcimConsoleportColumns[4]},
 			},
 			{
 				Name:    "consoleport_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimConsoleportColumns[17]},
+				Columns: []*schema.Column{DcimConsoleportColumns[18]},
+			},
+			{
+				Name:    "consoleport__path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleportColumns[13]},
 			},
 		},
 	}
@@ -893,6 +946,7 @@ var (
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_path_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "speed", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
@@ -907,19 +961,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_consoleserverport_dcim_device_device",
-				Columns:    []*schema.Column{DcimConsoleserverportColumns[15]},
+				Columns:    []*schema.Column{DcimConsoleserverportColumns[16]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_consoleserverport_dcim_module_module",
-				Columns:    []*schema.Column{DcimConsoleserverportColumns[16]},
+				Columns:    []*schema.Column{DcimConsoleserverportColumns[17]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_consoleserverport_users_owner_owner",
-				Columns:    []*schema.Column{DcimConsoleserverportColumns[17]},
+				Columns:    []*schema.Column{DcimConsoleserverportColumns[18]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -943,12 +997,17 @@ var (
 			{
 				Name:    "consoleserverport_device_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{DcimConsoleserverportColumns[15], DcimConsoleserverportColumns[4]},
+				Columns: []*schema.Column{DcimConsoleserverportColumns[16], DcimConsoleserverportColumns[4]},
 			},
 			{
 				Name:    "consoleserverport_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimConsoleserverportColumns[17]},
+				Columns: []*schema.Column{DcimConsoleserverportColumns[18]},
+			},
+			{
+				Name:    "consoleserverport__path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleserverportColumns[13]},
 			},
 		},
 	}
@@ -1645,6 +1704,7 @@ var (
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_path_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type", Type: field.TypeString, Size: 50},
 		{Name: "enabled", Type: field.TypeBool, Default: true},
 		{Name: "mtu", Type: field.TypeInt, Nullable: true},
@@ -1681,67 +1741,67 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_interface_dcim_device_device",
-				Columns:    []*schema.Column{DcimInterfaceColumns[29]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[30]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_interface_dcim_module_module",
-				Columns:    []*schema.Column{DcimInterfaceColumns[30]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[31]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_interface_users_owner_owner",
-				Columns:    []*schema.Column{DcimInterfaceColumns[31]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[32]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_interface_dcim_interface_parent_of",
-				Columns:    []*schema.Column{DcimInterfaceColumns[32]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[33]},
 				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_interface_dcim_interface_bridge_of",
-				Columns:    []*schema.Column{DcimInterfaceColumns[33]},
-				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
-				OnDelete:   schema.SetNull,
-			},
-			{
-				Symbol:     "dcim_interface_dcim_interface_lag_of",
 				Columns:    []*schema.Column{DcimInterfaceColumns[34]},
 				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "dcim_interface_dcim_macaddress_primary_mac_address",
+				Symbol:     "dcim_interface_dcim_interface_lag_of",
 				Columns:    []*schema.Column{DcimInterfaceColumns[35]},
+				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_interface_dcim_macaddress_primary_mac_address",
+				Columns:    []*schema.Column{DcimInterfaceColumns[36]},
 				RefColumns: []*schema.Column{DcimMacaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_interface_ipam_vlan_untagged_vlan",
-				Columns:    []*schema.Column{DcimInterfaceColumns[36]},
-				RefColumns: []*schema.Column{IpamVlanColumns[0]},
-				OnDelete:   schema.SetNull,
-			},
-			{
-				Symbol:     "dcim_interface_ipam_vlan_qinq_svlan",
 				Columns:    []*schema.Column{DcimInterfaceColumns[37]},
 				RefColumns: []*schema.Column{IpamVlanColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "dcim_interface_ipam_vrf_vrf",
+				Symbol:     "dcim_interface_ipam_vlan_qinq_svlan",
 				Columns:    []*schema.Column{DcimInterfaceColumns[38]},
+				RefColumns: []*schema.Column{IpamVlanColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_interface_ipam_vrf_vrf",
+				Columns:    []*schema.Column{DcimInterfaceColumns[39]},
 				RefColumns: []*schema.Column{IpamVrfColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_interface_ipam_vlantranslationpolicy_vlan_translation_policy",
-				Columns:    []*schema.Column{DcimInterfaceColumns[39]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[40]},
 				RefColumns: []*schema.Column{IpamVlantranslationpolicyColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -1765,17 +1825,22 @@ var (
 			{
 				Name:    "deviceinterface_device_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{DcimInterfaceColumns[29], DcimInterfaceColumns[4]},
+				Columns: []*schema.Column{DcimInterfaceColumns[30], DcimInterfaceColumns[4]},
 			},
 			{
 				Name:    "deviceinterface_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimInterfaceColumns[31]},
+				Columns: []*schema.Column{DcimInterfaceColumns[32]},
+			},
+			{
+				Name:    "deviceinterface__path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInterfaceColumns[13]},
 			},
 			{
 				Name:    "deviceinterface_primary_mac_address_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimInterfaceColumns[35]},
+				Columns: []*schema.Column{DcimInterfaceColumns[36]},
 			},
 		},
 	}
@@ -3332,6 +3397,7 @@ var (
 		{Name: "custom_field_data", Type: field.TypeJSON},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "_path_id", Type: field.TypeInt, Nullable: true},
 		{Name: "name", Type: field.TypeString, Size: 100},
 		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
@@ -3359,25 +3425,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_powerfeed_users_owner_owner",
-				Columns:    []*schema.Column{DcimPowerfeedColumns[20]},
+				Columns:    []*schema.Column{DcimPowerfeedColumns[21]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_powerfeed_dcim_powerpanel_power_panel",
-				Columns:    []*schema.Column{DcimPowerfeedColumns[21]},
+				Columns:    []*schema.Column{DcimPowerfeedColumns[22]},
 				RefColumns: []*schema.Column{DcimPowerpanelColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_powerfeed_dcim_rack_rack",
-				Columns:    []*schema.Column{DcimPowerfeedColumns[22]},
+				Columns:    []*schema.Column{DcimPowerfeedColumns[23]},
 				RefColumns: []*schema.Column{DcimRackColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_powerfeed_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{DcimPowerfeedColumns[23]},
+				Columns:    []*schema.Column{DcimPowerfeedColumns[24]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -3386,7 +3452,12 @@ var (
 			{
 				Name:    "powerfeed_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimPowerfeedColumns[20]},
+				Columns: []*schema.Column{DcimPowerfeedColumns[21]},
+			},
+			{
+				Name:    "powerfeed__path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerfeedColumns[6]},
 			},
 		},
 	}
@@ -3405,6 +3476,7 @@ var (
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_path_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "status", Type: field.TypeString, Size: 50, Default: "enabled"},
 		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
@@ -3422,25 +3494,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_poweroutlet_dcim_device_device",
-				Columns:    []*schema.Column{DcimPoweroutletColumns[17]},
+				Columns:    []*schema.Column{DcimPoweroutletColumns[18]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_poweroutlet_dcim_module_module",
-				Columns:    []*schema.Column{DcimPoweroutletColumns[18]},
+				Columns:    []*schema.Column{DcimPoweroutletColumns[19]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_poweroutlet_users_owner_owner",
-				Columns:    []*schema.Column{DcimPoweroutletColumns[19]},
+				Columns:    []*schema.Column{DcimPoweroutletColumns[20]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_poweroutlet_dcim_powerport_power_port",
-				Columns:    []*schema.Column{DcimPoweroutletColumns[20]},
+				Columns:    []*schema.Column{DcimPoweroutletColumns[21]},
 				RefColumns: []*schema.Column{DcimPowerportColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -3464,12 +3536,17 @@ var (
 			{
 				Name:    "poweroutlet_device_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{DcimPoweroutletColumns[17], DcimPoweroutletColumns[4]},
+				Columns: []*schema.Column{DcimPoweroutletColumns[18], DcimPoweroutletColumns[4]},
 			},
 			{
 				Name:    "poweroutlet_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimPoweroutletColumns[19]},
+				Columns: []*schema.Column{DcimPoweroutletColumns[20]},
+			},
+			{
+				Name:    "poweroutlet__path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPoweroutletColumns[13]},
 			},
 		},
 	}
@@ -3589,6 +3666,7 @@ var (
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_path_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "maximum_draw", Type: field.TypeInt, Nullable: true},
 		{Name: "allocated_draw", Type: field.TypeInt, Nullable: true},
@@ -3604,19 +3682,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_powerport_dcim_device_device",
-				Columns:    []*schema.Column{DcimPowerportColumns[16]},
+				Columns:    []*schema.Column{DcimPowerportColumns[17]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_powerport_dcim_module_module",
-				Columns:    []*schema.Column{DcimPowerportColumns[17]},
+				Columns:    []*schema.Column{DcimPowerportColumns[18]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_powerport_users_owner_owner",
-				Columns:    []*schema.Column{DcimPowerportColumns[18]},
+				Columns:    []*schema.Column{DcimPowerportColumns[19]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -3640,12 +3718,17 @@ var (
 			{
 				Name:    "powerport_device_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{DcimPowerportColumns[16], DcimPowerportColumns[4]},
+				Columns: []*schema.Column{DcimPowerportColumns[17], DcimPowerportColumns[4]},
 			},
 			{
 				Name:    "powerport_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimPowerportColumns[18]},
+				Columns: []*schema.Column{DcimPowerportColumns[19]},
+			},
+			{
+				Name:    "powerport__path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerportColumns[13]},
 			},
 		},
 	}
@@ -6631,6 +6714,8 @@ var (
 		IpamAsnrangeTable,
 		IpamAggregateTable,
 		ExtrasBookmarkTable,
+		DcimCablepathTable,
+		DcimCablepathNodeTable,
 		CircuitsCircuitTable,
 		CircuitsCircuitgroupTable,
 		CircuitsCircuitgroupassignmentTable,
@@ -6796,6 +6881,13 @@ func init() {
 	ExtrasBookmarkTable.ForeignKeys[0].RefTable = UsersUserTable
 	ExtrasBookmarkTable.Annotation = &entsql.Annotation{
 		Table: "extras_bookmark",
+	}
+	DcimCablepathTable.Annotation = &entsql.Annotation{
+		Table: "dcim_cablepath",
+	}
+	DcimCablepathNodeTable.ForeignKeys[0].RefTable = DcimCablepathTable
+	DcimCablepathNodeTable.Annotation = &entsql.Annotation{
+		Table: "dcim_cablepath_node",
 	}
 	CircuitsCircuitTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	CircuitsCircuitTable.ForeignKeys[1].RefTable = CircuitsProviderTable

@@ -27,6 +27,8 @@ const (
 	FieldComments = "comments"
 	// FieldOwnerID holds the string denoting the owner_id field in the database.
 	FieldOwnerID = "owner_id"
+	// FieldPathID holds the string denoting the _path_id field in the database.
+	FieldPathID = "_path_id"
 	// FieldPowerPanelID holds the string denoting the power_panel_id field in the database.
 	FieldPowerPanelID = "power_panel_id"
 	// FieldRackID holds the string denoting the rack_id field in the database.
@@ -110,6 +112,7 @@ var Columns = []string{
 	FieldDescription,
 	FieldComments,
 	FieldOwnerID,
+	FieldPathID,
 	FieldPowerPanelID,
 	FieldRackID,
 	FieldName,
@@ -235,6 +238,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 // ByOwnerID orders the results by the owner_id field.
 func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
+// ByPathID orders the results by the _path_id field.
+func ByPathID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPathID, opts...).ToFunc()
 }
 
 // ByPowerPanelID orders the results by the power_panel_id field.

@@ -80,6 +80,11 @@ func OwnerID(v int) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldEQ(FieldOwnerID, v))
 }
 
+// PathID applies equality check predicate on the "_path_id" field. It's identical to PathIDEQ.
+func PathID(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldEQ(FieldPathID, v))
+}
+
 // PowerPanelID applies equality check predicate on the "power_panel_id" field. It's identical to PowerPanelIDEQ.
 func PowerPanelID(v int) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldEQ(FieldPowerPanelID, v))
@@ -423,6 +428,56 @@ func OwnerIDIsNil() predicate.PowerFeed {
 // OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
 func OwnerIDNotNil() predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldNotNull(FieldOwnerID))
+}
+
+// PathIDEQ applies the EQ predicate on the "_path_id" field.
+func PathIDEQ(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldEQ(FieldPathID, v))
+}
+
+// PathIDNEQ applies the NEQ predicate on the "_path_id" field.
+func PathIDNEQ(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNEQ(FieldPathID, v))
+}
+
+// PathIDIn applies the In predicate on the "_path_id" field.
+func PathIDIn(vs ...int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldIn(FieldPathID, vs...))
+}
+
+// PathIDNotIn applies the NotIn predicate on the "_path_id" field.
+func PathIDNotIn(vs ...int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNotIn(FieldPathID, vs...))
+}
+
+// PathIDGT applies the GT predicate on the "_path_id" field.
+func PathIDGT(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldGT(FieldPathID, v))
+}
+
+// PathIDGTE applies the GTE predicate on the "_path_id" field.
+func PathIDGTE(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldGTE(FieldPathID, v))
+}
+
+// PathIDLT applies the LT predicate on the "_path_id" field.
+func PathIDLT(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldLT(FieldPathID, v))
+}
+
+// PathIDLTE applies the LTE predicate on the "_path_id" field.
+func PathIDLTE(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldLTE(FieldPathID, v))
+}
+
+// PathIDIsNil applies the IsNil predicate on the "_path_id" field.
+func PathIDIsNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldIsNull(FieldPathID))
+}
+
+// PathIDNotNil applies the NotNil predicate on the "_path_id" field.
+func PathIDNotNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNotNull(FieldPathID))
 }
 
 // PowerPanelIDEQ applies the EQ predicate on the "power_panel_id" field.

@@ -120,6 +120,11 @@ func OwnerID(v int) predicate.PowerPort {
 	return predicate.PowerPort(sql.FieldEQ(FieldOwnerID, v))
 }
 
+// PathID applies equality check predicate on the "_path_id" field. It's identical to PathIDEQ.
+func PathID(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldEQ(FieldPathID, v))
+}
+
 // Type applies equality check predicate on the "type" field. It's identical to TypeEQ.
 func Type(v string) predicate.PowerPort {
 	return predicate.PowerPort(sql.FieldEQ(FieldType, v))
@@ -743,6 +748,56 @@ func OwnerIDIsNil() predicate.PowerPort {
 // OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
 func OwnerIDNotNil() predicate.PowerPort {
 	return predicate.PowerPort(sql.FieldNotNull(FieldOwnerID))
+}
+
+// PathIDEQ applies the EQ predicate on the "_path_id" field.
+func PathIDEQ(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldEQ(FieldPathID, v))
+}
+
+// PathIDNEQ applies the NEQ predicate on the "_path_id" field.
+func PathIDNEQ(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNEQ(FieldPathID, v))
+}
+
+// PathIDIn applies the In predicate on the "_path_id" field.
+func PathIDIn(vs ...int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldIn(FieldPathID, vs...))
+}
+
+// PathIDNotIn applies the NotIn predicate on the "_path_id" field.
+func PathIDNotIn(vs ...int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNotIn(FieldPathID, vs...))
+}
+
+// PathIDGT applies the GT predicate on the "_path_id" field.
+func PathIDGT(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldGT(FieldPathID, v))
+}
+
+// PathIDGTE applies the GTE predicate on the "_path_id" field.
+func PathIDGTE(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldGTE(FieldPathID, v))
+}
+
+// PathIDLT applies the LT predicate on the "_path_id" field.
+func PathIDLT(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldLT(FieldPathID, v))
+}
+
+// PathIDLTE applies the LTE predicate on the "_path_id" field.
+func PathIDLTE(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldLTE(FieldPathID, v))
+}
+
+// PathIDIsNil applies the IsNil predicate on the "_path_id" field.
+func PathIDIsNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldIsNull(FieldPathID))
+}
+
+// PathIDNotNil applies the NotNil predicate on the "_path_id" field.
+func PathIDNotNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNotNull(FieldPathID))
 }
 
 // TypeEQ applies the EQ predicate on the "type" field.

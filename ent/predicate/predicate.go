@@ -18,6 +18,12 @@ type Aggregate func(*sql.Selector)
 // Bookmark is the predicate function for bookmark builders.
 type Bookmark func(*sql.Selector)
 
+// CablePath is the predicate function for cablepath builders.
+type CablePath func(*sql.Selector)
+
+// CablePathNode is the predicate function for cablepathnode builders.
+type CablePathNode func(*sql.Selector)
+
 // Circuit is the predicate function for circuit builders.
 type Circuit func(*sql.Selector)
 

@@ -803,6 +803,28 @@ func appendPercent(b []byte, n, total int) []byte {
 	return appendString(b, s)
 }
 
+// nestedOf renders objects of model ct nested, by id, read from the
+// page's store with its base URL (PageQuery.Nested).
+func (p *Page) nestedOf(ctx context.Context, ct string, ids []int) (map[int]json.RawMessage, error) {
+	out := map[int]json.RawMessage{}
+	d := ByContentType(ct)
+	if d == nil || len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := d.GetMany(ctx, p.st, ids)
+	if err != nil {
+		return nil, err
+	}
+	page, err := d.Load(ctx, p.st, rows, View{Base: p.base, Nested: true})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		out[r.ID] = page.JSON(r)
+	}
+	return out, nil
+}
+
 // loadComputed asks a KindComputed field's PageFunc for the values of the
 // whole page at once; it runs only when the view renders the field.
 func (p *Page) loadComputed(ctx context.Context, f *Field, rows []*Row) error {
@@ -814,6 +836,9 @@ func (p *Page) loadComputed(ctx context.Context, f *Field, rows []*Row) error {
 	for i, r := range rows {
 		q.IDs[i] = r.ID
 		q.Rows[i] = func(name string) any { return p.d.Value(r, name) }
+	}
+	q.Nested = func(ctx context.Context, ct string, ids []int) (map[int]json.RawMessage, error) {
+		return p.nestedOf(ctx, ct, ids)
 	}
 	q.Cached = func(key string, load func() (any, error)) (any, error) {
 		c := p.st.Cache

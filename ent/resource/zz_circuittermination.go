@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logiccircuits "github.com/inventory/inventory/ent/logic/circuits"
+	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -22,9 +23,9 @@ func init() {
 		Table:       "circuits_circuittermination",
 		Display:     "",
 		DisplayFunc: logiccircuits.CircuitTerminationDisplay,
-		Endpoints:   endpoints(`[{"name":"paths","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/circuits","name":"TerminationPaths"},"summary":"The cable paths that pass through the termination","response":"list:object","description":"A list of cable paths (none until the termination is cabled).","errors":[404]}]}]`),
+		Endpoints:   endpoints(`[{"name":"paths","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/dcim","name":"CircuitTerminationPaths"},"summary":"Return all CablePaths which traverse a given pass-through port.","response":"list:object","errors":[404]}]}]`),
 		Handlers: map[string]api.Handler{
-			"github.com/inventory/inventory/ent/logic/circuits.TerminationPaths": logiccircuits.TerminationPaths,
+			"github.com/inventory/inventory/ent/logic/dcim.CircuitTerminationPaths": logicdcim.CircuitTerminationPaths,
 		},
 		Tree:          false,
 		Tagged:        true,

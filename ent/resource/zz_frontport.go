@@ -9,18 +9,23 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
 	register(&Descriptor{
-		Type:          "FrontPort",
-		App:           "dcim",
-		Path:          "front-ports",
-		Model:         "frontport",
-		Verbose:       "front port",
-		Table:         "dcim_frontport",
-		Display:       "",
-		DisplayFunc:   logicdcim.TemplateDisplay,
+		Type:        "FrontPort",
+		App:         "dcim",
+		Path:        "front-ports",
+		Model:       "frontport",
+		Verbose:     "front port",
+		Table:       "dcim_frontport",
+		Display:     "",
+		DisplayFunc: logicdcim.TemplateDisplay,
+		Endpoints:   endpoints(`[{"name":"paths","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/dcim","name":"FrontPortPaths"},"summary":"Return all CablePaths which traverse a given pass-through port.","response":"list:object","errors":[404]}]}]`),
+		Handlers: map[string]api.Handler{
+			"github.com/inventory/inventory/ent/logic/dcim.FrontPortPaths": logicdcim.FrontPortPaths,
+		},
 		Tree:          false,
 		Tagged:        true,
 		Custom:        true,

@@ -9,18 +9,23 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
 	register(&Descriptor{
-		Type:          "PowerPort",
-		App:           "dcim",
-		Path:          "power-ports",
-		Model:         "powerport",
-		Verbose:       "power port",
-		Table:         "dcim_powerport",
-		Display:       "",
-		DisplayFunc:   logicdcim.TemplateDisplay,
+		Type:        "PowerPort",
+		App:         "dcim",
+		Path:        "power-ports",
+		Model:       "powerport",
+		Verbose:     "power port",
+		Table:       "dcim_powerport",
+		Display:     "",
+		DisplayFunc: logicdcim.TemplateDisplay,
+		Endpoints:   endpoints(`[{"name":"trace","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/dcim","name":"TracePowerPort"},"summary":"Trace a complete cable path and return each segment as a three-tuple of (termination, cable, termination).","response":"list:object","errors":[404]}]}]`),
+		Handlers: map[string]api.Handler{
+			"github.com/inventory/inventory/ent/logic/dcim.TracePowerPort": logicdcim.TracePowerPort,
+		},
 		Tree:          false,
 		Tagged:        true,
 		Custom:        true,
@@ -56,6 +61,7 @@ func init() {
 			{Name: "occupied", Kind: "boolean", Column: "_occupied", Target: "", Attr: ""},
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "connected", Kind: "path-connected", Column: "", Target: "", Attr: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
@@ -75,9 +81,9 @@ func init() {
 			{Name: "cable_end", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "link_peers", Kind: "empty", ReadOnly: true, Empty: []any{}},
 			{Name: "link_peers_type", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "connected_endpoints", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "connected_endpoints_type", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "connected_endpoints_reachable", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "connected_endpoints", Kind: "computed", ReadOnly: true, Compute: logicdcim.ConnectedEndpoints},
+			{Name: "connected_endpoints_type", Kind: "computed", ReadOnly: true, Compute: logicdcim.ConnectedEndpointsType},
+			{Name: "connected_endpoints_reachable", Kind: "computed", ReadOnly: true, Compute: logicdcim.ConnectedEndpointsReachable},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
@@ -87,6 +93,7 @@ func init() {
 			{Name: "_site_id", Kind: "hidden", Column: "_site_id", GoType: "int", Target: "dcim.site", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},
 			{Name: "_location_id", Kind: "hidden", Column: "_location_id", GoType: "int", Target: "dcim.location", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},
 			{Name: "_rack_id", Kind: "hidden", Column: "_rack_id", GoType: "int", Target: "dcim.rack", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},
+			{Name: "_path_id", Kind: "hidden", Column: "_path_id", GoType: "int", Nullable: true, HasDefault: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.PowerPort.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.PowerPort.UpdateOneID(id).Mutation() },

@@ -9,6 +9,8 @@ import (
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/bookmark"
+	"github.com/inventory/inventory/ent/cablepath"
+	"github.com/inventory/inventory/ent/cablepathnode"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -348,6 +350,26 @@ func init() {
 	bookmarkDescObjectDisplay := bookmarkFields[4].Descriptor()
 	// bookmark.DefaultObjectDisplay holds the default value on creation for the _object_display field.
 	bookmark.DefaultObjectDisplay = bookmarkDescObjectDisplay.Default.(string)
+	cablepathFields := schema.CablePath{}.Fields()
+	_ = cablepathFields
+	// cablepathDescIsActive is the schema descriptor for is_active field.
+	cablepathDescIsActive := cablepathFields[1].Descriptor()
+	// cablepath.DefaultIsActive holds the default value on creation for the is_active field.
+	cablepath.DefaultIsActive = cablepathDescIsActive.Default.(bool)
+	// cablepathDescIsComplete is the schema descriptor for is_complete field.
+	cablepathDescIsComplete := cablepathFields[2].Descriptor()
+	// cablepath.DefaultIsComplete holds the default value on creation for the is_complete field.
+	cablepath.DefaultIsComplete = cablepathDescIsComplete.Default.(bool)
+	// cablepathDescIsSplit is the schema descriptor for is_split field.
+	cablepathDescIsSplit := cablepathFields[3].Descriptor()
+	// cablepath.DefaultIsSplit holds the default value on creation for the is_split field.
+	cablepath.DefaultIsSplit = cablepathDescIsSplit.Default.(bool)
+	cablepathnodeFields := schema.CablePathNode{}.Fields()
+	_ = cablepathnodeFields
+	// cablepathnodeDescNodeType is the schema descriptor for node_type field.
+	cablepathnodeDescNodeType := cablepathnodeFields[1].Descriptor()
+	// cablepathnode.NodeTypeValidator is a validator for the "node_type" field. It is called by the builders before save.
+	cablepathnode.NodeTypeValidator = cablepathnodeDescNodeType.Validators[0].(func(string) error)
 	circuitMixin := schema.Circuit{}.Mixin()
 	circuitHooks := schema.Circuit{}.Hooks()
 	circuit.Hooks[0] = circuitHooks[0]
@@ -2799,6 +2821,7 @@ func init() {
 	frontport.Hooks[1] = frontportMixinHooks3[1]
 	frontport.Hooks[2] = frontportHooks[0]
 	frontport.Hooks[3] = frontportHooks[1]
+	frontport.Hooks[4] = frontportHooks[2]
 	frontportMixinFields0 := frontportMixin[0].Fields()
 	_ = frontportMixinFields0
 	frontportMixinFields2 := frontportMixin[2].Fields()
@@ -5859,6 +5882,7 @@ func init() {
 	rearport.Hooks[1] = rearportMixinHooks3[1]
 	rearport.Hooks[2] = rearportHooks[0]
 	rearport.Hooks[3] = rearportHooks[1]
+	rearport.Hooks[4] = rearportHooks[2]
 	rearportMixinFields0 := rearportMixin[0].Fields()
 	_ = rearportMixinFields0
 	rearportMixinFields2 := rearportMixin[2].Fields()

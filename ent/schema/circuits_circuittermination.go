@@ -73,13 +73,14 @@ func (CircuitTermination) Indexes() []ent.Index {
 
 func (CircuitTermination) Hooks() []ent.Hook { return circuits.CircuitTerminationHooks() }
 
-// terminationPaths is the paths endpoint of circuit and virtual circuit
-// terminations (NetBox's PassThroughPortMixin).
+// terminationPaths is the paths endpoint of virtual circuit terminations
+// (NetBox's PassThroughPortMixin; circuit terminations serve the stored
+// cable paths through them: passThroughPaths).
 func terminationPaths() api.Endpoint {
 	return api.Endpoint{Name: "paths", Detail: true, Ops: []api.Op{{
 		Method: "GET", Permission: "view", Func: api.Func(api.LogicPkg("circuits"), "TerminationPaths"),
 		Summary: "The cable paths that pass through the termination", Response: "list:object",
-		Description: "A list of cable paths (none until the termination is cabled).", Errors: []int{404},
+		Description: "A list of cable paths (a virtual circuit termination takes no cable: none).", Errors: []int{404},
 	}}}
 }
 
@@ -120,7 +121,7 @@ func (CircuitTermination) Annotations() []schema.Annotation {
 				{Name: "provider", Kind: "fk-attr", Via: "circuit", Column: "provider"},
 			},
 			NoFilters: []string{"_occupied"},
-			Endpoints: []api.Endpoint{terminationPaths()},
+			Endpoints: []api.Endpoint{passThroughPaths("CircuitTerminationPaths")},
 		},
 	}
 }

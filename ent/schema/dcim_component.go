@@ -74,16 +74,11 @@ func componentFilters() []api.Filter {
 
 // componentEmpty are the values a component renders for relations to
 // models not built yet: the cable fields as NetBox renders an uncabled component (path
-// endpoints add the connected_endpoints fields). extra adds the model's
-// own.
+// endpoints compute their connected_endpoints fields: PathEndpoint). extra
+// adds the model's own.
 func componentEmpty(pathEndpoint bool, extra map[string]any) map[string]any {
 	m := map[string]any{"cable": nil, "cable_end": nil,
 		"link_peers": []any{}, "link_peers_type": nil}
-	if pathEndpoint {
-		m["connected_endpoints"] = nil
-		m["connected_endpoints_type"] = nil
-		m["connected_endpoints_reachable"] = nil
-	}
 	for k, v := range extra {
 		m[k] = v
 	}

@@ -14,7 +14,7 @@ import (
 // power panel, optionally to a rack at the panel's site.
 type PowerFeed struct{ ent.Schema }
 
-func (PowerFeed) Mixin() []ent.Mixin { return PrimaryMixins() }
+func (PowerFeed) Mixin() []ent.Mixin { return append(PrimaryMixins(), PathEndpoint{}) }
 
 // Choices of a power feed's status, type, supply and phase.
 var (
@@ -89,9 +89,9 @@ func (PowerFeed) Annotations() []schema.Annotation {
 			Unique:   []api.Unique{{Fields: []string{"power_panel", "name"}}},
 			// Cables and cable paths come in a later issue: an uncabled
 			// feed's values, as NetBox 4.6 renders them.
+			Endpoints: []api.Endpoint{traceEndpoint("TracePowerFeed")},
 			Empty: map[string]any{"cable": nil, "link_peers": []any{},
-				"link_peers_type": nil, "connected_endpoints": nil, "connected_endpoints_type": nil,
-				"connected_endpoints_reachable": false},
+				"link_peers_type": nil},
 			Filters: append(TenancyFilters(),
 				api.Filter{Name: "region_id", Kind: "tree-id", Via: "power_panel.site", Column: "region"},
 				api.Filter{Name: "region", Kind: "tree-attr", Via: "power_panel.site", Column: "region"},

@@ -136,13 +136,12 @@ func setSide(ctx context.Context, m rawsql.Mutation, row map[string]any, id int,
 	return rawsql.Exec(ctx, m, q, a)
 }
 
-// TerminationPaths serves GET .../<id>/paths/ of circuit and virtual
-// circuit terminations (NetBox's PassThroughPortMixin.paths): the cable
-// paths that pass through the termination, a plain list. Paths are traced
-// over cables, which this inventory does not hold yet (they come with the
-// cabling issue), so no path passes through any termination and the list
-// is empty; the object itself was read through the caller's permissions
-// (404 when hidden).
+// TerminationPaths serves GET .../<id>/paths/ of virtual circuit
+// terminations (NetBox's PassThroughPortMixin.paths): the cable paths
+// that pass through the termination. A virtual circuit termination takes
+// no cable, so no path passes through one and the list is empty (circuit
+// terminations serve dcim.CircuitTerminationPaths); the object itself was
+// read through the caller's permissions (404 when hidden).
 func TerminationPaths(r api.Request) (any, error) {
 	if r.Object() == nil {
 		return nil, &api.StatusError{Status: 404, Detail: "Not found."}

@@ -104,9 +104,10 @@ var (
 
 // FrontPortHooks validates a front port's rear_ports mappings (each maps one
 // of its positions to a position of a rear port of the same device) and
-// mirrors them onto the rear ports.
+// mirrors them onto the rear ports; the paths through them are traced
+// again.
 func FrontPortHooks() []ent.Hook {
-	return []ent.Hook{componentHook("dcim_frontport", []string{"positions", "mappings"},
+	return []ent.Hook{retraceMappingsHook(CTFrontPort), componentHook("dcim_frontport", []string{"positions", "mappings"},
 		portMappings("rear_ports", "rear_port", "dcim_rearport", "rear port")),
 		mirrorHook(frontPortSide),
 	}
@@ -115,7 +116,7 @@ func FrontPortHooks() []ent.Hook {
 // RearPortHooks validates a rear port's front_ports mappings, the mirror of
 // the front ports' rear_ports.
 func RearPortHooks() []ent.Hook {
-	return []ent.Hook{componentHook("dcim_rearport", []string{"positions", "mappings"},
+	return []ent.Hook{retraceMappingsHook(CTRearPort), componentHook("dcim_rearport", []string{"positions", "mappings"},
 		portMappings("front_ports", "front_port", "dcim_frontport", "front port")),
 		mirrorHook(rearPortSide),
 	}

@@ -160,8 +160,16 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	if o.NoFilters != nil {
 		m.NoFilters = append(m.NoFilters, o.NoFilters...)
 	}
-	if o.Computed != nil {
-		m.Computed = o.Computed
+	// Computed fields add up: a mixin's (path endpoints') and the model's.
+	if len(o.Computed) > 0 {
+		c := make(map[string]*FuncRef, len(m.Computed)+len(o.Computed))
+		for k, v := range m.Computed {
+			c[k] = v
+		}
+		for k, v := range o.Computed {
+			c[k] = v
+		}
+		m.Computed = c
 	}
 	if o.DisplayFunc != nil {
 		m.DisplayFunc = o.DisplayFunc

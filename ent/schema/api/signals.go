@@ -37,6 +37,26 @@ func Saving(ctx context.Context, m ent.Mutation, contentType string, ids []int) 
 	return nil
 }
 
+type touchingKey struct{}
+
+// WithToucher returns ctx carrying the change capture's Saver for
+// Touching.
+func WithToucher(ctx context.Context, s Saver) context.Context {
+	return context.WithValue(ctx, touchingKey{}, s)
+}
+
+// Touching names rows whose representation a hook changed without
+// changing their columns (an endpoint's connected_endpoints when its
+// cable path is traced again): each gets an update record and event
+// even when its snapshot is the same. Without change capture in ctx it
+// does nothing.
+func Touching(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
+	if s, _ := ctx.Value(touchingKey{}).(Saver); s != nil && len(ids) > 0 {
+		return s(ctx, m, contentType, ids)
+	}
+	return nil
+}
+
 type deletingKey struct{}
 
 // WithDeleting returns ctx knowing which objects the delete under way

@@ -72,6 +72,11 @@ type PageQuery struct {
 		QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	}
 	Postgres bool
+	// Nested renders objects of any model (content type) by id, nested as
+	// related objects are (a path endpoint's connected_endpoints), read
+	// like the page; ids that do not exist are absent. One call costs a
+	// fixed number of reads, whatever the number of ids.
+	Nested func(ctx context.Context, contentType string, ids []int) (map[int]json.RawMessage, error)
 	// Cached returns the value cached under key, or load's, kept until the
 	// next write anywhere (the read cache's rules: another replica's write
 	// drops it too); inside a write transaction it always loads. Values
