@@ -15,8 +15,27 @@ import (
 // per far-end model), trace/ of an endpoint and paths/ of a pass-through
 // port (one nested render per model on the paths, whatever their length).
 
-// pagePaths reads the paths of a page of endpoints, by endpoint id.
+// pagePaths reads the paths of a page of endpoints, by endpoint id: once
+// for the three connected_endpoints fields of a page (the read cache
+// keeps it until the next write; inside a write it reads each time).
 func pagePaths(ctx context.Context, q api.PageQuery) (map[int]*StoredPath, error) {
+	if q.Cached == nil {
+		return readPagePaths(ctx, q)
+	}
+	key := make([]byte, 0, 16+8*len(q.IDs))
+	key = append(key, "cablepaths:"+q.ContentType...)
+	for _, id := range q.IDs {
+		key = append(key, ',')
+		key = strconv.AppendInt(key, int64(id), 10)
+	}
+	v, err := q.Cached(string(key), func() (any, error) { return readPagePaths(ctx, q) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(map[int]*StoredPath), nil
+}
+
+func readPagePaths(ctx context.Context, q api.PageQuery) (map[int]*StoredPath, error) {
 	out := map[int]*StoredPath{}
 	err := rawsql.Chunks(q.IDs, func(ids []int) error {
 		a := &rawsql.Args{PG: q.Postgres}
