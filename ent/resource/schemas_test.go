@@ -201,7 +201,6 @@ var filterExclusions = map[string]string{
 	// is mark_connected until then).
 	"dcim/power-feeds cable_id": "no cables", "dcim/power-feeds cabled": "no cables",
 	"dcim/power-feeds cable_connector": "no cables",
-	"dcim/power-feeds connected":       "no cable paths",
 	// The cables' own filter kinds come with the cable hooks.
 	"dcim/cables termination_a_type": "cable filters next", "dcim/cables termination_a_id": "cable filters next",
 	"dcim/cables termination_b_type": "cable filters next", "dcim/cables termination_b_id": "cable filters next",
@@ -217,17 +216,12 @@ var filterExclusions = map[string]string{
 // issue brings them).
 func init() {
 	reasons := map[string]string{
-		"cable_end": "no cables yet", "cable_connector": "no cables yet", "connected": "no cables yet",
+		"cable_end": "no cables yet", "cable_connector": "no cables yet",
 		"cable_id": "no cables yet", "cabled": "no cables yet",
 	}
 	for _, ep := range []string{"console-ports", "console-server-ports", "power-ports", "power-outlets",
 		"interfaces", "front-ports", "rear-ports"} {
 		for name, why := range reasons {
-			if ep == "front-ports" || ep == "rear-ports" {
-				if name == "connected" {
-					continue // no path endpoints
-				}
-			}
 			filterExclusions["dcim/"+ep+" "+name] = why
 		}
 	}
@@ -242,9 +236,7 @@ func init() {
 	// or of a virtual circuit's network, which no generic filter kind
 	// expresses yet.
 	for name, why := range reasons {
-		if name != "connected" {
-			filterExclusions["circuits/circuit-terminations "+name] = why
-		}
+		filterExclusions["circuits/circuit-terminations "+name] = why
 	}
 	for _, ct := range []string{"circuittermination", "consoleport", "consoleserverport", "frontport", "interface",
 		"powerfeed", "poweroutlet", "powerport", "rearport"} {
