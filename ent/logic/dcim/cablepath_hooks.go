@@ -2,6 +2,7 @@ package dcim
 
 import (
 	"context"
+	"fmt"
 
 	"entgo.io/ent"
 
@@ -106,4 +107,92 @@ func retraceMappingsHook(ct string) ent.Hook {
 			return v, Retrace(ctx, sm, nil, nodes)
 		})
 	}
+}
+
+// CablePathHook retraces the paths of cables a write creates, changes
+// (ends or status) or deletes, after the cable hooks have written the
+// terminations (NetBox's trace_paths signal: update_connected_endpoints,
+// and retrace_cable_paths on delete). It goes first in dcim.Cable's hooks
+// so that it runs around them.
+func CablePathHook(next ent.Mutator) ent.Mutator {
+	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+		create := m.Op().Is(ent.OpCreate)
+		del := m.Op().Is(ent.OpDelete | ent.OpDeleteOne)
+		if !create && !del && !rawsql.Touched(m, "a_terminations", "b_terminations", "status") {
+			return next.Mutate(ctx, m)
+		}
+		sm, err := rawsql.As("cable paths", m)
+		if err != nil {
+			return nil, err
+		}
+		var ids []int
+		if !create {
+			if ids, err = rawsql.TargetIDs(ctx, sm); err != nil {
+				return nil, err
+			}
+		}
+		v, err := next.Mutate(ctx, m)
+		if err != nil {
+			return v, err
+		}
+		if create {
+			id, ok := sm.ID()
+			if !ok {
+				return nil, fmt.Errorf("cable paths: created cable has no id")
+			}
+			ids = []int{id}
+		}
+		return v, Retrace(ctx, sm, ids, nil)
+	})
+}
+
+// TerminationPathHook retraces the paths through a cable termination that
+// goes with the object it terminates (a port, or its device or module),
+// after the termination hooks cleared the object's cable (NetBox's
+// nullify_connected_endpoints). A termination going with its cable is
+// left to CablePathHook, which retraces once the cable is gone.
+func TerminationPathHook(next ent.Mutator) ent.Mutator {
+	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+		if !m.Op().Is(ent.OpDelete | ent.OpDeleteOne) {
+			return next.Mutate(ctx, m)
+		}
+		sm, err := rawsql.As("cable termination paths", m)
+		if err != nil {
+			return nil, err
+		}
+		ids, err := rawsql.TargetIDs(ctx, sm)
+		if err != nil {
+			return nil, err
+		}
+		var cables []int
+		var nodes []Node
+		err = rawsql.Chunks(ids, func(ids []int) error {
+			a := &rawsql.Args{PG: rawsql.Postgres(sm)}
+			rows, err := rawsql.Rows(ctx, sm, `SELECT cable_id, termination_type, termination_id FROM dcim_cabletermination WHERE id IN (`+
+				rawsql.In(a, ids)+`)`, a)
+			if err != nil {
+				return err
+			}
+			for _, r := range rows {
+				cid, _ := rawsql.IntOf(r["cable_id"])
+				if api.Deleting(ctx, CTCable, cid) {
+					continue
+				}
+				if !containsInt(cables, cid) {
+					cables = append(cables, cid)
+				}
+				tid, _ := rawsql.IntOf(r["termination_id"])
+				nodes = append(nodes, Node{rawsql.StringOf(r["termination_type"]), tid})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		v, err := next.Mutate(ctx, m)
+		if err != nil || len(cables) == 0 {
+			return v, err
+		}
+		return v, Retrace(ctx, sm, cables, nodes)
+	})
 }
