@@ -19,6 +19,9 @@ import (
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/bookmark"
+	"github.com/inventory/inventory/ent/cable"
+	"github.com/inventory/inventory/ent/cablebundle"
+	"github.com/inventory/inventory/ent/cabletermination"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -147,6 +150,12 @@ type Client struct {
 	Aggregate *AggregateClient
 	// Bookmark is the client for interacting with the Bookmark builders.
 	Bookmark *BookmarkClient
+	// Cable is the client for interacting with the Cable builders.
+	Cable *CableClient
+	// CableBundle is the client for interacting with the CableBundle builders.
+	CableBundle *CableBundleClient
+	// CableTermination is the client for interacting with the CableTermination builders.
+	CableTermination *CableTerminationClient
 	// Circuit is the client for interacting with the Circuit builders.
 	Circuit *CircuitClient
 	// CircuitGroup is the client for interacting with the CircuitGroup builders.
@@ -384,6 +393,9 @@ func (c *Client) init() {
 	c.ASNRange = NewASNRangeClient(c.config)
 	c.Aggregate = NewAggregateClient(c.config)
 	c.Bookmark = NewBookmarkClient(c.config)
+	c.Cable = NewCableClient(c.config)
+	c.CableBundle = NewCableBundleClient(c.config)
+	c.CableTermination = NewCableTerminationClient(c.config)
 	c.Circuit = NewCircuitClient(c.config)
 	c.CircuitGroup = NewCircuitGroupClient(c.config)
 	c.CircuitGroupAssignment = NewCircuitGroupAssignmentClient(c.config)
@@ -591,6 +603,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ASNRange:                  NewASNRangeClient(cfg),
 		Aggregate:                 NewAggregateClient(cfg),
 		Bookmark:                  NewBookmarkClient(cfg),
+		Cable:                     NewCableClient(cfg),
+		CableBundle:               NewCableBundleClient(cfg),
+		CableTermination:          NewCableTerminationClient(cfg),
 		Circuit:                   NewCircuitClient(cfg),
 		CircuitGroup:              NewCircuitGroupClient(cfg),
 		CircuitGroupAssignment:    NewCircuitGroupAssignmentClient(cfg),
@@ -725,6 +740,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ASNRange:                  NewASNRangeClient(cfg),
 		Aggregate:                 NewAggregateClient(cfg),
 		Bookmark:                  NewBookmarkClient(cfg),
+		Cable:                     NewCableClient(cfg),
+		CableBundle:               NewCableBundleClient(cfg),
+		CableTermination:          NewCableTerminationClient(cfg),
 		Circuit:                   NewCircuitClient(cfg),
 		CircuitGroup:              NewCircuitGroupClient(cfg),
 		CircuitGroupAssignment:    NewCircuitGroupAssignmentClient(cfg),
@@ -865,31 +883,32 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.Circuit, c.CircuitGroup,
-		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
-		c.ClusterGroup, c.ClusterType, c.ConfigContext, c.ConfigContextProfile,
-		c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
-		c.ConsoleServerPortTemplate, c.Contact, c.ContactAssignment, c.ContactGroup,
-		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.CustomLink, c.Delivery,
-		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
-		c.DeviceType, c.EventRule, c.ExportTemplate, c.FHRPGroup,
-		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
-		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
-		c.Location, c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay,
-		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
-		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
-		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
-		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Service,
-		c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
-		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
-		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
-		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
-		c.VirtualCircuitTermination, c.VirtualCircuitType, c.VirtualDeviceContext,
-		c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType, c.Webhook,
+		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.Cable, c.CableBundle,
+		c.CableTermination, c.Circuit, c.CircuitGroup, c.CircuitGroupAssignment,
+		c.CircuitTermination, c.CircuitType, c.Cluster, c.ClusterGroup, c.ClusterType,
+		c.ConfigContext, c.ConfigContextProfile, c.ConfigTemplate, c.ConsolePort,
+		c.ConsolePortTemplate, c.ConsoleServerPort, c.ConsoleServerPortTemplate,
+		c.Contact, c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
+		c.CustomFieldChoiceSet, c.CustomLink, c.Delivery, c.Device, c.DeviceBay,
+		c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole, c.DeviceType,
+		c.EventRule, c.ExportTemplate, c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort,
+		c.FrontPortTemplate, c.Group, c.IPAddress, c.IPRange, c.IdempotencyKey,
+		c.ImageAttachment, c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.JournalEntry, c.Location, c.MACAddress,
+		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
+		c.ModuleTypeProfile, c.Notification, c.NotificationGroup, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform,
+		c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
+		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
+		c.SavedFilter, c.Service, c.ServiceTemplate, c.Session, c.Site, c.SiteGroup,
+		c.Subscription, c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
+		c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
+		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
+		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
+		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
+		c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -899,31 +918,32 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.Circuit, c.CircuitGroup,
-		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
-		c.ClusterGroup, c.ClusterType, c.ConfigContext, c.ConfigContextProfile,
-		c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
-		c.ConsoleServerPortTemplate, c.Contact, c.ContactAssignment, c.ContactGroup,
-		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.CustomLink, c.Delivery,
-		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
-		c.DeviceType, c.EventRule, c.ExportTemplate, c.FHRPGroup,
-		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
-		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
-		c.Location, c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay,
-		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
-		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
-		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
-		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Service,
-		c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
-		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
-		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
-		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
-		c.VirtualCircuitTermination, c.VirtualCircuitType, c.VirtualDeviceContext,
-		c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType, c.Webhook,
+		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.Cable, c.CableBundle,
+		c.CableTermination, c.Circuit, c.CircuitGroup, c.CircuitGroupAssignment,
+		c.CircuitTermination, c.CircuitType, c.Cluster, c.ClusterGroup, c.ClusterType,
+		c.ConfigContext, c.ConfigContextProfile, c.ConfigTemplate, c.ConsolePort,
+		c.ConsolePortTemplate, c.ConsoleServerPort, c.ConsoleServerPortTemplate,
+		c.Contact, c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
+		c.CustomFieldChoiceSet, c.CustomLink, c.Delivery, c.Device, c.DeviceBay,
+		c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole, c.DeviceType,
+		c.EventRule, c.ExportTemplate, c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort,
+		c.FrontPortTemplate, c.Group, c.IPAddress, c.IPRange, c.IdempotencyKey,
+		c.ImageAttachment, c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.JournalEntry, c.Location, c.MACAddress,
+		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
+		c.ModuleTypeProfile, c.Notification, c.NotificationGroup, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform,
+		c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
+		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
+		c.SavedFilter, c.Service, c.ServiceTemplate, c.Session, c.Site, c.SiteGroup,
+		c.Subscription, c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
+		c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
+		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
+		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
+		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
+		c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -940,6 +960,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Aggregate.mutate(ctx, m)
 	case *BookmarkMutation:
 		return c.Bookmark.mutate(ctx, m)
+	case *CableMutation:
+		return c.Cable.mutate(ctx, m)
+	case *CableBundleMutation:
+		return c.CableBundle.mutate(ctx, m)
+	case *CableTerminationMutation:
+		return c.CableTermination.mutate(ctx, m)
 	case *CircuitMutation:
 		return c.Circuit.mutate(ctx, m)
 	case *CircuitGroupMutation:
@@ -1558,6 +1584,300 @@ func (c *BookmarkClient) mutate(ctx context.Context, m *BookmarkMutation) (Value
 		return (&BookmarkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Bookmark mutation op: %q", m.Op())
+	}
+}
+
+// CableClient is a client for the Cable schema.
+type CableClient struct {
+	config
+}
+
+// NewCableClient returns a client for the Cable from the given config.
+func NewCableClient(c config) *CableClient {
+	return &CableClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `cable.Hooks(f(g(h())))`.
+func (c *CableClient) Use(hooks ...Hook) {
+	c.hooks.Cable = append(c.hooks.Cable, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `cable.Intercept(f(g(h())))`.
+func (c *CableClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Cable = append(c.inters.Cable, interceptors...)
+}
+
+// Create returns a builder for creating a Cable entity.
+func (c *CableClient) Create() *CableCreate {
+	mutation := newCableMutation(c.config, OpCreate)
+	return &CableCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Cable entities.
+func (c *CableClient) CreateBulk(builders ...*CableCreate) *CableCreateBulk {
+	return &CableCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Cable.
+func (c *CableClient) Update() *CableUpdate {
+	mutation := newCableMutation(c.config, OpUpdate)
+	return &CableUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CableClient) UpdateOneID(id int) *CableUpdateOne {
+	mutation := newCableMutation(c.config, OpUpdateOne, withCableID(id))
+	return &CableUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Cable.
+func (c *CableClient) Delete() *CableDelete {
+	mutation := newCableMutation(c.config, OpDelete)
+	return &CableDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CableClient) DeleteOneID(id int) *CableDeleteOne {
+	builder := c.Delete().Where(cable.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CableDeleteOne{builder}
+}
+
+// Query returns a query builder for Cable.
+func (c *CableClient) Query() *CableQuery {
+	return &CableQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCable},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Cable entity by its id.
+func (c *CableClient) Get(ctx context.Context, id int) (*Cable, error) {
+	return c.Query().Where(cable.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *CableClient) Hooks() []Hook {
+	return c.hooks.Cable
+}
+
+// Interceptors returns the client interceptors.
+func (c *CableClient) Interceptors() []Interceptor {
+	return c.inters.Cable
+}
+
+func (c *CableClient) mutate(ctx context.Context, m *CableMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CableCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CableUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CableUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CableDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Cable mutation op: %q", m.Op())
+	}
+}
+
+// CableBundleClient is a client for the CableBundle schema.
+type CableBundleClient struct {
+	config
+}
+
+// NewCableBundleClient returns a client for the CableBundle from the given config.
+func NewCableBundleClient(c config) *CableBundleClient {
+	return &CableBundleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `cablebundle.Hooks(f(g(h())))`.
+func (c *CableBundleClient) Use(hooks ...Hook) {
+	c.hooks.CableBundle = append(c.hooks.CableBundle, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `cablebundle.Intercept(f(g(h())))`.
+func (c *CableBundleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CableBundle = append(c.inters.CableBundle, interceptors...)
+}
+
+// Create returns a builder for creating a CableBundle entity.
+func (c *CableBundleClient) Create() *CableBundleCreate {
+	mutation := newCableBundleMutation(c.config, OpCreate)
+	return &CableBundleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CableBundle entities.
+func (c *CableBundleClient) CreateBulk(builders ...*CableBundleCreate) *CableBundleCreateBulk {
+	return &CableBundleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CableBundle.
+func (c *CableBundleClient) Update() *CableBundleUpdate {
+	mutation := newCableBundleMutation(c.config, OpUpdate)
+	return &CableBundleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CableBundleClient) UpdateOneID(id int) *CableBundleUpdateOne {
+	mutation := newCableBundleMutation(c.config, OpUpdateOne, withCableBundleID(id))
+	return &CableBundleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CableBundle.
+func (c *CableBundleClient) Delete() *CableBundleDelete {
+	mutation := newCableBundleMutation(c.config, OpDelete)
+	return &CableBundleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CableBundleClient) DeleteOneID(id int) *CableBundleDeleteOne {
+	builder := c.Delete().Where(cablebundle.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CableBundleDeleteOne{builder}
+}
+
+// Query returns a query builder for CableBundle.
+func (c *CableBundleClient) Query() *CableBundleQuery {
+	return &CableBundleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCableBundle},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CableBundle entity by its id.
+func (c *CableBundleClient) Get(ctx context.Context, id int) (*CableBundle, error) {
+	return c.Query().Where(cablebundle.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *CableBundleClient) Hooks() []Hook {
+	return c.hooks.CableBundle
+}
+
+// Interceptors returns the client interceptors.
+func (c *CableBundleClient) Interceptors() []Interceptor {
+	return c.inters.CableBundle
+}
+
+func (c *CableBundleClient) mutate(ctx context.Context, m *CableBundleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CableBundleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CableBundleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CableBundleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CableBundleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CableBundle mutation op: %q", m.Op())
+	}
+}
+
+// CableTerminationClient is a client for the CableTermination schema.
+type CableTerminationClient struct {
+	config
+}
+
+// NewCableTerminationClient returns a client for the CableTermination from the given config.
+func NewCableTerminationClient(c config) *CableTerminationClient {
+	return &CableTerminationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `cabletermination.Hooks(f(g(h())))`.
+func (c *CableTerminationClient) Use(hooks ...Hook) {
+	c.hooks.CableTermination = append(c.hooks.CableTermination, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `cabletermination.Intercept(f(g(h())))`.
+func (c *CableTerminationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CableTermination = append(c.inters.CableTermination, interceptors...)
+}
+
+// Create returns a builder for creating a CableTermination entity.
+func (c *CableTerminationClient) Create() *CableTerminationCreate {
+	mutation := newCableTerminationMutation(c.config, OpCreate)
+	return &CableTerminationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CableTermination entities.
+func (c *CableTerminationClient) CreateBulk(builders ...*CableTerminationCreate) *CableTerminationCreateBulk {
+	return &CableTerminationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CableTermination.
+func (c *CableTerminationClient) Update() *CableTerminationUpdate {
+	mutation := newCableTerminationMutation(c.config, OpUpdate)
+	return &CableTerminationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CableTerminationClient) UpdateOneID(id int) *CableTerminationUpdateOne {
+	mutation := newCableTerminationMutation(c.config, OpUpdateOne, withCableTerminationID(id))
+	return &CableTerminationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CableTermination.
+func (c *CableTerminationClient) Delete() *CableTerminationDelete {
+	mutation := newCableTerminationMutation(c.config, OpDelete)
+	return &CableTerminationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CableTerminationClient) DeleteOneID(id int) *CableTerminationDeleteOne {
+	builder := c.Delete().Where(cabletermination.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CableTerminationDeleteOne{builder}
+}
+
+// Query returns a query builder for CableTermination.
+func (c *CableTerminationClient) Query() *CableTerminationQuery {
+	return &CableTerminationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCableTermination},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CableTermination entity by its id.
+func (c *CableTerminationClient) Get(ctx context.Context, id int) (*CableTermination, error) {
+	return c.Query().Where(cabletermination.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *CableTerminationClient) Hooks() []Hook {
+	return c.hooks.CableTermination
+}
+
+// Interceptors returns the client interceptors.
+func (c *CableTerminationClient) Interceptors() []Interceptor {
+	return c.inters.CableTermination
+}
+
+func (c *CableTerminationClient) mutate(ctx context.Context, m *CableTerminationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CableTerminationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CableTerminationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CableTerminationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CableTerminationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CableTermination mutation op: %q", m.Op())
 	}
 }
 
@@ -13284,50 +13604,52 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		ASN, ASNRange, Aggregate, Bookmark, Circuit, CircuitGroup,
-		CircuitGroupAssignment, CircuitTermination, CircuitType, Cluster, ClusterGroup,
-		ClusterType, ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
-		ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate, Contact,
-		ContactAssignment, ContactGroup, ContactRole, CustomField,
-		CustomFieldChoiceSet, CustomLink, Delivery, Device, DeviceBay,
-		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
-		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
-		Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment, InterfaceTemplate,
-		InventoryItem, InventoryItemRole, InventoryItemTemplate, JournalEntry,
-		Location, MACAddress, Manufacturer, Module, ModuleBay, ModuleBayTemplate,
-		ModuleType, ModuleTypeProfile, Notification, NotificationGroup, ObjectChange,
-		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
-		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
-		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, SavedFilter, Service, ServiceTemplate, Session, Site, SiteGroup,
-		Subscription, TableConfig, Tag, TaggedItem, Tenant, TenantGroup, Token, User,
-		VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF,
-		VirtualChassis, VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
+		ASN, ASNRange, Aggregate, Bookmark, Cable, CableBundle, CableTermination,
+		Circuit, CircuitGroup, CircuitGroupAssignment, CircuitTermination, CircuitType,
+		Cluster, ClusterGroup, ClusterType, ConfigContext, ConfigContextProfile,
+		ConfigTemplate, ConsolePort, ConsolePortTemplate, ConsoleServerPort,
+		ConsoleServerPortTemplate, Contact, ContactAssignment, ContactGroup,
+		ContactRole, CustomField, CustomFieldChoiceSet, CustomLink, Delivery, Device,
+		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
+		EventRule, ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort,
+		FrontPortTemplate, Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment,
+		InterfaceTemplate, InventoryItem, InventoryItemRole, InventoryItemTemplate,
+		JournalEntry, Location, MACAddress, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
+		NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent, Owner,
+		OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel,
+		PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
+		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
+		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Service,
+		ServiceTemplate, Session, Site, SiteGroup, Subscription, TableConfig, Tag,
+		TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
+		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
 		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
 		Webhook []ent.Hook
 	}
 	inters struct {
-		ASN, ASNRange, Aggregate, Bookmark, Circuit, CircuitGroup,
-		CircuitGroupAssignment, CircuitTermination, CircuitType, Cluster, ClusterGroup,
-		ClusterType, ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
-		ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate, Contact,
-		ContactAssignment, ContactGroup, ContactRole, CustomField,
-		CustomFieldChoiceSet, CustomLink, Delivery, Device, DeviceBay,
-		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
-		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
-		Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment, InterfaceTemplate,
-		InventoryItem, InventoryItemRole, InventoryItemTemplate, JournalEntry,
-		Location, MACAddress, Manufacturer, Module, ModuleBay, ModuleBayTemplate,
-		ModuleType, ModuleTypeProfile, Notification, NotificationGroup, ObjectChange,
-		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
-		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
-		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, SavedFilter, Service, ServiceTemplate, Session, Site, SiteGroup,
-		Subscription, TableConfig, Tag, TaggedItem, Tenant, TenantGroup, Token, User,
-		VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF,
-		VirtualChassis, VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
+		ASN, ASNRange, Aggregate, Bookmark, Cable, CableBundle, CableTermination,
+		Circuit, CircuitGroup, CircuitGroupAssignment, CircuitTermination, CircuitType,
+		Cluster, ClusterGroup, ClusterType, ConfigContext, ConfigContextProfile,
+		ConfigTemplate, ConsolePort, ConsolePortTemplate, ConsoleServerPort,
+		ConsoleServerPortTemplate, Contact, ContactAssignment, ContactGroup,
+		ContactRole, CustomField, CustomFieldChoiceSet, CustomLink, Delivery, Device,
+		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
+		EventRule, ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort,
+		FrontPortTemplate, Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment,
+		InterfaceTemplate, InventoryItem, InventoryItemRole, InventoryItemTemplate,
+		JournalEntry, Location, MACAddress, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
+		NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent, Owner,
+		OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel,
+		PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
+		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
+		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Service,
+		ServiceTemplate, Session, Site, SiteGroup, Subscription, TableConfig, Tag,
+		TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
+		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
 		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
 		Webhook []ent.Interceptor
 	}

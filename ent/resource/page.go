@@ -167,6 +167,8 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 			}
 		case KindGenericObject:
 			err = p.loadGeneric(ctx, p.d, f, rows)
+		case KindGenericRefs:
+			err = p.loadGenericRefs(ctx, f, rows)
 		case KindM2M:
 			err = p.loadM2M(ctx, f, ids)
 		case KindReverse:
@@ -737,6 +739,8 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		return p.encode(b, td, t, td.nestedFields(), true)
 	case KindCustomFields:
 		return p.encodeCustomFields(b, v)
+	case KindGenericRefs:
+		return p.encodeGenericRefs(b, f, v)
 	case KindImage:
 		if s, _ := v.(string); s != "" {
 			return appendString(b, ImageURL(p.base, s))

@@ -28,7 +28,7 @@ func (CircuitTermination) Mixin() []ent.Mixin {
 }
 
 func (CircuitTermination) Fields() []ent.Field {
-	return []ent.Field{
+	return append([]ent.Field{
 		field.Int("circuit_id"),
 		// Rendered as the bare value (NetBox's serializer takes the model's
 		// CharField with choices as is).
@@ -45,7 +45,7 @@ func (CircuitTermination) Fields() []ent.Field {
 		field.String("pp_info").MaxRuneLen(100).Default(""),
 		field.String("description").MaxRuneLen(200).Default(""),
 		// CabledObjectModel's mark_connected, and _occupied (mark_connected
-		// or a cable; cables come with their issue).
+		// or a cable).
 		field.Bool("mark_connected").Default(false),
 		field.Bool("_occupied").Default(false).Annotations(api.Field{ReadOnly: true}),
 		// The circuit's cid, for the display (the hooks keep it).
@@ -55,11 +55,11 @@ func (CircuitTermination) Fields() []ent.Field {
 		CachedFK("_site", "dcim.site", api.Cascade),
 		CachedFK("_region", "dcim.region", api.Cascade),
 		CachedFK("_site_group", "dcim.sitegroup", api.Cascade),
-	}
+	}, CabledFields()...)
 }
 
 func (CircuitTermination) Edges() []ent.Edge {
-	return []ent.Edge{FKRequired("circuit", Circuit.Type, api.Cascade)}
+	return []ent.Edge{FKRequired("circuit", Circuit.Type, api.Cascade), CableEdge()}
 }
 
 func (CircuitTermination) Indexes() []ent.Index {
@@ -67,7 +67,7 @@ func (CircuitTermination) Indexes() []ent.Index {
 		index.Fields("circuit_id", "term_side").Unique(),
 		index.Fields("termination_type", "termination_id"),
 		index.Fields("_provider_network_id"), index.Fields("_location_id"), index.Fields("_site_id"),
-		index.Fields("_region_id"), index.Fields("_site_group_id"),
+		index.Fields("_region_id"), index.Fields("_site_group_id"), index.Fields("cable_id"),
 	}
 }
 
@@ -102,7 +102,7 @@ func (CircuitTermination) Annotations() []schema.Annotation {
 				Message: "Circuit termination with this Circuit and Termination side already exists."}},
 			// Cables come in a later issue: an uncabled termination's values,
 			// as NetBox 4.6 renders them.
-			Empty: map[string]any{"cable": nil, "cable_end": nil, "link_peers": []any{}, "link_peers_type": nil},
+			Empty: map[string]any{"link_peers": []any{}, "link_peers_type": nil},
 			Filters: []api.Filter{
 				{Name: "occupied", Kind: "boolean", Column: "_occupied"},
 				// The cached scope (NetBox's _region, _site_group, _site,
