@@ -1662,7 +1662,8 @@ func (c *CableClient) Get(ctx context.Context, id int) (*Cable, error) {
 
 // Hooks returns the client hooks.
 func (c *CableClient) Hooks() []Hook {
-	return c.hooks.Cable
+	hooks := c.hooks.Cable
+	return append(hooks[:len(hooks):len(hooks)], cable.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -1858,7 +1859,8 @@ func (c *CableTerminationClient) Get(ctx context.Context, id int) (*CableTermina
 
 // Hooks returns the client hooks.
 func (c *CableTerminationClient) Hooks() []Hook {
-	return c.hooks.CableTermination
+	hooks := c.hooks.CableTermination
+	return append(hooks[:len(hooks):len(hooks)], cabletermination.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.

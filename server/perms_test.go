@@ -26,6 +26,15 @@ func next() int { return int(seq.Add(1)) }
 // of one database.
 func permFixture(t *testing.T, w *world, d *resource.Descriptor) func(e *servertest.Env, self int) map[string]any {
 	if d.ReadOnlyAPI {
+		if d.ContentType() == "dcim.cabletermination" {
+			// A cable makes its terminations.
+			cables := resource.ByContentType("dcim.cable")
+			mk := permFixture(t, w, cables)
+			return func(e *servertest.Env, _ int) map[string]any {
+				e.Admin().Must(http.StatusCreated, "POST", cables.ListURL(""), mk(e, 1))
+				return nil
+			}
+		}
 		sites := resource.ByContentType("dcim.site")
 		site := permFixture(t, w, sites) // one counter for the sites made
 		var n int
@@ -96,7 +105,7 @@ func TestPermissionsEveryModel(t *testing.T) {
 				create := func() int {
 					if d.ReadOnlyAPI {
 						fx(e, 1)
-						return int(e.Must(http.StatusOK, "GET", list+"?limit=1", nil).Results()[0]["id"].(float64))
+						return int(e.Must(http.StatusOK, "GET", list+"?ordering=-id&limit=1", nil).Results()[0]["id"].(float64))
 					}
 					return id(e.Must(http.StatusCreated, "POST", list, fx(e, 1)))
 				}

@@ -113,7 +113,19 @@ func Track(ctx context.Context, tx *ent.Tx, actor Actor) context.Context {
 		})
 	})
 	ctx = context.WithValue(ctx, changesetKey{}, cs)
-	return api.WithSaver(ctx, cs.saving)
+	return api.WithCreator(api.WithSaver(ctx, cs.saving), cs.creating)
+}
+
+// creating records rows a hook inserted with SQL as created (api.Created).
+func (cs *changeset) creating(_ context.Context, _ ent.Mutation, contentType string, ids []int) error {
+	d := resource.ByContentType(contentType)
+	if d == nil || !d.Logged {
+		return nil
+	}
+	for _, id := range ids {
+		cs.created(d, id, "")
+	}
+	return nil
 }
 
 // saving captures rows a hook rewrites as NetBox's save() would (api.Saving):

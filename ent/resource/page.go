@@ -53,6 +53,8 @@ type Page struct {
 	reveal *Reveal
 	// computed are the KindComputed fields' values by row id.
 	computed map[*Field]map[int]json.RawMessage
+	// refs are the KindComputedRefs results by RefsFunc, then row id.
+	refs map[string]map[int][]api.Ref
 }
 
 // fieldsFor picks the fields a view renders, in representation order.
@@ -169,6 +171,10 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 			err = p.loadGeneric(ctx, p.d, f, rows)
 		case KindGenericRefs:
 			err = p.loadGenericRefs(ctx, f, rows)
+		case KindComputedRefs:
+			if !p.nested {
+				err = p.loadComputedRefs(ctx, f, rows)
+			}
 		case KindM2M:
 			err = p.loadM2M(ctx, f, ids)
 		case KindReverse:
@@ -741,6 +747,8 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		return p.encodeCustomFields(b, v)
 	case KindGenericRefs:
 		return p.encodeGenericRefs(b, f, v)
+	case KindComputedRefs:
+		return p.encodeComputedRefs(b, f, r.ID)
 	case KindImage:
 		if s, _ := v.(string); s != "" {
 			return appendString(b, ImageURL(p.base, s))

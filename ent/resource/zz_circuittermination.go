@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logiccircuits "github.com/inventory/inventory/ent/logic/circuits"
+	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -41,6 +42,8 @@ func init() {
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "occupied", Kind: "boolean", Column: "_occupied", Target: "", Attr: ""},
+			{Name: "cabled", Kind: "is-set", Column: "cable_id", Target: "", Attr: ""},
+			{Name: "cable_connector", Kind: "integer", Column: "cable_connector", Target: "", Attr: ""},
 			{Name: "region_id", Kind: "tree-id", Column: "_region_id", Target: "dcim.region", Attr: ""},
 			{Name: "region", Kind: "tree-attr", Column: "_region_id", Target: "dcim.region", Attr: "slug"},
 			{Name: "site_group_id", Kind: "tree-id", Column: "_site_group_id", Target: "dcim.sitegroup", Attr: ""},
@@ -69,10 +72,10 @@ func init() {
 			{Name: "pp_info", Kind: "string", Column: "pp_info", GoType: "string", HasDefault: true, MaxLen: 100},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "mark_connected", Kind: "bool", Column: "mark_connected", GoType: "bool", HasDefault: true},
-			{Name: "cable", Kind: "fk", Column: "cable_id", GoType: "int", Target: "dcim.cable", ReadOnly: true, Nullable: true, OnDelete: "SET_NULL", NoReverse: true},
+			{Name: "cable", Kind: "fk", Column: "cable_id", GoType: "int", Target: "dcim.cable", ReadOnly: true, Nullable: true, OnDelete: "SET_NULL", NoReverse: true, ClearedByHooks: true},
 			{Name: "cable_end", Kind: "string", Column: "cable_end", GoType: "string", ReadOnly: true, Nullable: true, HasDefault: true, MaxLen: 1, Choices: []Choice{{"A", "A"}, {"B", "B"}}},
-			{Name: "link_peers", Kind: "empty", ReadOnly: true, Empty: []any{}},
-			{Name: "link_peers_type", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "link_peers", Kind: "computed-refs", ReadOnly: true, Refs: logicdcim.LinkPeers, RefsKey: "github.com/inventory/inventory/ent/logic/dcim.LinkPeers", RefsRender: "objects"},
+			{Name: "link_peers_type", Kind: "computed-refs", ReadOnly: true, Refs: logicdcim.LinkPeers, RefsKey: "github.com/inventory/inventory/ent/logic/dcim.LinkPeers", RefsRender: "type"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

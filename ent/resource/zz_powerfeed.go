@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
 )
 
 func init() {
@@ -43,6 +44,8 @@ func init() {
 			{Name: "site_id", Kind: "fk-id", Column: "site", Target: "", Attr: "", Via: "power_panel"},
 			{Name: "site", Kind: "fk-attr", Column: "site", Target: "", Attr: "", Via: "power_panel"},
 			{Name: "available_power", Kind: "integer", Column: "available_power", Target: "", Attr: ""},
+			{Name: "cabled", Kind: "is-set", Column: "cable_id", Target: "", Attr: ""},
+			{Name: "cable_connector", Kind: "integer", Column: "cable_connector", Target: "", Attr: ""},
 			{Name: "occupied", Kind: "boolean", Column: "_occupied", Target: "", Attr: ""},
 		},
 		Fields: []*Field{
@@ -61,10 +64,10 @@ func init() {
 			{Name: "amperage", Kind: "int", Column: "amperage", GoType: "int", HasDefault: true, Min: intp(1), Max: intp(32767)},
 			{Name: "max_utilization", Kind: "int", Column: "max_utilization", GoType: "int", HasDefault: true, Min: intp(1), Max: intp(100)},
 			{Name: "mark_connected", Kind: "bool", Column: "mark_connected", GoType: "bool", HasDefault: true},
-			{Name: "cable", Kind: "fk", Column: "cable_id", GoType: "int", Target: "dcim.cable", ReadOnly: true, Nullable: true, OnDelete: "SET_NULL", NoReverse: true},
+			{Name: "cable", Kind: "fk", Column: "cable_id", GoType: "int", Target: "dcim.cable", ReadOnly: true, Nullable: true, OnDelete: "SET_NULL", NoReverse: true, ClearedByHooks: true},
 			{Name: "cable_end", Kind: "string", Column: "cable_end", GoType: "string", ReadOnly: true, Nullable: true, HasDefault: true, MaxLen: 1, Choices: []Choice{{"A", "A"}, {"B", "B"}}},
-			{Name: "link_peers", Kind: "empty", ReadOnly: true, Empty: []any{}},
-			{Name: "link_peers_type", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "link_peers", Kind: "computed-refs", ReadOnly: true, Refs: logicdcim.LinkPeers, RefsKey: "github.com/inventory/inventory/ent/logic/dcim.LinkPeers", RefsRender: "objects"},
+			{Name: "link_peers_type", Kind: "computed-refs", ReadOnly: true, Refs: logicdcim.LinkPeers, RefsKey: "github.com/inventory/inventory/ent/logic/dcim.LinkPeers", RefsRender: "type"},
 			{Name: "connected_endpoints", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "connected_endpoints_type", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "connected_endpoints_reachable", Kind: "empty", ReadOnly: true, Empty: false},

@@ -353,6 +353,8 @@ func init() {
 	// bookmark.DefaultObjectDisplay holds the default value on creation for the _object_display field.
 	bookmark.DefaultObjectDisplay = bookmarkDescObjectDisplay.Default.(string)
 	cableMixin := schema.Cable{}.Mixin()
+	cableHooks := schema.Cable{}.Hooks()
+	cable.Hooks[0] = cableHooks[0]
 	cableMixinFields0 := cableMixin[0].Fields()
 	_ = cableMixinFields0
 	cableMixinFields2 := cableMixin[2].Fields()
@@ -477,6 +479,8 @@ func init() {
 		}
 	}()
 	cableterminationMixin := schema.CableTermination{}.Mixin()
+	cableterminationHooks := schema.CableTermination{}.Hooks()
+	cabletermination.Hooks[0] = cableterminationHooks[0]
 	cableterminationMixinFields0 := cableterminationMixin[0].Fields()
 	_ = cableterminationMixinFields0
 	cableterminationFields := schema.CableTermination{}.Fields()
@@ -4511,6 +4515,7 @@ func init() {
 	powerfeedHooks := schema.PowerFeed{}.Hooks()
 	powerfeed.Hooks[0] = powerfeedHooks[0]
 	powerfeed.Hooks[1] = powerfeedHooks[1]
+	powerfeed.Hooks[2] = powerfeedHooks[2]
 	powerfeedMixinFields0 := powerfeedMixin[0].Fields()
 	_ = powerfeedMixinFields0
 	powerfeedMixinFields2 := powerfeedMixin[2].Fields()

@@ -85,8 +85,8 @@ func (PowerFeed) Annotations() []schema.Annotation {
 			Unique:   []api.Unique{{Fields: []string{"power_panel", "name"}}},
 			// Cables and cable paths come in a later issue: an uncabled
 			// feed's values, as NetBox 4.6 renders them.
-			Empty: map[string]any{"link_peers": []any{},
-				"link_peers_type": nil, "connected_endpoints": nil, "connected_endpoints_type": nil,
+			Refs: LinkPeerRefs(),
+			Empty: map[string]any{"connected_endpoints": nil, "connected_endpoints_type": nil,
 				"connected_endpoints_reachable": false},
 			Filters: append(TenancyFilters(),
 				api.Filter{Name: "region_id", Kind: "tree-id", Via: "power_panel.site", Column: "region"},
@@ -96,6 +96,8 @@ func (PowerFeed) Annotations() []schema.Annotation {
 				api.Filter{Name: "site_id", Kind: "fk-id", Via: "power_panel", Column: "site"},
 				api.Filter{Name: "site", Kind: "fk-attr", Via: "power_panel", Column: "site"},
 				api.Filter{Name: "available_power", Kind: "integer", Column: "available_power"},
+				api.Filter{Name: "cabled", Kind: "is-set", Column: "cable_id"},
+				api.Filter{Name: "cable_connector", Kind: "integer", Column: "cable_connector"},
 				// NetBox's occupied: a cable or mark_connected.
 				api.Filter{Name: "occupied", Kind: "boolean", Column: "_occupied"}),
 			// NetBox filters the panel and the rack by id only.
