@@ -150,7 +150,7 @@ func TestCableLifecycle(t *testing.T) {
 			"a_terminations": []any{map[string]any{"object_type": "dcim.interface", "object_id": "@e1"},
 				map[string]any{"object_type": "dcim.interface", "object_id": "@e2"}},
 			"b_terminations": []any{map[string]any{"object_type": "dcim.interface", "object_id": "@f1"}},
-			"label": "patch-1", "length": 2, "length_unit": "m", "color": "00ff00",
+			"label":          "patch-1", "length": 2, "length_unit": "m", "color": "00ff00",
 		}))
 		cable := r.Object()
 		cid := int(cable["id"].(float64))
