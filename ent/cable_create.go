@@ -30,7 +30,9 @@ func (_c *CableCreate) Mutation() *CableMutation {
 
 // Save creates the Cable in the database.
 func (_c *CableCreate) Save(ctx context.Context) (*Cable, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -57,12 +59,18 @@ func (_c *CableCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *CableCreate) defaults() {
+func (_c *CableCreate) defaults() error {
 	if _, ok := _c.mutation.Created(); !ok {
+		if cable.DefaultCreated == nil {
+			return fmt.Errorf("ent: uninitialized cable.DefaultCreated (forgotten import ent/runtime?)")
+		}
 		v := cable.DefaultCreated()
 		_c.mutation.SetCreated(v)
 	}
 	if _, ok := _c.mutation.LastUpdated(); !ok {
+		if cable.DefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized cable.DefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := cable.DefaultLastUpdated()
 		_c.mutation.SetLastUpdated(v)
 	}
@@ -102,6 +110,7 @@ func (_c *CableCreate) defaults() {
 		v := cable.DefaultColor
 		_c.mutation.SetColor(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

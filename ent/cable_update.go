@@ -57,7 +57,9 @@ func (_u *CableUpdate) ClearBundle() *CableUpdate {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *CableUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -84,11 +86,15 @@ func (_u *CableUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *CableUpdate) defaults() {
+func (_u *CableUpdate) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if cable.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized cable.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := cable.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -365,7 +371,9 @@ func (_u *CableUpdateOne) Select(field string, fields ...string) *CableUpdateOne
 
 // Save executes the query and returns the updated Cable entity.
 func (_u *CableUpdateOne) Save(ctx context.Context) (*Cable, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -392,11 +400,15 @@ func (_u *CableUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *CableUpdateOne) defaults() {
+func (_u *CableUpdateOne) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if cable.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized cable.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := cable.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -28,7 +28,9 @@ func (_c *CableTerminationCreate) Mutation() *CableTerminationMutation {
 
 // Save creates the CableTermination in the database.
 func (_c *CableTerminationCreate) Save(ctx context.Context) (*CableTermination, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -55,12 +57,18 @@ func (_c *CableTerminationCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *CableTerminationCreate) defaults() {
+func (_c *CableTerminationCreate) defaults() error {
 	if _, ok := _c.mutation.Created(); !ok {
+		if cabletermination.DefaultCreated == nil {
+			return fmt.Errorf("ent: uninitialized cabletermination.DefaultCreated (forgotten import ent/runtime?)")
+		}
 		v := cabletermination.DefaultCreated()
 		_c.mutation.SetCreated(v)
 	}
 	if _, ok := _c.mutation.LastUpdated(); !ok {
+		if cabletermination.DefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized cabletermination.DefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := cabletermination.DefaultLastUpdated()
 		_c.mutation.SetLastUpdated(v)
 	}
@@ -68,6 +76,7 @@ func (_c *CableTerminationCreate) defaults() {
 		v := cabletermination.DefaultDisplay
 		_c.mutation.SetDisplay(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -43,7 +43,9 @@ func (_u *CableTerminationUpdate) ClearCable() *CableTerminationUpdate {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *CableTerminationUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -70,11 +72,15 @@ func (_u *CableTerminationUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *CableTerminationUpdate) defaults() {
+func (_u *CableTerminationUpdate) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if cabletermination.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized cabletermination.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := cabletermination.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -258,7 +264,9 @@ func (_u *CableTerminationUpdateOne) Select(field string, fields ...string) *Cab
 
 // Save executes the query and returns the updated CableTermination entity.
 func (_u *CableTerminationUpdateOne) Save(ctx context.Context) (*CableTermination, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -285,11 +293,15 @@ func (_u *CableTerminationUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *CableTerminationUpdateOne) defaults() {
+func (_u *CableTerminationUpdateOne) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if cabletermination.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized cabletermination.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := cabletermination.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -109,6 +109,7 @@ import (
 	"github.com/inventory/inventory/ent/savedfilter"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
+	"github.com/inventory/inventory/ent/session"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/subscription"
@@ -331,6 +332,8 @@ type Client struct {
 	Service *ServiceClient
 	// ServiceTemplate is the client for interacting with the ServiceTemplate builders.
 	ServiceTemplate *ServiceTemplateClient
+	// Session is the client for interacting with the Session builders.
+	Session *SessionClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteGroup is the client for interacting with the SiteGroup builders.
@@ -486,6 +489,7 @@ func (c *Client) init() {
 	c.SavedFilter = NewSavedFilterClient(c.config)
 	c.Service = NewServiceClient(c.config)
 	c.ServiceTemplate = NewServiceTemplateClient(c.config)
+	c.Session = NewSessionClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SiteGroup = NewSiteGroupClient(c.config)
 	c.Subscription = NewSubscriptionClient(c.config)
@@ -697,6 +701,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		SavedFilter:               NewSavedFilterClient(cfg),
 		Service:                   NewServiceClient(cfg),
 		ServiceTemplate:           NewServiceTemplateClient(cfg),
+		Session:                   NewSessionClient(cfg),
 		Site:                      NewSiteClient(cfg),
 		SiteGroup:                 NewSiteGroupClient(cfg),
 		Subscription:              NewSubscriptionClient(cfg),
@@ -835,6 +840,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		SavedFilter:               NewSavedFilterClient(cfg),
 		Service:                   NewServiceClient(cfg),
 		ServiceTemplate:           NewServiceTemplateClient(cfg),
+		Session:                   NewSessionClient(cfg),
 		Site:                      NewSiteClient(cfg),
 		SiteGroup:                 NewSiteGroupClient(cfg),
 		Subscription:              NewSubscriptionClient(cfg),
@@ -909,12 +915,12 @@ func (c *Client) Use(hooks ...Hook) {
 		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
 		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
 		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Service,
-		c.ServiceTemplate, c.Site, c.SiteGroup, c.Subscription, c.TableConfig, c.Tag,
-		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
-		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
-		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
-		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
-		c.VirtualMachineType, c.Webhook,
+		c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
+		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
+		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
+		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
+		c.VirtualCircuitTermination, c.VirtualCircuitType, c.VirtualDeviceContext,
+		c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -944,12 +950,12 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
 		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
 		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Service,
-		c.ServiceTemplate, c.Site, c.SiteGroup, c.Subscription, c.TableConfig, c.Tag,
-		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
-		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
-		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
-		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
-		c.VirtualMachineType, c.Webhook,
+		c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
+		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
+		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
+		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
+		c.VirtualCircuitTermination, c.VirtualCircuitType, c.VirtualDeviceContext,
+		c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -1146,6 +1152,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Service.mutate(ctx, m)
 	case *ServiceTemplateMutation:
 		return c.ServiceTemplate.mutate(ctx, m)
+	case *SessionMutation:
+		return c.Session.mutate(ctx, m)
 	case *SiteMutation:
 		return c.Site.mutate(ctx, m)
 	case *SiteGroupMutation:
@@ -1670,7 +1678,8 @@ func (c *CableClient) Get(ctx context.Context, id int) (*Cable, error) {
 
 // Hooks returns the client hooks.
 func (c *CableClient) Hooks() []Hook {
-	return c.hooks.Cable
+	hooks := c.hooks.Cable
+	return append(hooks[:len(hooks):len(hooks)], cable.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -2148,7 +2157,8 @@ func (c *CableTerminationClient) Get(ctx context.Context, id int) (*CableTermina
 
 // Hooks returns the client hooks.
 func (c *CableTerminationClient) Hooks() []Hook {
-	return c.hooks.CableTermination
+	hooks := c.hooks.CableTermination
+	return append(hooks[:len(hooks):len(hooks)], cabletermination.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -10994,6 +11004,155 @@ func (c *ServiceTemplateClient) mutate(ctx context.Context, m *ServiceTemplateMu
 	}
 }
 
+// SessionClient is a client for the Session schema.
+type SessionClient struct {
+	config
+}
+
+// NewSessionClient returns a client for the Session from the given config.
+func NewSessionClient(c config) *SessionClient {
+	return &SessionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `session.Hooks(f(g(h())))`.
+func (c *SessionClient) Use(hooks ...Hook) {
+	c.hooks.Session = append(c.hooks.Session, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `session.Intercept(f(g(h())))`.
+func (c *SessionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Session = append(c.inters.Session, interceptors...)
+}
+
+// Create returns a builder for creating a Session entity.
+func (c *SessionClient) Create() *SessionCreate {
+	mutation := newSessionMutation(c.config, OpCreate)
+	return &SessionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Session entities.
+func (c *SessionClient) CreateBulk(builders ...*SessionCreate) *SessionCreateBulk {
+	return &SessionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SessionClient) MapCreateBulk(slice any, setFunc func(*SessionCreate, int)) *SessionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SessionCreateBulk{err: fmt.Errorf("calling to SessionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SessionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SessionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Session.
+func (c *SessionClient) Update() *SessionUpdate {
+	mutation := newSessionMutation(c.config, OpUpdate)
+	return &SessionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SessionClient) UpdateOne(_m *Session) *SessionUpdateOne {
+	mutation := newSessionMutation(c.config, OpUpdateOne, withSession(_m))
+	return &SessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SessionClient) UpdateOneID(id int) *SessionUpdateOne {
+	mutation := newSessionMutation(c.config, OpUpdateOne, withSessionID(id))
+	return &SessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Session.
+func (c *SessionClient) Delete() *SessionDelete {
+	mutation := newSessionMutation(c.config, OpDelete)
+	return &SessionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SessionClient) DeleteOne(_m *Session) *SessionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SessionClient) DeleteOneID(id int) *SessionDeleteOne {
+	builder := c.Delete().Where(session.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SessionDeleteOne{builder}
+}
+
+// Query returns a query builder for Session.
+func (c *SessionClient) Query() *SessionQuery {
+	return &SessionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSession},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Session entity by its id.
+func (c *SessionClient) Get(ctx context.Context, id int) (*Session, error) {
+	return c.Query().Where(session.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SessionClient) GetX(ctx context.Context, id int) *Session {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a Session.
+func (c *SessionClient) QueryUser(_m *Session) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(session.Table, session.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, session.UserTable, session.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SessionClient) Hooks() []Hook {
+	return c.hooks.Session
+}
+
+// Interceptors returns the client interceptors.
+func (c *SessionClient) Interceptors() []Interceptor {
+	return c.inters.Session
+}
+
+func (c *SessionClient) mutate(ctx context.Context, m *SessionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SessionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SessionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SessionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Session mutation op: %q", m.Op())
+	}
+}
+
 // SiteClient is a client for the Site schema.
 type SiteClient struct {
 	config
@@ -13762,7 +13921,7 @@ type (
 		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
 		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
 		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, SavedFilter, Service, ServiceTemplate, Site, SiteGroup,
+		RouteTarget, SavedFilter, Service, ServiceTemplate, Session, Site, SiteGroup,
 		Subscription, TableConfig, Tag, TaggedItem, Tenant, TenantGroup, Token, User,
 		VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF,
 		VirtualChassis, VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
@@ -13787,7 +13946,7 @@ type (
 		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
 		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
 		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, SavedFilter, Service, ServiceTemplate, Site, SiteGroup,
+		RouteTarget, SavedFilter, Service, ServiceTemplate, Session, Site, SiteGroup,
 		Subscription, TableConfig, Tag, TaggedItem, Tenant, TenantGroup, Token, User,
 		VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF,
 		VirtualChassis, VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,

@@ -106,6 +106,7 @@ import (
 	"github.com/inventory/inventory/ent/savedfilter"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
+	"github.com/inventory/inventory/ent/session"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/subscription"
@@ -285,6 +286,7 @@ func checkColumn(t, c string) error {
 			savedfilter.Table:               savedfilter.ValidColumn,
 			service.Table:                   service.ValidColumn,
 			servicetemplate.Table:           servicetemplate.ValidColumn,
+			session.Table:                   session.ValidColumn,
 			site.Table:                      site.ValidColumn,
 			sitegroup.Table:                 sitegroup.ValidColumn,
 			subscription.Table:              subscription.ValidColumn,

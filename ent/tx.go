@@ -202,6 +202,8 @@ type Tx struct {
 	Service *ServiceClient
 	// ServiceTemplate is the client for interacting with the ServiceTemplate builders.
 	ServiceTemplate *ServiceTemplateClient
+	// Session is the client for interacting with the Session builders.
+	Session *SessionClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteGroup is the client for interacting with the SiteGroup builders.
@@ -477,6 +479,7 @@ func (tx *Tx) init() {
 	tx.SavedFilter = NewSavedFilterClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)
 	tx.ServiceTemplate = NewServiceTemplateClient(tx.config)
+	tx.Session = NewSessionClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteGroup = NewSiteGroupClient(tx.config)
 	tx.Subscription = NewSubscriptionClient(tx.config)

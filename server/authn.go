@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -19,6 +20,9 @@ import (
 type Principal struct {
 	User  *ent.User
 	Token *ent.Token
+	// Session is the browser session that authenticated the request
+	// (session.go); nil for a token.
+	Session *ent.Session
 
 	perms userGrants // loaded on first use (perms.go)
 }
@@ -31,11 +35,22 @@ func PrincipalFrom(ctx context.Context) *Principal {
 	return p
 }
 
+// usernameOf names the requesting user for logs and pages; "" when anonymous.
+func usernameOf(ctx context.Context) string {
+	if p := PrincipalFrom(ctx); p != nil && p.User != nil {
+		return p.User.Username
+	}
+	return ""
+}
+
 // authenticate resolves the Authorization header (BEHAVIOUR.md §3.3, §3.5).
 // A malformed or failing credential ends the request with NetBox's 403;
 // no credential leaves the request anonymous for authorize to judge.
 func (s *Server) authenticate(c *gin.Context) {
 	p, err := s.principal(c.Request)
+	if err == nil && strings.HasPrefix(c.Request.URL.Path, "/api/") {
+		err = checkCSRF(c.Request, p)
+	}
 	if err != nil {
 		s.render(c, err)
 		c.Abort()
@@ -50,6 +65,9 @@ func (s *Server) authenticate(c *gin.Context) {
 
 func (s *Server) principal(r *http.Request) (*Principal, error) {
 	header := r.Header.Get("Authorization")
+	if header == "" {
+		return s.sessionPrincipal(r)
+	}
 	cred, err := auth.ParseAuthorization(header)
 	if err != nil || cred.Secret == "" {
 		return nil, err

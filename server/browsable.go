@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strings"
 
@@ -11,11 +12,11 @@ import (
 )
 
 // browsable serves the browsable API (server/browse) to a browser: the
-// request runs as a JSON request, its answer is kept, and a JSON answer is
-// rendered as an HTML page with the same status. Any other answer (an
+// request runs as a JSON request, its answer is kept, and a JSON or empty
+// answer is rendered as an HTML page with the same status. Any other answer (an
 // export, a rendered config, a file) passes through as it is.
 func (s *Server) browsable(c *gin.Context) {
-	if !browse.Wants(c.Request) {
+	if !strings.HasPrefix(c.Request.URL.Path, "/api/") || c.Request.Context().Value(internalKey{}) != nil || !browse.Wants(c.Request) {
 		c.Next()
 		return
 	}
@@ -26,24 +27,36 @@ func (s *Server) browsable(c *gin.Context) {
 	c.Next()
 	c.Writer = orig
 	h := orig.Header()
-	if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+	// A 204 (a DELETE) gets the page too: the browser shows the status
+	// rather than nothing.
+	if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") && buf.status != http.StatusNoContent {
 		orig.WriteHeader(buf.status)
 		orig.Write(buf.body.Bytes())
 		return
 	}
-	user := ""
-	if p := PrincipalFrom(c.Request.Context()); p != nil && p.User != nil {
-		user = p.User.Username
+	user, csrf := usernameOf(c.Request.Context()), ""
+	if p := PrincipalFrom(c.Request.Context()); p != nil && p.Session != nil {
+		csrf = p.Session.CsrfToken
+	}
+	var opts []byte
+	if c.Request.Method == http.MethodGet && buf.status < 300 && strings.Contains(h.Get("Allow"), http.MethodOptions) {
+		opts = s.optionsOf(c.Request)
 	}
 	shown := h.Clone() // the headers the JSON answer had
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Del("Content-Length")
 	h.Set("Vary", "Accept")
+	// The page is the caller's (its name, its session's CSRF token): not
+	// to be cached or revalidated by the JSON's validators.
+	h.Del("ETag")
+	h.Del("Last-Modified")
+	h.Set("Cache-Control", "no-store")
 	var page bytes.Buffer
 	q := c.Request.URL.Query()
 	q.Del("format")
 	err := browse.Render(&page, browse.Page{Method: c.Request.Method, Path: c.Request.URL.Path, Query: q.Encode(),
-		Origin: baseURL(c.Request), Status: buf.status, Header: shown, Body: buf.body.Bytes(), User: user})
+		Origin: baseURL(c.Request), Status: buf.status, Header: shown, Body: buf.body.Bytes(), User: user,
+		CSRF: csrf, Options: opts})
 	if err != nil {
 		// The template is fixed and its data plain: should it still fail,
 		// the JSON answer is better than none.
@@ -52,11 +65,49 @@ func (s *Server) browsable(c *gin.Context) {
 		orig.Write(buf.body.Bytes())
 		return
 	}
-	orig.WriteHeader(buf.status)
+	status := buf.status
+	if status == http.StatusNoContent {
+		// HTTP allows a 204 no body, and a browser stays on the form's
+		// page: the page (saying 204) is sent as 200.
+		status = http.StatusOK
+	}
+	orig.WriteHeader(status)
 	if c.Request.Method != http.MethodHead {
 		orig.Write(page.Bytes())
 	}
 }
+
+// internalKey marks the browse page's own OPTIONS request.
+type internalKey struct{}
+
+// optionsOf is the JSON answer of OPTIONS on r's URL for r's caller (the
+// page shows it, and its actions decide the write form), nil unless 200.
+// It runs through the engine as any request does, authenticated by the
+// same credentials, outside the read retry of r.
+func (s *Server) optionsOf(r *http.Request) []byte {
+	ctx := context.WithValue(r.Context(), internalKey{}, true)
+	ctx = context.WithValue(ctx, retryKey{}, (*retryState)(nil))
+	req := r.Clone(ctx)
+	req.Method, req.Body, req.ContentLength = http.MethodOptions, http.NoBody, 0
+	req.Header.Set("Accept", "application/json")
+	w := &plainRecorder{header: http.Header{}, status: http.StatusOK}
+	s.engine.ServeHTTP(w, req)
+	if w.status != http.StatusOK {
+		return nil
+	}
+	return w.body.Bytes()
+}
+
+// plainRecorder keeps an internal request's answer.
+type plainRecorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (w *plainRecorder) Header() http.Header         { return w.header }
+func (w *plainRecorder) WriteHeader(code int)        { w.status = code }
+func (w *plainRecorder) Write(b []byte) (int, error) { return w.body.Write(b) }
 
 // bufferedWriter keeps a handler's answer for browsable.
 type bufferedWriter struct {

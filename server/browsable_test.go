@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -63,6 +64,10 @@ func TestBrowsableAPI(t *testing.T) {
 		if i, j := strings.Index(body, `&#34;id&#34;`), strings.Index(body, `&#34;display&#34;`); i < 0 || j < i {
 			t.Errorf("field order lost")
 		}
+		// The page is never cached: it carries the caller's name and token.
+		if r := a.Must(http.StatusOK, "GET", "/api/dcim/sites/1/", nil, browserAccept); r.Header.Get("ETag") != "" || r.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("page headers: %v", r.Header)
+		}
 		// JSON clients: unchanged.
 		want := a.Must(http.StatusOK, "GET", "/api/dcim/sites/", nil).Body
 		for _, h := range []string{"Accept: */*", "Accept: application/json", "Accept: application/json, text/html;q=0.5"} {
@@ -81,4 +86,102 @@ func TestBrowsableAPI(t *testing.T) {
 			t.Errorf("anonymous page: %s", body)
 		}
 	})
+}
+
+// TestBrowsablePages: the API root and app roots list their endpoints as
+// links; a page of a list links its previous and next pages; a page shows
+// the URL's OPTIONS metadata; a session user who may write gets the raw
+// JSON form with the methods the OPTIONS actions allow (an object's form
+// filled with its writable fields), a read-only user and a token get
+// none; the form's overloaded POST is the request it names, and needs the
+// session's CSRF token.
+func TestBrowsablePages(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		a := e.Admin()
+		for _, n := range []string{"s1", "s2", "s3"} {
+			a.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": n, "slug": n})
+		}
+		admin, token := browserLogin(t, e, "admin", "admin")
+		viewer, vid := e.NewUser("viewer")
+		_ = viewer
+		e.Grant(vid, []string{"dcim.site"}, []string{"view"}, nil)
+		reader, _ := browserLogin(t, e, "viewer", "pw-viewer")
+		anon := e.Anonymous()
+		form := `<form class="write" method="post" action="`
+		for _, c := range []struct {
+			name, path string
+			headers    []string
+			has, not   []string
+		}{
+			{"API root", "/api/", []string{admin}, []string{`<h2 id="links">Endpoints</h2>`,
+				`<li><a href="http://inventory.test/api/dcim/">dcim</a></li>`, `<button type="submit">Log out</button>`}, []string{form}},
+			{"app root", "/api/dcim/", []string{admin}, []string{`<li><a href="http://inventory.test/api/dcim/sites/">sites</a></li>`}, nil},
+			{"page", "/api/dcim/sites/?limit=1&offset=1", []string{admin}, []string{`<span>3 results</span>`,
+				`<a rel="prev" href="http://inventory.test/api/dcim/sites/?limit=1">`,
+				`<a rel="next" href="http://inventory.test/api/dcim/sites/?limit=1&amp;offset=2">`,
+				`<h2 id="options">OPTIONS</h2>`, `<span class="key">&#34;actions&#34;</span>`,
+				form + `/api/dcim/sites/?limit=1&amp;offset=1">`, `<option>POST</option><option>PUT</option><option>PATCH</option><option>DELETE</option></select>`}, []string{`<h2 id="links">`}},
+			{"object", "/api/dcim/sites/1/", []string{admin}, []string{form + `/api/dcim/sites/1/">`,
+				`<option>PUT</option><option>PATCH</option><option>DELETE</option></select>`,
+				`name="csrfmiddlewaretoken" value="` + token + `"`, `    &#34;name&#34;: &#34;s1&#34;,`, `&#34;status&#34;: &#34;active&#34;`},
+				[]string{`&#34;display&#34;:`, `&#34;url&#34;:`, `<option>POST</option>`}},
+			{"read-only user", "/api/dcim/sites/1/", []string{reader}, []string{`Signed in as viewer`, `<h2 id="options">OPTIONS</h2>`}, []string{form, "&#34;actions&#34;"}},
+			{"token", "/api/dcim/sites/1/", []string{"Authorization: Token " + servertest.Token}, []string{`Signed in as admin`}, []string{form, `Log out`}},
+			{"anonymous", "/api/dcim/sites/?limit=1", nil, []string{`<a href="/login/?next=%2Fapi%2Fdcim%2Fsites%2F%3Flimit%3D1">Log in</a>`}, []string{form}},
+		} {
+			body := string(anon.Must(http.StatusOK*boolInt(c.name != "anonymous")+http.StatusForbidden*boolInt(c.name == "anonymous"),
+				"GET", c.path, nil, append([]string{browserAccept}, c.headers...)...).Body)
+			for _, s := range c.has {
+				if !strings.Contains(body, s) {
+					t.Errorf("%s: page lacks %s", c.name, s)
+				}
+			}
+			for _, s := range c.not {
+				if strings.Contains(body, s) {
+					t.Errorf("%s: page has %s", c.name, s)
+				}
+			}
+		}
+
+		// The form's overloaded POST.
+		send := func(path, method, content, csrf string) *servertest.Response {
+			f := url.Values{"_method": {method}, "_content": {content}}
+			if csrf != "" {
+				f.Set("csrfmiddlewaretoken", csrf)
+			}
+			return anon.Do("POST", path, f.Encode(), formType, browserAccept, admin)
+		}
+		for _, c := range []struct {
+			name, path, method, content, csrf string
+			status                            int
+			has                               string
+		}{
+			{"no token", "/api/dcim/sites/1/", "PATCH", `{"description":"x"}`, "", 403, "CSRF Failed: CSRF token missing."},
+			{"patch", "/api/dcim/sites/1/", "PATCH", `{"description":"from the form"}`, token, 200, `<strong>PATCH</strong>`},
+			{"post", "/api/dcim/sites/", "POST", `{"name":"s4","slug":"s4"}`, token, 201, `&#34;s4&#34;`},
+			{"bad JSON", "/api/dcim/sites/1/", "PUT", `{`, token, 400, `HTTP 400 Bad Request`},
+			{"delete", "/api/dcim/sites/3/", "DELETE", ``, token, 200, `HTTP 204 No Content`},
+		} {
+			r := send(c.path, c.method, c.content, c.csrf)
+			if r.Status != c.status || !strings.Contains(string(r.Body), c.has) {
+				t.Errorf("%s: %d %s", c.name, r.Status, r.Body)
+			}
+		}
+		if d := a.Must(http.StatusOK, "GET", "/api/dcim/sites/1/", nil).Object()["description"]; d != "from the form" {
+			t.Errorf("description after the form's PATCH: %v", d)
+		}
+		a.Must(http.StatusNotFound, "GET", "/api/dcim/sites/3/", nil)
+		// API clients' form posts are not overloaded.
+		if r := anon.Do("POST", "/api/dcim/sites/", "_method=DELETE&_content=%7B%7D", formType, admin, "X-CSRFToken: "+token); r.Status == http.StatusNoContent {
+			t.Errorf("a JSON client's form post was overloaded")
+		}
+	})
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

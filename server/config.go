@@ -9,6 +9,7 @@ import (
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server/auth"
 	"github.com/inventory/inventory/server/metrics"
+	"github.com/inventory/inventory/server/session"
 	"github.com/inventory/inventory/webhooks"
 )
 
@@ -71,6 +72,18 @@ type Config struct {
 	Metrics MetricsConfig
 	// AccessLog receives one line per request; nil logs none.
 	AccessLog *slog.Logger
+	// SessionCookieAge is how long a browser login lasts
+	// (SESSION_COOKIE_AGE).
+	SessionCookieAge time.Duration
+	// LoginLimit bounds failed logins at /login/.
+	LoginLimit LoginLimit
+}
+
+// LoginLimit is how many failed logins a username and a client address
+// may make within Window before /login/ answers 429 (0: no limit).
+type LoginLimit struct {
+	PerUser, PerAddress int
+	Window              time.Duration
 }
 
 // MetricsConfig is where and to whom the Prometheus metrics are served.
@@ -109,6 +122,8 @@ func Defaults() Config {
 		IdempotencyWindow:  24 * time.Hour,
 		MaxImageBytes:      media.DefaultMaxSize,
 		Webhooks:           webhooks.Defaults(),
+		SessionCookieAge:   session.DefaultLifetime,
+		LoginLimit:         LoginLimit{PerUser: 5, PerAddress: 20, Window: 15 * time.Minute},
 		// NetBox's default ENFORCE_GLOBAL_UNIQUE.
 		EnforceGlobalUnique: api.DefaultSettings().EnforceGlobalUnique,
 	}

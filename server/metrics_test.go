@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/inventory/inventory/server"
+	"github.com/inventory/inventory/server/auth"
 	"github.com/inventory/inventory/server/metrics"
 	"github.com/inventory/inventory/server/servertest"
 )
@@ -187,7 +188,7 @@ func TestMetricsAllowList(t *testing.T) {
 		g := metrics.Guard{Allow: metrics.DefaultAllow}
 		if c.allow != "" {
 			var err error
-			if g.Allow, err = metrics.ParseAllow(c.allow); err != nil {
+			if g.Allow, err = auth.ParseAllowedIPs(strings.Split(c.allow, ",")); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -200,7 +201,7 @@ func TestMetricsAllowList(t *testing.T) {
 			t.Errorf("allow %q, peer %s %s: %v, want %v", c.allow, c.remote, c.header, got, c.want)
 		}
 	}
-	if _, err := metrics.ParseAllow("10.0.0.0/33"); err == nil {
+	if _, err := auth.ParseAllowedIPs([]string{"10.0.0.0/33"}); err == nil {
 		t.Errorf("a bad network is accepted")
 	}
 }

@@ -25,6 +25,10 @@ func (s *Server) MetricsHandler() http.Handler { return s.metrics.Handler(s.cfg.
 // pattern and one access-log line. A read retried after a dropped
 // connection (retry.go) is counted once, by its second attempt.
 func (s *Server) observe(c *gin.Context) {
+	if c.Request.Context().Value(internalKey{}) != nil {
+		c.Next() // the browse page's own OPTIONS: not a request of the client's
+		return
+	}
 	start := time.Now()
 	c.Next()
 	if st, _ := c.Request.Context().Value(retryKey{}).(*retryState); st != nil && st.again && !st.retried {
@@ -36,10 +40,7 @@ func (s *Server) observe(c *gin.Context) {
 	if s.cfg.AccessLog == nil {
 		return
 	}
-	user := ""
-	if p := PrincipalFrom(c.Request.Context()); p != nil && p.User != nil {
-		user = p.User.Username
-	}
+	user := usernameOf(c.Request.Context())
 	rid, _ := c.Get(ctxRequestID)
 	s.cfg.AccessLog.LogAttrs(c.Request.Context(), slog.LevelInfo, "request",
 		slog.String("method", c.Request.Method), slog.String("path", c.Request.URL.Path),

@@ -26,10 +26,27 @@ func next() int { return int(seq.Add(1)) }
 // of one database.
 func permFixture(t *testing.T, w *world, d *resource.Descriptor) func(e *servertest.Env, self int) map[string]any {
 	if d.ReadOnlyAPI {
+		if d.ContentType() == "dcim.cabletermination" {
+			// A cable makes its terminations.
+			cables := resource.ByContentType("dcim.cable")
+			mk := permFixture(t, w, cables)
+			return func(e *servertest.Env, _ int) map[string]any {
+				e.Admin().Must(http.StatusCreated, "POST", cables.ListURL(""), mk(e, 1))
+				return nil
+			}
+		}
 		sites := resource.ByContentType("dcim.site")
 		site := permFixture(t, w, sites) // one counter for the sites made
+		var n int
 		return func(e *servertest.Env, _ int) map[string]any {
-			e.Admin().Must(http.StatusCreated, "POST", sites.ListURL(""), site(e, 1))
+			// Each site gets a tag of its own (a tagged item), lighter
+			// than the last: the newest comes first in either list.
+			n++
+			tag := id(e.Admin().Must(http.StatusCreated, "POST", "/api/extras/tags/", map[string]any{
+				"name": fmt.Sprint("perm-", n), "slug": fmt.Sprint("perm-", n), "weight": 1000 - n}))
+			p := site(e, 1)
+			p["tags"] = []int{tag}
+			e.Admin().Must(http.StatusCreated, "POST", sites.ListURL(""), p)
 			return nil
 		}
 	}
@@ -84,11 +101,11 @@ func TestPermissionsEveryModel(t *testing.T) {
 				detail := func(id int) string { return fmt.Sprintf("%s%d/", list, id) }
 				// Objects are created by the admin; tokens for the admin.
 				// Read-only models get theirs as a side effect (a change
-				// record per site created).
+				// record per site created, a tagged item per site tagged).
 				create := func() int {
 					if d.ReadOnlyAPI {
 						fx(e, 1)
-						return int(e.Must(http.StatusOK, "GET", list+"?limit=1", nil).Results()[0]["id"].(float64))
+						return int(e.Must(http.StatusOK, "GET", list+"?ordering=-id&limit=1", nil).Results()[0]["id"].(float64))
 					}
 					return id(e.Must(http.StatusCreated, "POST", list, fx(e, 1)))
 				}

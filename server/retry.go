@@ -25,6 +25,7 @@ type retryState struct {
 // (retryRead). The first attempt writes into a held writer, so nothing of
 // it reaches the client when it is retried.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	r = s.formOverride(r)
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
 	default:

@@ -15,6 +15,7 @@ import (
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/server/metrics"
+	"github.com/inventory/inventory/server/session"
 	"github.com/inventory/inventory/webhooks"
 )
 
@@ -43,6 +44,9 @@ type Server struct {
 	metrics     *metrics.Metrics
 	// media is the directory of uploaded files (media.go).
 	media *media.Store
+	// loginUsers and loginAddrs count failed logins per username and
+	// per client address (session.go).
+	loginUsers, loginAddrs *session.Limiter
 }
 
 // New builds the server and registers a route per model.
@@ -54,7 +58,9 @@ func New(cfg Config, database *db.DB) *Server {
 	e.RedirectFixedPath = false
 	e.HandleMethodNotAllowed = true
 	s := &Server{cfg: cfg, db: database, engine: e, now: func() time.Time { return time.Now().UTC() }, specials: mustRegistry(),
-		media: &media.Store{Root: cfg.MediaRoot, MaxSize: cfg.MaxImageBytes}}
+		media:      &media.Store{Root: cfg.MediaRoot, MaxSize: cfg.MaxImageBytes},
+		loginUsers: &session.Limiter{Max: cfg.LoginLimit.PerUser, Window: cfg.LoginLimit.Window},
+		loginAddrs: &session.Limiter{Max: cfg.LoginLimit.PerAddress, Window: cfg.LoginLimit.Window}}
 	hooks, err := webhooks.New(database, cfg.Webhooks)
 	if err != nil {
 		// The settings are checked when the configuration is read;
@@ -76,6 +82,7 @@ func New(cfg Config, database *db.DB) *Server {
 	}
 	e.Use(s.browsable, s.requestContext, s.recover, s.authenticate)
 	s.routes()
+	s.sessionRoutes()
 	s.indexAllow()
 	s.indexGetRoutes()
 	e.NoRoute(s.noRoute)

@@ -116,7 +116,7 @@ func Track(ctx context.Context, tx *ent.Tx, actor Actor) context.Context {
 		})
 	})
 	ctx = context.WithValue(ctx, changesetKey{}, cs)
-	return api.WithToucher(api.WithSaver(ctx, cs.saving), cs.touching)
+	return api.WithToucher(api.WithCreator(api.WithSaver(ctx, cs.saving), cs.creating), cs.touching)
 }
 
 // touching records rows whose representation changed without their
@@ -136,6 +136,18 @@ func (cs *changeset) touching(ctx context.Context, m ent.Mutation, contentType s
 		if e := cs.objs[objKey{d.ContentType(), id}]; e != nil {
 			e.touched = true
 		}
+	}
+	return nil
+}
+
+// creating records rows a hook inserted with SQL as created (api.Created).
+func (cs *changeset) creating(_ context.Context, _ ent.Mutation, contentType string, ids []int) error {
+	d := resource.ByContentType(contentType)
+	if d == nil || !d.Logged {
+		return nil
+	}
+	for _, id := range ids {
+		cs.created(d, id, "")
 	}
 	return nil
 }

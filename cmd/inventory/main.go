@@ -17,6 +17,7 @@ import (
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/db/notify"
 	"github.com/inventory/inventory/server"
+	"github.com/inventory/inventory/server/session"
 	"github.com/inventory/inventory/webhooks"
 )
 
@@ -40,7 +41,7 @@ commands:
   worker           run only the webhook jobs (dispatch, delivery, cleanup)
   webhooks         list or requeue webhook deliveries: webhooks list|requeue
   webhook-receiver print the webhook requests received (port 9000)
-  user             create|list|set-password: manage users
+  user             create|list|set-password|revoke-sessions: manage users
   permission       grant: create an object permission for users and groups
   bench            seed a data set and load-test a running server
   version          print the version
@@ -165,6 +166,12 @@ func serve(args []string) error {
 	if sched != nil {
 		defer sched.Shutdown()
 	}
+	// Hourly deletion of expired browser sessions.
+	prune, err := session.StartPrune(ctx, d.Client)
+	if err != nil {
+		return err
+	}
+	defer prune.Shutdown()
 	srv := &http.Server{
 		Addr:              *listen,
 		Handler:           api.Handler(),

@@ -20,7 +20,6 @@ import (
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/server/auth"
-	"github.com/inventory/inventory/server/metrics"
 )
 
 // options are the settings shared by the commands. Every flag has an
@@ -97,6 +96,10 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.StringVar(&o.cfg.Metrics.Guard.Token, "metrics-token", os.Getenv("INVENTORY_METRICS_TOKEN"), "bearer token GET /metrics requires; unset, the allow-list decides (env INVENTORY_METRICS_TOKEN)")
 	fs.StringVar(&o.metricsAllow, "metrics-allow", envOr("INVENTORY_METRICS_ALLOW", "127.0.0.0/8,::1"), "comma-separated client networks that may read /metrics without the token; empty refuses all (env INVENTORY_METRICS_ALLOW)")
 	fs.StringVar(&o.accessLog, "access-log", envOr("INVENTORY_ACCESS_LOG", "text"), "one line per request on stderr: text, json or off (env INVENTORY_ACCESS_LOG)")
+	fs.DurationVar(&o.cfg.SessionCookieAge, "session-cookie-age", envDuration("INVENTORY_SESSION_COOKIE_AGE", o.cfg.SessionCookieAge), "SESSION_COOKIE_AGE: how long a browser login (/login/) lasts (env INVENTORY_SESSION_COOKIE_AGE)")
+	fs.IntVar(&o.cfg.LoginLimit.PerUser, "login-failures-per-user", envInt("INVENTORY_LOGIN_FAILURES_PER_USER", o.cfg.LoginLimit.PerUser), "failed logins a username may have within --login-failure-window before /login/ answers 429; 0: no limit")
+	fs.IntVar(&o.cfg.LoginLimit.PerAddress, "login-failures-per-address", envInt("INVENTORY_LOGIN_FAILURES_PER_ADDRESS", o.cfg.LoginLimit.PerAddress), "failed logins a client address may have within --login-failure-window before /login/ answers 429; 0: no limit")
+	fs.DurationVar(&o.cfg.LoginLimit.Window, "login-failure-window", envDuration("INVENTORY_LOGIN_FAILURE_WINDOW", o.cfg.LoginLimit.Window), "the window failed logins are counted in")
 	w := &o.cfg.Webhooks
 	fs.StringVar(&o.allow, "webhook-allow", os.Getenv("INVENTORY_WEBHOOK_ALLOW"), "comma-separated CIDRs and host names webhooks may reach although internal (loopback, private, link-local); e.g. 127.0.0.1/32 for the local receiver (env INVENTORY_WEBHOOK_ALLOW)")
 	fs.StringVar(&w.CAFileDir, "webhook-ca-dir", os.Getenv("INVENTORY_WEBHOOK_CA_DIR"), "directory webhooks' ca_file_path must point into; unset refuses CA files (env INVENTORY_WEBHOOK_CA_DIR)")
@@ -130,6 +133,7 @@ type fileConfig struct {
 	LoginRequired         *bool             `json:"LOGIN_REQUIRED"`
 	EnforceGlobalUnique   *bool             `json:"ENFORCE_GLOBAL_UNIQUE"`
 	ChangelogRetention    *int              `json:"CHANGELOG_RETENTION"`
+	SessionCookieAge      *int              `json:"SESSION_COOKIE_AGE"`
 	ExemptViewPermissions []string          `json:"EXEMPT_VIEW_PERMISSIONS"`
 	HTTPClientIPHeaders   []string          `json:"HTTP_CLIENT_IP_HEADERS"`
 	APITokenPeppers       map[string]string `json:"API_TOKEN_PEPPERS"`
@@ -183,6 +187,9 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 		if fc.ChangelogRetention != nil && !set["changelog-retention"] && os.Getenv("INVENTORY_CHANGELOG_RETENTION") == "" {
 			o.cfg.ChangelogRetention = *fc.ChangelogRetention
 		}
+		if fc.SessionCookieAge != nil && !set["session-cookie-age"] && os.Getenv("INVENTORY_SESSION_COOKIE_AGE") == "" {
+			o.cfg.SessionCookieAge = time.Duration(*fc.SessionCookieAge) * time.Second // Django's: seconds
+		}
 		if o.exempt == "" {
 			o.exempt = strings.Join(fc.ExemptViewPermissions, ",")
 		}
@@ -207,7 +214,7 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 	o.cfg.HTTPClientIPHeaders = splitList(o.ipHeaders)
 	o.cfg.Webhooks.AllowedTargets = splitList(o.allow)
 	var err error
-	if o.cfg.Metrics.Guard.Allow, err = metrics.ParseAllow(o.metricsAllow); err != nil {
+	if o.cfg.Metrics.Guard.Allow, err = auth.ParseAllowedIPs(splitList(o.metricsAllow)); err != nil {
 		return fmt.Errorf("metrics allow-list: %w", err)
 	}
 	switch o.accessLog {
@@ -226,6 +233,12 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 	o.cfg.Version = version
 	if o.cfg.ChangelogRetention < 0 {
 		return errors.New("CHANGELOG_RETENTION must not be negative")
+	}
+	if o.cfg.SessionCookieAge <= 0 {
+		return errors.New("SESSION_COOKIE_AGE must be positive")
+	}
+	if o.cfg.LoginLimit.PerUser < 0 || o.cfg.LoginLimit.PerAddress < 0 || o.cfg.LoginLimit.Window < 0 {
+		return errors.New("the login failure limits must not be negative")
 	}
 	unknown, err := filters.ParseUnknown(o.unknown)
 	if err != nil {

@@ -9,10 +9,10 @@ import (
 	"text/tabwriter"
 )
 
-// userCmd is `inventory user create|list|set-password`.
+// userCmd is `inventory user create|list|set-password|revoke-sessions`.
 func userCmd(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: inventory user create|list|set-password [flags]")
+		return errors.New("usage: inventory user create|list|set-password|revoke-sessions [flags]")
 	}
 	sub, args := args[0], args[1:]
 	o, fs := newOptions("user " + sub)
@@ -58,8 +58,17 @@ func userCmd(args []string) error {
 			return err
 		}
 		fmt.Printf("password of %s changed\n", *username)
+	case "revoke-sessions":
+		if *username == "" {
+			return errors.New("--username is required")
+		}
+		n, err := srv.RevokeSessions(ctx, *username)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%d sessions of %s ended\n", n, *username)
 	default:
-		return fmt.Errorf("unknown user command %q (want create, list or set-password)", sub)
+		return fmt.Errorf("unknown user command %q (want create, list, set-password or revoke-sessions)", sub)
 	}
 	return nil
 }

@@ -4975,6 +4975,42 @@ var (
 			},
 		},
 	}
+	// CoreSessionColumns holds the columns for the "core_session" table.
+	CoreSessionColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "key", Type: field.TypeString, Unique: true, Size: 64},
+		{Name: "csrf_token", Type: field.TypeString, Size: 64},
+		{Name: "password_digest", Type: field.TypeString, Size: 64},
+		{Name: "created", Type: field.TypeTime},
+		{Name: "expires", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// CoreSessionTable holds the schema information for the "core_session" table.
+	CoreSessionTable = &schema.Table{
+		Name:       "core_session",
+		Columns:    CoreSessionColumns,
+		PrimaryKey: []*schema.Column{CoreSessionColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "core_session_users_user_user",
+				Columns:    []*schema.Column{CoreSessionColumns[6]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "session_expires",
+				Unique:  false,
+				Columns: []*schema.Column{CoreSessionColumns[5]},
+			},
+			{
+				Name:    "session_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{CoreSessionColumns[6]},
+			},
+		},
+	}
 	// DcimSiteColumns holds the columns for the "dcim_site" table.
 	DcimSiteColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -7098,6 +7134,7 @@ var (
 		ExtrasSavedfilterTable,
 		IpamServiceTable,
 		IpamServicetemplateTable,
+		CoreSessionTable,
 		DcimSiteTable,
 		DcimSitegroupTable,
 		ExtrasSubscriptionTable,
@@ -7653,6 +7690,10 @@ func init() {
 	IpamServicetemplateTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	IpamServicetemplateTable.Annotation = &entsql.Annotation{
 		Table: "ipam_servicetemplate",
+	}
+	CoreSessionTable.ForeignKeys[0].RefTable = UsersUserTable
+	CoreSessionTable.Annotation = &entsql.Annotation{
+		Table: "core_session",
 	}
 	DcimSiteTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimSiteTable.ForeignKeys[1].RefTable = DcimRegionTable

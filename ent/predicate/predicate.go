@@ -288,6 +288,9 @@ type Service func(*sql.Selector)
 // ServiceTemplate is the predicate function for servicetemplate builders.
 type ServiceTemplate func(*sql.Selector)
 
+// Session is the predicate function for session builders.
+type Session func(*sql.Selector)
+
 // Site is the predicate function for site builders.
 type Site func(*sql.Selector)
 

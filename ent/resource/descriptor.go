@@ -131,6 +131,9 @@ type Field struct {
 	// NoReverse: SET_NULL clears this key without an update record
 	// (api.Field.NoReverse).
 	NoReverse bool
+	// ClearedByHooks: the referenced model's delete hook clears this
+	// SET_NULL key, not the generic delete (api.Field.ClearedByHooks).
+	ClearedByHooks bool
 	// PK renders an FK as the bare id (api.Field.PK); CurrentUser
 	// defaults it to the requesting user on create (api.Field.CurrentUser).
 	PK, CurrentUser bool
@@ -165,6 +168,11 @@ type Field struct {
 	ByLookup bool
 	// Compute computes a KindComputed field for a page of rows.
 	Compute api.PageFunc
+	// Refs computes a KindComputedRefs field's objects for a page of
+	// rows; RefsKey names the function (fields sharing it share a call),
+	// RefsRender is RefsObjects or RefsType.
+	Refs                api.RefsFunc
+	RefsKey, RefsRender string
 
 	col    int         // index of Column in the descriptor's column list
 	target *Descriptor // resolved Target
@@ -232,12 +240,16 @@ type Descriptor struct {
 	// displayField is the field of a display rule that is just "{field}"
 	// of a string column.
 	displayField *Field
-	byName       map[string]*Field // API name → field
-	byCol        map[string]*Field
-	brief        []*Field
-	full         []*Field
-	spec         *filters.Spec
-	notNull      map[string]bool // NOT NULL columns of Table (from the ent schema)
+	// displayRefs are the FK and generic object fields a display rule
+	// names ("{object} tagged with {tag}"): they show as the related
+	// object's own display, loaded with the page (Page.displayOf).
+	displayRefs []*Field
+	byName      map[string]*Field // API name → field
+	byCol       map[string]*Field
+	brief       []*Field
+	full        []*Field
+	spec        *filters.Spec
+	notNull     map[string]bool // NOT NULL columns of Table (from the ent schema)
 }
 
 // FilterDecl is a declared filter (from the schema annotation).

@@ -2,13 +2,20 @@ package resource
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // DisplayOf renders the display string of a row: the model's display
 // function when it declares one (api.Model.DisplayFunc, living in its logic
-// package), else its "{field} ({other})" template.
-func (d *Descriptor) DisplayOf(r *Row) string {
+// package), else its "{field} ({other})" template. Related objects a
+// template names render here as their id (or nothing); a page renders
+// them as their display (Page.displayOf).
+func (d *Descriptor) DisplayOf(r *Row) string { return d.display(r, nil) }
+
+// display renders the template; related, when given, renders the fields
+// of displayRefs.
+func (d *Descriptor) display(r *Row, related func(f *Field, r *Row) string) string {
 	if d.DisplayFunc != nil {
 		return d.DisplayFunc(func(name string) any { return d.Value(r, name) })
 	}
@@ -30,7 +37,10 @@ func (d *Descriptor) DisplayOf(r *Row) string {
 			return b.String()
 		}
 		b.WriteString(rule[:i])
-		if v := d.Value(r, rule[i+1:i+j]); v != nil {
+		name := rule[i+1 : i+j]
+		if f := d.byName[name]; related != nil && f != nil && slices.Contains(d.displayRefs, f) {
+			b.WriteString(related(f, r))
+		} else if v := d.Value(r, name); v != nil {
 			b.WriteString(fmt.Sprint(v))
 		}
 		rule = rule[i+j+1:]

@@ -168,6 +168,11 @@ func (d *Descriptor) buildFilters() error {
 			col = f.Natural
 		} else if f != nil && f.Column != "" {
 			col = f.Column
+		} else if expr, text, ok := d.orderVia(name); ok {
+			col = expr
+			if text {
+				s.Text = append(s.Text, expr)
+			}
 		}
 		if desc {
 			col = "-" + col
@@ -282,4 +287,23 @@ func defaultLookup(f *Field) string {
 		}
 	}
 	return ""
+}
+
+// orderVia reads a default ordering term "fk__attr" (Django's
+// tag__weight): a field of the row the FK field fk points at, as a
+// correlated subquery on the model's own table. text says whether the
+// field is text (compared byte-wise, as every text ordering).
+func (d *Descriptor) orderVia(name string) (expr string, text bool, ok bool) {
+	fk, attr, cut := strings.Cut(name, "__")
+	f := d.byName[fk]
+	if !cut || f == nil || f.Kind != KindFK || f.target == nil {
+		return "", false, false
+	}
+	af := f.target.byName[attr]
+	if af == nil || af.Column == "" {
+		return "", false, false
+	}
+	expr = "(SELECT r." + quote(af.Column) + " FROM " + quote(f.target.Table) + " r WHERE r.id = " +
+		quote(d.Table) + "." + quote(f.Column) + ")"
+	return expr, af.GoType == "string", true
 }

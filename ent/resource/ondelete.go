@@ -148,6 +148,12 @@ func referencing(t *Descriptor) []relation {
 			for _, f := range od.Fields {
 				switch {
 				case f.OnDelete == "":
+				case od.ContentType() == "extras.taggeditem":
+					// Tag assignments are no rows of the generic delete:
+					// the database's ON DELETE CASCADE takes them with
+					// their tag, after the change capture has found the
+					// objects carrying it (Dependants), and deleteTagged
+					// with their object, after its snapshot listed them.
 				case f.Kind == KindGenericObject:
 					for _, ct := range f.Types {
 						if td := ByContentType(ct); td != nil {
@@ -279,7 +285,7 @@ func (p *deletion) checkProtected(ctx context.Context, tx *Tx) error {
 func (p *deletion) clearKeys(ctx context.Context, tx *Tx) error {
 	for _, t := range p.order {
 		for _, r := range referencing(t) {
-			if r.rule() != OnDeleteSetNull || r.f.Kind == KindGenericObject {
+			if r.rule() != OnDeleteSetNull || r.f.Kind == KindGenericObject || r.f.ClearedByHooks {
 				continue
 			}
 			ids, err := r.ids(ctx, tx, t, p.ids[t])

@@ -154,6 +154,13 @@ func relationProblems(ref map[string][]refRelation, ds []*Descriptor) []string {
 					errorf("%s.%s → %s: NetBox's many-to-many relation is declared on neither side", ct, r.Field, r.Target)
 				}
 			case "generic_fk":
+				if ct == "extras.taggeditem" {
+					// Tag assignments go with their object by deleteTagged
+					// (ondelete.go) for every Tagged model, after the
+					// object's change record has listed its tags; tags on
+					// every model NetBox tags are checked above ("m2m").
+					continue
+				}
 				f := d.byName[r.Field]
 				var holders []string
 				for _, h := range r.CascadeFrom {

@@ -53,6 +53,8 @@ type Page struct {
 	reveal *Reveal
 	// computed are the KindComputed fields' values by row id.
 	computed map[*Field]map[int]json.RawMessage
+	// refs are the KindComputedRefs results by RefsFunc, then row id.
+	refs map[string]map[int][]api.Ref
 }
 
 // fieldsFor picks the fields a view renders, in representation order.
@@ -169,6 +171,10 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 			err = p.loadGeneric(ctx, p.d, f, rows)
 		case KindGenericRefs:
 			err = p.loadGenericRefs(ctx, f, rows)
+		case KindComputedRefs:
+			if !p.nested {
+				err = p.loadComputedRefs(ctx, f, rows)
+			}
 		case KindM2M:
 			err = p.loadM2M(ctx, f, ids)
 		case KindReverse:
@@ -186,6 +192,20 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 		}
 		if err != nil {
 			return err
+		}
+	}
+	if slices.ContainsFunc(p.fields, func(f *Field) bool { return f.Kind == KindDisplay }) {
+		// A display naming related objects needs them loaded, whether
+		// or not the view renders them as fields.
+		for _, f := range p.d.displayRefs {
+			switch {
+			case f.Kind == KindFK && !slices.Contains(fks, f):
+				fks = append(fks, f)
+			case f.Kind == KindGenericObject && p.generic[f] == nil:
+				if err := p.loadGeneric(ctx, p.d, f, rows); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	if err := p.loadM2MFull(ctx); err != nil {
@@ -590,6 +610,30 @@ func (p *Page) loadGeneric(ctx context.Context, d *Descriptor, f *Field, rows []
 	return nil
 }
 
+// displayOf is d.DisplayOf with the related objects the display rule
+// names rendered as their own displays, from what the page loaded.
+func (p *Page) displayOf(d *Descriptor, r *Row) string {
+	if len(d.displayRefs) == 0 || d != p.d {
+		return d.DisplayOf(r)
+	}
+	return d.display(r, func(f *Field, r *Row) string {
+		switch f.Kind {
+		case KindFK:
+			id, _ := r.Vals[f.col].(int)
+			if t := p.related[f.target][id]; t != nil {
+				return f.target.DisplayOf(t)
+			}
+		case KindGenericObject:
+			ct, _ := d.Value(r, f.Generic+"_type").(string)
+			id, _ := d.Value(r, f.Generic+"_id").(int)
+			if t := p.generic[f][ct][id]; t != nil {
+				return ByContentType(ct).DisplayOf(t)
+			}
+		}
+		return ""
+	})
+}
+
 // Encode appends the JSON representation of r.
 func (p *Page) Encode(b []byte, r *Row) []byte {
 	return p.encode(b, p.d, r, p.fields, p.nested)
@@ -622,7 +666,7 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 	case KindDisplayURL:
 		return d.appendURL(b, p.base, "/", r.ID)
 	case KindDisplay:
-		return appendString(b, d.DisplayOf(r))
+		return appendString(b, p.displayOf(d, r))
 	case KindChoice:
 		if v == nil || v == "" {
 			return append(b, "null"...)
@@ -703,6 +747,8 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		return p.encodeCustomFields(b, v)
 	case KindGenericRefs:
 		return p.encodeGenericRefs(b, f, v)
+	case KindComputedRefs:
+		return p.encodeComputedRefs(b, f, r.ID)
 	case KindImage:
 		if s, _ := v.(string); s != "" {
 			return appendString(b, ImageURL(p.base, s))

@@ -59,8 +59,13 @@ func (d *Descriptor) prepare() error {
 	if d.DisplayFunc != nil {
 		return nil
 	}
+	d.displayRefs = nil
 	for _, name := range displayFields(d.Display) {
-		if d.byName[name] == nil || d.byName[name].col < 0 {
+		f := d.byName[name]
+		switch {
+		case f != nil && (f.Kind == KindFK || f.Kind == KindGenericObject):
+			d.displayRefs = append(d.displayRefs, f)
+		case f == nil || f.col < 0:
 			return fmt.Errorf("display rule %q: %s is not a column", d.Display, name)
 		}
 	}

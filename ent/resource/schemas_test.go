@@ -197,56 +197,25 @@ var filterExclusions = map[string]string{
 	"dcim/rear-port-templates front_port_id":       "port mappings are no table yet",
 	// Images are not stored.
 	"dcim/device-types has_front_image": "no image storage", "dcim/device-types has_rear_image": "no image storage",
-	// Cables and cable paths come in a later issue (occupied is served: it
-	// is mark_connected until then).
-	"dcim/power-feeds cable_id": "no cables", "dcim/power-feeds cabled": "no cables",
-	"dcim/power-feeds cable_connector": "no cables",
-	// The cables' own filter kinds come with the cable hooks.
-	"dcim/cables termination_a_type": "cable filters next", "dcim/cables termination_a_id": "cable filters next",
-	"dcim/cables termination_b_type": "cable filters next", "dcim/cables termination_b_id": "cable filters next",
-	"dcim/cables unterminated": "cable filters next", "dcim/cables device": "cable filters next",
-	"dcim/cables device_id": "cable filters next", "dcim/cables rack": "cable filters next",
-	"dcim/cables rack_id": "cable filters next", "dcim/cables location": "cable filters next",
-	"dcim/cables location_id": "cable filters next", "dcim/cables site": "cable filters next",
-	"dcim/cables site_id": "cable filters next", "dcim/cables tenant_group": "cable filters next",
-	"dcim/cables tenant_group_id": "cable filters next", "dcim/cable-terminations cable": "cable filters next",
 }
 
 // Device components: filters on models not built yet (another helper or
 // issue brings them).
 func init() {
-	reasons := map[string]string{
-		"cable_end": "no cables yet", "cable_connector": "no cables yet",
-		"cable_id": "no cables yet", "cabled": "no cables yet",
-	}
-	for _, ep := range []string{"console-ports", "console-server-ports", "power-ports", "power-outlets",
-		"interfaces", "front-ports", "rear-ports"} {
-		for name, why := range reasons {
-			filterExclusions["dcim/"+ep+" "+name] = why
-		}
-	}
 	for name, why := range map[string]string{
 		"l2vpn": "no L2VPNs", "l2vpn_id": "no L2VPNs",
 		"wireless_lan_id": "no wireless LANs", "wireless_link_id": "no wireless links",
 	} {
 		filterExclusions["dcim/interfaces "+name] = why
 	}
-	// Circuit terminations are cabled objects (cables come with their
-	// issue); a group assignment's provider is the provider of a circuit
-	// or of a virtual circuit's network, which no generic filter kind
-	// expresses yet.
-	for name, why := range reasons {
-		filterExclusions["circuits/circuit-terminations "+name] = why
-	}
-	for _, ct := range []string{"circuittermination", "consoleport", "consoleserverport", "frontport", "interface",
-		"powerfeed", "poweroutlet", "powerport", "rearport"} {
-		filterExclusions["dcim/cables "+ct+"_id"] = "cable filters next"
-		filterExclusions["dcim/cable-terminations "+ct+"_id"] = "cable filters next"
-	}
+	// A group assignment's provider is the provider of a circuit or of a
+	// virtual circuit's network, which no generic filter kind expresses
+	// yet.
 	filterExclusions["circuits/circuit-group-assignments member_type_id"] = "ObjectType ids"
 	filterExclusions["tenancy/contact-assignments object_type_id"] = "ObjectType ids"
 	filterExclusions["extras/journal-entries assigned_object_type_id"] = "ObjectType ids"
 	filterExclusions["extras/image-attachments object_type_id"] = "ObjectType ids"
+	filterExclusions["extras/tagged-objects object_type_id"] = "ObjectType ids"
 	filterExclusions["circuits/circuit-group-assignments provider"] = "members of two types through different paths"
 	filterExclusions["circuits/circuit-group-assignments provider_id"] = "members of two types through different paths"
 	filterExclusions["dcim/front-ports rear_port_id"] = "port mappings are no table yet"

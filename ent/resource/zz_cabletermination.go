@@ -29,6 +29,18 @@ func init() {
 		ChangeRelated: []string{"termination"},
 		Brief:         []string{"id", "url", "display", "cable", "cable_end", "connector", "positions", "termination_type", "termination_id"},
 		Ordering:      []string{"cable", "cable_end", "connector", "id"},
+		FilterDecl: []FilterDecl{
+			{Name: "cable", Kind: "fk-id", Column: "cable_id", Target: "dcim.cable", Attr: ""},
+			{Name: "circuittermination_id", Kind: "termination-of", Column: "", Target: "circuits.circuittermination", Attr: ""},
+			{Name: "consoleport_id", Kind: "termination-of", Column: "", Target: "dcim.consoleport", Attr: ""},
+			{Name: "consoleserverport_id", Kind: "termination-of", Column: "", Target: "dcim.consoleserverport", Attr: ""},
+			{Name: "frontport_id", Kind: "termination-of", Column: "", Target: "dcim.frontport", Attr: ""},
+			{Name: "interface_id", Kind: "termination-of", Column: "", Target: "dcim.interface", Attr: ""},
+			{Name: "powerfeed_id", Kind: "termination-of", Column: "", Target: "dcim.powerfeed", Attr: ""},
+			{Name: "poweroutlet_id", Kind: "termination-of", Column: "", Target: "dcim.poweroutlet", Attr: ""},
+			{Name: "powerport_id", Kind: "termination-of", Column: "", Target: "dcim.powerport", Attr: ""},
+			{Name: "rearport_id", Kind: "termination-of", Column: "", Target: "dcim.rearport", Attr: ""},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},

@@ -100,6 +100,7 @@ import (
 	"github.com/inventory/inventory/ent/schema"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
+	"github.com/inventory/inventory/ent/session"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/subscription"
@@ -354,6 +355,9 @@ func init() {
 	// bookmark.DefaultObjectDisplay holds the default value on creation for the _object_display field.
 	bookmark.DefaultObjectDisplay = bookmarkDescObjectDisplay.Default.(string)
 	cableMixin := schema.Cable{}.Mixin()
+	cableHooks := schema.Cable{}.Hooks()
+	cable.Hooks[0] = cableHooks[0]
+	cable.Hooks[1] = cableHooks[1]
 	cableMixinFields0 := cableMixin[0].Fields()
 	_ = cableMixinFields0
 	cableMixinFields2 := cableMixin[2].Fields()
@@ -498,6 +502,9 @@ func init() {
 	// cablepathnode.NodeTypeValidator is a validator for the "node_type" field. It is called by the builders before save.
 	cablepathnode.NodeTypeValidator = cablepathnodeDescNodeType.Validators[0].(func(string) error)
 	cableterminationMixin := schema.CableTermination{}.Mixin()
+	cableterminationHooks := schema.CableTermination{}.Hooks()
+	cabletermination.Hooks[0] = cableterminationHooks[0]
+	cabletermination.Hooks[1] = cableterminationHooks[1]
 	cableterminationMixinFields0 := cableterminationMixin[0].Fields()
 	_ = cableterminationMixinFields0
 	cableterminationFields := schema.CableTermination{}.Fields()
@@ -4533,6 +4540,7 @@ func init() {
 	powerfeedHooks := schema.PowerFeed{}.Hooks()
 	powerfeed.Hooks[0] = powerfeedHooks[0]
 	powerfeed.Hooks[1] = powerfeedHooks[1]
+	powerfeed.Hooks[2] = powerfeedHooks[2]
 	powerfeedMixinFields0 := powerfeedMixin[0].Fields()
 	_ = powerfeedMixinFields0
 	powerfeedMixinFields2 := powerfeedMixin[2].Fields()
@@ -6670,6 +6678,24 @@ func init() {
 	servicetemplateDescProtocol := servicetemplateFields[1].Descriptor()
 	// servicetemplate.ProtocolValidator is a validator for the "protocol" field. It is called by the builders before save.
 	servicetemplate.ProtocolValidator = servicetemplateDescProtocol.Validators[0].(func(string) error)
+	sessionFields := schema.Session{}.Fields()
+	_ = sessionFields
+	// sessionDescKey is the schema descriptor for key field.
+	sessionDescKey := sessionFields[0].Descriptor()
+	// session.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	session.KeyValidator = sessionDescKey.Validators[0].(func(string) error)
+	// sessionDescCsrfToken is the schema descriptor for csrf_token field.
+	sessionDescCsrfToken := sessionFields[2].Descriptor()
+	// session.CsrfTokenValidator is a validator for the "csrf_token" field. It is called by the builders before save.
+	session.CsrfTokenValidator = sessionDescCsrfToken.Validators[0].(func(string) error)
+	// sessionDescPasswordDigest is the schema descriptor for password_digest field.
+	sessionDescPasswordDigest := sessionFields[3].Descriptor()
+	// session.PasswordDigestValidator is a validator for the "password_digest" field. It is called by the builders before save.
+	session.PasswordDigestValidator = sessionDescPasswordDigest.Validators[0].(func(string) error)
+	// sessionDescCreated is the schema descriptor for created field.
+	sessionDescCreated := sessionFields[4].Descriptor()
+	// session.DefaultCreated holds the default value on creation for the created field.
+	session.DefaultCreated = sessionDescCreated.Default.(func() time.Time)
 	siteMixin := schema.Site{}.Mixin()
 	siteHooks := schema.Site{}.Hooks()
 	site.Hooks[0] = siteHooks[0]

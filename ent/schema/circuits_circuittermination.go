@@ -101,11 +101,11 @@ func (CircuitTermination) Annotations() []schema.Annotation {
 			Ordering:    []string{"circuit", "term_side"},
 			Unique: []api.Unique{{Fields: []string{"circuit", "term_side"},
 				Message: "Circuit termination with this Circuit and Termination side already exists."}},
-			// Cables come in a later issue: an uncabled termination's values,
-			// as NetBox 4.6 renders them.
-			Empty: map[string]any{"link_peers": []any{}, "link_peers_type": nil},
+			Refs: LinkPeerRefs(),
 			Filters: []api.Filter{
 				{Name: "occupied", Kind: "boolean", Column: "_occupied"},
+				{Name: "cabled", Kind: "is-set", Column: "cable_id"},
+				{Name: "cable_connector", Kind: "integer", Column: "cable_connector"},
 				// The cached scope (NetBox's _region, _site_group, _site,
 				// _location, _provider_network), kept by the hooks.
 				{Name: "region_id", Kind: "tree-id", Column: "_region_id", Target: "dcim.region"},

@@ -86,6 +86,11 @@ func (Cable) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("tenant_id"), index.Fields("bundle_id")}
 }
 
+// Hooks: NetBox's Cable.clean() and save(): the ends' rules, the
+// termination rows and the terminated objects' cable columns
+// (ent/logic/dcim/cable_hooks.go).
+func (Cable) Hooks() []ent.Hook { return dcim.CableHooks() }
+
 func (Cable) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "dcim_cable"},
@@ -99,6 +104,7 @@ func (Cable) Annotations() []schema.Annotation {
 			DisplayFunc: api.Func(api.LogicPkg("dcim"), "CableDisplay"),
 			Search:      []string{"label", "description", "comments"},
 			Ordering:    []string{"id"},
+			Filters:     cableFilters(),
 		},
 	}
 }
@@ -108,9 +114,9 @@ func (Cable) Annotations() []schema.Annotation {
 // the device, rack, location and site cached on the terminations.
 func cableFilters() []api.Filter {
 	fs := append(TenancyFilters(),
-		api.Filter{Name: "termination_a_type", Kind: "cable-end-type", Attr: "A"},
+		api.Filter{Name: "termination_a_type", Kind: "cable-termination-type"},
 		api.Filter{Name: "termination_a_id", Kind: "cable-end-id", Attr: "A"},
-		api.Filter{Name: "termination_b_type", Kind: "cable-end-type", Attr: "B"},
+		api.Filter{Name: "termination_b_type", Kind: "cable-termination-type"},
 		api.Filter{Name: "termination_b_id", Kind: "cable-end-id", Attr: "B"},
 		api.Filter{Name: "unterminated", Kind: "cable-unterminated"},
 		api.Filter{Name: "device_id", Kind: "cable-cached", Column: "_device_id"},

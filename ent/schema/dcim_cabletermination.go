@@ -54,6 +54,10 @@ func (CableTermination) Indexes() []ent.Index {
 	}
 }
 
+// Hooks: a termination deleted with its cable or its object clears what
+// it set (ent/logic/dcim/cable_hooks.go).
+func (CableTermination) Hooks() []ent.Hook { return dcim.CableTerminationHooks() }
+
 func (CableTermination) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "dcim_cabletermination"},
@@ -68,6 +72,13 @@ func (CableTermination) Annotations() []schema.Annotation {
 			Ordering:    []string{"cable", "cable_end", "connector", "id"},
 			// NetBox's to_objectchange(): the terminated object.
 			ChangeRelated: []string{"termination"},
+			Filters: func() []api.Filter {
+				fs := []api.Filter{{Name: "cable", Kind: "fk-id", Column: "cable_id", Target: "dcim.cable"}}
+				for _, ct := range dcim.CabledTypes {
+					fs = append(fs, api.Filter{Name: ctModel(ct) + "_id", Kind: "termination-of", Target: ct})
+				}
+				return fs
+			}(),
 		},
 	}
 }

@@ -64,12 +64,12 @@ func CabledFields() []ent.Field {
 }
 
 // CableEdge is a cabled object's cable: rendered nested, read-only; a
-// deleted cable's ends are cleared without change records of their own
-// (NetBox's related_name='+' and the update() of
-// nullify_connected_endpoints).
+// deleted cable's ends are cleared by the cable's delete hook, without
+// change records of their own (NetBox's related_name='+' and the update()
+// of nullify_connected_endpoints).
 func CableEdge() ent.Edge {
 	return edge.To("cable", Cable.Type).Field("cable_id").Unique().
-		Annotations(OnDelete(api.SetNull, api.Field{ReadOnly: true, NoReverse: true})...)
+		Annotations(OnDelete(api.SetNull, api.Field{ReadOnly: true, NoReverse: true, ClearedByHooks: true})...)
 }
 
 func (Component) Hooks() []ent.Hook { return dcim.ComponentCacheHooks() }
@@ -77,6 +77,7 @@ func (Component) Hooks() []ent.Hook { return dcim.ComponentCacheHooks() }
 func (Component) Annotations() []schema.Annotation {
 	return []schema.Annotation{api.Model{
 		GenericOnly: true,
+		Refs:        LinkPeerRefs(),
 		Brief:       []string{"id", "url", "display", "device", "name", "description", "cable", "_occupied"},
 		Search:      []string{"name", "label", "description"},
 		DisplayFunc: api.Func(api.LogicPkg("dcim"), "TemplateDisplay"),
@@ -92,15 +93,32 @@ func (Component) Annotations() []schema.Annotation {
 // the device, shared with bays and inventory items) and the cabled
 // components' occupied.
 func componentFilters() []api.Filter {
-	return append(DeviceComponentFilters(), api.Filter{Name: "occupied", Kind: "boolean", Column: "_occupied"})
+	return append(DeviceComponentFilters(), CabledFilters()...)
+}
+
+// CabledFilters are the filters of every cabled object beside cable_id
+// and cable_end (derived from the fields): NetBox's CabledObjectFilterSet
+// (cabled, occupied, cable_connector).
+func CabledFilters() []api.Filter {
+	return []api.Filter{
+		{Name: "occupied", Kind: "boolean", Column: "_occupied"},
+		{Name: "cabled", Kind: "is-set", Column: "cable_id"},
+		{Name: "cable_connector", Kind: "integer", Column: "cable_connector"},
+	}
+}
+
+// LinkPeerRefs are a cabled object's link_peers and link_peers_type: the
+// objects at the far end of its cable, computed per page.
+func LinkPeerRefs() map[string]api.ComputedRefs {
+	f := api.Func(api.LogicPkg("dcim"), "LinkPeers")
+	return map[string]api.ComputedRefs{"link_peers": {Func: f, Render: "objects"}, "link_peers_type": {Func: f, Render: "type"}}
 }
 
 // componentEmpty are the values a component renders for relations to
-// models not built yet: the cable fields as NetBox renders an uncabled component (path
-// endpoints compute their connected_endpoints fields: PathEndpoint). extra
-// adds the model's own.
+// models not built yet (path endpoints compute their connected_endpoints
+// fields: PathEndpoint). extra adds the model's own.
 func componentEmpty(pathEndpoint bool, extra map[string]any) map[string]any {
-	m := map[string]any{"link_peers": []any{}, "link_peers_type": nil}
+	m := map[string]any{}
 	for k, v := range extra {
 		m[k] = v
 	}

@@ -86,7 +86,7 @@ func (PowerFeed) Annotations() []schema.Annotation {
 			// Cables and cable paths come in a later issue: an uncabled
 			// feed's values, as NetBox 4.6 renders them.
 			Endpoints: []api.Endpoint{traceEndpoint("TracePowerFeed")},
-			Empty:     map[string]any{"link_peers": []any{}, "link_peers_type": nil},
+			Refs:      LinkPeerRefs(),
 			Filters: append(TenancyFilters(),
 				api.Filter{Name: "region_id", Kind: "tree-id", Via: "power_panel.site", Column: "region"},
 				api.Filter{Name: "region", Kind: "tree-attr", Via: "power_panel.site", Column: "region"},
@@ -95,6 +95,8 @@ func (PowerFeed) Annotations() []schema.Annotation {
 				api.Filter{Name: "site_id", Kind: "fk-id", Via: "power_panel", Column: "site"},
 				api.Filter{Name: "site", Kind: "fk-attr", Via: "power_panel", Column: "site"},
 				api.Filter{Name: "available_power", Kind: "integer", Column: "available_power"},
+				api.Filter{Name: "cabled", Kind: "is-set", Column: "cable_id"},
+				api.Filter{Name: "cable_connector", Kind: "integer", Column: "cable_connector"},
 				// NetBox's occupied: a cable or mark_connected.
 				api.Filter{Name: "occupied", Kind: "boolean", Column: "_occupied"}),
 			// NetBox filters the panel and the rack by id only.

@@ -4,6 +4,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
@@ -51,19 +52,25 @@ func (Tag) Annotations() []schema.Annotation {
 }
 
 // TaggedItem assigns a tag to any taggable object by content type and id.
-// It is not served on its own endpoint yet.
+// The resource layer writes and deletes the rows (ent/resource/tags.go:
+// an object's tags, add_tags and remove_tags; deleteTagged when the object
+// goes, after its change record has listed them); the API serves them
+// read-only at /api/extras/tagged-objects/, as NetBox's TaggedItemViewSet.
+// The tagged object is no declared cascade (api.Field.OnDelete) for that
+// reason: the generic delete would remove the rows before the snapshot.
 type TaggedItem struct{ ent.Schema }
 
 func (TaggedItem) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("tag_id"),
-		field.String("object_type"),
-		field.Int("object_id"),
+		field.String("object_type").Annotations(api.Field{ObjectTypes: "tags", ReadOnly: true}),
+		field.Int("object_id").Annotations(api.Field{ReadOnly: true}),
 	}
 }
 
 func (TaggedItem) Edges() []ent.Edge {
-	return []ent.Edge{FKRequired("tag", Tag.Type, api.Cascade)}
+	return []ent.Edge{edge.To("tag", Tag.Type).Field("tag_id").Unique().Required().
+		Annotations(OnDelete(api.Cascade, api.Field{ReadOnly: true})...)}
 }
 
 func (TaggedItem) Indexes() []ent.Index {
@@ -74,5 +81,25 @@ func (TaggedItem) Indexes() []ent.Index {
 }
 
 func (TaggedItem) Annotations() []schema.Annotation {
-	return []schema.Annotation{entsql.Annotation{Table: "extras_taggeditem"}}
+	return []schema.Annotation{
+		entsql.Annotation{Table: "extras_taggeditem"},
+		api.Model{
+			App: "extras", Path: "tagged-objects", Verbose: "tagged item", ReadOnly: true,
+			Fields: []string{"id", "url", "display", "object_type", "object_id", "object", "tag"},
+			Brief:  []string{"id", "url", "display", "object_type", "object_id", "object", "tag"},
+			// taggit's TaggedItemBase.__str__; the object and the tag show
+			// as their own displays, loaded with the page.
+			Display: "{object} tagged with {tag}",
+			// NetBox's TaggedItemViewSet orders by tag__weight, tag__name.
+			Ordering: []string{"tag__weight", "tag__name"},
+			Filters: []api.Filter{
+				// MultiValueContentTypeFilter: "app.model" with the
+				// string lookups.
+				{Name: "object_type", Kind: "string", Column: "object_type"},
+				// TaggedItemFilterSet.search: the tag's name, slug or
+				// description.
+				{Name: "q", Kind: "search-via", Via: "tag", Attr: "name,slug,description"},
+			},
+		},
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,6 +56,12 @@ type Page struct {
 	Body   []byte
 	// User is the authenticated username, "" for anonymous.
 	User string
+	// CSRF is the token of the browser's session ("" without one): with
+	// it the page offers the logout button and the write form.
+	CSRF string
+	// Options is the OPTIONS answer of the same URL (DRF's metadata:
+	// the form's methods and fields come from its actions), nil if none.
+	Options []byte
 }
 
 //go:embed page.html
@@ -63,7 +70,31 @@ var pageHTML string
 //go:embed style.css
 var styleCSS string
 
-var page = template.Must(template.New("page").Parse(pageHTML))
+//go:embed login.html
+var loginHTML string
+
+var (
+	page  = template.Must(template.New("page").Parse(pageHTML))
+	login = template.Must(template.New("login").Parse(loginHTML))
+)
+
+// Login is the login page (or, with Logout, the logout button's page).
+type Login struct {
+	// Next is the local path a login goes on to.
+	Next, Username string
+	// Error is the message above the form.
+	Error string
+	// CSRF is the form's token.
+	CSRF   string
+	Logout bool
+	// User is who is signed in, if anyone.
+	User string
+}
+
+// RenderLogin writes the login or logout page.
+func RenderLogin(w io.Writer, l Login) error {
+	return login.Execute(w, map[string]any{"L": l, "Style": template.CSS(styleCSS)})
+}
 
 type header struct{ Name, Value string }
 
@@ -82,7 +113,9 @@ func Render(w io.Writer, p Page) error {
 	if p.Query != "" {
 		request += "?" + p.Query
 	}
-	return page.Execute(w, map[string]any{
+	v, _ := parse(p.Body)
+	opts, _ := parse(p.Options)
+	data := map[string]any{
 		"Title":   title(p.Path),
 		"Crumbs":  crumbs(p.Path),
 		"Method":  p.Method,
@@ -91,8 +124,238 @@ func Render(w io.Writer, p Page) error {
 		"Headers": hs,
 		"Body":    body(p.Body, p.Origin),
 		"User":    p.User,
+		"CSRF":    p.CSRF,
+		"Login":   "/login/?next=" + url.QueryEscape(request),
+		"Links":   links(v, p.Origin),
+		"Pages":   pagination(v, p.Origin),
 		"Style":   template.CSS(styleCSS),
-	})
+	}
+	if p.Options != nil {
+		data["Options"] = body(p.Options, p.Origin)
+	}
+	if p.CSRF != "" {
+		data["Form"] = writeForm(request, p.Header.Get("Allow"), v, opts)
+	}
+	return page.Execute(w, data)
+}
+
+// parse decodes a JSON body keeping key order; nil if it is none.
+func parse(raw []byte) (any, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return decode(dec)
+}
+
+// link is a named URL of this service.
+type link struct{ Name, URL string }
+
+// local reports whether x is a URL under origin (only those become links).
+func local(x any, origin string) (string, bool) {
+	s, ok := x.(string)
+	return s, ok && origin != "" && (s == origin || strings.HasPrefix(s, origin+"/"))
+}
+
+// links lists an object whose every value is a URL of this service (the
+// API root, an app root) as named links.
+func links(v any, origin string) []link {
+	o, ok := v.(*object)
+	if !ok || len(o.keys) == 0 {
+		return nil
+	}
+	var out []link
+	for i, k := range o.keys {
+		u, ok := local(o.vals[i], origin)
+		if !ok {
+			return nil
+		}
+		out = append(out, link{k, u})
+	}
+	return out
+}
+
+// pages is a list's position and its previous and next pages.
+type pages struct {
+	Count      string
+	Prev, Next string
+}
+
+// pagination reads a page of results (count, next, previous, results).
+func pagination(v any, origin string) *pages {
+	o, ok := v.(*object)
+	if !ok {
+		return nil
+	}
+	var p pages
+	seen := 0
+	for i, k := range o.keys {
+		switch k {
+		case "count":
+			if n, ok := o.vals[i].(json.Number); ok {
+				p.Count, seen = n.String(), seen+1
+			}
+		case "next":
+			p.Next, _ = local(o.vals[i], origin)
+			seen++
+		case "previous":
+			p.Prev, _ = local(o.vals[i], origin)
+			seen++
+		case "results":
+			seen++
+		}
+	}
+	if seen < 4 {
+		return nil
+	}
+	return &p
+}
+
+// form is the write form: the methods the caller may use here and the
+// JSON the textarea starts with.
+type form struct {
+	Action  string
+	Methods []string
+	Content string
+}
+
+// writeForm offers the unsafe methods the URL serves (Allow) that the
+// OPTIONS actions show the caller may use: POST where it may add, PUT,
+// PATCH and DELETE where it may change (on a list: the bulk forms; DRF's
+// metadata has no DELETE, the server's answer to a DELETE decides). Nil when none. For an
+// object, the textarea holds its writable fields (related objects by id),
+// ready to edit.
+func writeForm(action, allow string, v, opts any) *form {
+	allowed := map[string]bool{}
+	for _, m := range strings.Split(allow, ",") {
+		allowed[strings.TrimSpace(m)] = true
+	}
+	actions := map[string]*object{}
+	if o, ok := opts.(*object); ok {
+		for i, k := range o.keys {
+			if k == "actions" {
+				if a, ok := o.vals[i].(*object); ok {
+					for j, m := range a.keys {
+						actions[m], _ = a.vals[j].(*object)
+					}
+				}
+			}
+		}
+	}
+	f := &form{Action: action, Content: "{}"}
+	if actions["POST"] != nil && allowed["POST"] {
+		f.Methods = append(f.Methods, "POST")
+	}
+	if put := actions["PUT"]; put != nil {
+		for _, m := range []string{"PUT", "PATCH", "DELETE"} {
+			if allowed[m] {
+				f.Methods = append(f.Methods, m)
+			}
+		}
+		if o, ok := v.(*object); ok {
+			f.Content = writable(o, put)
+		}
+	}
+	if len(f.Methods) == 0 {
+		return nil
+	}
+	return f
+}
+
+// writable is the JSON of o's fields that fields (an OPTIONS action)
+// does not mark read-only; nested objects become their ids.
+func writable(o, fields *object) string {
+	ro := map[string]bool{}
+	for i, k := range fields.keys {
+		if meta, ok := fields.vals[i].(*object); ok {
+			for j, mk := range meta.keys {
+				if mk == "read_only" && meta.vals[j] == true {
+					ro[k] = true
+				}
+			}
+		}
+	}
+	has := map[string]bool{}
+	for _, k := range fields.keys {
+		has[k] = true
+	}
+	out := &object{}
+	for i, k := range o.keys {
+		if has[k] && !ro[k] {
+			out.keys, out.vals = append(out.keys, k), append(out.vals, byID(o.vals[i]))
+		}
+	}
+	var b strings.Builder
+	writePlain(&b, out, 0)
+	return b.String()
+}
+
+// byID replaces a nested object by its id (the write form of a related
+// object) and a choice ({value, label}) by its value, in lists too.
+func byID(v any) any {
+	switch x := v.(type) {
+	case *object:
+		for i, k := range x.keys {
+			if k == "id" {
+				return x.vals[i]
+			}
+		}
+		if len(x.keys) == 2 && x.keys[0] == "value" && x.keys[1] == "label" {
+			return x.vals[0]
+		}
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = byID(e)
+		}
+		return out
+	}
+	return v
+}
+
+// writePlain writes v as indented JSON (no markup: the textarea's text,
+// which the template escapes).
+func writePlain(b *strings.Builder, v any, depth int) {
+	indent := strings.Repeat("    ", depth)
+	switch x := v.(type) {
+	case *object:
+		if len(x.keys) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteString("{\n")
+		for i, k := range x.keys {
+			kb, _ := json.Marshal(k)
+			b.WriteString(indent + "    " + string(kb) + ": ")
+			writePlain(b, x.vals[i], depth+1)
+			if i < len(x.keys)-1 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString(indent + "}")
+	case []any:
+		if len(x) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteString("[\n")
+		for i, e := range x {
+			b.WriteString(indent + "    ")
+			writePlain(b, e, depth+1)
+			if i < len(x)-1 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString(indent + "]")
+	case json.Number:
+		b.WriteString(x.String())
+	default:
+		raw, _ := json.Marshal(x)
+		b.Write(raw)
+	}
 }
 
 // title names the page after its last path segments ("dcim / sites").
@@ -126,9 +389,7 @@ func crumbs(path string) []crumb {
 // body pretty-prints a JSON body with the service's URLs as links; any
 // other body is shown as text.
 func body(raw []byte, origin string) template.HTML {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	v, err := decode(dec)
+	v, err := parse(raw)
 	if len(raw) == 0 || err != nil {
 		return template.HTML(template.HTMLEscapeString(string(raw)))
 	}

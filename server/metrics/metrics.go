@@ -5,13 +5,13 @@ import (
 	"crypto/subtle"
 	"database/sql"
 	"errors"
-	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/inventory/inventory/server/auth"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -103,52 +103,16 @@ type Guard struct {
 // DefaultAllow is the allow-list when none is configured: this host only.
 var DefaultAllow = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 
-// ParseAllow reads a comma-separated list of addresses and networks.
-func ParseAllow(s string) ([]netip.Prefix, error) {
-	var out []netip.Prefix
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		if !strings.Contains(part, "/") {
-			a, err := netip.ParseAddr(part)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, netip.PrefixFrom(a, a.BitLen()))
-			continue
-		}
-		p, err := netip.ParsePrefix(part)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p.Masked())
-	}
-	return out, nil
-}
-
 // Allows reports whether r may read the metrics.
 func (g Guard) Allows(r *http.Request) bool {
 	if g.Token != "" {
 		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		return ok && subtle.ConstantTimeCompare([]byte(got), []byte(g.Token)) == 1
 	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return false
-	}
-	a = a.Unmap()
-	for _, p := range g.Allow {
-		if p.Contains(a) {
-			return true
-		}
-	}
-	return false
+	// The peer only: forwarded-for headers are not trusted here. An empty
+	// list refuses everyone (auth.Allowed would admit everyone).
+	a, err := auth.ClientIP(r, nil)
+	return err == nil && len(g.Allow) > 0 && auth.Allowed(a, g.Allow)
 }
 
 // queueCollector reads the webhook queue from the database at scrape time:

@@ -7,6 +7,7 @@ import (
 
 	"entgo.io/ent"
 
+	"github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
@@ -47,21 +48,8 @@ func CircuitTerminationHooks() []ent.Hook {
 		copyName("circuit_id", tableCircuit, "cid", "_circuit_cid"),
 		terminationScope.Hook(),
 		sidesHook,
-		occupiedHook,
+		dcim.CabledHook,
 	}
-}
-
-// occupiedHook keeps _occupied equal to NetBox's property (mark_connected
-// or a cable; cables come with their issue), as components' hooks do.
-func occupiedHook(next ent.Mutator) ent.Mutator {
-	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-		if v, ok := m.Field("mark_connected"); ok {
-			if err := m.SetField("_occupied", v); err != nil {
-				return nil, err
-			}
-		}
-		return next.Mutate(ctx, m)
-	})
 }
 
 // sidesHook keeps the circuits' cached termination_a and termination_z:

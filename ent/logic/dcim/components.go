@@ -19,21 +19,11 @@ import (
 // (rowHook: the whole row a write leaves behind).
 
 // ComponentCacheHooks keep a component's cached columns: _occupied equal
-// to NetBox's property (mark_connected or a cable; cables come with their
-// issue), and the device's site, location and rack on create (NetBox's
-// _site, _location, _rack; a component never changes device).
+// to NetBox's property (mark_connected or a cable, CabledHook), and the
+// device's site, location and rack on create (NetBox's _site, _location,
+// _rack; a component never changes device).
 func ComponentCacheHooks() []ent.Hook {
-	occupied := func(next ent.Mutator) ent.Mutator {
-		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			if v, ok := m.Field("mark_connected"); ok {
-				if err := m.SetField("_occupied", v); err != nil {
-					return nil, err
-				}
-			}
-			return next.Mutate(ctx, m)
-		})
-	}
-	return append([]ent.Hook{occupied}, DeviceComponentHooks()...)
+	return append([]ent.Hook{CabledHook}, DeviceComponentHooks()...)
 }
 
 // componentHook checks the rules every component shares (it stays on its

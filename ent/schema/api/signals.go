@@ -74,3 +74,24 @@ func Deleting(ctx context.Context, contentType string, id int) bool {
 	in, _ := ctx.Value(deletingKey{}).(func(string, int) bool)
 	return in != nil && in(contentType, id)
 }
+
+// Creator records rows of the model contentType that a hook inserted with
+// SQL on m's connection as created (NetBox's save() of a new object: a
+// cable's terminations): each gets a create record and event at commit.
+type Creator func(ctx context.Context, m ent.Mutation, contentType string, ids []int) error
+
+type creatorKey struct{}
+
+// WithCreator returns ctx carrying the change capture's Creator.
+func WithCreator(ctx context.Context, c Creator) context.Context {
+	return context.WithValue(ctx, creatorKey{}, c)
+}
+
+// Created names rows a hook has just inserted; without change capture in
+// ctx it does nothing.
+func Created(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
+	if c, _ := ctx.Value(creatorKey{}).(Creator); c != nil && len(ids) > 0 {
+		return c(ctx, m, contentType, ids)
+	}
+	return nil
+}
