@@ -176,7 +176,7 @@ func (g *sqlGraph) Mappings(ctx context.Context, rear bool, ports []int) ([]Mapp
 		}
 		for _, r := range rows {
 			id, _ := rawsql.IntOf(r["id"])
-			list, err := mappingList(r["mappings"])
+			list, err := mappingList(rawsql.StringOf(r["mappings"]))
 			if err != nil {
 				return err
 			}
@@ -349,7 +349,19 @@ func RetracePaths(ctx context.Context, q DB, pg bool, cables []int, nodes []Node
 		return nil, nil
 	}
 	g := NewGraph(q, pg)
-	affected, err := pathsThrough(ctx, q, pg, all)
+	// The cables' ends now: paths through them (a path that ended at a
+	// pass-through port just cabled) are traced again too.
+	var ends []Node
+	if len(cables) > 0 {
+		cs, err := g.Cables(ctx, cables)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range cables {
+			ends = append(append(ends, cs[id].A...), cs[id].B...)
+		}
+	}
+	affected, err := pathsThrough(ctx, q, pg, append(all, ends...))
 	if err != nil {
 		return nil, err
 	}
@@ -372,16 +384,8 @@ func RetracePaths(ctx context.Context, q DB, pg bool, cables []int, nodes []Node
 			add(n)
 		}
 	}
-	if len(cables) > 0 {
-		cs, err := g.Cables(ctx, cables)
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range cables {
-			for _, n := range append(append([]Node{}, cs[id].A...), cs[id].B...) {
-				add(n)
-			}
-		}
+	for _, n := range ends {
+		add(n)
 	}
 	for _, n := range nodes {
 		add(n)
