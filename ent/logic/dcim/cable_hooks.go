@@ -32,7 +32,9 @@ func CableHooks() []ent.Hook { return []ent.Hook{CablePathHook, cableHook} }
 // deleted with the object it terminates or its cable (the generic delete
 // passes each through its own mutation) clears the object's cable
 // columns and the cable's end.
-func CableTerminationHooks() []ent.Hook { return []ent.Hook{TerminationPathHook, terminationDeleteHook} }
+func CableTerminationHooks() []ent.Hook {
+	return []ent.Hook{TerminationPathHook, terminationDeleteHook}
+}
 
 // cableColumns are what the cable rules read of a stored cable.
 var cableColumns = []string{"a_terminations", "b_terminations", "length", "length_unit", "label"}
