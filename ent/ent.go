@@ -16,6 +16,11 @@ import (
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/bookmark"
+	"github.com/inventory/inventory/ent/cable"
+	"github.com/inventory/inventory/ent/cablebundle"
+	"github.com/inventory/inventory/ent/cablepath"
+	"github.com/inventory/inventory/ent/cablepathnode"
+	"github.com/inventory/inventory/ent/cabletermination"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -193,6 +198,11 @@ func checkColumn(t, c string) error {
 			asnrange.Table:                  asnrange.ValidColumn,
 			aggregate.Table:                 aggregate.ValidColumn,
 			bookmark.Table:                  bookmark.ValidColumn,
+			cable.Table:                     cable.ValidColumn,
+			cablebundle.Table:               cablebundle.ValidColumn,
+			cablepath.Table:                 cablepath.ValidColumn,
+			cablepathnode.Table:             cablepathnode.ValidColumn,
+			cabletermination.Table:          cabletermination.ValidColumn,
 			circuit.Table:                   circuit.ValidColumn,
 			circuitgroup.Table:              circuitgroup.ValidColumn,
 			circuitgroupassignment.Table:    circuitgroupassignment.ValidColumn,

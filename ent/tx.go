@@ -22,6 +22,16 @@ type Tx struct {
 	Aggregate *AggregateClient
 	// Bookmark is the client for interacting with the Bookmark builders.
 	Bookmark *BookmarkClient
+	// Cable is the client for interacting with the Cable builders.
+	Cable *CableClient
+	// CableBundle is the client for interacting with the CableBundle builders.
+	CableBundle *CableBundleClient
+	// CablePath is the client for interacting with the CablePath builders.
+	CablePath *CablePathClient
+	// CablePathNode is the client for interacting with the CablePathNode builders.
+	CablePathNode *CablePathNodeClient
+	// CableTermination is the client for interacting with the CableTermination builders.
+	CableTermination *CableTerminationClient
 	// Circuit is the client for interacting with the Circuit builders.
 	Circuit *CircuitClient
 	// CircuitGroup is the client for interacting with the CircuitGroup builders.
@@ -383,6 +393,11 @@ func (tx *Tx) init() {
 	tx.ASNRange = NewASNRangeClient(tx.config)
 	tx.Aggregate = NewAggregateClient(tx.config)
 	tx.Bookmark = NewBookmarkClient(tx.config)
+	tx.Cable = NewCableClient(tx.config)
+	tx.CableBundle = NewCableBundleClient(tx.config)
+	tx.CablePath = NewCablePathClient(tx.config)
+	tx.CablePathNode = NewCablePathNodeClient(tx.config)
+	tx.CableTermination = NewCableTerminationClient(tx.config)
 	tx.Circuit = NewCircuitClient(tx.config)
 	tx.CircuitGroup = NewCircuitGroupClient(tx.config)
 	tx.CircuitGroupAssignment = NewCircuitGroupAssignmentClient(tx.config)

@@ -36,6 +36,15 @@ func permFixture(t *testing.T, w *world, d *resource.Descriptor) func(e *servert
 		}
 	}
 	if d.ReadOnlyAPI {
+		if d.ContentType() == "dcim.cabletermination" {
+			// A cable makes its terminations.
+			cables := resource.ByContentType("dcim.cable")
+			mk := permFixture(t, w, cables)
+			return func(e *servertest.Env, _ int) map[string]any {
+				e.Admin().Must(http.StatusCreated, "POST", cables.ListURL(""), mk(e, 1))
+				return nil
+			}
+		}
 		sites := resource.ByContentType("dcim.site")
 		site := permFixture(t, w, sites) // one counter for the sites made
 		var n int

@@ -78,6 +78,7 @@ type loader struct {
 	client     *http.Client
 	bulkSeq    atomic.Int64
 	deviceSeq  atomic.Int64
+	cableSeq   atomic.Int64
 }
 
 func newLoader(base, auth string, o *benchOptions) *loader {
@@ -297,6 +298,7 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 	}
 	out = append(out, l.ipScenarios(s)...)
 	out = append(out, l.allocScenarios(s.alloc)...)
+	out = append(out, l.cableScenarios(s.cables)...)
 	if s.deviceType != 0 {
 		out = append(out, &benchScenario{name: fmt.Sprintf("create 100 devices (%d+2 templates)", benchTemplates), clients: 1,
 			maxReqs: l.o.bulkMax, next: func(_ *rand.Rand, _ int64) benchReq { return l.deviceCreate(s) }})

@@ -57,6 +57,66 @@ func (f BookmarkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BookmarkMutation", m)
 }
 
+// The CableFunc type is an adapter to allow the use of ordinary
+// function as Cable mutator.
+type CableFunc func(context.Context, *ent.CableMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CableFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CableMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CableMutation", m)
+}
+
+// The CableBundleFunc type is an adapter to allow the use of ordinary
+// function as CableBundle mutator.
+type CableBundleFunc func(context.Context, *ent.CableBundleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CableBundleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CableBundleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CableBundleMutation", m)
+}
+
+// The CablePathFunc type is an adapter to allow the use of ordinary
+// function as CablePath mutator.
+type CablePathFunc func(context.Context, *ent.CablePathMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CablePathFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CablePathMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CablePathMutation", m)
+}
+
+// The CablePathNodeFunc type is an adapter to allow the use of ordinary
+// function as CablePathNode mutator.
+type CablePathNodeFunc func(context.Context, *ent.CablePathNodeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CablePathNodeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CablePathNodeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CablePathNodeMutation", m)
+}
+
+// The CableTerminationFunc type is an adapter to allow the use of ordinary
+// function as CableTermination mutator.
+type CableTerminationFunc func(context.Context, *ent.CableTerminationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CableTerminationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CableTerminationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CableTerminationMutation", m)
+}
+
 // The CircuitFunc type is an adapter to allow the use of ordinary
 // function as Circuit mutator.
 type CircuitFunc func(context.Context, *ent.CircuitMutation) (ent.Value, error)

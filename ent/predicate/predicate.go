@@ -18,6 +18,21 @@ type Aggregate func(*sql.Selector)
 // Bookmark is the predicate function for bookmark builders.
 type Bookmark func(*sql.Selector)
 
+// Cable is the predicate function for cable builders.
+type Cable func(*sql.Selector)
+
+// CableBundle is the predicate function for cablebundle builders.
+type CableBundle func(*sql.Selector)
+
+// CablePath is the predicate function for cablepath builders.
+type CablePath func(*sql.Selector)
+
+// CablePathNode is the predicate function for cablepathnode builders.
+type CablePathNode func(*sql.Selector)
+
+// CableTermination is the predicate function for cabletermination builders.
+type CableTermination func(*sql.Selector)
+
 // Circuit is the predicate function for circuit builders.
 type Circuit func(*sql.Selector)
 
