@@ -232,8 +232,9 @@ func TestCableLifecycle(t *testing.T) {
 
 		// Deleting the cable clears its ends, with an update record of each
 		// (their cable and connection changed: the issue asks for an event
-		// for each endpoint whose connection changed, where NetBox's
-		// post_delete signal writes them with update() and records none).
+		// for each endpoint whose connection changed; NetBox's post_delete
+		// signal writes them with update() and records none, see the
+		// README's differences).
 		r = e.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/dcim/cables/%d/", cid), nil)
 		for _, key := range []string{"e1", "f2"} {
 			if x := iface(key); x["cable"] != nil || x["cable_end"] != nil || x["_occupied"] != false {
