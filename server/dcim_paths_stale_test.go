@@ -61,63 +61,70 @@ func TestCablePathStale(t *testing.T) {
 			name string
 			do   func() *servertest.Response
 			want map[string]string // the watched endpoints' connections after the step
+			// events the request's outbox must hold besides the endpoints'
+			// updates: "action type" or "action type#key".
+			events []string
 		}{
 			{"first cable: half-way to the panel", func() *servertest.Response {
 				r := a.Must(http.StatusCreated, "POST", "/api/dcim/cables/", cableBody("dcim.interface", "eth1", "dcim.frontport", "fp1"))
 				ids["c1"] = idOf(r.Object())
 				return r
-			}, map[string]string{"eth1": none, "eth2": none, "eth3": none, "eth4": none}},
+			}, map[string]string{"eth1": none, "eth2": none, "eth3": none, "eth4": none}, nil},
 			{"second cable completes the path", func() *servertest.Response {
 				r := a.Must(http.StatusCreated, "POST", "/api/dcim/cables/", cableBody("dcim.rearport", "rp1", "dcim.interface", "eth2"))
 				ids["c2"] = idOf(r.Object())
 				return r
-			}, map[string]string{"eth1": to("eth2", true), "eth2": to("eth1", true), "eth3": none, "eth4": none}},
+			}, map[string]string{"eth1": to("eth2", true), "eth2": to("eth1", true), "eth3": none, "eth4": none}, nil},
 			{"the cable's B end moved to eth3", func() *servertest.Response {
 				return a.Must(http.StatusOK, "PATCH", cablePath("c2"), map[string]any{"b_terminations": end("dcim.interface", "eth3")})
-			}, map[string]string{"eth1": to("eth3", true), "eth2": none, "eth3": to("eth1", true), "eth4": none}},
+			}, map[string]string{"eth1": to("eth3", true), "eth2": none, "eth3": to("eth1", true), "eth4": none}, nil},
 			{"the cable planned", func() *servertest.Response {
 				return a.Must(http.StatusOK, "PATCH", cablePath("c2"), map[string]any{"status": "planned"})
-			}, map[string]string{"eth1": to("eth3", false), "eth2": none, "eth3": to("eth1", false), "eth4": none}},
+			}, map[string]string{"eth1": to("eth3", false), "eth2": none, "eth3": to("eth1", false), "eth4": none}, nil},
 			{"the cable connected again", func() *servertest.Response {
 				return a.Must(http.StatusOK, "PATCH", cablePath("c2"), map[string]any{"status": "connected"})
-			}, map[string]string{"eth1": to("eth3", true), "eth2": none, "eth3": to("eth1", true), "eth4": none}},
+			}, map[string]string{"eth1": to("eth3", true), "eth2": none, "eth3": to("eth1", true), "eth4": none}, nil},
 			{"a cable from R2 to the module's eth4", func() *servertest.Response {
 				r := a.Must(http.StatusCreated, "POST", "/api/dcim/cables/", cableBody("dcim.rearport", "rp2", "dcim.interface", "eth4"))
 				ids["c3"] = idOf(r.Object())
 				return r
-			}, map[string]string{"eth1": to("eth3", true), "eth2": none, "eth3": to("eth1", true), "eth4": none}},
+			}, map[string]string{"eth1": to("eth3", true), "eth2": none, "eth3": to("eth1", true), "eth4": none}, nil},
 			{"the front port mapped to R2 instead", func() *servertest.Response {
 				return a.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", compPath("front-ports"), ids["fp1"]), mapTo("rp2"))
-			}, map[string]string{"eth1": to("eth4", true), "eth2": none, "eth3": none, "eth4": to("eth1", true)}},
+			}, map[string]string{"eth1": to("eth4", true), "eth2": none, "eth3": none, "eth4": to("eth1", true)}, nil},
 			{"the module deleted (its interface, and the interface's termination)", func() *servertest.Response {
 				gone["eth4"] = true
 				return a.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/dcim/modules/%d/", ids["mod"]), nil)
-			}, map[string]string{"eth1": none, "eth2": none, "eth3": none}},
+			}, map[string]string{"eth1": none, "eth2": none, "eth3": none},
+				[]string{"deleted dcim.module#mod", "deleted dcim.interface#eth4", "deleted dcim.cabletermination", "updated dcim.cable#c3"}},
 			{"the front port's mapping removed", func() *servertest.Response {
 				return a.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", compPath("front-ports"), ids["fp1"]), map[string]any{"rear_ports": []any{}})
-			}, map[string]string{"eth1": none, "eth2": none, "eth3": none}},
+			}, map[string]string{"eth1": none, "eth2": none, "eth3": none}, nil},
 			{"the front port mapped to R1 again", func() *servertest.Response {
 				return a.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", compPath("front-ports"), ids["fp1"]), mapTo("rp1"))
-			}, map[string]string{"eth1": to("eth3", true), "eth2": none, "eth3": to("eth1", true)}},
+			}, map[string]string{"eth1": to("eth3", true), "eth2": none, "eth3": to("eth1", true)}, nil},
 			{"the far port deleted", func() *servertest.Response {
 				gone["eth3"] = true
 				return a.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("%s%d/", compPath("interfaces"), ids["eth3"]), nil)
-			}, map[string]string{"eth1": none, "eth2": none}},
+			}, map[string]string{"eth1": none, "eth2": none},
+				[]string{"deleted dcim.interface#eth3", "deleted dcim.cabletermination", "updated dcim.cable#c2"}},
 			{"the cable's empty B end given eth2", func() *servertest.Response {
 				return a.Must(http.StatusOK, "PATCH", cablePath("c2"), map[string]any{"b_terminations": end("dcim.interface", "eth2")})
-			}, map[string]string{"eth1": to("eth2", true), "eth2": to("eth1", true)}},
+			}, map[string]string{"eth1": to("eth2", true), "eth2": to("eth1", true)}, nil},
 			{"the rear port deleted (its mapping and its termination)", func() *servertest.Response {
 				return a.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("%s%d/", compPath("rear-ports"), ids["rp1"]), nil)
-			}, map[string]string{"eth1": none, "eth2": none}},
+			}, map[string]string{"eth1": none, "eth2": none},
+				[]string{"deleted dcim.rearport#rp1", "deleted dcim.cabletermination", "updated dcim.cable#c2"}},
 			{"a new rear port cabled to eth2 and mapped", func() *servertest.Response {
 				add("rp3", compPath("rear-ports"), map[string]any{"device": "@panel", "name": "R3", "type": "8p8c"})
 				a.Must(http.StatusNoContent, "DELETE", cablePath("c2"), nil)
 				a.Must(http.StatusCreated, "POST", "/api/dcim/cables/", cableBody("dcim.rearport", "rp3", "dcim.interface", "eth2"))
 				return a.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", compPath("front-ports"), ids["fp1"]), mapTo("rp3"))
-			}, map[string]string{"eth1": to("eth2", true), "eth2": to("eth1", true)}},
+			}, map[string]string{"eth1": to("eth2", true), "eth2": to("eth1", true)}, nil},
 			{"the first cable deleted", func() *servertest.Response {
 				return a.Must(http.StatusNoContent, "DELETE", cablePath("c1"), nil)
-			}, map[string]string{"eth1": none, "eth2": none}},
+			}, map[string]string{"eth1": none, "eth2": none},
+				[]string{"deleted dcim.cable#c1", "deleted dcim.cabletermination", "updated dcim.interface#eth1", "updated dcim.frontport#fp1"}},
 		}
 		before := state()
 		for _, s := range steps {
@@ -134,9 +141,19 @@ func TestCablePathStale(t *testing.T) {
 			// An updated event for each endpoint whose connection changed,
 			// in the outbox rows of the request.
 			var updated []int
+			var got []string
 			for _, ev := range events(t, e, r.Header.Get("X-Request-ID")) {
 				if ev.Event == "updated" && ev.ObjectType == "dcim.interface" {
 					updated = append(updated, ev.ObjectID)
+				}
+				got = append(got, ev.Event+" "+ev.ObjectType, fmt.Sprintf("%s %s#%d", ev.Event, ev.ObjectType, ev.ObjectID))
+			}
+			for _, w := range s.events {
+				if k, key, ok := strings.Cut(w, "#"); ok {
+					w = fmt.Sprintf("%s#%d", k, ids[key])
+				}
+				if !slices.Contains(got, w) {
+					t.Errorf("%s: no %q event in the request's outbox (%v)", s.name, w, got)
 				}
 			}
 			for k, now := range after {
