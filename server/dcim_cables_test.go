@@ -230,7 +230,11 @@ func TestCableLifecycle(t *testing.T) {
 			t.Errorf("terminations after deleting e2: %d, want 2", n)
 		}
 
-		// Deleting the cable clears its ends, without records of theirs.
+		// Deleting the cable clears its ends, with an update record of each
+		// (their cable and connection changed: the issue asks for an event
+		// for each endpoint whose connection changed; NetBox's post_delete
+		// signal writes them with update() and records none, see the
+		// README's differences).
 		r = e.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/dcim/cables/%d/", cid), nil)
 		for _, key := range []string{"e1", "f2"} {
 			if x := iface(key); x["cable"] != nil || x["cable_end"] != nil || x["_occupied"] != false {
@@ -238,7 +242,7 @@ func TestCableLifecycle(t *testing.T) {
 			}
 		}
 		if got := recordsOf(t, e, r.Header.Get("X-Request-ID")); !slices.Equal(got, []string{"delete dcim.cabletermination",
-			"delete dcim.cabletermination", "delete dcim.cable"}) {
+			"delete dcim.cabletermination", "delete dcim.cable", "update dcim.interface", "update dcim.interface"}) {
 			t.Errorf("delete records: %v", got)
 		}
 		if n := total(t, e, "/api/dcim/cable-terminations/"); n != 0 {
@@ -291,15 +295,23 @@ func TestCableLinkPeersQueries(t *testing.T) {
 			e.Must(http.StatusOK, "GET", q, nil)
 			return e.DB.Queries.Load() - before
 		}
+		// Both pages are short (no count query). The bigger page may cost
+		// one query less than the single row, never more: nested rows are
+		// cached by their id set within a request, and the page of six asks
+		// for both devices as its link peers' did.
 		one := cost(fmt.Sprintf("%s?id=%d", compPath("interfaces"), ids["e1"]))
 		six := cost(fmt.Sprintf("%s?cabled=true&limit=10", compPath("interfaces")))
-		if one != six {
+		if six > one {
 			t.Errorf("interfaces with link peers: %d queries for 1, %d for 6 (N+1)", one, six)
 		}
-		// Cables with their ends' objects: the same for 1 and 3.
-		oneCable := cost("/api/dcim/cables/?termination_a_type=dcim.interface&limit=1")
+		// Cables with their ends' objects: no more for 3 than for 1.
+		cables := e.Must(http.StatusOK, "GET", "/api/dcim/cables/?termination_a_type=dcim.interface", nil).Results()
+		if len(cables) != 3 {
+			t.Fatalf("%d interface cables, want 3", len(cables))
+		}
+		oneCable := cost(fmt.Sprintf("/api/dcim/cables/?id=%v", cables[0]["id"]))
 		three := cost("/api/dcim/cables/?termination_a_type=dcim.interface&limit=10")
-		if oneCable != three {
+		if three > oneCable {
 			t.Errorf("cables: %d queries for 1, %d for 3 (N+1)", oneCable, three)
 		}
 	})
