@@ -18,7 +18,7 @@ import (
 // table, so every write path — ent, hooks' raw SQL, bulk — keeps it in the
 // same transaction), and the searches here add
 //
-//	id IN (SELECT rowid FROM <table>_search WHERE <table>_search MATCH '{cols} : "needle"')
+//	id IN (SELECT rowid FROM <table>_search WHERE <table>_search MATCH '{cols} : ("nee" "dle")')
 //
 // as a candidate prefilter in front of the exact predicate, which stays as
 // it was: results are NetBox's icontains etc. exactly, whatever the
@@ -87,17 +87,39 @@ func trigramPrefilter(sel *sql.Selector, columns []string, needles []string) (fr
 			return frag{}, false
 		}
 	}
-	phrases := make([]string, len(needles))
+	groups := make([]string, len(needles))
 	for i, n := range needles {
 		n = strings.ToLower(n)
 		if utf8.RuneCountInString(n) < minTrigramNeedle || strings.ContainsRune(n, 0) {
 			return frag{}, false
 		}
-		phrases[i] = `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
+		groups[i] = "(" + strings.Join(trigramCover(n), " ") + ")"
 	}
-	match := "{" + strings.Join(columns, " ") + "} : (" + strings.Join(phrases, " OR ") + ")"
+	match := "{" + strings.Join(columns, " ") + "} : (" + strings.Join(groups, " OR ") + ")"
 	fts := quoteIdent(table + SearchIndexSuffix)
 	return fr(sel.C("id")+" IN (SELECT rowid FROM "+fts+" WHERE "+fts+" MATCH ?)", match), true
+}
+
+// trigramCover is the FTS5 query (an implicit AND) of trigrams that cover
+// needle without overlapping (the last one overlaps when the length is no
+// multiple of 3): every row containing the needle contains them all, so
+// it is a superset like the phrase of all its trigrams would be, at a
+// fraction of the cost. FTS5 reads the doclist of every token of a query,
+// and a phrase also checks their positions: "benchmark prefix 1234" is 19
+// trigrams, most of them in every row of the bench's 10,000 prefixes (23 ms
+// as a phrase, under 1 ms as its 7 covering trigrams, for 5 candidates
+// instead of 1, which the exact predicate then sorts out).
+func trigramCover(needle string) []string {
+	r := []rune(needle)
+	var out []string
+	for i := 0; i < len(r); i += minTrigramNeedle {
+		j := i
+		if j+minTrigramNeedle > len(r) {
+			j = len(r) - minTrigramNeedle
+		}
+		out = append(out, `"`+strings.ReplaceAll(string(r[j:j+minTrigramNeedle]), `"`, `""`)+`"`)
+	}
+	return out
 }
 
 // selectorTable is the table sel reads ("" when it reads nothing; a
