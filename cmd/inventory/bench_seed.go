@@ -17,6 +17,7 @@ const benchCF = "bench_text"
 // benchSeed is what the scenarios need to know about the seeded data.
 type benchSeed struct {
 	tagSlugs  []string
+	tenants   []int // prefixes point at one of them each (the tenant filter)
 	sites     []int
 	vlans     []int
 	prefixes  []int // the /24s, in creation (id) order
@@ -33,6 +34,10 @@ type benchSeed struct {
 	// cables: the interfaces of the cable scenarios (bench_cables.go).
 	cables cableSeed
 }
+
+// benchTenants is the number of tenants seeded: every prefix has one, so
+// the tenant filter selects 1% of them.
+const benchTenants = 100
 
 // benchTemplates is the number of interface templates of the benchmark's
 // device type (the issue's 48-port device type; it has 2 power port
@@ -157,6 +162,13 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 	}
 	cf := func(i int) map[string]any { return map[string]any{benchCF: fmt.Sprintf("value-%d", i%100)} }
 
+	if resource.ByContentType("tenancy.tenant") != nil {
+		if s.tenants, err = create("tenancy.tenant", benchTenants, func(i int) resource.Input {
+			return jsonInput("name", fmt.Sprintf("Bench tenant %03d", i), "slug", fmt.Sprintf("bench-tenant-%03d", i))
+		}); err != nil {
+			return nil, err
+		}
+	}
 	if s.sites, err = create("dcim.site", o.sites, func(i int) resource.Input {
 		return jsonInput("name", fmt.Sprintf("Site %05d", i), "slug", fmt.Sprintf("site-%05d", i),
 			"status", "active", "facility", fmt.Sprintf("DC-%d", i%50),
@@ -188,6 +200,9 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 			in := jsonInput("prefix", net, "status", status, "description", desc, "tags", tags(i), "custom_fields", cf(i))
 			if i%4 == 0 {
 				in["scope_type"], in["scope_id"] = json.RawMessage(`"dcim.site"`), json.RawMessage(fmt.Sprint(s.sites[i%len(s.sites)]))
+			}
+			if len(s.tenants) > 0 {
+				in["tenant"] = json.RawMessage(fmt.Sprint(s.tenants[i%len(s.tenants)]))
 			}
 			return in
 		}
