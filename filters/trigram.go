@@ -171,16 +171,42 @@ func SQLiteSearchIndex(table string, columns []string) (create string, build []s
 	del := fmt.Sprintf("DELETE FROM %s WHERE rowid = old.id;", fts)
 	trigger := func(suffix string) string { return quoteIdent(table + SearchIndexSuffix + suffix) }
 	t := quoteIdent(table)
-	build = []string{
-		"DROP TRIGGER IF EXISTS " + trigger("_ai"),
-		"DROP TRIGGER IF EXISTS " + trigger("_ad"),
-		"DROP TRIGGER IF EXISTS " + trigger("_au"),
-		"DROP TABLE IF EXISTS " + fts,
+	build = append(DropSearchTriggers(table),
+		"DROP TABLE IF EXISTS "+fts,
 		create,
 		fmt.Sprintf("INSERT INTO %s(rowid, %s) SELECT id, %s FROM %s", fts, strings.Join(cols, ", "), values(""), t),
 		fmt.Sprintf("CREATE TRIGGER %s AFTER INSERT ON %s BEGIN %s END", trigger("_ai"), t, insert),
 		fmt.Sprintf("CREATE TRIGGER %s AFTER DELETE ON %s BEGIN %s END", trigger("_ad"), t, del),
 		fmt.Sprintf("CREATE TRIGGER %s AFTER UPDATE OF %s ON %s BEGIN %s %s END", trigger("_au"), strings.Join(cols, ", "), t, del, insert),
-	}
+	)
 	return create, build
+}
+
+// searchTriggerSuffixes name the three triggers that keep a table's trigram
+// index: after insert, delete and update.
+var searchTriggerSuffixes = []string{"_ai", "_ad", "_au"}
+
+// SearchTriggerNames are the (unquoted) names of the triggers that keep
+// table's trigram index.
+func SearchTriggerNames(table string) []string {
+	out := make([]string, len(searchTriggerSuffixes))
+	for i, s := range searchTriggerSuffixes {
+		out[i] = table + SearchIndexSuffix + s
+	}
+	return out
+}
+
+// DropSearchTriggers are the statements that drop table's trigram index
+// triggers. A binary built without FTS5 runs them at Migrate: the triggers
+// write into an FTS5 table, so on a database a tagged build migrated they
+// would fail every write of the table ("no such module: fts5"). Dropping a
+// trigger does not need the module; the FTS5 table itself stays (dropping
+// it would), and the next tagged Migrate sees the triggers missing and
+// rebuilds the index from the rows.
+func DropSearchTriggers(table string) []string {
+	var out []string
+	for _, n := range SearchTriggerNames(table) {
+		out = append(out, "DROP TRIGGER IF EXISTS "+quoteIdent(n))
+	}
+	return out
 }

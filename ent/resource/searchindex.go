@@ -90,7 +90,9 @@ func sqliteSearchIndexes(ctx context.Context, ex SQLExecer) (bool, error) {
 		return false, err
 	}
 	if fts5 == 0 {
-		return false, nil
+		// A tagged build may have migrated this database: its triggers
+		// would fail every write here (filters.DropSearchTriggers).
+		return false, DropSearchTriggers(ctx, ex)
 	}
 	for _, d := range All() {
 		if len(d.Search) == 0 {
@@ -104,6 +106,23 @@ func sqliteSearchIndexes(ctx context.Context, ex SQLExecer) (bool, error) {
 	return true, nil
 }
 
+// DropSearchTriggers drops the triggers of every SQLite trigram index, as
+// a build without FTS5 does at Migrate (filters.DropSearchTriggers says
+// why); the next Migrate of a build with FTS5 rebuilds the indexes.
+func DropSearchTriggers(ctx context.Context, ex SQLExecer) error {
+	for _, d := range All() {
+		if len(d.Search) == 0 {
+			continue
+		}
+		for _, stmt := range filters.DropSearchTriggers(d.Table) {
+			if _, err := ex.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("search index of %s: %s: %w", d.Table, stmt, err)
+			}
+		}
+	}
+	return nil
+}
+
 func sqliteSearchIndex(ctx context.Context, ex SQLExecer, table string, columns []string) error {
 	create, build := filters.SQLiteSearchIndex(table, columns)
 	var have string
@@ -111,7 +130,16 @@ func sqliteSearchIndex(ctx context.Context, ex SQLExecer, table string, columns 
 		return err
 	}
 	if have == create {
-		return nil
+		// Up to date unless a build without FTS5 dropped its triggers in
+		// between (rows written since are missing from the index).
+		names := filters.SearchTriggerNames(table)
+		var n int
+		if _, err := queryRow(ctx, ex, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?, ?)", &n, names[0], names[1], names[2]); err != nil {
+			return err
+		}
+		if n == len(names) {
+			return nil
+		}
 	}
 	for _, stmt := range build {
 		if _, err := ex.ExecContext(ctx, stmt); err != nil {
