@@ -7,13 +7,11 @@ package servertest
 import (
 	"bytes"
 	"context"
-	stdsql "database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,14 +79,15 @@ type Env struct {
 	live *liveServer
 }
 
-// New opens a fresh database of kind "sqlite" or "postgres".
+// New opens a fresh database of kind "sqlite" or "postgres": a copy of a
+// migrated template (template.go).
 func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
 	t.Helper()
 	ctx := context.Background()
 	var dsn string
 	switch kind {
 	case "sqlite":
-		dsn = filepath.Join(t.TempDir(), "test.db")
+		dsn = freshSQLite(t)
 	case "postgres":
 		dsn = freshPostgres(t)
 	default:
@@ -106,9 +105,6 @@ func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
 		// (or a few at once), so a few connections each are plenty.
 		d.Write.SetMaxOpenConns(pgConnsPerEnv)
 		d.Write.SetMaxIdleConns(2)
-	}
-	if err := d.Migrate(ctx); err != nil {
-		t.Fatal(err)
 	}
 	cfg := server.Defaults()
 	cfg.Peppers = Pepper
@@ -129,45 +125,13 @@ type liveServer struct {
 	http *httptest.Server
 }
 
-// pgConnsPerEnv caps each Env's PostgreSQL pool: with `make test`'s
-// -parallel 12, at most 12*(6+1) = 84 connections (the +1 is the admin
-// connection that created the database), below max_connections = 100.
-const pgConnsPerEnv = 6
-
-var pgCounter struct {
-	sync.Mutex
-	n int
-}
-
-// freshPostgres creates a database for one test and drops it afterwards.
-func freshPostgres(t testing.TB) string {
-	admin := os.Getenv("INVENTORY_TEST_POSTGRES")
-	if admin == "" {
-		t.Skip("INVENTORY_TEST_POSTGRES not set")
-	}
-	pgCounter.Lock()
-	pgCounter.n++
-	name := fmt.Sprintf("inv_%d_%d", os.Getpid(), pgCounter.n)
-	pgCounter.Unlock()
-	conn, err := stdsql.Open("pgx", admin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.Exec("CREATE DATABASE " + name); err != nil {
-		conn.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
-		conn.Close()
-	})
-	u, err := url.Parse(admin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	return u.String()
-}
+// pgConnsPerEnv caps each Env's PostgreSQL pool and pgAdminConns the
+// process's admin pool (template.go): with `make test`'s -parallel 12,
+// at most 12*6+4 = 76 connections, below max_connections = 100.
+const (
+	pgConnsPerEnv = 6
+	pgAdminConns  = 4
+)
 
 // URL starts a real HTTP server on loopback (for clients such as pynetbox)
 // and returns its base URL.
