@@ -235,6 +235,26 @@ func (e *Env) Must(want int, method, path string, body any, headers ...string) *
 	return r
 }
 
+// Cost is the number of read queries (DB.Queries) a GET of path makes as
+// this Env's caller, for the tests that guard against N+1 loads. The read
+// cache is emptied first, so that the request's own reads are counted,
+// not what earlier requests left cached. The answer must be a 200.
+func (e *Env) Cost(path string) int64 {
+	e.T.Helper()
+	n, _ := e.CostOf(path)
+	return n
+}
+
+// CostOf is Cost that returns the answer too, for checks of what the
+// counted page holds.
+func (e *Env) CostOf(path string) (int64, *Response) {
+	e.T.Helper()
+	e.DB.Cache.Bump()
+	before := e.DB.Queries.Load()
+	r := e.Must(http.StatusOK, "GET", path, nil)
+	return e.DB.Queries.Load() - before, r
+}
+
 // NewUser creates a user who is not a superuser (as the admin, through the
 // API) and returns an Env that authenticates with a fresh v1 token of
 // theirs, and the user's id.
