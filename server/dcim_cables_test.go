@@ -289,12 +289,7 @@ func TestCableLinkPeersQueries(t *testing.T) {
 		}
 		e.Must(http.StatusCreated, "POST", "/api/dcim/cables/", resolveRefs(ids, ends([]string{"dcim.consoleport:@cp1"},
 			[]string{"dcim.consoleserverport:@csp1"})))
-		cost := func(q string) int64 {
-			e.DB.Cache.Bump()
-			before := e.DB.Queries.Load()
-			e.Must(http.StatusOK, "GET", q, nil)
-			return e.DB.Queries.Load() - before
-		}
+		cost := e.Cost
 		// Both pages are short (no count query). The bigger page may cost
 		// one query less than the single row, never more: nested rows are
 		// cached by their id set within a request, and the page of six asks
