@@ -19,7 +19,8 @@ import (
 // index would still scan) and that every custom field case of the filter
 // suite answers as without them. It fails when the filter's expression
 // and the index's stop being the same text. (PostgreSQL's trigram indexes
-// need pg_trgm: server's TestCustomFieldIndexes plans those.)
+// need pg_trgm, which this suite does not install: server's
+// TestCustomFieldIndexes plans those.)
 func TestCustomFieldIndexes(t *testing.T) {
 	ctx := context.Background()
 	spec := testSpec()
@@ -37,6 +38,9 @@ func TestCustomFieldIndexes(t *testing.T) {
 		{"cf_txte=hello", "cfx_txte"},
 		{"cf_txte=hello&cf_txte=HELLO", "cfx_txte"},
 		{"cf_sel=a", "cfx_sel"},
+		// A substring: on SQLite a scan of the values' index instead
+		// of the table (PostgreSQL's trigram index is not made here).
+		{"cf_txt=hello", "cfx_txt"},
 	}
 	for _, d := range openDBs(t) {
 		pg := d.dialect == dialect.Postgres
@@ -131,6 +135,9 @@ func TestCustomFieldIndexes(t *testing.T) {
 			return ids, strings.Join(plan, "\n") + "\n" + query, rows.Err()
 		}
 		for _, c := range uses {
+			if pg && c.index == "cfx_txt" {
+				continue
+			}
 			_, plan, err := run(c.q, Strict, true)
 			if err != nil {
 				t.Fatalf("%s %s: %v", d.name, c.q, err)
