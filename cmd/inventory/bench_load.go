@@ -258,6 +258,7 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 		{name: "filter name__ic (VLANs)", clients: C, warm: true, next: get("/api/ipam/vlans/?limit=50&name__ic=n-0012")},
 		{name: "filter tag", clients: C, warm: true, next: get(model + "?limit=50&tag=" + tag)},
 		{name: "filter cf_" + benchCF, clients: C, warm: true, next: get(model + "?limit=50&cf_" + benchCF + "=value-42")},
+		{name: "filter cf_" + benchCFInt, clients: C, warm: true, next: get(model + "?limit=50&cf_" + benchCFInt + "=42")},
 		{name: "filter name__ic+tag+cf_ (sites)", clients: C, warm: true, next: get("/api/dcim/sites/?limit=50&name__ic=site%200&tag=" + tag + "&cf_" + benchCF + "=value-4")},
 		// Issue 15: searches and string lookups against an equality filter
 		// on an indexed column (the prefixes' cached site), and an offset

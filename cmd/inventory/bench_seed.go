@@ -11,8 +11,13 @@ import (
 	"github.com/inventory/inventory/webhooks"
 )
 
-// benchCF is the text custom field set on every seeded object.
-const benchCF = "bench_text"
+// benchCF is the text custom field set on every seeded object (loose:
+// its filter is a substring match); benchCFInt an integer one (its filter
+// an equality).
+const (
+	benchCF    = "bench_text"
+	benchCFInt = "bench_int"
+)
 
 // benchSeed is what the scenarios need to know about the seeded data.
 type benchSeed struct {
@@ -146,7 +151,10 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 	if resource.ByContentType("ipam.ipaddress") != nil {
 		types = append(types, "ipam.ipaddress")
 	}
-	if _, err := create("extras.customfield", 1, func(int) resource.Input {
+	if _, err := create("extras.customfield", 2, func(i int) resource.Input {
+		if i == 1 {
+			return jsonInput("name", benchCFInt, "type", "integer", "object_types", types)
+		}
 		return jsonInput("name", benchCF, "type", "text", "object_types", types)
 	}); err != nil {
 		return nil, err
@@ -160,7 +168,9 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		}
 		return []int{a, b}
 	}
-	cf := func(i int) map[string]any { return map[string]any{benchCF: fmt.Sprintf("value-%d", i%100)} }
+	cf := func(i int) map[string]any {
+		return map[string]any{benchCF: fmt.Sprintf("value-%d", i%100), benchCFInt: i % 100}
+	}
 
 	if resource.ByContentType("tenancy.tenant") != nil {
 		if s.tenants, err = create("tenancy.tenant", benchTenants, func(i int) resource.Input {

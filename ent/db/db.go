@@ -188,6 +188,7 @@ const CacheTTL = 2 * time.Second
 func withCache(d *DB) *DB {
 	d.Cache = resource.NewCache(CacheTTL)
 	d.Client.Use(resource.NaturalHook())
+	d.Client.Use(resource.CustomFieldIndexHook())
 	d.Client.Use(func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			v, err := next.Mutate(ctx, m)
@@ -274,6 +275,9 @@ func (d *DB) Migrate(ctx context.Context) error {
 		slog.Warn("pg_trgm is not available (CREATE EXTENSION pg_trgm failed): q and the case-insensitive lookups scan their tables; create the extension as a superuser and restart to index them")
 	case d.Dialect == dialect.SQLite && !searchWarned.Swap(true):
 		slog.Warn("this build's SQLite has no FTS5 (build with -tags sqlite_fts5, as make build does): q and the case-insensitive lookups scan their tables")
+	}
+	if err := resource.CustomFieldIndexes(ctx, c, d.Dialect); err != nil {
+		return err
 	}
 	return ipam.RebuildPrefixScopes(ctx, c)
 }
