@@ -23,7 +23,7 @@ ENT_GCFLAGS ?= -l -dwarf=false
 DEV_GCFLAGS ?= '-gcflags=$(ENT_PKG)=$(ENT_GCFLAGS)'
 
 .DEFAULT_GOAL := help
-.PHONY: help build release run generate generate-check scale-check lint test test-update bench clean
+.PHONY: help build release run generate generate-check scale-check lint test test-update bench conformance clean
 
 help: ## Show this help
 	@echo 'Usage: make <target>'
@@ -95,6 +95,9 @@ bench: release ## Run the benchmark against SQLite, then PostgreSQL if INVENTORY
 	else \
 		echo 'bench: INVENTORY_TEST_POSTGRES not set; skipping the PostgreSQL benchmark'; \
 	fi
+
+conformance: ## Fuzz a live server against /api/schema/ with schemathesis (pinned; SQLite, and PostgreSQL when INVENTORY_TEST_POSTGRES is set)
+	.ci/conformance.sh
 
 clean: ## Remove build output and local data (bin/, data/)
 	rm -rf bin data

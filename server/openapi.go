@@ -203,6 +203,13 @@ func BuildOpenAPI(version string) *openapi3.T {
 		b.modelPaths(d.App, d.Path, d)
 	}
 	b.specialPaths(mustRegistry())
+	for _, item := range b.paths.Map() {
+		for _, o := range item.Operations() {
+			if o.RequestBody != nil {
+				o.Responses.Set("413", oasErrorRef("PayloadTooLarge"))
+			}
+		}
+	}
 	return &openapi3.T{
 		OpenAPI: "3.0.3",
 		Info: &openapi3.Info{
@@ -328,6 +335,8 @@ func (b *oasBuilder) responses() openapi3.ResponseBodies {
 			WithDescription("The object is protected by related objects, or (allocations) the space is exhausted.").WithJSONSchemaRef(oasRef("Error"))},
 		"UnprocessableContent": &openapi3.ResponseRef{Value: openapi3.NewResponse().
 			WithDescription("The Idempotency-Key was used for a different request.").WithJSONSchemaRef(oasRef("Error"))},
+		"PayloadTooLarge": &openapi3.ResponseRef{Value: openapi3.NewResponse().
+			WithDescription("The request body is larger than the server accepts.").WithJSONSchemaRef(oasRef("Error"))},
 		"PreconditionFailed": &openapi3.ResponseRef{Value: openapi3.NewResponse().
 			WithDescription("If-Match does not match the object's ETag.").WithJSONSchemaRef(oasRef("Error"))},
 	}
@@ -348,17 +357,27 @@ func (b *oasBuilder) tags() openapi3.Tags {
 
 // --- model schemas -----------------------------------------------------
 
+// oasCount is a page's count: null under cursor pagination (?start=),
+// which does not count.
+func oasCount() *openapi3.SchemaRef {
+	s := oasTyped("integer")
+	s.Nullable = true
+	return oasVal(s)
+}
+
 // model adds the schemas of one model.
 func (b *oasBuilder) model(d *resource.Descriptor) {
 	t := d.Type
 	// The complete representation.
+	// No property is required: ?fields=, ?omit= and ?brief= leave any of
+	// them out of a response, and a required property that can be absent
+	// breaks generated clients (issue 16). The nested forms (Brief, Nested)
+	// are always complete and keep theirs.
 	full := oasObject(map[string]*openapi3.SchemaRef{})
 	for _, f := range d.FullFields() {
 		full.Properties[f.Name] = b.readField(f)
-		if f.ReadOnly || f.Required {
-			full.Required = append(full.Required, f.Name)
-		}
 	}
+	full.Description = "Every property may be left out by ?fields=, ?omit= or ?brief=."
 	b.schemas[t] = oasVal(full)
 
 	// Brief: ?brief=1 and the object nested in an FK (which leaves out
@@ -377,7 +396,7 @@ func (b *oasBuilder) model(d *resource.Descriptor) {
 	b.schemas["Brief"+t] = oasVal(brief)
 
 	b.schemas["Paginated"+t+"List"] = oasVal(oasObject(map[string]*openapi3.SchemaRef{
-		"count":    oasVal(oasTyped("integer")),
+		"count":    oasCount(),
 		"next":     oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri", Nullable: true}),
 		"previous": oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri", Nullable: true}),
 		"results":  oasVal(oasArrayOf(oasRef(t))),
@@ -394,7 +413,11 @@ func (b *oasBuilder) model(d *resource.Descriptor) {
 			continue
 		}
 		w.Properties[f.Name] = b.writeField(f)
-		p.Properties[f.Name] = b.writeField(f)
+		if !f.CreateOnly {
+			// Ignored on update: any value is accepted there, so the
+			// partial form does not describe it.
+			p.Properties[f.Name] = b.writeField(f)
+		}
 		if f.Required {
 			w.Required = append(w.Required, f.Name)
 		}
@@ -402,8 +425,9 @@ func (b *oasBuilder) model(d *resource.Descriptor) {
 	if d.Tagged {
 		tags := oasVal(&openapi3.Schema{
 			Type:        &openapi3.Types{"array"},
-			Description: "Tags by id or by attributes (name, slug).",
+			Description: "Tags by id or by attributes (name, slug); null is no change.",
 			Items:       oasRef("ObjectReference"),
+			Nullable:    true,
 		})
 		for _, name := range []string{"tags", "add_tags", "remove_tags"} {
 			w.Properties[name], p.Properties[name] = tags, tags
@@ -549,7 +573,11 @@ func (b *oasBuilder) stringish(f *resource.Field) *openapi3.Schema {
 		return s
 	case "email":
 		s := oasTyped("string")
-		s.Format = "email"
+		if f.Required {
+			// An optional address is "" when not set: no format then,
+			// as formats hold only where every value satisfies them.
+			s.Format = "email"
+		}
 		return s
 	case "password":
 		s := oasTyped("string")
@@ -580,7 +608,17 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 		return r
 	case resource.KindCoalesce:
 		return oasNullableRef(oasRef("Brief"+f.TargetModel().Type), true)
-	case resource.KindM2M, resource.KindReverse:
+	case resource.KindReverse:
+		if f.Reverse.Exists {
+			s := oasTyped("boolean")
+			s.ReadOnly = true
+			return oasVal(s)
+		}
+		if !f.Reverse.Many {
+			return b.reverseOne(f)
+		}
+		return oasVal(oasArrayOf(oasRef(b.relatedSchema(f))))
+	case resource.KindM2M:
 		if f.ByLookup {
 			return oasVal(oasArrayOf(oasVal(oasTyped("string")))) // a config context's tag slugs
 		}
@@ -595,13 +633,16 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 		s.Description = "Custom field name → value."
 		return oasVal(s)
 	case resource.KindGenericObject:
+		// anyOf, not oneOf: the brief forms of several models share their
+		// properties (id, url, display, name), so one object can match
+		// more than one of them.
 		s := &openapi3.Schema{Nullable: true, ReadOnly: true}
 		for _, t := range f.Types {
 			if td := resource.ByContentType(t); td != nil {
-				s.OneOf = append(s.OneOf, oasRef("Brief"+td.Type))
+				s.AnyOf = append(s.AnyOf, oasRef("Brief"+td.Type))
 			}
 		}
-		if len(s.OneOf) == 0 {
+		if len(s.AnyOf) == 0 {
 			s = oasFreeObject()
 			s.Nullable, s.ReadOnly = true, true
 			s.Description = "The brief representation of the related object."
@@ -630,6 +671,38 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 	return oasVal(s)
 }
 
+// reverseOne is a reverse relation rendering at most one row: that row
+// nested, or with Through the object its Through key points at, the row
+// itself nested under As; null when there is none.
+func (b *oasBuilder) reverseOne(f *resource.Field) *openapi3.SchemaRef {
+	if f.Reverse.Through == "" {
+		return oasNullableRef(oasRef(b.relatedSchema(f)), true)
+	}
+	td := f.TargetModel()
+	via := td.Field(f.Reverse.Through)
+	form, asForm := via.TargetModel().NestedFields(), td.NestedFields()
+	if len(f.Nested) > 0 {
+		form, asForm = f.RelatedForm(), f.AsForm()
+	}
+	s := b.formObject(form)
+	if f.Reverse.As != "" {
+		s.Properties[f.Reverse.As] = oasVal(b.formObject(asForm))
+		s.Required = append(s.Required, f.Reverse.As)
+	}
+	s.Nullable, s.ReadOnly = true, true
+	return oasVal(s)
+}
+
+// formObject is an object rendered in a nested form: every field present.
+func (b *oasBuilder) formObject(form []*resource.Field) *openapi3.Schema {
+	s := oasObject(map[string]*openapi3.SchemaRef{})
+	for _, tf := range form {
+		s.Properties[tf.Name] = b.readField(tf)
+		s.Required = append(s.Required, tf.Name)
+	}
+	return s
+}
+
 // writeField is a field in a request.
 func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 	switch f.Kind {
@@ -638,9 +711,8 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 		s.Description = "The image: a file part of multipart/form-data, or in JSON a base64 data URI (data:image/png;base64,...)."
 		return oasVal(s)
 	case resource.KindFK:
-		if f.PK {
-			return oasPK(f)
-		}
+		// PK fields render as the bare id but are written like any
+		// relation: an id or identifying attributes.
 		if f.Nullable {
 			return oasNullableRef(oasRef("ObjectReference"), false)
 		}
@@ -652,14 +724,36 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 		return oasVal(oasArrayOf(oasRef("ObjectReference")))
 	case resource.KindCustomFields:
 		s := oasFreeObject()
-		s.Description = "Custom field name → value."
+		s.Description = "Custom field name → value; null is no change."
+		s.Nullable = true
 		return oasVal(s)
 	case resource.KindChoice:
 		vals, typ := oasChoiceValues(f)
 		s := oasTyped(typ)
 		s.Enum = vals
-		s.Nullable = f.Nullable
+		if f.Nullable && !f.Required {
+			// Blank (or null) clears it: it reads back as null.
+			s.Nullable = true
+			if typ == "string" {
+				s.Enum = append(s.Enum, "")
+			}
+		}
 		return oasVal(s)
+	case "password":
+		// Any length: only its hash is stored (NetBox's serializer field
+		// has no max_length).
+		s := oasTyped("string")
+		s.WriteOnly = true
+		return oasVal(s)
+	case resource.KindString, resource.KindText, resource.KindSecret, "slug":
+		if len(f.Choices) == 0 {
+			// DRF's CharField takes a number too and stores its text
+			// (pynetbox scripts send serial=12345): the document says so
+			// rather than promise a 400 the server does not give.
+			s := b.baseField(f)
+			num := oasTyped("number")
+			return oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(s), oasVal(num)}, Nullable: s.Nullable})
+		}
 	}
 	return oasVal(b.baseField(f))
 }
@@ -786,8 +880,8 @@ func (b *oasBuilder) listParams(d *resource.Descriptor) openapi3.Parameters {
 	}
 	sort.Strings(ordering)
 	ps := openapi3.Parameters{
-		oasQueryParam("limit", "Number of results per page (0: as many as allowed).", oasTyped("integer")),
-		oasQueryParam("offset", "Index of the first result.", oasTyped("integer")),
+		oasQueryParam("limit", "Number of results per page (0: as many as allowed); a value that is not a non-negative integer is ignored, as Django REST framework does.", oasLenientInt()),
+		oasQueryParam("offset", "Index of the first result; a value that is not a non-negative integer is ignored.", oasLenientInt()),
 		oasQueryParam("start", "Cursor: return objects whose id is at least this (ordered by id; not with offset or ordering).", oasTyped("integer")),
 		oasQueryParam("ordering", "Comma-separated fields to order by, \"-\" for descending: "+strings.Join(ordering, ", ")+".", oasTyped("string")),
 	}
@@ -821,6 +915,14 @@ func (b *oasBuilder) listParams(d *resource.Descriptor) openapi3.Parameters {
 	return ps
 }
 
+// oasLenientInt is limit's and offset's schema: a non-negative integer,
+// though any other text is accepted and ignored (DRF's
+// LimitOffsetPagination falls back to its default), so the document does
+// not promise a 400 for it.
+func oasLenientInt() *openapi3.Schema {
+	return &openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(oasTyped("integer")), oasVal(oasTyped("string"))}}
+}
+
 // filterParam is one filter parameter; values may be repeated (ORed)
 // except for booleans and __empty.
 func oasFilterParam(name string, f *filters.Filter, lookup string) *openapi3.ParameterRef {
@@ -852,6 +954,15 @@ func oasFilterParam(name string, f *filters.Filter, lookup string) *openapi3.Par
 		for i, c := range f.Choices {
 			item.Enum[i] = c
 		}
+		if f.Nullable {
+			item.Enum = append(item.Enum, "null") // FILTERS_NULL_CHOICE_VALUE
+		}
+	}
+	if (f.Kind == filters.ForeignID || f.Kind == filters.TreeID || f.Nullable && item.Type.Is("integer")) && (lookup == "" || lookup == "n") {
+		// An id, or "null" for none.
+		null := oasTyped("string")
+		null.Enum = []any{"null"}
+		item = &openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(item), oasVal(null)}}
 	}
 	if f.Kind == filters.Boolean {
 		return oasQueryParam(name, "", item)
@@ -896,7 +1007,7 @@ func (b *oasBuilder) shape(name string) *openapi3.SchemaRef {
 	case strings.HasPrefix(name, "page:"):
 		nstr := oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri", Nullable: true})
 		return oasVal(oasObject(map[string]*openapi3.SchemaRef{
-			"count": oasVal(oasTyped("integer")), "next": nstr, "previous": nstr,
+			"count": oasCount(), "next": nstr, "previous": nstr,
 			"results": oasVal(oasArrayOf(b.shape(strings.TrimPrefix(name, "page:")))),
 		}, "count", "next", "previous", "results"))
 	}

@@ -91,11 +91,12 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Fatalf("sites: parameter %s missing", n)
 		}
 	}
-	if enum := params["status"].Schema.Value.Items.Value.Enum; len(enum) != 5 || enum[0] != "planned" {
+	if enum := params["status"].Schema.Value.Items.Value.Enum; len(enum) != 6 || enum[0] != "planned" || enum[5] != "null" {
 		t.Fatalf("status choices %v", enum)
 	}
-	if params["region_id"].Schema.Value.Items.Value.Type.Slice()[0] != "integer" {
-		t.Fatal("region_id is not a list of integers")
+	// An id, or "null" for none.
+	if any := params["region_id"].Schema.Value.Items.Value.AnyOf; len(any) != 2 || !any[0].Value.Type.Is("integer") || any[1].Value.Enum[0] != "null" {
+		t.Fatal("region_id is not a list of integers or null")
 	}
 	// A choice renders as {value, label}; an FK as its brief form.
 	site := doc.Components.Schemas["Site"].Value
