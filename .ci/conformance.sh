@@ -45,9 +45,17 @@ fuzz() {
 	# positive_data_acceptance is left out: a schema-valid body still
 	# names related objects that do not exist, or repeats a unique name,
 	# and the server rightly answers 400 (declared in the document).
-	"$venv/bin/schemathesis" run "http://127.0.0.1:$port/api/schema/?format=json" \
+	# Changing or deleting users and tokens is left out: the fuzzer would
+	# disable the admin's own token (or delete the admin) and every later
+	# request would be a 403; the Go test (servertest.CheckOpenAPI) covers
+	# those operations.
+	# The document as served, fetched once (building it takes a few
+	# seconds on first request, past the fuzzer's loading timeout).
+	curl -fsS --max-time 300 "http://127.0.0.1:$port/api/schema/?format=json" -o "$work/$name.json"
+	"$venv/bin/schemathesis" run "$work/$name.json" --url "http://127.0.0.1:$port" \
 		--header "Authorization: Token $token" \
 		--checks all --exclude-checks positive_data_acceptance \
+		--exclude-operation-id-regex '^users_(tokens|users)_(update|partial_update|destroy|bulk_update|bulk_partial_update|bulk_destroy)$' \
 		--max-examples "$examples" --workers 1 --seed 1 --no-color \
 		${CONFORMANCE_ARGS:-}
 	kill "$pid"

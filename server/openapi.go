@@ -755,7 +755,39 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 			return oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(s), oasVal(num)}, Nullable: s.Nullable})
 		}
 	}
-	return oasVal(b.baseField(f))
+	base := b.baseField(f)
+	if alt := oasLenientAlt(f, base); alt != nil {
+		return oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(base), oasVal(alt)}, Nullable: base.Nullable})
+	}
+	return oasVal(base)
+}
+
+// Texts the server reads as numbers and booleans, as DRF's fields do.
+const (
+	oasNumericText = `^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$`
+	oasBoolText    = `^(?i)(true|false|1|0|yes|no|on|off|t|f|y|n)$`
+)
+
+// oasLenientAlt is what DRF's fields accept besides their JSON type, so
+// that the document does not promise a 400 the server does not give: an
+// integer or a number as numeric text, a boolean as 0/1 or text ("true",
+// "yes", "on"...).
+func oasLenientAlt(f *resource.Field, base *openapi3.Schema) *openapi3.Schema {
+	if len(f.Choices) > 0 || len(base.Enum) > 0 || base.Type == nil {
+		return nil
+	}
+	switch {
+	case base.Type.Is("integer") && f.Kind == resource.KindInt, base.Type.Is("number") && f.Kind == resource.KindFloat:
+		s := oasTyped("string")
+		s.Pattern = oasNumericText
+		return s
+	case base.Type.Is("boolean"):
+		return &openapi3.Schema{AnyOf: openapi3.SchemaRefs{
+			oasVal(&openapi3.Schema{Type: &openapi3.Types{"integer"}, Enum: []any{0, 1}}),
+			oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Pattern: oasBoolText}),
+		}}
+	}
+	return nil
 }
 
 // --- model paths -------------------------------------------------------
@@ -778,7 +810,8 @@ func (b *oasBuilder) op(app, id, summary string, params openapi3.Parameters) *op
 // viewParams are the representation parameters of list and detail GETs.
 func oasViewParams() openapi3.Parameters {
 	return openapi3.Parameters{
-		oasQueryParam("brief", "Render the brief representation.", oasTyped("boolean")),
+		oasQueryParam("brief", "Render the brief representation: any non-empty value, false included, as NetBox reads it.",
+			&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(oasTyped("boolean")), oasVal(oasTyped("string"))}}),
 		oasQueryParam("fields", "Comma-separated fields to render (all others are left out).", oasTyped("string")),
 		oasQueryParam("omit", "Comma-separated fields to leave out.", oasTyped("string")),
 		oasQueryParam("exclude", "Comma-separated fields to leave out (accepted for compatibility).", oasTyped("string")),
@@ -849,7 +882,8 @@ func (b *oasBuilder) modelPaths(app, p string, d *resource.Descriptor) {
 			{"PATCH", "_partial_update", "Partially update " + a + verbose, pw},
 		} {
 			o := b.op(app, prefix+m.id, m.summary, openapi3.Parameters{idParam, ifMatch})
-			o.RequestBody = oasJSONBody(m.body, true)
+			// A PATCH without a body changes nothing and answers the object.
+			o.RequestBody = oasJSONBody(m.body, m.method != "PATCH")
 			oasMultipart(d, o.RequestBody, m.body)
 			o.Responses.Set("200", oasJSONResponse("The updated "+verbose+".", oasRef(t)))
 			o.Responses.Set("400", oasErrorRef("BadRequest"))

@@ -200,3 +200,23 @@ func TestSwaggerUI(t *testing.T) {
 		}
 	})
 }
+
+// TestStaticRouteMethod: a method a static route lacks is a 405 with that
+// route's Allow, even where a parameter route beside it serves the method
+// (the document declares POST only for tokens/provision/).
+func TestStaticRouteMethod(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		for _, c := range []struct{ method, path, allow string }{
+			{"PUT", "/api/users/tokens/provision/", "POST, OPTIONS"},
+			{"DELETE", "/api/users/tokens/provision/", "POST, OPTIONS"},
+		} {
+			r := e.Do(c.method, c.path, map[string]any{})
+			if r.Status != http.StatusMethodNotAllowed || r.Header.Get("Allow") != c.allow {
+				t.Errorf("%s %s: %d, Allow %q, want 405 and %q: %s", c.method, c.path, r.Status, r.Header.Get("Allow"), c.allow, r.Body)
+			}
+		}
+		// The parameter route still serves its own ids.
+		e.Must(http.StatusNotFound, "PUT", "/api/users/tokens/999/", map[string]any{})
+	})
+}
