@@ -891,8 +891,12 @@ func (b *oasBuilder) modelPaths(app, p string, d *resource.Descriptor) {
 			o.Responses.Set("412", oasErrorRef("PreconditionFailed"))
 			detail.SetOperation(m.method, o)
 		}
-		del := b.op(app, prefix+"_destroy", "Delete "+a+verbose, openapi3.Parameters{idParam})
+		del := b.op(app, prefix+"_destroy", "Delete "+a+verbose, openapi3.Parameters{idParam, ifMatch})
 		del.Responses.Set("204", oasEmptyResponse("Deleted."))
+		// A body is read (changelog_message), so it may be invalid or too large.
+		del.Responses.Set("400", oasErrorRef("BadRequest"))
+		del.Responses.Set("412", oasErrorRef("PreconditionFailed"))
+		del.Responses.Set("413", oasErrorRef("PayloadTooLarge"))
 		del.Responses.Set("404", oasErrorRef("NotFound"))
 		del.Responses.Set("409", oasErrorRef("Conflict"))
 		detail.Delete = del
