@@ -57,8 +57,16 @@ type CircuitTermination struct {
 	// RegionID holds the value of the "_region_id" field.
 	RegionID *int `json:"_region_id,omitempty"`
 	// SiteGroupID holds the value of the "_site_group_id" field.
-	SiteGroupID  *int `json:"_site_group_id,omitempty"`
-	selectValues sql.SelectValues
+	SiteGroupID *int `json:"_site_group_id,omitempty"`
+	// CableID holds the value of the "cable_id" field.
+	CableID *int `json:"cable_id,omitempty"`
+	// CableEnd holds the value of the "cable_end" field.
+	CableEnd *string `json:"cable_end,omitempty"`
+	// CableConnector holds the value of the "cable_connector" field.
+	CableConnector *int `json:"cable_connector,omitempty"`
+	// CablePositions holds the value of the "cable_positions" field.
+	CablePositions []int `json:"cable_positions,omitempty"`
+	selectValues   sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -66,13 +74,13 @@ func (*CircuitTermination) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case circuittermination.FieldCustomFieldData:
+		case circuittermination.FieldCustomFieldData, circuittermination.FieldCablePositions:
 			values[i] = new([]byte)
 		case circuittermination.FieldMarkConnected, circuittermination.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case circuittermination.FieldID, circuittermination.FieldCircuitID, circuittermination.FieldTerminationID, circuittermination.FieldPortSpeed, circuittermination.FieldUpstreamSpeed, circuittermination.FieldProviderNetworkID, circuittermination.FieldLocationID, circuittermination.FieldSiteID, circuittermination.FieldRegionID, circuittermination.FieldSiteGroupID:
+		case circuittermination.FieldID, circuittermination.FieldCircuitID, circuittermination.FieldTerminationID, circuittermination.FieldPortSpeed, circuittermination.FieldUpstreamSpeed, circuittermination.FieldProviderNetworkID, circuittermination.FieldLocationID, circuittermination.FieldSiteID, circuittermination.FieldRegionID, circuittermination.FieldSiteGroupID, circuittermination.FieldCableID, circuittermination.FieldCableConnector:
 			values[i] = new(sql.NullInt64)
-		case circuittermination.FieldTermSide, circuittermination.FieldTerminationType, circuittermination.FieldXconnectID, circuittermination.FieldPpInfo, circuittermination.FieldDescription, circuittermination.FieldCircuitCid:
+		case circuittermination.FieldTermSide, circuittermination.FieldTerminationType, circuittermination.FieldXconnectID, circuittermination.FieldPpInfo, circuittermination.FieldDescription, circuittermination.FieldCircuitCid, circuittermination.FieldCableEnd:
 			values[i] = new(sql.NullString)
 		case circuittermination.FieldCreated, circuittermination.FieldLastUpdated:
 			values[i] = new(sql.NullTime)
@@ -230,6 +238,35 @@ func (_m *CircuitTermination) assignValues(columns []string, values []any) error
 				_m.SiteGroupID = new(int)
 				*_m.SiteGroupID = int(value.Int64)
 			}
+		case circuittermination.FieldCableID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_id", values[i])
+			} else if value.Valid {
+				_m.CableID = new(int)
+				*_m.CableID = int(value.Int64)
+			}
+		case circuittermination.FieldCableEnd:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_end", values[i])
+			} else if value.Valid {
+				_m.CableEnd = new(string)
+				*_m.CableEnd = value.String
+			}
+		case circuittermination.FieldCableConnector:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_connector", values[i])
+			} else if value.Valid {
+				_m.CableConnector = new(int)
+				*_m.CableConnector = int(value.Int64)
+			}
+		case circuittermination.FieldCablePositions:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_positions", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.CablePositions); err != nil {
+					return fmt.Errorf("unmarshal field cable_positions: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -340,6 +377,24 @@ func (_m *CircuitTermination) String() string {
 		builder.WriteString("_site_group_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
+	builder.WriteString(", ")
+	if v := _m.CableID; v != nil {
+		builder.WriteString("cable_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.CableEnd; v != nil {
+		builder.WriteString("cable_end=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.CableConnector; v != nil {
+		builder.WriteString("cable_connector=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("cable_positions=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CablePositions))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuittermination"
 )
@@ -162,6 +163,11 @@ func (_c *CircuitTerminationCreate) check() error {
 	if _, ok := _c.mutation.CircuitCid(); !ok {
 		return &ValidationError{Name: "_circuit_cid", err: errors.New(`ent: missing required field "CircuitTermination._circuit_cid"`)}
 	}
+	if v, ok := _c.mutation.CableEnd(); ok {
+		if err := circuittermination.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "CircuitTermination.cable_end": %w`, err)}
+		}
+	}
 	if len(_c.mutation.CircuitIDs()) == 0 {
 		return &ValidationError{Name: "circuit", err: errors.New(`ent: missing required edge "CircuitTermination.circuit"`)}
 	}
@@ -267,6 +273,18 @@ func (_c *CircuitTerminationCreate) createSpec() (*CircuitTermination, *sqlgraph
 		_spec.SetField(circuittermination.FieldSiteGroupID, field.TypeInt, value)
 		_node.SiteGroupID = &value
 	}
+	if value, ok := _c.mutation.CableEnd(); ok {
+		_spec.SetField(circuittermination.FieldCableEnd, field.TypeString, value)
+		_node.CableEnd = &value
+	}
+	if value, ok := _c.mutation.CableConnector(); ok {
+		_spec.SetField(circuittermination.FieldCableConnector, field.TypeInt, value)
+		_node.CableConnector = &value
+	}
+	if value, ok := _c.mutation.CablePositions(); ok {
+		_spec.SetField(circuittermination.FieldCablePositions, field.TypeJSON, value)
+		_node.CablePositions = value
+	}
 	if nodes := _c.mutation.CircuitIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -282,6 +300,23 @@ func (_c *CircuitTerminationCreate) createSpec() (*CircuitTermination, *sqlgraph
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.CircuitID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuittermination.CableTable,
+			Columns: []string{circuittermination.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.CableID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

@@ -9,7 +9,9 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuittermination"
 	"github.com/inventory/inventory/ent/predicate"
@@ -37,6 +39,12 @@ func (_u *CircuitTerminationUpdate) Mutation() *CircuitTerminationMutation {
 // ClearCircuit clears the "circuit" edge to the Circuit entity.
 func (_u *CircuitTerminationUpdate) ClearCircuit() *CircuitTerminationUpdate {
 	_u.mutation.ClearCircuit()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *CircuitTerminationUpdate) ClearCable() *CircuitTerminationUpdate {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -112,6 +120,11 @@ func (_u *CircuitTerminationUpdate) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := circuittermination.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "CircuitTermination.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := circuittermination.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "CircuitTermination.cable_end": %w`, err)}
 		}
 	}
 	if _u.mutation.CircuitCleared() && len(_u.mutation.CircuitIDs()) > 0 {
@@ -243,6 +256,32 @@ func (_u *CircuitTerminationUpdate) sqlSave(ctx context.Context) (_node int, err
 	if _u.mutation.SiteGroupIDCleared() {
 		_spec.ClearField(circuittermination.FieldSiteGroupID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(circuittermination.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(circuittermination.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(circuittermination.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(circuittermination.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(circuittermination.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(circuittermination.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, circuittermination.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(circuittermination.FieldCablePositions, field.TypeJSON)
+	}
 	if _u.mutation.CircuitCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -265,6 +304,35 @@ func (_u *CircuitTerminationUpdate) sqlSave(ctx context.Context) (_node int, err
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(circuit.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuittermination.CableTable,
+			Columns: []string{circuittermination.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuittermination.CableTable,
+			Columns: []string{circuittermination.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -301,6 +369,12 @@ func (_u *CircuitTerminationUpdateOne) Mutation() *CircuitTerminationMutation {
 // ClearCircuit clears the "circuit" edge to the Circuit entity.
 func (_u *CircuitTerminationUpdateOne) ClearCircuit() *CircuitTerminationUpdateOne {
 	_u.mutation.ClearCircuit()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *CircuitTerminationUpdateOne) ClearCable() *CircuitTerminationUpdateOne {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -389,6 +463,11 @@ func (_u *CircuitTerminationUpdateOne) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := circuittermination.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "CircuitTermination.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := circuittermination.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "CircuitTermination.cable_end": %w`, err)}
 		}
 	}
 	if _u.mutation.CircuitCleared() && len(_u.mutation.CircuitIDs()) > 0 {
@@ -537,6 +616,32 @@ func (_u *CircuitTerminationUpdateOne) sqlSave(ctx context.Context) (_node *Circ
 	if _u.mutation.SiteGroupIDCleared() {
 		_spec.ClearField(circuittermination.FieldSiteGroupID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(circuittermination.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(circuittermination.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(circuittermination.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(circuittermination.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(circuittermination.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(circuittermination.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, circuittermination.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(circuittermination.FieldCablePositions, field.TypeJSON)
+	}
 	if _u.mutation.CircuitCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -559,6 +664,35 @@ func (_u *CircuitTerminationUpdateOne) sqlSave(ctx context.Context) (_node *Circ
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(circuit.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuittermination.CableTable,
+			Columns: []string{circuittermination.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   circuittermination.CableTable,
+			Columns: []string{circuittermination.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

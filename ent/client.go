@@ -19,6 +19,11 @@ import (
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/bookmark"
+	"github.com/inventory/inventory/ent/cable"
+	"github.com/inventory/inventory/ent/cablebundle"
+	"github.com/inventory/inventory/ent/cablepath"
+	"github.com/inventory/inventory/ent/cablepathnode"
+	"github.com/inventory/inventory/ent/cabletermination"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -66,6 +71,7 @@ import (
 	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
+	"github.com/inventory/inventory/ent/managedfile"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/modulebay"
@@ -102,6 +108,7 @@ import (
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/savedfilter"
+	"github.com/inventory/inventory/ent/script"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/session"
@@ -147,6 +154,16 @@ type Client struct {
 	Aggregate *AggregateClient
 	// Bookmark is the client for interacting with the Bookmark builders.
 	Bookmark *BookmarkClient
+	// Cable is the client for interacting with the Cable builders.
+	Cable *CableClient
+	// CableBundle is the client for interacting with the CableBundle builders.
+	CableBundle *CableBundleClient
+	// CablePath is the client for interacting with the CablePath builders.
+	CablePath *CablePathClient
+	// CablePathNode is the client for interacting with the CablePathNode builders.
+	CablePathNode *CablePathNodeClient
+	// CableTermination is the client for interacting with the CableTermination builders.
+	CableTermination *CableTerminationClient
 	// Circuit is the client for interacting with the Circuit builders.
 	Circuit *CircuitClient
 	// CircuitGroup is the client for interacting with the CircuitGroup builders.
@@ -241,6 +258,8 @@ type Client struct {
 	Location *LocationClient
 	// MACAddress is the client for interacting with the MACAddress builders.
 	MACAddress *MACAddressClient
+	// ManagedFile is the client for interacting with the ManagedFile builders.
+	ManagedFile *ManagedFileClient
 	// Manufacturer is the client for interacting with the Manufacturer builders.
 	Manufacturer *ManufacturerClient
 	// Module is the client for interacting with the Module builders.
@@ -313,6 +332,8 @@ type Client struct {
 	RouteTarget *RouteTargetClient
 	// SavedFilter is the client for interacting with the SavedFilter builders.
 	SavedFilter *SavedFilterClient
+	// Script is the client for interacting with the Script builders.
+	Script *ScriptClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
 	// ServiceTemplate is the client for interacting with the ServiceTemplate builders.
@@ -384,6 +405,11 @@ func (c *Client) init() {
 	c.ASNRange = NewASNRangeClient(c.config)
 	c.Aggregate = NewAggregateClient(c.config)
 	c.Bookmark = NewBookmarkClient(c.config)
+	c.Cable = NewCableClient(c.config)
+	c.CableBundle = NewCableBundleClient(c.config)
+	c.CablePath = NewCablePathClient(c.config)
+	c.CablePathNode = NewCablePathNodeClient(c.config)
+	c.CableTermination = NewCableTerminationClient(c.config)
 	c.Circuit = NewCircuitClient(c.config)
 	c.CircuitGroup = NewCircuitGroupClient(c.config)
 	c.CircuitGroupAssignment = NewCircuitGroupAssignmentClient(c.config)
@@ -431,6 +457,7 @@ func (c *Client) init() {
 	c.JournalEntry = NewJournalEntryClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.MACAddress = NewMACAddressClient(c.config)
+	c.ManagedFile = NewManagedFileClient(c.config)
 	c.Manufacturer = NewManufacturerClient(c.config)
 	c.Module = NewModuleClient(c.config)
 	c.ModuleBay = NewModuleBayClient(c.config)
@@ -467,6 +494,7 @@ func (c *Client) init() {
 	c.Role = NewRoleClient(c.config)
 	c.RouteTarget = NewRouteTargetClient(c.config)
 	c.SavedFilter = NewSavedFilterClient(c.config)
+	c.Script = NewScriptClient(c.config)
 	c.Service = NewServiceClient(c.config)
 	c.ServiceTemplate = NewServiceTemplateClient(c.config)
 	c.Session = NewSessionClient(c.config)
@@ -591,6 +619,11 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ASNRange:                  NewASNRangeClient(cfg),
 		Aggregate:                 NewAggregateClient(cfg),
 		Bookmark:                  NewBookmarkClient(cfg),
+		Cable:                     NewCableClient(cfg),
+		CableBundle:               NewCableBundleClient(cfg),
+		CablePath:                 NewCablePathClient(cfg),
+		CablePathNode:             NewCablePathNodeClient(cfg),
+		CableTermination:          NewCableTerminationClient(cfg),
 		Circuit:                   NewCircuitClient(cfg),
 		CircuitGroup:              NewCircuitGroupClient(cfg),
 		CircuitGroupAssignment:    NewCircuitGroupAssignmentClient(cfg),
@@ -638,6 +671,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		JournalEntry:              NewJournalEntryClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		MACAddress:                NewMACAddressClient(cfg),
+		ManagedFile:               NewManagedFileClient(cfg),
 		Manufacturer:              NewManufacturerClient(cfg),
 		Module:                    NewModuleClient(cfg),
 		ModuleBay:                 NewModuleBayClient(cfg),
@@ -674,6 +708,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Role:                      NewRoleClient(cfg),
 		RouteTarget:               NewRouteTargetClient(cfg),
 		SavedFilter:               NewSavedFilterClient(cfg),
+		Script:                    NewScriptClient(cfg),
 		Service:                   NewServiceClient(cfg),
 		ServiceTemplate:           NewServiceTemplateClient(cfg),
 		Session:                   NewSessionClient(cfg),
@@ -725,6 +760,11 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ASNRange:                  NewASNRangeClient(cfg),
 		Aggregate:                 NewAggregateClient(cfg),
 		Bookmark:                  NewBookmarkClient(cfg),
+		Cable:                     NewCableClient(cfg),
+		CableBundle:               NewCableBundleClient(cfg),
+		CablePath:                 NewCablePathClient(cfg),
+		CablePathNode:             NewCablePathNodeClient(cfg),
+		CableTermination:          NewCableTerminationClient(cfg),
 		Circuit:                   NewCircuitClient(cfg),
 		CircuitGroup:              NewCircuitGroupClient(cfg),
 		CircuitGroupAssignment:    NewCircuitGroupAssignmentClient(cfg),
@@ -772,6 +812,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		JournalEntry:              NewJournalEntryClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		MACAddress:                NewMACAddressClient(cfg),
+		ManagedFile:               NewManagedFileClient(cfg),
 		Manufacturer:              NewManufacturerClient(cfg),
 		Module:                    NewModuleClient(cfg),
 		ModuleBay:                 NewModuleBayClient(cfg),
@@ -808,6 +849,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Role:                      NewRoleClient(cfg),
 		RouteTarget:               NewRouteTargetClient(cfg),
 		SavedFilter:               NewSavedFilterClient(cfg),
+		Script:                    NewScriptClient(cfg),
 		Service:                   NewServiceClient(cfg),
 		ServiceTemplate:           NewServiceTemplateClient(cfg),
 		Session:                   NewSessionClient(cfg),
@@ -865,7 +907,8 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.Circuit, c.CircuitGroup,
+		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.Cable, c.CableBundle, c.CablePath,
+		c.CablePathNode, c.CableTermination, c.Circuit, c.CircuitGroup,
 		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
 		c.ClusterGroup, c.ClusterType, c.ConfigContext, c.ConfigContextProfile,
 		c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
@@ -876,15 +919,15 @@ func (c *Client) Use(hooks ...Hook) {
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
 		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
 		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
-		c.Location, c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay,
+		c.Location, c.MACAddress, c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay,
 		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
 		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
 		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
 		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
 		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
 		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Service,
-		c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
+		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Script,
+		c.Service, c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
 		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
 		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
 		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
@@ -899,7 +942,8 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.Circuit, c.CircuitGroup,
+		c.ASN, c.ASNRange, c.Aggregate, c.Bookmark, c.Cable, c.CableBundle, c.CablePath,
+		c.CablePathNode, c.CableTermination, c.Circuit, c.CircuitGroup,
 		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
 		c.ClusterGroup, c.ClusterType, c.ConfigContext, c.ConfigContextProfile,
 		c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
@@ -910,15 +954,15 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
 		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
 		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
-		c.Location, c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay,
+		c.Location, c.MACAddress, c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay,
 		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
 		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
 		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
 		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
 		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
 		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Service,
-		c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
+		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Script,
+		c.Service, c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
 		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
 		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
 		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
@@ -940,6 +984,16 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Aggregate.mutate(ctx, m)
 	case *BookmarkMutation:
 		return c.Bookmark.mutate(ctx, m)
+	case *CableMutation:
+		return c.Cable.mutate(ctx, m)
+	case *CableBundleMutation:
+		return c.CableBundle.mutate(ctx, m)
+	case *CablePathMutation:
+		return c.CablePath.mutate(ctx, m)
+	case *CablePathNodeMutation:
+		return c.CablePathNode.mutate(ctx, m)
+	case *CableTerminationMutation:
+		return c.CableTermination.mutate(ctx, m)
 	case *CircuitMutation:
 		return c.Circuit.mutate(ctx, m)
 	case *CircuitGroupMutation:
@@ -1034,6 +1088,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Location.mutate(ctx, m)
 	case *MACAddressMutation:
 		return c.MACAddress.mutate(ctx, m)
+	case *ManagedFileMutation:
+		return c.ManagedFile.mutate(ctx, m)
 	case *ManufacturerMutation:
 		return c.Manufacturer.mutate(ctx, m)
 	case *ModuleMutation:
@@ -1106,6 +1162,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.RouteTarget.mutate(ctx, m)
 	case *SavedFilterMutation:
 		return c.SavedFilter.mutate(ctx, m)
+	case *ScriptMutation:
+		return c.Script.mutate(ctx, m)
 	case *ServiceMutation:
 		return c.Service.mutate(ctx, m)
 	case *ServiceTemplateMutation:
@@ -1558,6 +1616,584 @@ func (c *BookmarkClient) mutate(ctx context.Context, m *BookmarkMutation) (Value
 		return (&BookmarkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Bookmark mutation op: %q", m.Op())
+	}
+}
+
+// CableClient is a client for the Cable schema.
+type CableClient struct {
+	config
+}
+
+// NewCableClient returns a client for the Cable from the given config.
+func NewCableClient(c config) *CableClient {
+	return &CableClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `cable.Hooks(f(g(h())))`.
+func (c *CableClient) Use(hooks ...Hook) {
+	c.hooks.Cable = append(c.hooks.Cable, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `cable.Intercept(f(g(h())))`.
+func (c *CableClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Cable = append(c.inters.Cable, interceptors...)
+}
+
+// Create returns a builder for creating a Cable entity.
+func (c *CableClient) Create() *CableCreate {
+	mutation := newCableMutation(c.config, OpCreate)
+	return &CableCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Cable entities.
+func (c *CableClient) CreateBulk(builders ...*CableCreate) *CableCreateBulk {
+	return &CableCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Cable.
+func (c *CableClient) Update() *CableUpdate {
+	mutation := newCableMutation(c.config, OpUpdate)
+	return &CableUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CableClient) UpdateOneID(id int) *CableUpdateOne {
+	mutation := newCableMutation(c.config, OpUpdateOne, withCableID(id))
+	return &CableUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Cable.
+func (c *CableClient) Delete() *CableDelete {
+	mutation := newCableMutation(c.config, OpDelete)
+	return &CableDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CableClient) DeleteOneID(id int) *CableDeleteOne {
+	builder := c.Delete().Where(cable.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CableDeleteOne{builder}
+}
+
+// Query returns a query builder for Cable.
+func (c *CableClient) Query() *CableQuery {
+	return &CableQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCable},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Cable entity by its id.
+func (c *CableClient) Get(ctx context.Context, id int) (*Cable, error) {
+	return c.Query().Where(cable.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *CableClient) Hooks() []Hook {
+	hooks := c.hooks.Cable
+	return append(hooks[:len(hooks):len(hooks)], cable.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CableClient) Interceptors() []Interceptor {
+	return c.inters.Cable
+}
+
+func (c *CableClient) mutate(ctx context.Context, m *CableMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CableCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CableUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CableUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CableDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Cable mutation op: %q", m.Op())
+	}
+}
+
+// CableBundleClient is a client for the CableBundle schema.
+type CableBundleClient struct {
+	config
+}
+
+// NewCableBundleClient returns a client for the CableBundle from the given config.
+func NewCableBundleClient(c config) *CableBundleClient {
+	return &CableBundleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `cablebundle.Hooks(f(g(h())))`.
+func (c *CableBundleClient) Use(hooks ...Hook) {
+	c.hooks.CableBundle = append(c.hooks.CableBundle, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `cablebundle.Intercept(f(g(h())))`.
+func (c *CableBundleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CableBundle = append(c.inters.CableBundle, interceptors...)
+}
+
+// Create returns a builder for creating a CableBundle entity.
+func (c *CableBundleClient) Create() *CableBundleCreate {
+	mutation := newCableBundleMutation(c.config, OpCreate)
+	return &CableBundleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CableBundle entities.
+func (c *CableBundleClient) CreateBulk(builders ...*CableBundleCreate) *CableBundleCreateBulk {
+	return &CableBundleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CableBundle.
+func (c *CableBundleClient) Update() *CableBundleUpdate {
+	mutation := newCableBundleMutation(c.config, OpUpdate)
+	return &CableBundleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CableBundleClient) UpdateOneID(id int) *CableBundleUpdateOne {
+	mutation := newCableBundleMutation(c.config, OpUpdateOne, withCableBundleID(id))
+	return &CableBundleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CableBundle.
+func (c *CableBundleClient) Delete() *CableBundleDelete {
+	mutation := newCableBundleMutation(c.config, OpDelete)
+	return &CableBundleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CableBundleClient) DeleteOneID(id int) *CableBundleDeleteOne {
+	builder := c.Delete().Where(cablebundle.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CableBundleDeleteOne{builder}
+}
+
+// Query returns a query builder for CableBundle.
+func (c *CableBundleClient) Query() *CableBundleQuery {
+	return &CableBundleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCableBundle},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CableBundle entity by its id.
+func (c *CableBundleClient) Get(ctx context.Context, id int) (*CableBundle, error) {
+	return c.Query().Where(cablebundle.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *CableBundleClient) Hooks() []Hook {
+	return c.hooks.CableBundle
+}
+
+// Interceptors returns the client interceptors.
+func (c *CableBundleClient) Interceptors() []Interceptor {
+	return c.inters.CableBundle
+}
+
+func (c *CableBundleClient) mutate(ctx context.Context, m *CableBundleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CableBundleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CableBundleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CableBundleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CableBundleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CableBundle mutation op: %q", m.Op())
+	}
+}
+
+// CablePathClient is a client for the CablePath schema.
+type CablePathClient struct {
+	config
+}
+
+// NewCablePathClient returns a client for the CablePath from the given config.
+func NewCablePathClient(c config) *CablePathClient {
+	return &CablePathClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `cablepath.Hooks(f(g(h())))`.
+func (c *CablePathClient) Use(hooks ...Hook) {
+	c.hooks.CablePath = append(c.hooks.CablePath, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `cablepath.Intercept(f(g(h())))`.
+func (c *CablePathClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CablePath = append(c.inters.CablePath, interceptors...)
+}
+
+// Create returns a builder for creating a CablePath entity.
+func (c *CablePathClient) Create() *CablePathCreate {
+	mutation := newCablePathMutation(c.config, OpCreate)
+	return &CablePathCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CablePath entities.
+func (c *CablePathClient) CreateBulk(builders ...*CablePathCreate) *CablePathCreateBulk {
+	return &CablePathCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CablePathClient) MapCreateBulk(slice any, setFunc func(*CablePathCreate, int)) *CablePathCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CablePathCreateBulk{err: fmt.Errorf("calling to CablePathClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CablePathCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CablePathCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CablePath.
+func (c *CablePathClient) Update() *CablePathUpdate {
+	mutation := newCablePathMutation(c.config, OpUpdate)
+	return &CablePathUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CablePathClient) UpdateOne(_m *CablePath) *CablePathUpdateOne {
+	mutation := newCablePathMutation(c.config, OpUpdateOne, withCablePath(_m))
+	return &CablePathUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CablePathClient) UpdateOneID(id int) *CablePathUpdateOne {
+	mutation := newCablePathMutation(c.config, OpUpdateOne, withCablePathID(id))
+	return &CablePathUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CablePath.
+func (c *CablePathClient) Delete() *CablePathDelete {
+	mutation := newCablePathMutation(c.config, OpDelete)
+	return &CablePathDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CablePathClient) DeleteOne(_m *CablePath) *CablePathDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CablePathClient) DeleteOneID(id int) *CablePathDeleteOne {
+	builder := c.Delete().Where(cablepath.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CablePathDeleteOne{builder}
+}
+
+// Query returns a query builder for CablePath.
+func (c *CablePathClient) Query() *CablePathQuery {
+	return &CablePathQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCablePath},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CablePath entity by its id.
+func (c *CablePathClient) Get(ctx context.Context, id int) (*CablePath, error) {
+	return c.Query().Where(cablepath.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CablePathClient) GetX(ctx context.Context, id int) *CablePath {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CablePathClient) Hooks() []Hook {
+	return c.hooks.CablePath
+}
+
+// Interceptors returns the client interceptors.
+func (c *CablePathClient) Interceptors() []Interceptor {
+	return c.inters.CablePath
+}
+
+func (c *CablePathClient) mutate(ctx context.Context, m *CablePathMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CablePathCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CablePathUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CablePathUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CablePathDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CablePath mutation op: %q", m.Op())
+	}
+}
+
+// CablePathNodeClient is a client for the CablePathNode schema.
+type CablePathNodeClient struct {
+	config
+}
+
+// NewCablePathNodeClient returns a client for the CablePathNode from the given config.
+func NewCablePathNodeClient(c config) *CablePathNodeClient {
+	return &CablePathNodeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `cablepathnode.Hooks(f(g(h())))`.
+func (c *CablePathNodeClient) Use(hooks ...Hook) {
+	c.hooks.CablePathNode = append(c.hooks.CablePathNode, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `cablepathnode.Intercept(f(g(h())))`.
+func (c *CablePathNodeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CablePathNode = append(c.inters.CablePathNode, interceptors...)
+}
+
+// Create returns a builder for creating a CablePathNode entity.
+func (c *CablePathNodeClient) Create() *CablePathNodeCreate {
+	mutation := newCablePathNodeMutation(c.config, OpCreate)
+	return &CablePathNodeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CablePathNode entities.
+func (c *CablePathNodeClient) CreateBulk(builders ...*CablePathNodeCreate) *CablePathNodeCreateBulk {
+	return &CablePathNodeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CablePathNodeClient) MapCreateBulk(slice any, setFunc func(*CablePathNodeCreate, int)) *CablePathNodeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CablePathNodeCreateBulk{err: fmt.Errorf("calling to CablePathNodeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CablePathNodeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CablePathNodeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CablePathNode.
+func (c *CablePathNodeClient) Update() *CablePathNodeUpdate {
+	mutation := newCablePathNodeMutation(c.config, OpUpdate)
+	return &CablePathNodeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CablePathNodeClient) UpdateOne(_m *CablePathNode) *CablePathNodeUpdateOne {
+	mutation := newCablePathNodeMutation(c.config, OpUpdateOne, withCablePathNode(_m))
+	return &CablePathNodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CablePathNodeClient) UpdateOneID(id int) *CablePathNodeUpdateOne {
+	mutation := newCablePathNodeMutation(c.config, OpUpdateOne, withCablePathNodeID(id))
+	return &CablePathNodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CablePathNode.
+func (c *CablePathNodeClient) Delete() *CablePathNodeDelete {
+	mutation := newCablePathNodeMutation(c.config, OpDelete)
+	return &CablePathNodeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CablePathNodeClient) DeleteOne(_m *CablePathNode) *CablePathNodeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CablePathNodeClient) DeleteOneID(id int) *CablePathNodeDeleteOne {
+	builder := c.Delete().Where(cablepathnode.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CablePathNodeDeleteOne{builder}
+}
+
+// Query returns a query builder for CablePathNode.
+func (c *CablePathNodeClient) Query() *CablePathNodeQuery {
+	return &CablePathNodeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCablePathNode},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CablePathNode entity by its id.
+func (c *CablePathNodeClient) Get(ctx context.Context, id int) (*CablePathNode, error) {
+	return c.Query().Where(cablepathnode.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CablePathNodeClient) GetX(ctx context.Context, id int) *CablePathNode {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryPath queries the path edge of a CablePathNode.
+func (c *CablePathNodeClient) QueryPath(_m *CablePathNode) *CablePathQuery {
+	query := (&CablePathClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(cablepathnode.Table, cablepathnode.FieldID, id),
+			sqlgraph.To(cablepath.Table, cablepath.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, cablepathnode.PathTable, cablepathnode.PathColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CablePathNodeClient) Hooks() []Hook {
+	return c.hooks.CablePathNode
+}
+
+// Interceptors returns the client interceptors.
+func (c *CablePathNodeClient) Interceptors() []Interceptor {
+	return c.inters.CablePathNode
+}
+
+func (c *CablePathNodeClient) mutate(ctx context.Context, m *CablePathNodeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CablePathNodeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CablePathNodeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CablePathNodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CablePathNodeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CablePathNode mutation op: %q", m.Op())
+	}
+}
+
+// CableTerminationClient is a client for the CableTermination schema.
+type CableTerminationClient struct {
+	config
+}
+
+// NewCableTerminationClient returns a client for the CableTermination from the given config.
+func NewCableTerminationClient(c config) *CableTerminationClient {
+	return &CableTerminationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `cabletermination.Hooks(f(g(h())))`.
+func (c *CableTerminationClient) Use(hooks ...Hook) {
+	c.hooks.CableTermination = append(c.hooks.CableTermination, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `cabletermination.Intercept(f(g(h())))`.
+func (c *CableTerminationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CableTermination = append(c.inters.CableTermination, interceptors...)
+}
+
+// Create returns a builder for creating a CableTermination entity.
+func (c *CableTerminationClient) Create() *CableTerminationCreate {
+	mutation := newCableTerminationMutation(c.config, OpCreate)
+	return &CableTerminationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CableTermination entities.
+func (c *CableTerminationClient) CreateBulk(builders ...*CableTerminationCreate) *CableTerminationCreateBulk {
+	return &CableTerminationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CableTermination.
+func (c *CableTerminationClient) Update() *CableTerminationUpdate {
+	mutation := newCableTerminationMutation(c.config, OpUpdate)
+	return &CableTerminationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CableTerminationClient) UpdateOneID(id int) *CableTerminationUpdateOne {
+	mutation := newCableTerminationMutation(c.config, OpUpdateOne, withCableTerminationID(id))
+	return &CableTerminationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CableTermination.
+func (c *CableTerminationClient) Delete() *CableTerminationDelete {
+	mutation := newCableTerminationMutation(c.config, OpDelete)
+	return &CableTerminationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CableTerminationClient) DeleteOneID(id int) *CableTerminationDeleteOne {
+	builder := c.Delete().Where(cabletermination.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CableTerminationDeleteOne{builder}
+}
+
+// Query returns a query builder for CableTermination.
+func (c *CableTerminationClient) Query() *CableTerminationQuery {
+	return &CableTerminationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCableTermination},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CableTermination entity by its id.
+func (c *CableTerminationClient) Get(ctx context.Context, id int) (*CableTermination, error) {
+	return c.Query().Where(cabletermination.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *CableTerminationClient) Hooks() []Hook {
+	hooks := c.hooks.CableTermination
+	return append(hooks[:len(hooks):len(hooks)], cabletermination.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CableTerminationClient) Interceptors() []Interceptor {
+	return c.inters.CableTermination
+}
+
+func (c *CableTerminationClient) mutate(ctx context.Context, m *CableTerminationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CableTerminationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CableTerminationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CableTerminationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CableTerminationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CableTermination mutation op: %q", m.Op())
 	}
 }
 
@@ -6370,6 +7006,139 @@ func (c *MACAddressClient) mutate(ctx context.Context, m *MACAddressMutation) (V
 	}
 }
 
+// ManagedFileClient is a client for the ManagedFile schema.
+type ManagedFileClient struct {
+	config
+}
+
+// NewManagedFileClient returns a client for the ManagedFile from the given config.
+func NewManagedFileClient(c config) *ManagedFileClient {
+	return &ManagedFileClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `managedfile.Hooks(f(g(h())))`.
+func (c *ManagedFileClient) Use(hooks ...Hook) {
+	c.hooks.ManagedFile = append(c.hooks.ManagedFile, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `managedfile.Intercept(f(g(h())))`.
+func (c *ManagedFileClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ManagedFile = append(c.inters.ManagedFile, interceptors...)
+}
+
+// Create returns a builder for creating a ManagedFile entity.
+func (c *ManagedFileClient) Create() *ManagedFileCreate {
+	mutation := newManagedFileMutation(c.config, OpCreate)
+	return &ManagedFileCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ManagedFile entities.
+func (c *ManagedFileClient) CreateBulk(builders ...*ManagedFileCreate) *ManagedFileCreateBulk {
+	return &ManagedFileCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ManagedFileClient) MapCreateBulk(slice any, setFunc func(*ManagedFileCreate, int)) *ManagedFileCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ManagedFileCreateBulk{err: fmt.Errorf("calling to ManagedFileClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ManagedFileCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ManagedFileCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ManagedFile.
+func (c *ManagedFileClient) Update() *ManagedFileUpdate {
+	mutation := newManagedFileMutation(c.config, OpUpdate)
+	return &ManagedFileUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ManagedFileClient) UpdateOne(_m *ManagedFile) *ManagedFileUpdateOne {
+	mutation := newManagedFileMutation(c.config, OpUpdateOne, withManagedFile(_m))
+	return &ManagedFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ManagedFileClient) UpdateOneID(id int) *ManagedFileUpdateOne {
+	mutation := newManagedFileMutation(c.config, OpUpdateOne, withManagedFileID(id))
+	return &ManagedFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ManagedFile.
+func (c *ManagedFileClient) Delete() *ManagedFileDelete {
+	mutation := newManagedFileMutation(c.config, OpDelete)
+	return &ManagedFileDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ManagedFileClient) DeleteOne(_m *ManagedFile) *ManagedFileDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ManagedFileClient) DeleteOneID(id int) *ManagedFileDeleteOne {
+	builder := c.Delete().Where(managedfile.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ManagedFileDeleteOne{builder}
+}
+
+// Query returns a query builder for ManagedFile.
+func (c *ManagedFileClient) Query() *ManagedFileQuery {
+	return &ManagedFileQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeManagedFile},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ManagedFile entity by its id.
+func (c *ManagedFileClient) Get(ctx context.Context, id int) (*ManagedFile, error) {
+	return c.Query().Where(managedfile.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ManagedFileClient) GetX(ctx context.Context, id int) *ManagedFile {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ManagedFileClient) Hooks() []Hook {
+	return c.hooks.ManagedFile
+}
+
+// Interceptors returns the client interceptors.
+func (c *ManagedFileClient) Interceptors() []Interceptor {
+	return c.inters.ManagedFile
+}
+
+func (c *ManagedFileClient) mutate(ctx context.Context, m *ManagedFileMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ManagedFileCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ManagedFileUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ManagedFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ManagedFileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ManagedFile mutation op: %q", m.Op())
+	}
+}
+
 // ManufacturerClient is a client for the Manufacturer schema.
 type ManufacturerClient struct {
 	config
@@ -10186,6 +10955,139 @@ func (c *SavedFilterClient) mutate(ctx context.Context, m *SavedFilterMutation) 
 	}
 }
 
+// ScriptClient is a client for the Script schema.
+type ScriptClient struct {
+	config
+}
+
+// NewScriptClient returns a client for the Script from the given config.
+func NewScriptClient(c config) *ScriptClient {
+	return &ScriptClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `script.Hooks(f(g(h())))`.
+func (c *ScriptClient) Use(hooks ...Hook) {
+	c.hooks.Script = append(c.hooks.Script, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `script.Intercept(f(g(h())))`.
+func (c *ScriptClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Script = append(c.inters.Script, interceptors...)
+}
+
+// Create returns a builder for creating a Script entity.
+func (c *ScriptClient) Create() *ScriptCreate {
+	mutation := newScriptMutation(c.config, OpCreate)
+	return &ScriptCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Script entities.
+func (c *ScriptClient) CreateBulk(builders ...*ScriptCreate) *ScriptCreateBulk {
+	return &ScriptCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ScriptClient) MapCreateBulk(slice any, setFunc func(*ScriptCreate, int)) *ScriptCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ScriptCreateBulk{err: fmt.Errorf("calling to ScriptClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ScriptCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ScriptCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Script.
+func (c *ScriptClient) Update() *ScriptUpdate {
+	mutation := newScriptMutation(c.config, OpUpdate)
+	return &ScriptUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ScriptClient) UpdateOne(_m *Script) *ScriptUpdateOne {
+	mutation := newScriptMutation(c.config, OpUpdateOne, withScript(_m))
+	return &ScriptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ScriptClient) UpdateOneID(id int) *ScriptUpdateOne {
+	mutation := newScriptMutation(c.config, OpUpdateOne, withScriptID(id))
+	return &ScriptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Script.
+func (c *ScriptClient) Delete() *ScriptDelete {
+	mutation := newScriptMutation(c.config, OpDelete)
+	return &ScriptDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ScriptClient) DeleteOne(_m *Script) *ScriptDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ScriptClient) DeleteOneID(id int) *ScriptDeleteOne {
+	builder := c.Delete().Where(script.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ScriptDeleteOne{builder}
+}
+
+// Query returns a query builder for Script.
+func (c *ScriptClient) Query() *ScriptQuery {
+	return &ScriptQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeScript},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Script entity by its id.
+func (c *ScriptClient) Get(ctx context.Context, id int) (*Script, error) {
+	return c.Query().Where(script.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ScriptClient) GetX(ctx context.Context, id int) *Script {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ScriptClient) Hooks() []Hook {
+	return c.hooks.Script
+}
+
+// Interceptors returns the client interceptors.
+func (c *ScriptClient) Interceptors() []Interceptor {
+	return c.inters.Script
+}
+
+func (c *ScriptClient) mutate(ctx context.Context, m *ScriptMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ScriptCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ScriptUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ScriptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ScriptDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Script mutation op: %q", m.Op())
+	}
+}
+
 // ServiceClient is a client for the Service schema.
 type ServiceClient struct {
 	config
@@ -13284,9 +14186,10 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		ASN, ASNRange, Aggregate, Bookmark, Circuit, CircuitGroup,
-		CircuitGroupAssignment, CircuitTermination, CircuitType, Cluster, ClusterGroup,
-		ClusterType, ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
+		ASN, ASNRange, Aggregate, Bookmark, Cable, CableBundle, CablePath,
+		CablePathNode, CableTermination, Circuit, CircuitGroup, CircuitGroupAssignment,
+		CircuitTermination, CircuitType, Cluster, ClusterGroup, ClusterType,
+		ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
 		ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate, Contact,
 		ContactAssignment, ContactGroup, ContactRole, CustomField,
 		CustomFieldChoiceSet, CustomLink, Delivery, Device, DeviceBay,
@@ -13294,23 +14197,25 @@ type (
 		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
 		Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment, InterfaceTemplate,
 		InventoryItem, InventoryItemRole, InventoryItemTemplate, JournalEntry,
-		Location, MACAddress, Manufacturer, Module, ModuleBay, ModuleBayTemplate,
-		ModuleType, ModuleTypeProfile, Notification, NotificationGroup, ObjectChange,
-		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
-		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
-		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, SavedFilter, Service, ServiceTemplate, Session, Site, SiteGroup,
-		Subscription, TableConfig, Tag, TaggedItem, Tenant, TenantGroup, Token, User,
-		VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF,
-		VirtualChassis, VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
+		Location, MACAddress, ManagedFile, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
+		NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent, Owner,
+		OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel,
+		PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
+		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
+		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Script,
+		Service, ServiceTemplate, Session, Site, SiteGroup, Subscription, TableConfig,
+		Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
+		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
 		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
 		Webhook []ent.Hook
 	}
 	inters struct {
-		ASN, ASNRange, Aggregate, Bookmark, Circuit, CircuitGroup,
-		CircuitGroupAssignment, CircuitTermination, CircuitType, Cluster, ClusterGroup,
-		ClusterType, ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
+		ASN, ASNRange, Aggregate, Bookmark, Cable, CableBundle, CablePath,
+		CablePathNode, CableTermination, Circuit, CircuitGroup, CircuitGroupAssignment,
+		CircuitTermination, CircuitType, Cluster, ClusterGroup, ClusterType,
+		ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
 		ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate, Contact,
 		ContactAssignment, ContactGroup, ContactRole, CustomField,
 		CustomFieldChoiceSet, CustomLink, Delivery, Device, DeviceBay,
@@ -13318,16 +14223,17 @@ type (
 		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
 		Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment, InterfaceTemplate,
 		InventoryItem, InventoryItemRole, InventoryItemTemplate, JournalEntry,
-		Location, MACAddress, Manufacturer, Module, ModuleBay, ModuleBayTemplate,
-		ModuleType, ModuleTypeProfile, Notification, NotificationGroup, ObjectChange,
-		ObjectPermission, OutboxEvent, Owner, OwnerGroup, Platform, PowerFeed,
-		PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate,
-		Prefix, Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
-		RouteTarget, SavedFilter, Service, ServiceTemplate, Session, Site, SiteGroup,
-		Subscription, TableConfig, Tag, TaggedItem, Tenant, TenantGroup, Token, User,
-		VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF,
-		VirtualChassis, VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
+		Location, MACAddress, ManagedFile, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
+		NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent, Owner,
+		OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel,
+		PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
+		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
+		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Script,
+		Service, ServiceTemplate, Session, Site, SiteGroup, Subscription, TableConfig,
+		Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
+		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
 		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
 		Webhook []ent.Interceptor
 	}

@@ -9,7 +9,9 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/module"
@@ -45,6 +47,12 @@ func (_u *ConsolePortUpdate) ClearDevice() *ConsolePortUpdate {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *ConsolePortUpdate) ClearModule() *ConsolePortUpdate {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *ConsolePortUpdate) ClearCable() *ConsolePortUpdate {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -111,6 +119,11 @@ func (_u *ConsolePortUpdate) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := consoleport.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "ConsolePort.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := consoleport.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "ConsolePort.cable_end": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.GetType(); ok {
@@ -193,6 +206,41 @@ func (_u *ConsolePortUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(consoleport.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(consoleport.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(consoleport.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(consoleport.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(consoleport.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(consoleport.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(consoleport.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, consoleport.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(consoleport.FieldCablePositions, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(consoleport.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(consoleport.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(consoleport.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(consoleport.FieldType, field.TypeString, value)
 	}
@@ -266,6 +314,35 @@ func (_u *ConsolePortUpdate) sqlSave(ctx context.Context) (_node int, err error)
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleport.CableTable,
+			Columns: []string{consoleport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleport.CableTable,
+			Columns: []string{consoleport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.OwnerCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -330,6 +407,12 @@ func (_u *ConsolePortUpdateOne) ClearDevice() *ConsolePortUpdateOne {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *ConsolePortUpdateOne) ClearModule() *ConsolePortUpdateOne {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *ConsolePortUpdateOne) ClearCable() *ConsolePortUpdateOne {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -409,6 +492,11 @@ func (_u *ConsolePortUpdateOne) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := consoleport.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "ConsolePort.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := consoleport.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "ConsolePort.cable_end": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.GetType(); ok {
@@ -508,6 +596,41 @@ func (_u *ConsolePortUpdateOne) sqlSave(ctx context.Context) (_node *ConsolePort
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(consoleport.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(consoleport.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(consoleport.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(consoleport.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(consoleport.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(consoleport.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(consoleport.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, consoleport.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(consoleport.FieldCablePositions, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(consoleport.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(consoleport.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(consoleport.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(consoleport.FieldType, field.TypeString, value)
 	}
@@ -574,6 +697,35 @@ func (_u *ConsolePortUpdateOne) sqlSave(ctx context.Context) (_node *ConsolePort
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleport.CableTable,
+			Columns: []string{consoleport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleport.CableTable,
+			Columns: []string{consoleport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -46,8 +46,18 @@ type ConsoleServerPort struct {
 	LocationID *int `json:"_location_id,omitempty"`
 	// RackID holds the value of the "_rack_id" field.
 	RackID *int `json:"_rack_id,omitempty"`
+	// CableID holds the value of the "cable_id" field.
+	CableID *int `json:"cable_id,omitempty"`
+	// CableEnd holds the value of the "cable_end" field.
+	CableEnd *string `json:"cable_end,omitempty"`
+	// CableConnector holds the value of the "cable_connector" field.
+	CableConnector *int `json:"cable_connector,omitempty"`
+	// CablePositions holds the value of the "cable_positions" field.
+	CablePositions []int `json:"cable_positions,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// PathID holds the value of the "_path_id" field.
+	PathID *int `json:"_path_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type *string `json:"type,omitempty"`
 	// Speed holds the value of the "speed" field.
@@ -60,13 +70,13 @@ func (*ConsoleServerPort) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case consoleserverport.FieldCustomFieldData:
+		case consoleserverport.FieldCustomFieldData, consoleserverport.FieldCablePositions:
 			values[i] = new([]byte)
 		case consoleserverport.FieldMarkConnected, consoleserverport.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case consoleserverport.FieldID, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldOwnerID, consoleserverport.FieldSpeed:
+		case consoleserverport.FieldID, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldCableID, consoleserverport.FieldCableConnector, consoleserverport.FieldOwnerID, consoleserverport.FieldPathID, consoleserverport.FieldSpeed:
 			values[i] = new(sql.NullInt64)
-		case consoleserverport.FieldName, consoleserverport.FieldNameNatural, consoleserverport.FieldLabel, consoleserverport.FieldDescription, consoleserverport.FieldType:
+		case consoleserverport.FieldName, consoleserverport.FieldNameNatural, consoleserverport.FieldLabel, consoleserverport.FieldDescription, consoleserverport.FieldCableEnd, consoleserverport.FieldType:
 			values[i] = new(sql.NullString)
 		case consoleserverport.FieldCreated, consoleserverport.FieldLastUpdated:
 			values[i] = new(sql.NullTime)
@@ -183,12 +193,48 @@ func (_m *ConsoleServerPort) assignValues(columns []string, values []any) error 
 				_m.RackID = new(int)
 				*_m.RackID = int(value.Int64)
 			}
+		case consoleserverport.FieldCableID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_id", values[i])
+			} else if value.Valid {
+				_m.CableID = new(int)
+				*_m.CableID = int(value.Int64)
+			}
+		case consoleserverport.FieldCableEnd:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_end", values[i])
+			} else if value.Valid {
+				_m.CableEnd = new(string)
+				*_m.CableEnd = value.String
+			}
+		case consoleserverport.FieldCableConnector:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_connector", values[i])
+			} else if value.Valid {
+				_m.CableConnector = new(int)
+				*_m.CableConnector = int(value.Int64)
+			}
+		case consoleserverport.FieldCablePositions:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_positions", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.CablePositions); err != nil {
+					return fmt.Errorf("unmarshal field cable_positions: %w", err)
+				}
+			}
 		case consoleserverport.FieldOwnerID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
 			} else if value.Valid {
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
+			}
+		case consoleserverport.FieldPathID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _path_id", values[i])
+			} else if value.Valid {
+				_m.PathID = new(int)
+				*_m.PathID = int(value.Int64)
 			}
 		case consoleserverport.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -287,8 +333,31 @@ func (_m *ConsoleServerPort) String() string {
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")
+	if v := _m.CableID; v != nil {
+		builder.WriteString("cable_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.CableEnd; v != nil {
+		builder.WriteString("cable_end=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.CableConnector; v != nil {
+		builder.WriteString("cable_connector=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("cable_positions=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CablePositions))
+	builder.WriteString(", ")
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PathID; v != nil {
+		builder.WriteString("_path_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

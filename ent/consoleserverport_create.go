@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/consoleserverport"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/module"
@@ -142,6 +143,11 @@ func (_c *ConsoleServerPortCreate) check() error {
 	if _, ok := _c.mutation.Occupied(); !ok {
 		return &ValidationError{Name: "_occupied", err: errors.New(`ent: missing required field "ConsoleServerPort._occupied"`)}
 	}
+	if v, ok := _c.mutation.CableEnd(); ok {
+		if err := consoleserverport.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "ConsoleServerPort.cable_end": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.GetType(); ok {
 		if err := consoleserverport.TypeValidator(v); err != nil {
 			return &ValidationError{Name: "type", err: fmt.Errorf(`ent: validator failed for field "ConsoleServerPort.type": %w`, err)}
@@ -224,6 +230,22 @@ func (_c *ConsoleServerPortCreate) createSpec() (*ConsoleServerPort, *sqlgraph.C
 		_spec.SetField(consoleserverport.FieldRackID, field.TypeInt, value)
 		_node.RackID = &value
 	}
+	if value, ok := _c.mutation.CableEnd(); ok {
+		_spec.SetField(consoleserverport.FieldCableEnd, field.TypeString, value)
+		_node.CableEnd = &value
+	}
+	if value, ok := _c.mutation.CableConnector(); ok {
+		_spec.SetField(consoleserverport.FieldCableConnector, field.TypeInt, value)
+		_node.CableConnector = &value
+	}
+	if value, ok := _c.mutation.CablePositions(); ok {
+		_spec.SetField(consoleserverport.FieldCablePositions, field.TypeJSON, value)
+		_node.CablePositions = value
+	}
+	if value, ok := _c.mutation.PathID(); ok {
+		_spec.SetField(consoleserverport.FieldPathID, field.TypeInt, value)
+		_node.PathID = &value
+	}
 	if value, ok := _c.mutation.GetType(); ok {
 		_spec.SetField(consoleserverport.FieldType, field.TypeString, value)
 		_node.Type = &value
@@ -264,6 +286,23 @@ func (_c *ConsoleServerPortCreate) createSpec() (*ConsoleServerPort, *sqlgraph.C
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.ModuleID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleserverport.CableTable,
+			Columns: []string{consoleserverport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.CableID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {

@@ -9,7 +9,9 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/consoleserverport"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/module"
@@ -45,6 +47,12 @@ func (_u *ConsoleServerPortUpdate) ClearDevice() *ConsoleServerPortUpdate {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *ConsoleServerPortUpdate) ClearModule() *ConsoleServerPortUpdate {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *ConsoleServerPortUpdate) ClearCable() *ConsoleServerPortUpdate {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -111,6 +119,11 @@ func (_u *ConsoleServerPortUpdate) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := consoleserverport.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "ConsoleServerPort.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := consoleserverport.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "ConsoleServerPort.cable_end": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.GetType(); ok {
@@ -193,6 +206,41 @@ func (_u *ConsoleServerPortUpdate) sqlSave(ctx context.Context) (_node int, err 
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(consoleserverport.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(consoleserverport.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(consoleserverport.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(consoleserverport.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(consoleserverport.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(consoleserverport.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(consoleserverport.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, consoleserverport.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(consoleserverport.FieldCablePositions, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(consoleserverport.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(consoleserverport.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(consoleserverport.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(consoleserverport.FieldType, field.TypeString, value)
 	}
@@ -266,6 +314,35 @@ func (_u *ConsoleServerPortUpdate) sqlSave(ctx context.Context) (_node int, err 
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleserverport.CableTable,
+			Columns: []string{consoleserverport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleserverport.CableTable,
+			Columns: []string{consoleserverport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.OwnerCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -330,6 +407,12 @@ func (_u *ConsoleServerPortUpdateOne) ClearDevice() *ConsoleServerPortUpdateOne 
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *ConsoleServerPortUpdateOne) ClearModule() *ConsoleServerPortUpdateOne {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *ConsoleServerPortUpdateOne) ClearCable() *ConsoleServerPortUpdateOne {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -409,6 +492,11 @@ func (_u *ConsoleServerPortUpdateOne) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := consoleserverport.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "ConsoleServerPort.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := consoleserverport.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "ConsoleServerPort.cable_end": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.GetType(); ok {
@@ -508,6 +596,41 @@ func (_u *ConsoleServerPortUpdateOne) sqlSave(ctx context.Context) (_node *Conso
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(consoleserverport.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(consoleserverport.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(consoleserverport.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(consoleserverport.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(consoleserverport.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(consoleserverport.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(consoleserverport.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, consoleserverport.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(consoleserverport.FieldCablePositions, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(consoleserverport.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(consoleserverport.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(consoleserverport.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(consoleserverport.FieldType, field.TypeString, value)
 	}
@@ -574,6 +697,35 @@ func (_u *ConsoleServerPortUpdateOne) sqlSave(ctx context.Context) (_node *Conso
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleserverport.CableTable,
+			Columns: []string{consoleserverport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consoleserverport.CableTable,
+			Columns: []string{consoleserverport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -46,8 +46,18 @@ type DeviceInterface struct {
 	LocationID *int `json:"_location_id,omitempty"`
 	// RackID holds the value of the "_rack_id" field.
 	RackID *int `json:"_rack_id,omitempty"`
+	// CableID holds the value of the "cable_id" field.
+	CableID *int `json:"cable_id,omitempty"`
+	// CableEnd holds the value of the "cable_end" field.
+	CableEnd *string `json:"cable_end,omitempty"`
+	// CableConnector holds the value of the "cable_connector" field.
+	CableConnector *int `json:"cable_connector,omitempty"`
+	// CablePositions holds the value of the "cable_positions" field.
+	CablePositions []int `json:"cable_positions,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// PathID holds the value of the "_path_id" field.
+	PathID *int `json:"_path_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type string `json:"type,omitempty"`
 	// Enabled holds the value of the "enabled" field.
@@ -104,15 +114,15 @@ func (*DeviceInterface) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case deviceinterface.FieldCustomFieldData:
+		case deviceinterface.FieldCustomFieldData, deviceinterface.FieldCablePositions:
 			values[i] = new([]byte)
 		case deviceinterface.FieldMarkConnected, deviceinterface.FieldOccupied, deviceinterface.FieldEnabled, deviceinterface.FieldMgmtOnly:
 			values[i] = new(sql.NullBool)
 		case deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth:
 			values[i] = new(sql.NullFloat64)
-		case deviceinterface.FieldID, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldOwnerID, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
+		case deviceinterface.FieldID, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldCableID, deviceinterface.FieldCableConnector, deviceinterface.FieldOwnerID, deviceinterface.FieldPathID, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
 			values[i] = new(sql.NullInt64)
-		case deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldType, deviceinterface.FieldMACAddress, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType:
+		case deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldCableEnd, deviceinterface.FieldType, deviceinterface.FieldMACAddress, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType:
 			values[i] = new(sql.NullString)
 		case deviceinterface.FieldCreated, deviceinterface.FieldLastUpdated:
 			values[i] = new(sql.NullTime)
@@ -229,12 +239,48 @@ func (_m *DeviceInterface) assignValues(columns []string, values []any) error {
 				_m.RackID = new(int)
 				*_m.RackID = int(value.Int64)
 			}
+		case deviceinterface.FieldCableID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_id", values[i])
+			} else if value.Valid {
+				_m.CableID = new(int)
+				*_m.CableID = int(value.Int64)
+			}
+		case deviceinterface.FieldCableEnd:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_end", values[i])
+			} else if value.Valid {
+				_m.CableEnd = new(string)
+				*_m.CableEnd = value.String
+			}
+		case deviceinterface.FieldCableConnector:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_connector", values[i])
+			} else if value.Valid {
+				_m.CableConnector = new(int)
+				*_m.CableConnector = int(value.Int64)
+			}
+		case deviceinterface.FieldCablePositions:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_positions", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.CablePositions); err != nil {
+					return fmt.Errorf("unmarshal field cable_positions: %w", err)
+				}
+			}
 		case deviceinterface.FieldOwnerID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
 			} else if value.Valid {
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
+			}
+		case deviceinterface.FieldPathID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _path_id", values[i])
+			} else if value.Valid {
+				_m.PathID = new(int)
+				*_m.PathID = int(value.Int64)
 			}
 		case deviceinterface.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -484,8 +530,31 @@ func (_m *DeviceInterface) String() string {
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")
+	if v := _m.CableID; v != nil {
+		builder.WriteString("cable_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.CableEnd; v != nil {
+		builder.WriteString("cable_end=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.CableConnector; v != nil {
+		builder.WriteString("cable_connector=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("cable_positions=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CablePositions))
+	builder.WriteString(", ")
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PathID; v != nil {
+		builder.WriteString("_path_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

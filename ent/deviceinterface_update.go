@@ -9,7 +9,9 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/deviceinterface"
 	"github.com/inventory/inventory/ent/macaddress"
@@ -50,6 +52,12 @@ func (_u *DeviceInterfaceUpdate) ClearDevice() *DeviceInterfaceUpdate {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *DeviceInterfaceUpdate) ClearModule() *DeviceInterfaceUpdate {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *DeviceInterfaceUpdate) ClearCable() *DeviceInterfaceUpdate {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -271,6 +279,11 @@ func (_u *DeviceInterfaceUpdate) check() error {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "DeviceInterface.description": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := deviceinterface.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "DeviceInterface.cable_end": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.GetType(); ok {
 		if err := deviceinterface.TypeValidator(v); err != nil {
 			return &ValidationError{Name: "type", err: fmt.Errorf(`ent: validator failed for field "DeviceInterface.type": %w`, err)}
@@ -405,6 +418,41 @@ func (_u *DeviceInterfaceUpdate) sqlSave(ctx context.Context) (_node int, err er
 	}
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(deviceinterface.FieldRackID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(deviceinterface.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(deviceinterface.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(deviceinterface.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(deviceinterface.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(deviceinterface.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(deviceinterface.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, deviceinterface.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(deviceinterface.FieldCablePositions, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(deviceinterface.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(deviceinterface.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(deviceinterface.FieldPathID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(deviceinterface.FieldType, field.TypeString, value)
@@ -559,6 +607,35 @@ func (_u *DeviceInterfaceUpdate) sqlSave(ctx context.Context) (_node int, err er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.CableTable,
+			Columns: []string{deviceinterface.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.CableTable,
+			Columns: []string{deviceinterface.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -1090,6 +1167,12 @@ func (_u *DeviceInterfaceUpdateOne) ClearModule() *DeviceInterfaceUpdateOne {
 	return _u
 }
 
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *DeviceInterfaceUpdateOne) ClearCable() *DeviceInterfaceUpdateOne {
+	_u.mutation.ClearCable()
+	return _u
+}
+
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (_u *DeviceInterfaceUpdateOne) ClearOwner() *DeviceInterfaceUpdateOne {
 	_u.mutation.ClearOwner()
@@ -1321,6 +1404,11 @@ func (_u *DeviceInterfaceUpdateOne) check() error {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "DeviceInterface.description": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := deviceinterface.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "DeviceInterface.cable_end": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.GetType(); ok {
 		if err := deviceinterface.TypeValidator(v); err != nil {
 			return &ValidationError{Name: "type", err: fmt.Errorf(`ent: validator failed for field "DeviceInterface.type": %w`, err)}
@@ -1472,6 +1560,41 @@ func (_u *DeviceInterfaceUpdateOne) sqlSave(ctx context.Context) (_node *DeviceI
 	}
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(deviceinterface.FieldRackID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(deviceinterface.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(deviceinterface.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(deviceinterface.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(deviceinterface.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(deviceinterface.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(deviceinterface.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, deviceinterface.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(deviceinterface.FieldCablePositions, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(deviceinterface.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(deviceinterface.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(deviceinterface.FieldPathID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(deviceinterface.FieldType, field.TypeString, value)
@@ -1626,6 +1749,35 @@ func (_u *DeviceInterfaceUpdateOne) sqlSave(ctx context.Context) (_node *DeviceI
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.CableTable,
+			Columns: []string{deviceinterface.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.CableTable,
+			Columns: []string{deviceinterface.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

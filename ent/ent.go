@@ -16,6 +16,11 @@ import (
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/bookmark"
+	"github.com/inventory/inventory/ent/cable"
+	"github.com/inventory/inventory/ent/cablebundle"
+	"github.com/inventory/inventory/ent/cablepath"
+	"github.com/inventory/inventory/ent/cablepathnode"
+	"github.com/inventory/inventory/ent/cabletermination"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -63,6 +68,7 @@ import (
 	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
+	"github.com/inventory/inventory/ent/managedfile"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/modulebay"
@@ -99,6 +105,7 @@ import (
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/savedfilter"
+	"github.com/inventory/inventory/ent/script"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/session"
@@ -191,6 +198,11 @@ func checkColumn(t, c string) error {
 			asnrange.Table:                  asnrange.ValidColumn,
 			aggregate.Table:                 aggregate.ValidColumn,
 			bookmark.Table:                  bookmark.ValidColumn,
+			cable.Table:                     cable.ValidColumn,
+			cablebundle.Table:               cablebundle.ValidColumn,
+			cablepath.Table:                 cablepath.ValidColumn,
+			cablepathnode.Table:             cablepathnode.ValidColumn,
+			cabletermination.Table:          cabletermination.ValidColumn,
 			circuit.Table:                   circuit.ValidColumn,
 			circuitgroup.Table:              circuitgroup.ValidColumn,
 			circuitgroupassignment.Table:    circuitgroupassignment.ValidColumn,
@@ -238,6 +250,7 @@ func checkColumn(t, c string) error {
 			journalentry.Table:              journalentry.ValidColumn,
 			location.Table:                  location.ValidColumn,
 			macaddress.Table:                macaddress.ValidColumn,
+			managedfile.Table:               managedfile.ValidColumn,
 			manufacturer.Table:              manufacturer.ValidColumn,
 			module.Table:                    module.ValidColumn,
 			modulebay.Table:                 modulebay.ValidColumn,
@@ -274,6 +287,7 @@ func checkColumn(t, c string) error {
 			role.Table:                      role.ValidColumn,
 			routetarget.Table:               routetarget.ValidColumn,
 			savedfilter.Table:               savedfilter.ValidColumn,
+			script.Table:                    script.ValidColumn,
 			service.Table:                   service.ValidColumn,
 			servicetemplate.Table:           servicetemplate.ValidColumn,
 			session.Table:                   session.ValidColumn,

@@ -206,6 +206,12 @@ type FieldData struct {
 	// Compute is the Go expression naming a computed field's PageFunc
 	// (api.Model.Computed); ComputeImport its package.
 	Compute, ComputeImport string
+	// ClearedByHooks: api.Field.ClearedByHooks.
+	ClearedByHooks bool
+	// Refs is the Go expression naming a computed-refs field's RefsFunc
+	// (api.Model.Refs), RefsKey its "<pkg>.<Name>" (fields sharing it share
+	// a call), RefsRender how it renders.
+	Refs, RefsKey, RefsRender string
 }
 
 var builtins = map[string]string{
@@ -298,6 +304,9 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 		if fd.Compute != "" {
 			imports[fd.ComputeImport] = true
 		}
+		if fd.Refs != "" {
+			imports[fd.ComputeImport] = true
+		}
 	}
 	for _, e := range m.Endpoints {
 		for _, op := range e.Ops {
@@ -349,6 +358,15 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	if f, ok := m.Computed[name]; ok {
 		fd.Kind, fd.ReadOnly = "computed", true
 		fd.Compute, fd.ComputeImport = logicRef(f)
+		return fd, nil
+	}
+	if r, ok := m.Refs[name]; ok {
+		if r.Func == nil || (r.Render != "objects" && r.Render != "type") {
+			return fd, fmt.Errorf("refs %s: name a Func and render \"objects\" or \"type\"", name)
+		}
+		fd.Kind, fd.ReadOnly = "computed-refs", true
+		fd.Refs, fd.ComputeImport = logicRef(r.Func)
+		fd.RefsKey, fd.RefsRender = r.Func.Pkg+"."+r.Func.Name, r.Render
 		return fd, nil
 	}
 	if c, ok := m.Counts[name]; ok {
@@ -421,7 +439,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		if fd.OnDelete = string(a.OnDelete); fd.OnDelete == "" {
 			return fd, fmt.Errorf("edge %s: declare NetBox's on_delete (schema.FK or schema.OnDelete)", name)
 		}
-		fd.Lookup, fd.Nested, fd.NoReverse = a.Lookup, a.Nested, a.NoReverse
+		fd.Lookup, fd.Nested, fd.NoReverse, fd.ClearedByHooks = a.Lookup, a.Nested, a.NoReverse, a.ClearedByHooks
 		fd.PK, fd.CurrentUser = a.PK, a.CurrentUser
 		fa, _ := fieldAnn(f.Annotations)
 		fd.ReadOnly = a.ReadOnly || fa.ReadOnly

@@ -46,6 +46,14 @@ type FrontPort struct {
 	LocationID *int `json:"_location_id,omitempty"`
 	// RackID holds the value of the "_rack_id" field.
 	RackID *int `json:"_rack_id,omitempty"`
+	// CableID holds the value of the "cable_id" field.
+	CableID *int `json:"cable_id,omitempty"`
+	// CableEnd holds the value of the "cable_end" field.
+	CableEnd *string `json:"cable_end,omitempty"`
+	// CableConnector holds the value of the "cable_connector" field.
+	CableConnector *int `json:"cable_connector,omitempty"`
+	// CablePositions holds the value of the "cable_positions" field.
+	CablePositions []int `json:"cable_positions,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
 	// Type holds the value of the "type" field.
@@ -64,13 +72,13 @@ func (*FrontPort) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case frontport.FieldCustomFieldData, frontport.FieldMappings:
+		case frontport.FieldCustomFieldData, frontport.FieldCablePositions, frontport.FieldMappings:
 			values[i] = new([]byte)
 		case frontport.FieldMarkConnected, frontport.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case frontport.FieldID, frontport.FieldDeviceID, frontport.FieldModuleID, frontport.FieldSiteID, frontport.FieldLocationID, frontport.FieldRackID, frontport.FieldOwnerID, frontport.FieldPositions:
+		case frontport.FieldID, frontport.FieldDeviceID, frontport.FieldModuleID, frontport.FieldSiteID, frontport.FieldLocationID, frontport.FieldRackID, frontport.FieldCableID, frontport.FieldCableConnector, frontport.FieldOwnerID, frontport.FieldPositions:
 			values[i] = new(sql.NullInt64)
-		case frontport.FieldName, frontport.FieldNameNatural, frontport.FieldLabel, frontport.FieldDescription, frontport.FieldType, frontport.FieldColor:
+		case frontport.FieldName, frontport.FieldNameNatural, frontport.FieldLabel, frontport.FieldDescription, frontport.FieldCableEnd, frontport.FieldType, frontport.FieldColor:
 			values[i] = new(sql.NullString)
 		case frontport.FieldCreated, frontport.FieldLastUpdated:
 			values[i] = new(sql.NullTime)
@@ -187,6 +195,35 @@ func (_m *FrontPort) assignValues(columns []string, values []any) error {
 				_m.RackID = new(int)
 				*_m.RackID = int(value.Int64)
 			}
+		case frontport.FieldCableID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_id", values[i])
+			} else if value.Valid {
+				_m.CableID = new(int)
+				*_m.CableID = int(value.Int64)
+			}
+		case frontport.FieldCableEnd:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_end", values[i])
+			} else if value.Valid {
+				_m.CableEnd = new(string)
+				*_m.CableEnd = value.String
+			}
+		case frontport.FieldCableConnector:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_connector", values[i])
+			} else if value.Valid {
+				_m.CableConnector = new(int)
+				*_m.CableConnector = int(value.Int64)
+			}
+		case frontport.FieldCablePositions:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_positions", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.CablePositions); err != nil {
+					return fmt.Errorf("unmarshal field cable_positions: %w", err)
+				}
+			}
 		case frontport.FieldOwnerID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
@@ -302,6 +339,24 @@ func (_m *FrontPort) String() string {
 		builder.WriteString("_rack_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
+	builder.WriteString(", ")
+	if v := _m.CableID; v != nil {
+		builder.WriteString("cable_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.CableEnd; v != nil {
+		builder.WriteString("cable_end=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.CableConnector; v != nil {
+		builder.WriteString("cable_connector=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("cable_positions=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CablePositions))
 	builder.WriteString(", ")
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")

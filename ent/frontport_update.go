@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/frontport"
 	"github.com/inventory/inventory/ent/module"
@@ -46,6 +47,12 @@ func (_u *FrontPortUpdate) ClearDevice() *FrontPortUpdate {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *FrontPortUpdate) ClearModule() *FrontPortUpdate {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *FrontPortUpdate) ClearCable() *FrontPortUpdate {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -112,6 +119,11 @@ func (_u *FrontPortUpdate) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := frontport.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "FrontPort.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := frontport.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "FrontPort.cable_end": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.GetType(); ok {
@@ -204,6 +216,32 @@ func (_u *FrontPortUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(frontport.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(frontport.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(frontport.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(frontport.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(frontport.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(frontport.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(frontport.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, frontport.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(frontport.FieldCablePositions, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(frontport.FieldType, field.TypeString, value)
 	}
@@ -282,6 +320,35 @@ func (_u *FrontPortUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   frontport.CableTable,
+			Columns: []string{frontport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   frontport.CableTable,
+			Columns: []string{frontport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.OwnerCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -346,6 +413,12 @@ func (_u *FrontPortUpdateOne) ClearDevice() *FrontPortUpdateOne {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *FrontPortUpdateOne) ClearModule() *FrontPortUpdateOne {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *FrontPortUpdateOne) ClearCable() *FrontPortUpdateOne {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -425,6 +498,11 @@ func (_u *FrontPortUpdateOne) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := frontport.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "FrontPort.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := frontport.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "FrontPort.cable_end": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.GetType(); ok {
@@ -534,6 +612,32 @@ func (_u *FrontPortUpdateOne) sqlSave(ctx context.Context) (_node *FrontPort, er
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(frontport.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(frontport.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(frontport.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(frontport.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(frontport.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(frontport.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(frontport.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, frontport.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(frontport.FieldCablePositions, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(frontport.FieldType, field.TypeString, value)
 	}
@@ -605,6 +709,35 @@ func (_u *FrontPortUpdateOne) sqlSave(ctx context.Context) (_node *FrontPort, er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   frontport.CableTable,
+			Columns: []string{frontport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   frontport.CableTable,
+			Columns: []string{frontport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -16,6 +16,11 @@ import (
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/bookmark"
+	"github.com/inventory/inventory/ent/cable"
+	"github.com/inventory/inventory/ent/cablebundle"
+	"github.com/inventory/inventory/ent/cablepath"
+	"github.com/inventory/inventory/ent/cablepathnode"
+	"github.com/inventory/inventory/ent/cabletermination"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -63,6 +68,7 @@ import (
 	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
+	"github.com/inventory/inventory/ent/managedfile"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/modulebay"
@@ -100,6 +106,7 @@ import (
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/savedfilter"
+	"github.com/inventory/inventory/ent/script"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/session"
@@ -143,6 +150,11 @@ const (
 	TypeASNRange                  = "ASNRange"
 	TypeAggregate                 = "Aggregate"
 	TypeBookmark                  = "Bookmark"
+	TypeCable                     = "Cable"
+	TypeCableBundle               = "CableBundle"
+	TypeCablePath                 = "CablePath"
+	TypeCablePathNode             = "CablePathNode"
+	TypeCableTermination          = "CableTermination"
 	TypeCircuit                   = "Circuit"
 	TypeCircuitGroup              = "CircuitGroup"
 	TypeCircuitGroupAssignment    = "CircuitGroupAssignment"
@@ -190,6 +202,7 @@ const (
 	TypeJournalEntry              = "JournalEntry"
 	TypeLocation                  = "Location"
 	TypeMACAddress                = "MACAddress"
+	TypeManagedFile               = "ManagedFile"
 	TypeManufacturer              = "Manufacturer"
 	TypeModule                    = "Module"
 	TypeModuleBay                 = "ModuleBay"
@@ -226,6 +239,7 @@ const (
 	TypeRole                      = "Role"
 	TypeRouteTarget               = "RouteTarget"
 	TypeSavedFilter               = "SavedFilter"
+	TypeScript                    = "Script"
 	TypeService                   = "Service"
 	TypeServiceTemplate           = "ServiceTemplate"
 	TypeSession                   = "Session"
@@ -4149,6 +4163,4273 @@ func (m *BookmarkMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Bookmark edge %s", name)
 }
 
+// CableMutation represents an operation that mutates the Cable nodes in the graph.
+type CableMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *int
+	created              *time.Time
+	last_updated         *time.Time
+	custom_field_data    *map[string]interface{}
+	description          *string
+	comments             *string
+	_type                *string
+	a_terminations       *[]interface{}
+	appenda_terminations []interface{}
+	b_terminations       *[]interface{}
+	appendb_terminations []interface{}
+	status               *string
+	profile              *string
+	label                *string
+	color                *string
+	length               *float64
+	addlength            *float64
+	length_unit          *string
+	__abs_length         *float64
+	add__abs_length      *float64
+	clearedFields        map[string]struct{}
+	owner                *int
+	clearedowner         bool
+	tenant               *int
+	clearedtenant        bool
+	bundle               *int
+	clearedbundle        bool
+	done                 bool
+	oldValue             func(context.Context) (*Cable, error)
+	predicates           []predicate.Cable
+}
+
+var _ ent.Mutation = (*CableMutation)(nil)
+
+// cableOption allows management of the mutation configuration using functional options.
+type cableOption func(*CableMutation)
+
+// newCableMutation creates new mutation for the Cable entity.
+func newCableMutation(c config, op Op, opts ...cableOption) *CableMutation {
+	m := &CableMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCable,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCableID sets the ID field of the mutation.
+func withCableID(id int) cableOption {
+	return func(m *CableMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Cable
+		)
+		m.oldValue = func(ctx context.Context) (*Cable, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Cable.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCable sets the old Cable of the mutation.
+func withCable(node *Cable) cableOption {
+	return func(m *CableMutation) {
+		m.oldValue = func(context.Context) (*Cable, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CableMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CableMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CableMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CableMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Cable.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *CableMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *CableMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *CableMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[cable.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *CableMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[cable.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *CableMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, cable.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *CableMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *CableMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *CableMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[cable.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *CableMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[cable.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *CableMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, cable.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *CableMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *CableMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *CableMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *CableMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *CableMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *CableMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *CableMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *CableMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *CableMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *CableMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *CableMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *CableMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[cable.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *CableMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[cable.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *CableMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, cable.FieldOwnerID)
+}
+
+// SetType sets the "type" field.
+func (m *CableMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *CableMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearType clears the value of the "type" field.
+func (m *CableMutation) ClearType() {
+	m._type = nil
+	m.clearedFields[cable.FieldType] = struct{}{}
+}
+
+// TypeCleared returns if the "type" field was cleared in this mutation.
+func (m *CableMutation) TypeCleared() bool {
+	_, ok := m.clearedFields[cable.FieldType]
+	return ok
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *CableMutation) ResetType() {
+	m._type = nil
+	delete(m.clearedFields, cable.FieldType)
+}
+
+// SetATerminations sets the "a_terminations" field.
+func (m *CableMutation) SetATerminations(i []interface{}) {
+	m.a_terminations = &i
+	m.appenda_terminations = nil
+}
+
+// ATerminations returns the value of the "a_terminations" field in the mutation.
+func (m *CableMutation) ATerminations() (r []interface{}, exists bool) {
+	v := m.a_terminations
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendATerminations adds i to the "a_terminations" field.
+func (m *CableMutation) AppendATerminations(i []interface{}) {
+	m.appenda_terminations = append(m.appenda_terminations, i...)
+}
+
+// AppendedATerminations returns the list of values that were appended to the "a_terminations" field in this mutation.
+func (m *CableMutation) AppendedATerminations() ([]interface{}, bool) {
+	if len(m.appenda_terminations) == 0 {
+		return nil, false
+	}
+	return m.appenda_terminations, true
+}
+
+// ResetATerminations resets all changes to the "a_terminations" field.
+func (m *CableMutation) ResetATerminations() {
+	m.a_terminations = nil
+	m.appenda_terminations = nil
+}
+
+// SetBTerminations sets the "b_terminations" field.
+func (m *CableMutation) SetBTerminations(i []interface{}) {
+	m.b_terminations = &i
+	m.appendb_terminations = nil
+}
+
+// BTerminations returns the value of the "b_terminations" field in the mutation.
+func (m *CableMutation) BTerminations() (r []interface{}, exists bool) {
+	v := m.b_terminations
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendBTerminations adds i to the "b_terminations" field.
+func (m *CableMutation) AppendBTerminations(i []interface{}) {
+	m.appendb_terminations = append(m.appendb_terminations, i...)
+}
+
+// AppendedBTerminations returns the list of values that were appended to the "b_terminations" field in this mutation.
+func (m *CableMutation) AppendedBTerminations() ([]interface{}, bool) {
+	if len(m.appendb_terminations) == 0 {
+		return nil, false
+	}
+	return m.appendb_terminations, true
+}
+
+// ResetBTerminations resets all changes to the "b_terminations" field.
+func (m *CableMutation) ResetBTerminations() {
+	m.b_terminations = nil
+	m.appendb_terminations = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *CableMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *CableMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *CableMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetProfile sets the "profile" field.
+func (m *CableMutation) SetProfile(s string) {
+	m.profile = &s
+}
+
+// Profile returns the value of the "profile" field in the mutation.
+func (m *CableMutation) Profile() (r string, exists bool) {
+	v := m.profile
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProfile resets all changes to the "profile" field.
+func (m *CableMutation) ResetProfile() {
+	m.profile = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *CableMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *CableMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *CableMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[cable.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *CableMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[cable.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *CableMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, cable.FieldTenantID)
+}
+
+// SetBundleID sets the "bundle_id" field.
+func (m *CableMutation) SetBundleID(i int) {
+	m.bundle = &i
+}
+
+// BundleID returns the value of the "bundle_id" field in the mutation.
+func (m *CableMutation) BundleID() (r int, exists bool) {
+	v := m.bundle
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearBundleID clears the value of the "bundle_id" field.
+func (m *CableMutation) ClearBundleID() {
+	m.bundle = nil
+	m.clearedFields[cable.FieldBundleID] = struct{}{}
+}
+
+// BundleIDCleared returns if the "bundle_id" field was cleared in this mutation.
+func (m *CableMutation) BundleIDCleared() bool {
+	_, ok := m.clearedFields[cable.FieldBundleID]
+	return ok
+}
+
+// ResetBundleID resets all changes to the "bundle_id" field.
+func (m *CableMutation) ResetBundleID() {
+	m.bundle = nil
+	delete(m.clearedFields, cable.FieldBundleID)
+}
+
+// SetLabel sets the "label" field.
+func (m *CableMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *CableMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *CableMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetColor sets the "color" field.
+func (m *CableMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *CableMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *CableMutation) ResetColor() {
+	m.color = nil
+}
+
+// SetLength sets the "length" field.
+func (m *CableMutation) SetLength(f float64) {
+	m.length = &f
+	m.addlength = nil
+}
+
+// Length returns the value of the "length" field in the mutation.
+func (m *CableMutation) Length() (r float64, exists bool) {
+	v := m.length
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLength adds f to the "length" field.
+func (m *CableMutation) AddLength(f float64) {
+	if m.addlength != nil {
+		*m.addlength += f
+	} else {
+		m.addlength = &f
+	}
+}
+
+// AddedLength returns the value that was added to the "length" field in this mutation.
+func (m *CableMutation) AddedLength() (r float64, exists bool) {
+	v := m.addlength
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLength clears the value of the "length" field.
+func (m *CableMutation) ClearLength() {
+	m.length = nil
+	m.addlength = nil
+	m.clearedFields[cable.FieldLength] = struct{}{}
+}
+
+// LengthCleared returns if the "length" field was cleared in this mutation.
+func (m *CableMutation) LengthCleared() bool {
+	_, ok := m.clearedFields[cable.FieldLength]
+	return ok
+}
+
+// ResetLength resets all changes to the "length" field.
+func (m *CableMutation) ResetLength() {
+	m.length = nil
+	m.addlength = nil
+	delete(m.clearedFields, cable.FieldLength)
+}
+
+// SetLengthUnit sets the "length_unit" field.
+func (m *CableMutation) SetLengthUnit(s string) {
+	m.length_unit = &s
+}
+
+// LengthUnit returns the value of the "length_unit" field in the mutation.
+func (m *CableMutation) LengthUnit() (r string, exists bool) {
+	v := m.length_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLengthUnit clears the value of the "length_unit" field.
+func (m *CableMutation) ClearLengthUnit() {
+	m.length_unit = nil
+	m.clearedFields[cable.FieldLengthUnit] = struct{}{}
+}
+
+// LengthUnitCleared returns if the "length_unit" field was cleared in this mutation.
+func (m *CableMutation) LengthUnitCleared() bool {
+	_, ok := m.clearedFields[cable.FieldLengthUnit]
+	return ok
+}
+
+// ResetLengthUnit resets all changes to the "length_unit" field.
+func (m *CableMutation) ResetLengthUnit() {
+	m.length_unit = nil
+	delete(m.clearedFields, cable.FieldLengthUnit)
+}
+
+// SetAbsLength sets the "_abs_length" field.
+func (m *CableMutation) SetAbsLength(f float64) {
+	m.__abs_length = &f
+	m.add__abs_length = nil
+}
+
+// AbsLength returns the value of the "_abs_length" field in the mutation.
+func (m *CableMutation) AbsLength() (r float64, exists bool) {
+	v := m.__abs_length
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddAbsLength adds f to the "_abs_length" field.
+func (m *CableMutation) AddAbsLength(f float64) {
+	if m.add__abs_length != nil {
+		*m.add__abs_length += f
+	} else {
+		m.add__abs_length = &f
+	}
+}
+
+// AddedAbsLength returns the value that was added to the "_abs_length" field in this mutation.
+func (m *CableMutation) AddedAbsLength() (r float64, exists bool) {
+	v := m.add__abs_length
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAbsLength clears the value of the "_abs_length" field.
+func (m *CableMutation) ClearAbsLength() {
+	m.__abs_length = nil
+	m.add__abs_length = nil
+	m.clearedFields[cable.FieldAbsLength] = struct{}{}
+}
+
+// AbsLengthCleared returns if the "_abs_length" field was cleared in this mutation.
+func (m *CableMutation) AbsLengthCleared() bool {
+	_, ok := m.clearedFields[cable.FieldAbsLength]
+	return ok
+}
+
+// ResetAbsLength resets all changes to the "_abs_length" field.
+func (m *CableMutation) ResetAbsLength() {
+	m.__abs_length = nil
+	m.add__abs_length = nil
+	delete(m.clearedFields, cable.FieldAbsLength)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *CableMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[cable.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *CableMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *CableMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *CableMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *CableMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[cable.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *CableMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *CableMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *CableMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearBundle clears the "bundle" edge to the CableBundle entity.
+func (m *CableMutation) ClearBundle() {
+	m.clearedbundle = true
+	m.clearedFields[cable.FieldBundleID] = struct{}{}
+}
+
+// BundleCleared reports if the "bundle" edge to the CableBundle entity was cleared.
+func (m *CableMutation) BundleCleared() bool {
+	return m.BundleIDCleared() || m.clearedbundle
+}
+
+// BundleIDs returns the "bundle" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// BundleID instead. It exists only for internal usage by the builders.
+func (m *CableMutation) BundleIDs() (ids []int) {
+	if id := m.bundle; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetBundle resets all changes to the "bundle" edge.
+func (m *CableMutation) ResetBundle() {
+	m.bundle = nil
+	m.clearedbundle = false
+}
+
+// Where appends a list predicates to the CableMutation builder.
+func (m *CableMutation) Where(ps ...predicate.Cable) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CableMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CableMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Cable, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CableMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CableMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Cable).
+func (m *CableMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CableMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.created != nil {
+		fields = append(fields, cable.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, cable.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, cable.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, cable.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, cable.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, cable.FieldOwnerID)
+	}
+	if m._type != nil {
+		fields = append(fields, cable.FieldType)
+	}
+	if m.a_terminations != nil {
+		fields = append(fields, cable.FieldATerminations)
+	}
+	if m.b_terminations != nil {
+		fields = append(fields, cable.FieldBTerminations)
+	}
+	if m.status != nil {
+		fields = append(fields, cable.FieldStatus)
+	}
+	if m.profile != nil {
+		fields = append(fields, cable.FieldProfile)
+	}
+	if m.tenant != nil {
+		fields = append(fields, cable.FieldTenantID)
+	}
+	if m.bundle != nil {
+		fields = append(fields, cable.FieldBundleID)
+	}
+	if m.label != nil {
+		fields = append(fields, cable.FieldLabel)
+	}
+	if m.color != nil {
+		fields = append(fields, cable.FieldColor)
+	}
+	if m.length != nil {
+		fields = append(fields, cable.FieldLength)
+	}
+	if m.length_unit != nil {
+		fields = append(fields, cable.FieldLengthUnit)
+	}
+	if m.__abs_length != nil {
+		fields = append(fields, cable.FieldAbsLength)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CableMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case cable.FieldCreated:
+		return m.Created()
+	case cable.FieldLastUpdated:
+		return m.LastUpdated()
+	case cable.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case cable.FieldDescription:
+		return m.Description()
+	case cable.FieldComments:
+		return m.Comments()
+	case cable.FieldOwnerID:
+		return m.OwnerID()
+	case cable.FieldType:
+		return m.GetType()
+	case cable.FieldATerminations:
+		return m.ATerminations()
+	case cable.FieldBTerminations:
+		return m.BTerminations()
+	case cable.FieldStatus:
+		return m.Status()
+	case cable.FieldProfile:
+		return m.Profile()
+	case cable.FieldTenantID:
+		return m.TenantID()
+	case cable.FieldBundleID:
+		return m.BundleID()
+	case cable.FieldLabel:
+		return m.Label()
+	case cable.FieldColor:
+		return m.Color()
+	case cable.FieldLength:
+		return m.Length()
+	case cable.FieldLengthUnit:
+		return m.LengthUnit()
+	case cable.FieldAbsLength:
+		return m.AbsLength()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CableMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case cable.FieldCreated, cable.FieldLastUpdated, cable.FieldCustomFieldData, cable.FieldDescription, cable.FieldComments, cable.FieldOwnerID, cable.FieldType, cable.FieldATerminations, cable.FieldBTerminations, cable.FieldStatus, cable.FieldProfile, cable.FieldTenantID, cable.FieldBundleID, cable.FieldLabel, cable.FieldColor, cable.FieldLength, cable.FieldLengthUnit, cable.FieldAbsLength:
+	default:
+		return nil, fmt.Errorf("unknown Cable field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case cable.FieldCreated:
+		return old.Created, nil
+	case cable.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case cable.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case cable.FieldDescription:
+		return old.Description, nil
+	case cable.FieldComments:
+		return old.Comments, nil
+	case cable.FieldOwnerID:
+		return old.OwnerID, nil
+	case cable.FieldType:
+		return old.Type, nil
+	case cable.FieldATerminations:
+		return old.ATerminations, nil
+	case cable.FieldBTerminations:
+		return old.BTerminations, nil
+	case cable.FieldStatus:
+		return old.Status, nil
+	case cable.FieldProfile:
+		return old.Profile, nil
+	case cable.FieldTenantID:
+		return old.TenantID, nil
+	case cable.FieldBundleID:
+		return old.BundleID, nil
+	case cable.FieldLabel:
+		return old.Label, nil
+	case cable.FieldColor:
+		return old.Color, nil
+	case cable.FieldLength:
+		return old.Length, nil
+	case cable.FieldLengthUnit:
+		return old.LengthUnit, nil
+	case cable.FieldAbsLength:
+		return old.AbsLength, nil
+	}
+	return nil, fmt.Errorf("unknown Cable field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CableMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case cable.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case cable.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case cable.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case cable.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case cable.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case cable.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
+	case cable.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case cable.FieldATerminations:
+		v, ok := value.([]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetATerminations(v)
+		return nil
+	case cable.FieldBTerminations:
+		v, ok := value.([]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBTerminations(v)
+		return nil
+	case cable.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case cable.FieldProfile:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfile(v)
+		return nil
+	case cable.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case cable.FieldBundleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBundleID(v)
+		return nil
+	case cable.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case cable.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	case cable.FieldLength:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLength(v)
+		return nil
+	case cable.FieldLengthUnit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLengthUnit(v)
+		return nil
+	case cable.FieldAbsLength:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAbsLength(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Cable field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CableMutation) AddedFields() []string {
+	var fields []string
+	if m.addlength != nil {
+		fields = append(fields, cable.FieldLength)
+	}
+	if m.add__abs_length != nil {
+		fields = append(fields, cable.FieldAbsLength)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CableMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case cable.FieldLength:
+		return m.AddedLength()
+	case cable.FieldAbsLength:
+		return m.AddedAbsLength()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CableMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case cable.FieldLength:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLength(v)
+		return nil
+	case cable.FieldAbsLength:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAbsLength(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Cable numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CableMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(cable.FieldCreated) {
+		fields = append(fields, cable.FieldCreated)
+	}
+	if m.FieldCleared(cable.FieldLastUpdated) {
+		fields = append(fields, cable.FieldLastUpdated)
+	}
+	if m.FieldCleared(cable.FieldOwnerID) {
+		fields = append(fields, cable.FieldOwnerID)
+	}
+	if m.FieldCleared(cable.FieldType) {
+		fields = append(fields, cable.FieldType)
+	}
+	if m.FieldCleared(cable.FieldTenantID) {
+		fields = append(fields, cable.FieldTenantID)
+	}
+	if m.FieldCleared(cable.FieldBundleID) {
+		fields = append(fields, cable.FieldBundleID)
+	}
+	if m.FieldCleared(cable.FieldLength) {
+		fields = append(fields, cable.FieldLength)
+	}
+	if m.FieldCleared(cable.FieldLengthUnit) {
+		fields = append(fields, cable.FieldLengthUnit)
+	}
+	if m.FieldCleared(cable.FieldAbsLength) {
+		fields = append(fields, cable.FieldAbsLength)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CableMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CableMutation) ClearField(name string) error {
+	switch name {
+	case cable.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case cable.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case cable.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
+	case cable.FieldType:
+		m.ClearType()
+		return nil
+	case cable.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	case cable.FieldBundleID:
+		m.ClearBundleID()
+		return nil
+	case cable.FieldLength:
+		m.ClearLength()
+		return nil
+	case cable.FieldLengthUnit:
+		m.ClearLengthUnit()
+		return nil
+	case cable.FieldAbsLength:
+		m.ClearAbsLength()
+		return nil
+	}
+	return fmt.Errorf("unknown Cable nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CableMutation) ResetField(name string) error {
+	switch name {
+	case cable.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case cable.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case cable.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case cable.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case cable.FieldComments:
+		m.ResetComments()
+		return nil
+	case cable.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
+	case cable.FieldType:
+		m.ResetType()
+		return nil
+	case cable.FieldATerminations:
+		m.ResetATerminations()
+		return nil
+	case cable.FieldBTerminations:
+		m.ResetBTerminations()
+		return nil
+	case cable.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case cable.FieldProfile:
+		m.ResetProfile()
+		return nil
+	case cable.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case cable.FieldBundleID:
+		m.ResetBundleID()
+		return nil
+	case cable.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case cable.FieldColor:
+		m.ResetColor()
+		return nil
+	case cable.FieldLength:
+		m.ResetLength()
+		return nil
+	case cable.FieldLengthUnit:
+		m.ResetLengthUnit()
+		return nil
+	case cable.FieldAbsLength:
+		m.ResetAbsLength()
+		return nil
+	}
+	return fmt.Errorf("unknown Cable field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CableMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, cable.EdgeOwner)
+	}
+	if m.tenant != nil {
+		edges = append(edges, cable.EdgeTenant)
+	}
+	if m.bundle != nil {
+		edges = append(edges, cable.EdgeBundle)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CableMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case cable.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	case cable.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case cable.EdgeBundle:
+		if id := m.bundle; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CableMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CableMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CableMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, cable.EdgeOwner)
+	}
+	if m.clearedtenant {
+		edges = append(edges, cable.EdgeTenant)
+	}
+	if m.clearedbundle {
+		edges = append(edges, cable.EdgeBundle)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CableMutation) EdgeCleared(name string) bool {
+	switch name {
+	case cable.EdgeOwner:
+		return m.clearedowner
+	case cable.EdgeTenant:
+		return m.clearedtenant
+	case cable.EdgeBundle:
+		return m.clearedbundle
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CableMutation) ClearEdge(name string) error {
+	switch name {
+	case cable.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	case cable.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case cable.EdgeBundle:
+		m.ClearBundle()
+		return nil
+	}
+	return fmt.Errorf("unknown Cable unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CableMutation) ResetEdge(name string) error {
+	switch name {
+	case cable.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	case cable.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case cable.EdgeBundle:
+		m.ResetBundle()
+		return nil
+	}
+	return fmt.Errorf("unknown Cable edge %s", name)
+}
+
+// CableBundleMutation represents an operation that mutates the CableBundle nodes in the graph.
+type CableBundleMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
+	done              bool
+	oldValue          func(context.Context) (*CableBundle, error)
+	predicates        []predicate.CableBundle
+}
+
+var _ ent.Mutation = (*CableBundleMutation)(nil)
+
+// cablebundleOption allows management of the mutation configuration using functional options.
+type cablebundleOption func(*CableBundleMutation)
+
+// newCableBundleMutation creates new mutation for the CableBundle entity.
+func newCableBundleMutation(c config, op Op, opts ...cablebundleOption) *CableBundleMutation {
+	m := &CableBundleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCableBundle,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCableBundleID sets the ID field of the mutation.
+func withCableBundleID(id int) cablebundleOption {
+	return func(m *CableBundleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CableBundle
+		)
+		m.oldValue = func(ctx context.Context) (*CableBundle, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CableBundle.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCableBundle sets the old CableBundle of the mutation.
+func withCableBundle(node *CableBundle) cablebundleOption {
+	return func(m *CableBundleMutation) {
+		m.oldValue = func(context.Context) (*CableBundle, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CableBundleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CableBundleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CableBundleMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CableBundleMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CableBundle.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *CableBundleMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *CableBundleMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *CableBundleMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[cablebundle.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *CableBundleMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[cablebundle.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *CableBundleMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, cablebundle.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *CableBundleMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *CableBundleMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *CableBundleMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[cablebundle.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *CableBundleMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[cablebundle.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *CableBundleMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, cablebundle.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *CableBundleMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *CableBundleMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *CableBundleMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *CableBundleMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *CableBundleMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *CableBundleMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *CableBundleMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *CableBundleMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *CableBundleMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *CableBundleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *CableBundleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *CableBundleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[cablebundle.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *CableBundleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[cablebundle.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *CableBundleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, cablebundle.FieldOwnerID)
+}
+
+// SetName sets the "name" field.
+func (m *CableBundleMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *CableBundleMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *CableBundleMutation) ResetName() {
+	m.name = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *CableBundleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[cablebundle.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *CableBundleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *CableBundleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *CableBundleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
+// Where appends a list predicates to the CableBundleMutation builder.
+func (m *CableBundleMutation) Where(ps ...predicate.CableBundle) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CableBundleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CableBundleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CableBundle, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CableBundleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CableBundleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CableBundle).
+func (m *CableBundleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CableBundleMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created != nil {
+		fields = append(fields, cablebundle.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, cablebundle.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, cablebundle.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, cablebundle.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, cablebundle.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, cablebundle.FieldOwnerID)
+	}
+	if m.name != nil {
+		fields = append(fields, cablebundle.FieldName)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CableBundleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case cablebundle.FieldCreated:
+		return m.Created()
+	case cablebundle.FieldLastUpdated:
+		return m.LastUpdated()
+	case cablebundle.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case cablebundle.FieldDescription:
+		return m.Description()
+	case cablebundle.FieldComments:
+		return m.Comments()
+	case cablebundle.FieldOwnerID:
+		return m.OwnerID()
+	case cablebundle.FieldName:
+		return m.Name()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CableBundleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case cablebundle.FieldCreated, cablebundle.FieldLastUpdated, cablebundle.FieldCustomFieldData, cablebundle.FieldDescription, cablebundle.FieldComments, cablebundle.FieldOwnerID, cablebundle.FieldName:
+	default:
+		return nil, fmt.Errorf("unknown CableBundle field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case cablebundle.FieldCreated:
+		return old.Created, nil
+	case cablebundle.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case cablebundle.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case cablebundle.FieldDescription:
+		return old.Description, nil
+	case cablebundle.FieldComments:
+		return old.Comments, nil
+	case cablebundle.FieldOwnerID:
+		return old.OwnerID, nil
+	case cablebundle.FieldName:
+		return old.Name, nil
+	}
+	return nil, fmt.Errorf("unknown CableBundle field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CableBundleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case cablebundle.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case cablebundle.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case cablebundle.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case cablebundle.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case cablebundle.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case cablebundle.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
+	case cablebundle.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CableBundle field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CableBundleMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CableBundleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CableBundleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CableBundle numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CableBundleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(cablebundle.FieldCreated) {
+		fields = append(fields, cablebundle.FieldCreated)
+	}
+	if m.FieldCleared(cablebundle.FieldLastUpdated) {
+		fields = append(fields, cablebundle.FieldLastUpdated)
+	}
+	if m.FieldCleared(cablebundle.FieldOwnerID) {
+		fields = append(fields, cablebundle.FieldOwnerID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CableBundleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CableBundleMutation) ClearField(name string) error {
+	switch name {
+	case cablebundle.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case cablebundle.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case cablebundle.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
+	}
+	return fmt.Errorf("unknown CableBundle nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CableBundleMutation) ResetField(name string) error {
+	switch name {
+	case cablebundle.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case cablebundle.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case cablebundle.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case cablebundle.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case cablebundle.FieldComments:
+		m.ResetComments()
+		return nil
+	case cablebundle.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
+	case cablebundle.FieldName:
+		m.ResetName()
+		return nil
+	}
+	return fmt.Errorf("unknown CableBundle field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CableBundleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, cablebundle.EdgeOwner)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CableBundleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case cablebundle.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CableBundleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CableBundleMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CableBundleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, cablebundle.EdgeOwner)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CableBundleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case cablebundle.EdgeOwner:
+		return m.clearedowner
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CableBundleMutation) ClearEdge(name string) error {
+	switch name {
+	case cablebundle.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
+	return fmt.Errorf("unknown CableBundle unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CableBundleMutation) ResetEdge(name string) error {
+	switch name {
+	case cablebundle.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
+	return fmt.Errorf("unknown CableBundle edge %s", name)
+}
+
+// CablePathMutation represents an operation that mutates the CablePath nodes in the graph.
+type CablePathMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	_path         *[][]string
+	append_path   [][]string
+	is_active     *bool
+	is_complete   *bool
+	is_split      *bool
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*CablePath, error)
+	predicates    []predicate.CablePath
+}
+
+var _ ent.Mutation = (*CablePathMutation)(nil)
+
+// cablepathOption allows management of the mutation configuration using functional options.
+type cablepathOption func(*CablePathMutation)
+
+// newCablePathMutation creates new mutation for the CablePath entity.
+func newCablePathMutation(c config, op Op, opts ...cablepathOption) *CablePathMutation {
+	m := &CablePathMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCablePath,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCablePathID sets the ID field of the mutation.
+func withCablePathID(id int) cablepathOption {
+	return func(m *CablePathMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CablePath
+		)
+		m.oldValue = func(ctx context.Context) (*CablePath, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CablePath.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCablePath sets the old CablePath of the mutation.
+func withCablePath(node *CablePath) cablepathOption {
+	return func(m *CablePathMutation) {
+		m.oldValue = func(context.Context) (*CablePath, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CablePathMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CablePathMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CablePathMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CablePathMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CablePath.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetPath sets the "path" field.
+func (m *CablePathMutation) SetPath(s [][]string) {
+	m._path = &s
+	m.append_path = nil
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *CablePathMutation) Path() (r [][]string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the CablePath entity.
+// If the CablePath object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathMutation) OldPath(ctx context.Context) (v [][]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// AppendPath adds s to the "path" field.
+func (m *CablePathMutation) AppendPath(s [][]string) {
+	m.append_path = append(m.append_path, s...)
+}
+
+// AppendedPath returns the list of values that were appended to the "path" field in this mutation.
+func (m *CablePathMutation) AppendedPath() ([][]string, bool) {
+	if len(m.append_path) == 0 {
+		return nil, false
+	}
+	return m.append_path, true
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *CablePathMutation) ResetPath() {
+	m._path = nil
+	m.append_path = nil
+}
+
+// SetIsActive sets the "is_active" field.
+func (m *CablePathMutation) SetIsActive(b bool) {
+	m.is_active = &b
+}
+
+// IsActive returns the value of the "is_active" field in the mutation.
+func (m *CablePathMutation) IsActive() (r bool, exists bool) {
+	v := m.is_active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsActive returns the old "is_active" field's value of the CablePath entity.
+// If the CablePath object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathMutation) OldIsActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsActive: %w", err)
+	}
+	return oldValue.IsActive, nil
+}
+
+// ResetIsActive resets all changes to the "is_active" field.
+func (m *CablePathMutation) ResetIsActive() {
+	m.is_active = nil
+}
+
+// SetIsComplete sets the "is_complete" field.
+func (m *CablePathMutation) SetIsComplete(b bool) {
+	m.is_complete = &b
+}
+
+// IsComplete returns the value of the "is_complete" field in the mutation.
+func (m *CablePathMutation) IsComplete() (r bool, exists bool) {
+	v := m.is_complete
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsComplete returns the old "is_complete" field's value of the CablePath entity.
+// If the CablePath object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathMutation) OldIsComplete(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsComplete is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsComplete requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsComplete: %w", err)
+	}
+	return oldValue.IsComplete, nil
+}
+
+// ResetIsComplete resets all changes to the "is_complete" field.
+func (m *CablePathMutation) ResetIsComplete() {
+	m.is_complete = nil
+}
+
+// SetIsSplit sets the "is_split" field.
+func (m *CablePathMutation) SetIsSplit(b bool) {
+	m.is_split = &b
+}
+
+// IsSplit returns the value of the "is_split" field in the mutation.
+func (m *CablePathMutation) IsSplit() (r bool, exists bool) {
+	v := m.is_split
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsSplit returns the old "is_split" field's value of the CablePath entity.
+// If the CablePath object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathMutation) OldIsSplit(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsSplit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsSplit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsSplit: %w", err)
+	}
+	return oldValue.IsSplit, nil
+}
+
+// ResetIsSplit resets all changes to the "is_split" field.
+func (m *CablePathMutation) ResetIsSplit() {
+	m.is_split = nil
+}
+
+// Where appends a list predicates to the CablePathMutation builder.
+func (m *CablePathMutation) Where(ps ...predicate.CablePath) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CablePathMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CablePathMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CablePath, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CablePathMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CablePathMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CablePath).
+func (m *CablePathMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CablePathMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m._path != nil {
+		fields = append(fields, cablepath.FieldPath)
+	}
+	if m.is_active != nil {
+		fields = append(fields, cablepath.FieldIsActive)
+	}
+	if m.is_complete != nil {
+		fields = append(fields, cablepath.FieldIsComplete)
+	}
+	if m.is_split != nil {
+		fields = append(fields, cablepath.FieldIsSplit)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CablePathMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case cablepath.FieldPath:
+		return m.Path()
+	case cablepath.FieldIsActive:
+		return m.IsActive()
+	case cablepath.FieldIsComplete:
+		return m.IsComplete()
+	case cablepath.FieldIsSplit:
+		return m.IsSplit()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CablePathMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case cablepath.FieldPath:
+		return m.OldPath(ctx)
+	case cablepath.FieldIsActive:
+		return m.OldIsActive(ctx)
+	case cablepath.FieldIsComplete:
+		return m.OldIsComplete(ctx)
+	case cablepath.FieldIsSplit:
+		return m.OldIsSplit(ctx)
+	}
+	return nil, fmt.Errorf("unknown CablePath field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CablePathMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case cablepath.FieldPath:
+		v, ok := value.([][]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case cablepath.FieldIsActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsActive(v)
+		return nil
+	case cablepath.FieldIsComplete:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsComplete(v)
+		return nil
+	case cablepath.FieldIsSplit:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsSplit(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CablePath field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CablePathMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CablePathMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CablePathMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CablePath numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CablePathMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CablePathMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CablePathMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CablePath nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CablePathMutation) ResetField(name string) error {
+	switch name {
+	case cablepath.FieldPath:
+		m.ResetPath()
+		return nil
+	case cablepath.FieldIsActive:
+		m.ResetIsActive()
+		return nil
+	case cablepath.FieldIsComplete:
+		m.ResetIsComplete()
+		return nil
+	case cablepath.FieldIsSplit:
+		m.ResetIsSplit()
+		return nil
+	}
+	return fmt.Errorf("unknown CablePath field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CablePathMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CablePathMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CablePathMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CablePathMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CablePathMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CablePathMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CablePathMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown CablePath unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CablePathMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown CablePath edge %s", name)
+}
+
+// CablePathNodeMutation represents an operation that mutates the CablePathNode nodes in the graph.
+type CablePathNodeMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	node_type     *string
+	node_id       *int
+	addnode_id    *int
+	clearedFields map[string]struct{}
+	_path         *int
+	cleared_path  bool
+	done          bool
+	oldValue      func(context.Context) (*CablePathNode, error)
+	predicates    []predicate.CablePathNode
+}
+
+var _ ent.Mutation = (*CablePathNodeMutation)(nil)
+
+// cablepathnodeOption allows management of the mutation configuration using functional options.
+type cablepathnodeOption func(*CablePathNodeMutation)
+
+// newCablePathNodeMutation creates new mutation for the CablePathNode entity.
+func newCablePathNodeMutation(c config, op Op, opts ...cablepathnodeOption) *CablePathNodeMutation {
+	m := &CablePathNodeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCablePathNode,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCablePathNodeID sets the ID field of the mutation.
+func withCablePathNodeID(id int) cablepathnodeOption {
+	return func(m *CablePathNodeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CablePathNode
+		)
+		m.oldValue = func(ctx context.Context) (*CablePathNode, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CablePathNode.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCablePathNode sets the old CablePathNode of the mutation.
+func withCablePathNode(node *CablePathNode) cablepathnodeOption {
+	return func(m *CablePathNodeMutation) {
+		m.oldValue = func(context.Context) (*CablePathNode, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CablePathNodeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CablePathNodeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CablePathNodeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CablePathNodeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CablePathNode.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetPathID sets the "path_id" field.
+func (m *CablePathNodeMutation) SetPathID(i int) {
+	m._path = &i
+}
+
+// PathID returns the value of the "path_id" field in the mutation.
+func (m *CablePathNodeMutation) PathID() (r int, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPathID returns the old "path_id" field's value of the CablePathNode entity.
+// If the CablePathNode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathNodeMutation) OldPathID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPathID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPathID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPathID: %w", err)
+	}
+	return oldValue.PathID, nil
+}
+
+// ResetPathID resets all changes to the "path_id" field.
+func (m *CablePathNodeMutation) ResetPathID() {
+	m._path = nil
+}
+
+// SetNodeType sets the "node_type" field.
+func (m *CablePathNodeMutation) SetNodeType(s string) {
+	m.node_type = &s
+}
+
+// NodeType returns the value of the "node_type" field in the mutation.
+func (m *CablePathNodeMutation) NodeType() (r string, exists bool) {
+	v := m.node_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNodeType returns the old "node_type" field's value of the CablePathNode entity.
+// If the CablePathNode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathNodeMutation) OldNodeType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNodeType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNodeType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNodeType: %w", err)
+	}
+	return oldValue.NodeType, nil
+}
+
+// ResetNodeType resets all changes to the "node_type" field.
+func (m *CablePathNodeMutation) ResetNodeType() {
+	m.node_type = nil
+}
+
+// SetNodeID sets the "node_id" field.
+func (m *CablePathNodeMutation) SetNodeID(i int) {
+	m.node_id = &i
+	m.addnode_id = nil
+}
+
+// NodeID returns the value of the "node_id" field in the mutation.
+func (m *CablePathNodeMutation) NodeID() (r int, exists bool) {
+	v := m.node_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNodeID returns the old "node_id" field's value of the CablePathNode entity.
+// If the CablePathNode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CablePathNodeMutation) OldNodeID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNodeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNodeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNodeID: %w", err)
+	}
+	return oldValue.NodeID, nil
+}
+
+// AddNodeID adds i to the "node_id" field.
+func (m *CablePathNodeMutation) AddNodeID(i int) {
+	if m.addnode_id != nil {
+		*m.addnode_id += i
+	} else {
+		m.addnode_id = &i
+	}
+}
+
+// AddedNodeID returns the value that was added to the "node_id" field in this mutation.
+func (m *CablePathNodeMutation) AddedNodeID() (r int, exists bool) {
+	v := m.addnode_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNodeID resets all changes to the "node_id" field.
+func (m *CablePathNodeMutation) ResetNodeID() {
+	m.node_id = nil
+	m.addnode_id = nil
+}
+
+// ClearPath clears the "path" edge to the CablePath entity.
+func (m *CablePathNodeMutation) ClearPath() {
+	m.cleared_path = true
+	m.clearedFields[cablepathnode.FieldPathID] = struct{}{}
+}
+
+// PathCleared reports if the "path" edge to the CablePath entity was cleared.
+func (m *CablePathNodeMutation) PathCleared() bool {
+	return m.cleared_path
+}
+
+// PathIDs returns the "path" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PathID instead. It exists only for internal usage by the builders.
+func (m *CablePathNodeMutation) PathIDs() (ids []int) {
+	if id := m._path; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPath resets all changes to the "path" edge.
+func (m *CablePathNodeMutation) ResetPath() {
+	m._path = nil
+	m.cleared_path = false
+}
+
+// Where appends a list predicates to the CablePathNodeMutation builder.
+func (m *CablePathNodeMutation) Where(ps ...predicate.CablePathNode) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CablePathNodeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CablePathNodeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CablePathNode, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CablePathNodeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CablePathNodeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CablePathNode).
+func (m *CablePathNodeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CablePathNodeMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m._path != nil {
+		fields = append(fields, cablepathnode.FieldPathID)
+	}
+	if m.node_type != nil {
+		fields = append(fields, cablepathnode.FieldNodeType)
+	}
+	if m.node_id != nil {
+		fields = append(fields, cablepathnode.FieldNodeID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CablePathNodeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case cablepathnode.FieldPathID:
+		return m.PathID()
+	case cablepathnode.FieldNodeType:
+		return m.NodeType()
+	case cablepathnode.FieldNodeID:
+		return m.NodeID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CablePathNodeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case cablepathnode.FieldPathID:
+		return m.OldPathID(ctx)
+	case cablepathnode.FieldNodeType:
+		return m.OldNodeType(ctx)
+	case cablepathnode.FieldNodeID:
+		return m.OldNodeID(ctx)
+	}
+	return nil, fmt.Errorf("unknown CablePathNode field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CablePathNodeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case cablepathnode.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
+		return nil
+	case cablepathnode.FieldNodeType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNodeType(v)
+		return nil
+	case cablepathnode.FieldNodeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNodeID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CablePathNode field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CablePathNodeMutation) AddedFields() []string {
+	var fields []string
+	if m.addnode_id != nil {
+		fields = append(fields, cablepathnode.FieldNodeID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CablePathNodeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case cablepathnode.FieldNodeID:
+		return m.AddedNodeID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CablePathNodeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case cablepathnode.FieldNodeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNodeID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CablePathNode numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CablePathNodeMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CablePathNodeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CablePathNodeMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CablePathNode nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CablePathNodeMutation) ResetField(name string) error {
+	switch name {
+	case cablepathnode.FieldPathID:
+		m.ResetPathID()
+		return nil
+	case cablepathnode.FieldNodeType:
+		m.ResetNodeType()
+		return nil
+	case cablepathnode.FieldNodeID:
+		m.ResetNodeID()
+		return nil
+	}
+	return fmt.Errorf("unknown CablePathNode field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CablePathNodeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m._path != nil {
+		edges = append(edges, cablepathnode.EdgePath)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CablePathNodeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case cablepathnode.EdgePath:
+		if id := m._path; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CablePathNodeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CablePathNodeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CablePathNodeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleared_path {
+		edges = append(edges, cablepathnode.EdgePath)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CablePathNodeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case cablepathnode.EdgePath:
+		return m.cleared_path
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CablePathNodeMutation) ClearEdge(name string) error {
+	switch name {
+	case cablepathnode.EdgePath:
+		m.ClearPath()
+		return nil
+	}
+	return fmt.Errorf("unknown CablePathNode unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CablePathNodeMutation) ResetEdge(name string) error {
+	switch name {
+	case cablepathnode.EdgePath:
+		m.ResetPath()
+		return nil
+	}
+	return fmt.Errorf("unknown CablePathNode edge %s", name)
+}
+
+// CableTerminationMutation represents an operation that mutates the CableTermination nodes in the graph.
+type CableTerminationMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	cable_end         *string
+	termination_type  *string
+	termination_id    *int
+	addtermination_id *int
+	connector         *int
+	addconnector      *int
+	positions         *[]int
+	appendpositions   []int
+	__display         *string
+	__device_id       *int
+	add__device_id    *int
+	__rack_id         *int
+	add__rack_id      *int
+	__location_id     *int
+	add__location_id  *int
+	__site_id         *int
+	add__site_id      *int
+	clearedFields     map[string]struct{}
+	cable             *int
+	clearedcable      bool
+	done              bool
+	oldValue          func(context.Context) (*CableTermination, error)
+	predicates        []predicate.CableTermination
+}
+
+var _ ent.Mutation = (*CableTerminationMutation)(nil)
+
+// cableterminationOption allows management of the mutation configuration using functional options.
+type cableterminationOption func(*CableTerminationMutation)
+
+// newCableTerminationMutation creates new mutation for the CableTermination entity.
+func newCableTerminationMutation(c config, op Op, opts ...cableterminationOption) *CableTerminationMutation {
+	m := &CableTerminationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCableTermination,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCableTerminationID sets the ID field of the mutation.
+func withCableTerminationID(id int) cableterminationOption {
+	return func(m *CableTerminationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CableTermination
+		)
+		m.oldValue = func(ctx context.Context) (*CableTermination, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CableTermination.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCableTermination sets the old CableTermination of the mutation.
+func withCableTermination(node *CableTermination) cableterminationOption {
+	return func(m *CableTerminationMutation) {
+		m.oldValue = func(context.Context) (*CableTermination, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CableTerminationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CableTerminationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CableTerminationMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CableTerminationMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CableTermination.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *CableTerminationMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *CableTerminationMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *CableTerminationMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[cabletermination.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *CableTerminationMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[cabletermination.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *CableTerminationMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, cabletermination.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *CableTerminationMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *CableTerminationMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *CableTerminationMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[cabletermination.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *CableTerminationMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[cabletermination.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *CableTerminationMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, cabletermination.FieldLastUpdated)
+}
+
+// SetCableID sets the "cable_id" field.
+func (m *CableTerminationMutation) SetCableID(i int) {
+	m.cable = &i
+}
+
+// CableID returns the value of the "cable_id" field in the mutation.
+func (m *CableTerminationMutation) CableID() (r int, exists bool) {
+	v := m.cable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCableID resets all changes to the "cable_id" field.
+func (m *CableTerminationMutation) ResetCableID() {
+	m.cable = nil
+}
+
+// SetCableEnd sets the "cable_end" field.
+func (m *CableTerminationMutation) SetCableEnd(s string) {
+	m.cable_end = &s
+}
+
+// CableEnd returns the value of the "cable_end" field in the mutation.
+func (m *CableTerminationMutation) CableEnd() (r string, exists bool) {
+	v := m.cable_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCableEnd resets all changes to the "cable_end" field.
+func (m *CableTerminationMutation) ResetCableEnd() {
+	m.cable_end = nil
+}
+
+// SetTerminationType sets the "termination_type" field.
+func (m *CableTerminationMutation) SetTerminationType(s string) {
+	m.termination_type = &s
+}
+
+// TerminationType returns the value of the "termination_type" field in the mutation.
+func (m *CableTerminationMutation) TerminationType() (r string, exists bool) {
+	v := m.termination_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTerminationType resets all changes to the "termination_type" field.
+func (m *CableTerminationMutation) ResetTerminationType() {
+	m.termination_type = nil
+}
+
+// SetTerminationID sets the "termination_id" field.
+func (m *CableTerminationMutation) SetTerminationID(i int) {
+	m.termination_id = &i
+	m.addtermination_id = nil
+}
+
+// TerminationID returns the value of the "termination_id" field in the mutation.
+func (m *CableTerminationMutation) TerminationID() (r int, exists bool) {
+	v := m.termination_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddTerminationID adds i to the "termination_id" field.
+func (m *CableTerminationMutation) AddTerminationID(i int) {
+	if m.addtermination_id != nil {
+		*m.addtermination_id += i
+	} else {
+		m.addtermination_id = &i
+	}
+}
+
+// AddedTerminationID returns the value that was added to the "termination_id" field in this mutation.
+func (m *CableTerminationMutation) AddedTerminationID() (r int, exists bool) {
+	v := m.addtermination_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTerminationID resets all changes to the "termination_id" field.
+func (m *CableTerminationMutation) ResetTerminationID() {
+	m.termination_id = nil
+	m.addtermination_id = nil
+}
+
+// SetConnector sets the "connector" field.
+func (m *CableTerminationMutation) SetConnector(i int) {
+	m.connector = &i
+	m.addconnector = nil
+}
+
+// Connector returns the value of the "connector" field in the mutation.
+func (m *CableTerminationMutation) Connector() (r int, exists bool) {
+	v := m.connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddConnector adds i to the "connector" field.
+func (m *CableTerminationMutation) AddConnector(i int) {
+	if m.addconnector != nil {
+		*m.addconnector += i
+	} else {
+		m.addconnector = &i
+	}
+}
+
+// AddedConnector returns the value that was added to the "connector" field in this mutation.
+func (m *CableTerminationMutation) AddedConnector() (r int, exists bool) {
+	v := m.addconnector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearConnector clears the value of the "connector" field.
+func (m *CableTerminationMutation) ClearConnector() {
+	m.connector = nil
+	m.addconnector = nil
+	m.clearedFields[cabletermination.FieldConnector] = struct{}{}
+}
+
+// ConnectorCleared returns if the "connector" field was cleared in this mutation.
+func (m *CableTerminationMutation) ConnectorCleared() bool {
+	_, ok := m.clearedFields[cabletermination.FieldConnector]
+	return ok
+}
+
+// ResetConnector resets all changes to the "connector" field.
+func (m *CableTerminationMutation) ResetConnector() {
+	m.connector = nil
+	m.addconnector = nil
+	delete(m.clearedFields, cabletermination.FieldConnector)
+}
+
+// SetPositions sets the "positions" field.
+func (m *CableTerminationMutation) SetPositions(i []int) {
+	m.positions = &i
+	m.appendpositions = nil
+}
+
+// Positions returns the value of the "positions" field in the mutation.
+func (m *CableTerminationMutation) Positions() (r []int, exists bool) {
+	v := m.positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendPositions adds i to the "positions" field.
+func (m *CableTerminationMutation) AppendPositions(i []int) {
+	m.appendpositions = append(m.appendpositions, i...)
+}
+
+// AppendedPositions returns the list of values that were appended to the "positions" field in this mutation.
+func (m *CableTerminationMutation) AppendedPositions() ([]int, bool) {
+	if len(m.appendpositions) == 0 {
+		return nil, false
+	}
+	return m.appendpositions, true
+}
+
+// ClearPositions clears the value of the "positions" field.
+func (m *CableTerminationMutation) ClearPositions() {
+	m.positions = nil
+	m.appendpositions = nil
+	m.clearedFields[cabletermination.FieldPositions] = struct{}{}
+}
+
+// PositionsCleared returns if the "positions" field was cleared in this mutation.
+func (m *CableTerminationMutation) PositionsCleared() bool {
+	_, ok := m.clearedFields[cabletermination.FieldPositions]
+	return ok
+}
+
+// ResetPositions resets all changes to the "positions" field.
+func (m *CableTerminationMutation) ResetPositions() {
+	m.positions = nil
+	m.appendpositions = nil
+	delete(m.clearedFields, cabletermination.FieldPositions)
+}
+
+// SetDisplay sets the "_display" field.
+func (m *CableTerminationMutation) SetDisplay(s string) {
+	m.__display = &s
+}
+
+// Display returns the value of the "_display" field in the mutation.
+func (m *CableTerminationMutation) Display() (r string, exists bool) {
+	v := m.__display
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDisplay resets all changes to the "_display" field.
+func (m *CableTerminationMutation) ResetDisplay() {
+	m.__display = nil
+}
+
+// SetDeviceID sets the "_device_id" field.
+func (m *CableTerminationMutation) SetDeviceID(i int) {
+	m.__device_id = &i
+	m.add__device_id = nil
+}
+
+// DeviceID returns the value of the "_device_id" field in the mutation.
+func (m *CableTerminationMutation) DeviceID() (r int, exists bool) {
+	v := m.__device_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddDeviceID adds i to the "_device_id" field.
+func (m *CableTerminationMutation) AddDeviceID(i int) {
+	if m.add__device_id != nil {
+		*m.add__device_id += i
+	} else {
+		m.add__device_id = &i
+	}
+}
+
+// AddedDeviceID returns the value that was added to the "_device_id" field in this mutation.
+func (m *CableTerminationMutation) AddedDeviceID() (r int, exists bool) {
+	v := m.add__device_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDeviceID clears the value of the "_device_id" field.
+func (m *CableTerminationMutation) ClearDeviceID() {
+	m.__device_id = nil
+	m.add__device_id = nil
+	m.clearedFields[cabletermination.FieldDeviceID] = struct{}{}
+}
+
+// DeviceIDCleared returns if the "_device_id" field was cleared in this mutation.
+func (m *CableTerminationMutation) DeviceIDCleared() bool {
+	_, ok := m.clearedFields[cabletermination.FieldDeviceID]
+	return ok
+}
+
+// ResetDeviceID resets all changes to the "_device_id" field.
+func (m *CableTerminationMutation) ResetDeviceID() {
+	m.__device_id = nil
+	m.add__device_id = nil
+	delete(m.clearedFields, cabletermination.FieldDeviceID)
+}
+
+// SetRackID sets the "_rack_id" field.
+func (m *CableTerminationMutation) SetRackID(i int) {
+	m.__rack_id = &i
+	m.add__rack_id = nil
+}
+
+// RackID returns the value of the "_rack_id" field in the mutation.
+func (m *CableTerminationMutation) RackID() (r int, exists bool) {
+	v := m.__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRackID adds i to the "_rack_id" field.
+func (m *CableTerminationMutation) AddRackID(i int) {
+	if m.add__rack_id != nil {
+		*m.add__rack_id += i
+	} else {
+		m.add__rack_id = &i
+	}
+}
+
+// AddedRackID returns the value that was added to the "_rack_id" field in this mutation.
+func (m *CableTerminationMutation) AddedRackID() (r int, exists bool) {
+	v := m.add__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRackID clears the value of the "_rack_id" field.
+func (m *CableTerminationMutation) ClearRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	m.clearedFields[cabletermination.FieldRackID] = struct{}{}
+}
+
+// RackIDCleared returns if the "_rack_id" field was cleared in this mutation.
+func (m *CableTerminationMutation) RackIDCleared() bool {
+	_, ok := m.clearedFields[cabletermination.FieldRackID]
+	return ok
+}
+
+// ResetRackID resets all changes to the "_rack_id" field.
+func (m *CableTerminationMutation) ResetRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	delete(m.clearedFields, cabletermination.FieldRackID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *CableTerminationMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *CableTerminationMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *CableTerminationMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *CableTerminationMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *CableTerminationMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[cabletermination.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *CableTerminationMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[cabletermination.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *CableTerminationMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, cabletermination.FieldLocationID)
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *CableTerminationMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *CableTerminationMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *CableTerminationMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *CableTerminationMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *CableTerminationMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[cabletermination.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *CableTerminationMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[cabletermination.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *CableTerminationMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, cabletermination.FieldSiteID)
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (m *CableTerminationMutation) ClearCable() {
+	m.clearedcable = true
+	m.clearedFields[cabletermination.FieldCableID] = struct{}{}
+}
+
+// CableCleared reports if the "cable" edge to the Cable entity was cleared.
+func (m *CableTerminationMutation) CableCleared() bool {
+	return m.clearedcable
+}
+
+// CableIDs returns the "cable" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CableID instead. It exists only for internal usage by the builders.
+func (m *CableTerminationMutation) CableIDs() (ids []int) {
+	if id := m.cable; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCable resets all changes to the "cable" edge.
+func (m *CableTerminationMutation) ResetCable() {
+	m.cable = nil
+	m.clearedcable = false
+}
+
+// Where appends a list predicates to the CableTerminationMutation builder.
+func (m *CableTerminationMutation) Where(ps ...predicate.CableTermination) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CableTerminationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CableTerminationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CableTermination, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CableTerminationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CableTerminationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CableTermination).
+func (m *CableTerminationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CableTerminationMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created != nil {
+		fields = append(fields, cabletermination.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, cabletermination.FieldLastUpdated)
+	}
+	if m.cable != nil {
+		fields = append(fields, cabletermination.FieldCableID)
+	}
+	if m.cable_end != nil {
+		fields = append(fields, cabletermination.FieldCableEnd)
+	}
+	if m.termination_type != nil {
+		fields = append(fields, cabletermination.FieldTerminationType)
+	}
+	if m.termination_id != nil {
+		fields = append(fields, cabletermination.FieldTerminationID)
+	}
+	if m.connector != nil {
+		fields = append(fields, cabletermination.FieldConnector)
+	}
+	if m.positions != nil {
+		fields = append(fields, cabletermination.FieldPositions)
+	}
+	if m.__display != nil {
+		fields = append(fields, cabletermination.FieldDisplay)
+	}
+	if m.__device_id != nil {
+		fields = append(fields, cabletermination.FieldDeviceID)
+	}
+	if m.__rack_id != nil {
+		fields = append(fields, cabletermination.FieldRackID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, cabletermination.FieldLocationID)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, cabletermination.FieldSiteID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CableTerminationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case cabletermination.FieldCreated:
+		return m.Created()
+	case cabletermination.FieldLastUpdated:
+		return m.LastUpdated()
+	case cabletermination.FieldCableID:
+		return m.CableID()
+	case cabletermination.FieldCableEnd:
+		return m.CableEnd()
+	case cabletermination.FieldTerminationType:
+		return m.TerminationType()
+	case cabletermination.FieldTerminationID:
+		return m.TerminationID()
+	case cabletermination.FieldConnector:
+		return m.Connector()
+	case cabletermination.FieldPositions:
+		return m.Positions()
+	case cabletermination.FieldDisplay:
+		return m.Display()
+	case cabletermination.FieldDeviceID:
+		return m.DeviceID()
+	case cabletermination.FieldRackID:
+		return m.RackID()
+	case cabletermination.FieldLocationID:
+		return m.LocationID()
+	case cabletermination.FieldSiteID:
+		return m.SiteID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CableTerminationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case cabletermination.FieldCreated, cabletermination.FieldLastUpdated, cabletermination.FieldCableID, cabletermination.FieldCableEnd, cabletermination.FieldTerminationType, cabletermination.FieldTerminationID, cabletermination.FieldConnector, cabletermination.FieldPositions, cabletermination.FieldDisplay, cabletermination.FieldDeviceID, cabletermination.FieldRackID, cabletermination.FieldLocationID, cabletermination.FieldSiteID:
+	default:
+		return nil, fmt.Errorf("unknown CableTermination field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case cabletermination.FieldCreated:
+		return old.Created, nil
+	case cabletermination.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case cabletermination.FieldCableID:
+		return old.CableID, nil
+	case cabletermination.FieldCableEnd:
+		return old.CableEnd, nil
+	case cabletermination.FieldTerminationType:
+		return old.TerminationType, nil
+	case cabletermination.FieldTerminationID:
+		return old.TerminationID, nil
+	case cabletermination.FieldConnector:
+		return old.Connector, nil
+	case cabletermination.FieldPositions:
+		return old.Positions, nil
+	case cabletermination.FieldDisplay:
+		return old.Display, nil
+	case cabletermination.FieldDeviceID:
+		return old.DeviceID, nil
+	case cabletermination.FieldRackID:
+		return old.RackID, nil
+	case cabletermination.FieldLocationID:
+		return old.LocationID, nil
+	case cabletermination.FieldSiteID:
+		return old.SiteID, nil
+	}
+	return nil, fmt.Errorf("unknown CableTermination field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CableTerminationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case cabletermination.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case cabletermination.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case cabletermination.FieldCableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableID(v)
+		return nil
+	case cabletermination.FieldCableEnd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableEnd(v)
+		return nil
+	case cabletermination.FieldTerminationType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTerminationType(v)
+		return nil
+	case cabletermination.FieldTerminationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTerminationID(v)
+		return nil
+	case cabletermination.FieldConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConnector(v)
+		return nil
+	case cabletermination.FieldPositions:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPositions(v)
+		return nil
+	case cabletermination.FieldDisplay:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDisplay(v)
+		return nil
+	case cabletermination.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case cabletermination.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case cabletermination.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case cabletermination.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CableTermination field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CableTerminationMutation) AddedFields() []string {
+	var fields []string
+	if m.addtermination_id != nil {
+		fields = append(fields, cabletermination.FieldTerminationID)
+	}
+	if m.addconnector != nil {
+		fields = append(fields, cabletermination.FieldConnector)
+	}
+	if m.add__device_id != nil {
+		fields = append(fields, cabletermination.FieldDeviceID)
+	}
+	if m.add__rack_id != nil {
+		fields = append(fields, cabletermination.FieldRackID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, cabletermination.FieldLocationID)
+	}
+	if m.add__site_id != nil {
+		fields = append(fields, cabletermination.FieldSiteID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CableTerminationMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case cabletermination.FieldTerminationID:
+		return m.AddedTerminationID()
+	case cabletermination.FieldConnector:
+		return m.AddedConnector()
+	case cabletermination.FieldDeviceID:
+		return m.AddedDeviceID()
+	case cabletermination.FieldRackID:
+		return m.AddedRackID()
+	case cabletermination.FieldLocationID:
+		return m.AddedLocationID()
+	case cabletermination.FieldSiteID:
+		return m.AddedSiteID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CableTerminationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case cabletermination.FieldTerminationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTerminationID(v)
+		return nil
+	case cabletermination.FieldConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddConnector(v)
+		return nil
+	case cabletermination.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDeviceID(v)
+		return nil
+	case cabletermination.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRackID(v)
+		return nil
+	case cabletermination.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
+	case cabletermination.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CableTermination numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CableTerminationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(cabletermination.FieldCreated) {
+		fields = append(fields, cabletermination.FieldCreated)
+	}
+	if m.FieldCleared(cabletermination.FieldLastUpdated) {
+		fields = append(fields, cabletermination.FieldLastUpdated)
+	}
+	if m.FieldCleared(cabletermination.FieldConnector) {
+		fields = append(fields, cabletermination.FieldConnector)
+	}
+	if m.FieldCleared(cabletermination.FieldPositions) {
+		fields = append(fields, cabletermination.FieldPositions)
+	}
+	if m.FieldCleared(cabletermination.FieldDeviceID) {
+		fields = append(fields, cabletermination.FieldDeviceID)
+	}
+	if m.FieldCleared(cabletermination.FieldRackID) {
+		fields = append(fields, cabletermination.FieldRackID)
+	}
+	if m.FieldCleared(cabletermination.FieldLocationID) {
+		fields = append(fields, cabletermination.FieldLocationID)
+	}
+	if m.FieldCleared(cabletermination.FieldSiteID) {
+		fields = append(fields, cabletermination.FieldSiteID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CableTerminationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CableTerminationMutation) ClearField(name string) error {
+	switch name {
+	case cabletermination.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case cabletermination.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case cabletermination.FieldConnector:
+		m.ClearConnector()
+		return nil
+	case cabletermination.FieldPositions:
+		m.ClearPositions()
+		return nil
+	case cabletermination.FieldDeviceID:
+		m.ClearDeviceID()
+		return nil
+	case cabletermination.FieldRackID:
+		m.ClearRackID()
+		return nil
+	case cabletermination.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case cabletermination.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	}
+	return fmt.Errorf("unknown CableTermination nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CableTerminationMutation) ResetField(name string) error {
+	switch name {
+	case cabletermination.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case cabletermination.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case cabletermination.FieldCableID:
+		m.ResetCableID()
+		return nil
+	case cabletermination.FieldCableEnd:
+		m.ResetCableEnd()
+		return nil
+	case cabletermination.FieldTerminationType:
+		m.ResetTerminationType()
+		return nil
+	case cabletermination.FieldTerminationID:
+		m.ResetTerminationID()
+		return nil
+	case cabletermination.FieldConnector:
+		m.ResetConnector()
+		return nil
+	case cabletermination.FieldPositions:
+		m.ResetPositions()
+		return nil
+	case cabletermination.FieldDisplay:
+		m.ResetDisplay()
+		return nil
+	case cabletermination.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case cabletermination.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case cabletermination.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case cabletermination.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	}
+	return fmt.Errorf("unknown CableTermination field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CableTerminationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cable != nil {
+		edges = append(edges, cabletermination.EdgeCable)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CableTerminationMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case cabletermination.EdgeCable:
+		if id := m.cable; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CableTerminationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CableTerminationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CableTerminationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedcable {
+		edges = append(edges, cabletermination.EdgeCable)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CableTerminationMutation) EdgeCleared(name string) bool {
+	switch name {
+	case cabletermination.EdgeCable:
+		return m.clearedcable
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CableTerminationMutation) ClearEdge(name string) error {
+	switch name {
+	case cabletermination.EdgeCable:
+		m.ClearCable()
+		return nil
+	}
+	return fmt.Errorf("unknown CableTermination unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CableTerminationMutation) ResetEdge(name string) error {
+	switch name {
+	case cabletermination.EdgeCable:
+		m.ResetCable()
+		return nil
+	}
+	return fmt.Errorf("unknown CableTermination edge %s", name)
+}
+
 // CircuitMutation represents an operation that mutates the Circuit nodes in the graph.
 type CircuitMutation struct {
 	config
@@ -7302,9 +11583,16 @@ type CircuitTerminationMutation struct {
 	add__region_id           *int
 	__site_group_id          *int
 	add__site_group_id       *int
+	cable_end                *string
+	cable_connector          *int
+	addcable_connector       *int
+	cable_positions          *[]int
+	appendcable_positions    []int
 	clearedFields            map[string]struct{}
 	circuit                  *int
 	clearedcircuit           bool
+	cable                    *int
+	clearedcable             bool
 	done                     bool
 	oldValue                 func(context.Context) (*CircuitTermination, error)
 	predicates               []predicate.CircuitTermination
@@ -8099,6 +12387,171 @@ func (m *CircuitTerminationMutation) ResetSiteGroupID() {
 	delete(m.clearedFields, circuittermination.FieldSiteGroupID)
 }
 
+// SetCableID sets the "cable_id" field.
+func (m *CircuitTerminationMutation) SetCableID(i int) {
+	m.cable = &i
+}
+
+// CableID returns the value of the "cable_id" field in the mutation.
+func (m *CircuitTerminationMutation) CableID() (r int, exists bool) {
+	v := m.cable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableID clears the value of the "cable_id" field.
+func (m *CircuitTerminationMutation) ClearCableID() {
+	m.cable = nil
+	m.clearedFields[circuittermination.FieldCableID] = struct{}{}
+}
+
+// CableIDCleared returns if the "cable_id" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) CableIDCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldCableID]
+	return ok
+}
+
+// ResetCableID resets all changes to the "cable_id" field.
+func (m *CircuitTerminationMutation) ResetCableID() {
+	m.cable = nil
+	delete(m.clearedFields, circuittermination.FieldCableID)
+}
+
+// SetCableEnd sets the "cable_end" field.
+func (m *CircuitTerminationMutation) SetCableEnd(s string) {
+	m.cable_end = &s
+}
+
+// CableEnd returns the value of the "cable_end" field in the mutation.
+func (m *CircuitTerminationMutation) CableEnd() (r string, exists bool) {
+	v := m.cable_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableEnd clears the value of the "cable_end" field.
+func (m *CircuitTerminationMutation) ClearCableEnd() {
+	m.cable_end = nil
+	m.clearedFields[circuittermination.FieldCableEnd] = struct{}{}
+}
+
+// CableEndCleared returns if the "cable_end" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) CableEndCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldCableEnd]
+	return ok
+}
+
+// ResetCableEnd resets all changes to the "cable_end" field.
+func (m *CircuitTerminationMutation) ResetCableEnd() {
+	m.cable_end = nil
+	delete(m.clearedFields, circuittermination.FieldCableEnd)
+}
+
+// SetCableConnector sets the "cable_connector" field.
+func (m *CircuitTerminationMutation) SetCableConnector(i int) {
+	m.cable_connector = &i
+	m.addcable_connector = nil
+}
+
+// CableConnector returns the value of the "cable_connector" field in the mutation.
+func (m *CircuitTerminationMutation) CableConnector() (r int, exists bool) {
+	v := m.cable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddCableConnector adds i to the "cable_connector" field.
+func (m *CircuitTerminationMutation) AddCableConnector(i int) {
+	if m.addcable_connector != nil {
+		*m.addcable_connector += i
+	} else {
+		m.addcable_connector = &i
+	}
+}
+
+// AddedCableConnector returns the value that was added to the "cable_connector" field in this mutation.
+func (m *CircuitTerminationMutation) AddedCableConnector() (r int, exists bool) {
+	v := m.addcable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableConnector clears the value of the "cable_connector" field.
+func (m *CircuitTerminationMutation) ClearCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	m.clearedFields[circuittermination.FieldCableConnector] = struct{}{}
+}
+
+// CableConnectorCleared returns if the "cable_connector" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) CableConnectorCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldCableConnector]
+	return ok
+}
+
+// ResetCableConnector resets all changes to the "cable_connector" field.
+func (m *CircuitTerminationMutation) ResetCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	delete(m.clearedFields, circuittermination.FieldCableConnector)
+}
+
+// SetCablePositions sets the "cable_positions" field.
+func (m *CircuitTerminationMutation) SetCablePositions(i []int) {
+	m.cable_positions = &i
+	m.appendcable_positions = nil
+}
+
+// CablePositions returns the value of the "cable_positions" field in the mutation.
+func (m *CircuitTerminationMutation) CablePositions() (r []int, exists bool) {
+	v := m.cable_positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendCablePositions adds i to the "cable_positions" field.
+func (m *CircuitTerminationMutation) AppendCablePositions(i []int) {
+	m.appendcable_positions = append(m.appendcable_positions, i...)
+}
+
+// AppendedCablePositions returns the list of values that were appended to the "cable_positions" field in this mutation.
+func (m *CircuitTerminationMutation) AppendedCablePositions() ([]int, bool) {
+	if len(m.appendcable_positions) == 0 {
+		return nil, false
+	}
+	return m.appendcable_positions, true
+}
+
+// ClearCablePositions clears the value of the "cable_positions" field.
+func (m *CircuitTerminationMutation) ClearCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	m.clearedFields[circuittermination.FieldCablePositions] = struct{}{}
+}
+
+// CablePositionsCleared returns if the "cable_positions" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) CablePositionsCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldCablePositions]
+	return ok
+}
+
+// ResetCablePositions resets all changes to the "cable_positions" field.
+func (m *CircuitTerminationMutation) ResetCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	delete(m.clearedFields, circuittermination.FieldCablePositions)
+}
+
 // ClearCircuit clears the "circuit" edge to the Circuit entity.
 func (m *CircuitTerminationMutation) ClearCircuit() {
 	m.clearedcircuit = true
@@ -8124,6 +12577,33 @@ func (m *CircuitTerminationMutation) CircuitIDs() (ids []int) {
 func (m *CircuitTerminationMutation) ResetCircuit() {
 	m.circuit = nil
 	m.clearedcircuit = false
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (m *CircuitTerminationMutation) ClearCable() {
+	m.clearedcable = true
+	m.clearedFields[circuittermination.FieldCableID] = struct{}{}
+}
+
+// CableCleared reports if the "cable" edge to the Cable entity was cleared.
+func (m *CircuitTerminationMutation) CableCleared() bool {
+	return m.CableIDCleared() || m.clearedcable
+}
+
+// CableIDs returns the "cable" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CableID instead. It exists only for internal usage by the builders.
+func (m *CircuitTerminationMutation) CableIDs() (ids []int) {
+	if id := m.cable; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCable resets all changes to the "cable" edge.
+func (m *CircuitTerminationMutation) ResetCable() {
+	m.cable = nil
+	m.clearedcable = false
 }
 
 // Where appends a list predicates to the CircuitTerminationMutation builder.
@@ -8160,7 +12640,7 @@ func (m *CircuitTerminationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CircuitTerminationMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 24)
 	if m.created != nil {
 		fields = append(fields, circuittermination.FieldCreated)
 	}
@@ -8221,6 +12701,18 @@ func (m *CircuitTerminationMutation) Fields() []string {
 	if m.__site_group_id != nil {
 		fields = append(fields, circuittermination.FieldSiteGroupID)
 	}
+	if m.cable != nil {
+		fields = append(fields, circuittermination.FieldCableID)
+	}
+	if m.cable_end != nil {
+		fields = append(fields, circuittermination.FieldCableEnd)
+	}
+	if m.cable_connector != nil {
+		fields = append(fields, circuittermination.FieldCableConnector)
+	}
+	if m.cable_positions != nil {
+		fields = append(fields, circuittermination.FieldCablePositions)
+	}
 	return fields
 }
 
@@ -8269,6 +12761,14 @@ func (m *CircuitTerminationMutation) Field(name string) (ent.Value, bool) {
 		return m.RegionID()
 	case circuittermination.FieldSiteGroupID:
 		return m.SiteGroupID()
+	case circuittermination.FieldCableID:
+		return m.CableID()
+	case circuittermination.FieldCableEnd:
+		return m.CableEnd()
+	case circuittermination.FieldCableConnector:
+		return m.CableConnector()
+	case circuittermination.FieldCablePositions:
+		return m.CablePositions()
 	}
 	return nil, false
 }
@@ -8278,7 +12778,7 @@ func (m *CircuitTerminationMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *CircuitTerminationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case circuittermination.FieldCreated, circuittermination.FieldLastUpdated, circuittermination.FieldCustomFieldData, circuittermination.FieldCircuitID, circuittermination.FieldTermSide, circuittermination.FieldTerminationType, circuittermination.FieldTerminationID, circuittermination.FieldPortSpeed, circuittermination.FieldUpstreamSpeed, circuittermination.FieldXconnectID, circuittermination.FieldPpInfo, circuittermination.FieldDescription, circuittermination.FieldMarkConnected, circuittermination.FieldOccupied, circuittermination.FieldCircuitCid, circuittermination.FieldProviderNetworkID, circuittermination.FieldLocationID, circuittermination.FieldSiteID, circuittermination.FieldRegionID, circuittermination.FieldSiteGroupID:
+	case circuittermination.FieldCreated, circuittermination.FieldLastUpdated, circuittermination.FieldCustomFieldData, circuittermination.FieldCircuitID, circuittermination.FieldTermSide, circuittermination.FieldTerminationType, circuittermination.FieldTerminationID, circuittermination.FieldPortSpeed, circuittermination.FieldUpstreamSpeed, circuittermination.FieldXconnectID, circuittermination.FieldPpInfo, circuittermination.FieldDescription, circuittermination.FieldMarkConnected, circuittermination.FieldOccupied, circuittermination.FieldCircuitCid, circuittermination.FieldProviderNetworkID, circuittermination.FieldLocationID, circuittermination.FieldSiteID, circuittermination.FieldRegionID, circuittermination.FieldSiteGroupID, circuittermination.FieldCableID, circuittermination.FieldCableEnd, circuittermination.FieldCableConnector, circuittermination.FieldCablePositions:
 	default:
 		return nil, fmt.Errorf("unknown CircuitTermination field %s", name)
 	}
@@ -8333,6 +12833,14 @@ func (m *CircuitTerminationMutation) OldField(ctx context.Context, name string) 
 		return old.RegionID, nil
 	case circuittermination.FieldSiteGroupID:
 		return old.SiteGroupID, nil
+	case circuittermination.FieldCableID:
+		return old.CableID, nil
+	case circuittermination.FieldCableEnd:
+		return old.CableEnd, nil
+	case circuittermination.FieldCableConnector:
+		return old.CableConnector, nil
+	case circuittermination.FieldCablePositions:
+		return old.CablePositions, nil
 	}
 	return nil, fmt.Errorf("unknown CircuitTermination field %s", name)
 }
@@ -8482,6 +12990,34 @@ func (m *CircuitTerminationMutation) SetField(name string, value ent.Value) erro
 		}
 		m.SetSiteGroupID(v)
 		return nil
+	case circuittermination.FieldCableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableID(v)
+		return nil
+	case circuittermination.FieldCableEnd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableEnd(v)
+		return nil
+	case circuittermination.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableConnector(v)
+		return nil
+	case circuittermination.FieldCablePositions:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCablePositions(v)
+		return nil
 	}
 	return fmt.Errorf("unknown CircuitTermination field %s", name)
 }
@@ -8514,6 +13050,9 @@ func (m *CircuitTerminationMutation) AddedFields() []string {
 	if m.add__site_group_id != nil {
 		fields = append(fields, circuittermination.FieldSiteGroupID)
 	}
+	if m.addcable_connector != nil {
+		fields = append(fields, circuittermination.FieldCableConnector)
+	}
 	return fields
 }
 
@@ -8538,6 +13077,8 @@ func (m *CircuitTerminationMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedRegionID()
 	case circuittermination.FieldSiteGroupID:
 		return m.AddedSiteGroupID()
+	case circuittermination.FieldCableConnector:
+		return m.AddedCableConnector()
 	}
 	return nil, false
 }
@@ -8603,6 +13144,13 @@ func (m *CircuitTerminationMutation) AddField(name string, value ent.Value) erro
 		}
 		m.AddSiteGroupID(v)
 		return nil
+	case circuittermination.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCableConnector(v)
+		return nil
 	}
 	return fmt.Errorf("unknown CircuitTermination numeric field %s", name)
 }
@@ -8643,6 +13191,18 @@ func (m *CircuitTerminationMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(circuittermination.FieldSiteGroupID) {
 		fields = append(fields, circuittermination.FieldSiteGroupID)
+	}
+	if m.FieldCleared(circuittermination.FieldCableID) {
+		fields = append(fields, circuittermination.FieldCableID)
+	}
+	if m.FieldCleared(circuittermination.FieldCableEnd) {
+		fields = append(fields, circuittermination.FieldCableEnd)
+	}
+	if m.FieldCleared(circuittermination.FieldCableConnector) {
+		fields = append(fields, circuittermination.FieldCableConnector)
+	}
+	if m.FieldCleared(circuittermination.FieldCablePositions) {
+		fields = append(fields, circuittermination.FieldCablePositions)
 	}
 	return fields
 }
@@ -8690,6 +13250,18 @@ func (m *CircuitTerminationMutation) ClearField(name string) error {
 		return nil
 	case circuittermination.FieldSiteGroupID:
 		m.ClearSiteGroupID()
+		return nil
+	case circuittermination.FieldCableID:
+		m.ClearCableID()
+		return nil
+	case circuittermination.FieldCableEnd:
+		m.ClearCableEnd()
+		return nil
+	case circuittermination.FieldCableConnector:
+		m.ClearCableConnector()
+		return nil
+	case circuittermination.FieldCablePositions:
+		m.ClearCablePositions()
 		return nil
 	}
 	return fmt.Errorf("unknown CircuitTermination nullable field %s", name)
@@ -8759,15 +13331,30 @@ func (m *CircuitTerminationMutation) ResetField(name string) error {
 	case circuittermination.FieldSiteGroupID:
 		m.ResetSiteGroupID()
 		return nil
+	case circuittermination.FieldCableID:
+		m.ResetCableID()
+		return nil
+	case circuittermination.FieldCableEnd:
+		m.ResetCableEnd()
+		return nil
+	case circuittermination.FieldCableConnector:
+		m.ResetCableConnector()
+		return nil
+	case circuittermination.FieldCablePositions:
+		m.ResetCablePositions()
+		return nil
 	}
 	return fmt.Errorf("unknown CircuitTermination field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CircuitTerminationMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.circuit != nil {
 		edges = append(edges, circuittermination.EdgeCircuit)
+	}
+	if m.cable != nil {
+		edges = append(edges, circuittermination.EdgeCable)
 	}
 	return edges
 }
@@ -8780,13 +13367,17 @@ func (m *CircuitTerminationMutation) AddedIDs(name string) []ent.Value {
 		if id := m.circuit; id != nil {
 			return []ent.Value{*id}
 		}
+	case circuittermination.EdgeCable:
+		if id := m.cable; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CircuitTerminationMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -8798,9 +13389,12 @@ func (m *CircuitTerminationMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CircuitTerminationMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedcircuit {
 		edges = append(edges, circuittermination.EdgeCircuit)
+	}
+	if m.clearedcable {
+		edges = append(edges, circuittermination.EdgeCable)
 	}
 	return edges
 }
@@ -8811,6 +13405,8 @@ func (m *CircuitTerminationMutation) EdgeCleared(name string) bool {
 	switch name {
 	case circuittermination.EdgeCircuit:
 		return m.clearedcircuit
+	case circuittermination.EdgeCable:
+		return m.clearedcable
 	}
 	return false
 }
@@ -8822,6 +13418,9 @@ func (m *CircuitTerminationMutation) ClearEdge(name string) error {
 	case circuittermination.EdgeCircuit:
 		m.ClearCircuit()
 		return nil
+	case circuittermination.EdgeCable:
+		m.ClearCable()
+		return nil
 	}
 	return fmt.Errorf("unknown CircuitTermination unique edge %s", name)
 }
@@ -8832,6 +13431,9 @@ func (m *CircuitTerminationMutation) ResetEdge(name string) error {
 	switch name {
 	case circuittermination.EdgeCircuit:
 		m.ResetCircuit()
+		return nil
+	case circuittermination.EdgeCable:
+		m.ResetCable()
 		return nil
 	}
 	return fmt.Errorf("unknown CircuitTermination edge %s", name)
@@ -16534,37 +21136,46 @@ func (m *ConfigTemplateMutation) ResetEdge(name string) error {
 // ConsolePortMutation represents an operation that mutates the ConsolePort nodes in the graph.
 type ConsolePortMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	name              *string
-	__name_natural    *string
-	label             *string
-	description       *string
-	mark_connected    *bool
-	__occupied        *bool
-	__site_id         *int
-	add__site_id      *int
-	__location_id     *int
-	add__location_id  *int
-	__rack_id         *int
-	add__rack_id      *int
-	_type             *string
-	speed             *int
-	addspeed          *int
-	clearedFields     map[string]struct{}
-	device            *int
-	cleareddevice     bool
-	module            *int
-	clearedmodule     bool
-	owner             *int
-	clearedowner      bool
-	done              bool
-	oldValue          func(context.Context) (*ConsolePort, error)
-	predicates        []predicate.ConsolePort
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	custom_field_data     *map[string]interface{}
+	name                  *string
+	__name_natural        *string
+	label                 *string
+	description           *string
+	mark_connected        *bool
+	__occupied            *bool
+	__site_id             *int
+	add__site_id          *int
+	__location_id         *int
+	add__location_id      *int
+	__rack_id             *int
+	add__rack_id          *int
+	cable_end             *string
+	cable_connector       *int
+	addcable_connector    *int
+	cable_positions       *[]int
+	appendcable_positions []int
+	__path_id             *int
+	add__path_id          *int
+	_type                 *string
+	speed                 *int
+	addspeed              *int
+	clearedFields         map[string]struct{}
+	device                *int
+	cleareddevice         bool
+	module                *int
+	clearedmodule         bool
+	cable                 *int
+	clearedcable          bool
+	owner                 *int
+	clearedowner          bool
+	done                  bool
+	oldValue              func(context.Context) (*ConsolePort, error)
+	predicates            []predicate.ConsolePort
 }
 
 var _ ent.Mutation = (*ConsolePortMutation)(nil)
@@ -17072,6 +21683,171 @@ func (m *ConsolePortMutation) ResetRackID() {
 	delete(m.clearedFields, consoleport.FieldRackID)
 }
 
+// SetCableID sets the "cable_id" field.
+func (m *ConsolePortMutation) SetCableID(i int) {
+	m.cable = &i
+}
+
+// CableID returns the value of the "cable_id" field in the mutation.
+func (m *ConsolePortMutation) CableID() (r int, exists bool) {
+	v := m.cable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableID clears the value of the "cable_id" field.
+func (m *ConsolePortMutation) ClearCableID() {
+	m.cable = nil
+	m.clearedFields[consoleport.FieldCableID] = struct{}{}
+}
+
+// CableIDCleared returns if the "cable_id" field was cleared in this mutation.
+func (m *ConsolePortMutation) CableIDCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldCableID]
+	return ok
+}
+
+// ResetCableID resets all changes to the "cable_id" field.
+func (m *ConsolePortMutation) ResetCableID() {
+	m.cable = nil
+	delete(m.clearedFields, consoleport.FieldCableID)
+}
+
+// SetCableEnd sets the "cable_end" field.
+func (m *ConsolePortMutation) SetCableEnd(s string) {
+	m.cable_end = &s
+}
+
+// CableEnd returns the value of the "cable_end" field in the mutation.
+func (m *ConsolePortMutation) CableEnd() (r string, exists bool) {
+	v := m.cable_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableEnd clears the value of the "cable_end" field.
+func (m *ConsolePortMutation) ClearCableEnd() {
+	m.cable_end = nil
+	m.clearedFields[consoleport.FieldCableEnd] = struct{}{}
+}
+
+// CableEndCleared returns if the "cable_end" field was cleared in this mutation.
+func (m *ConsolePortMutation) CableEndCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldCableEnd]
+	return ok
+}
+
+// ResetCableEnd resets all changes to the "cable_end" field.
+func (m *ConsolePortMutation) ResetCableEnd() {
+	m.cable_end = nil
+	delete(m.clearedFields, consoleport.FieldCableEnd)
+}
+
+// SetCableConnector sets the "cable_connector" field.
+func (m *ConsolePortMutation) SetCableConnector(i int) {
+	m.cable_connector = &i
+	m.addcable_connector = nil
+}
+
+// CableConnector returns the value of the "cable_connector" field in the mutation.
+func (m *ConsolePortMutation) CableConnector() (r int, exists bool) {
+	v := m.cable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddCableConnector adds i to the "cable_connector" field.
+func (m *ConsolePortMutation) AddCableConnector(i int) {
+	if m.addcable_connector != nil {
+		*m.addcable_connector += i
+	} else {
+		m.addcable_connector = &i
+	}
+}
+
+// AddedCableConnector returns the value that was added to the "cable_connector" field in this mutation.
+func (m *ConsolePortMutation) AddedCableConnector() (r int, exists bool) {
+	v := m.addcable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableConnector clears the value of the "cable_connector" field.
+func (m *ConsolePortMutation) ClearCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	m.clearedFields[consoleport.FieldCableConnector] = struct{}{}
+}
+
+// CableConnectorCleared returns if the "cable_connector" field was cleared in this mutation.
+func (m *ConsolePortMutation) CableConnectorCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldCableConnector]
+	return ok
+}
+
+// ResetCableConnector resets all changes to the "cable_connector" field.
+func (m *ConsolePortMutation) ResetCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	delete(m.clearedFields, consoleport.FieldCableConnector)
+}
+
+// SetCablePositions sets the "cable_positions" field.
+func (m *ConsolePortMutation) SetCablePositions(i []int) {
+	m.cable_positions = &i
+	m.appendcable_positions = nil
+}
+
+// CablePositions returns the value of the "cable_positions" field in the mutation.
+func (m *ConsolePortMutation) CablePositions() (r []int, exists bool) {
+	v := m.cable_positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendCablePositions adds i to the "cable_positions" field.
+func (m *ConsolePortMutation) AppendCablePositions(i []int) {
+	m.appendcable_positions = append(m.appendcable_positions, i...)
+}
+
+// AppendedCablePositions returns the list of values that were appended to the "cable_positions" field in this mutation.
+func (m *ConsolePortMutation) AppendedCablePositions() ([]int, bool) {
+	if len(m.appendcable_positions) == 0 {
+		return nil, false
+	}
+	return m.appendcable_positions, true
+}
+
+// ClearCablePositions clears the value of the "cable_positions" field.
+func (m *ConsolePortMutation) ClearCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	m.clearedFields[consoleport.FieldCablePositions] = struct{}{}
+}
+
+// CablePositionsCleared returns if the "cable_positions" field was cleared in this mutation.
+func (m *ConsolePortMutation) CablePositionsCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldCablePositions]
+	return ok
+}
+
+// ResetCablePositions resets all changes to the "cable_positions" field.
+func (m *ConsolePortMutation) ResetCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	delete(m.clearedFields, consoleport.FieldCablePositions)
+}
+
 // SetOwnerID sets the "owner_id" field.
 func (m *ConsolePortMutation) SetOwnerID(i int) {
 	m.owner = &i
@@ -17102,6 +21878,59 @@ func (m *ConsolePortMutation) OwnerIDCleared() bool {
 func (m *ConsolePortMutation) ResetOwnerID() {
 	m.owner = nil
 	delete(m.clearedFields, consoleport.FieldOwnerID)
+}
+
+// SetPathID sets the "_path_id" field.
+func (m *ConsolePortMutation) SetPathID(i int) {
+	m.__path_id = &i
+	m.add__path_id = nil
+}
+
+// PathID returns the value of the "_path_id" field in the mutation.
+func (m *ConsolePortMutation) PathID() (r int, exists bool) {
+	v := m.__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPathID adds i to the "_path_id" field.
+func (m *ConsolePortMutation) AddPathID(i int) {
+	if m.add__path_id != nil {
+		*m.add__path_id += i
+	} else {
+		m.add__path_id = &i
+	}
+}
+
+// AddedPathID returns the value that was added to the "_path_id" field in this mutation.
+func (m *ConsolePortMutation) AddedPathID() (r int, exists bool) {
+	v := m.add__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPathID clears the value of the "_path_id" field.
+func (m *ConsolePortMutation) ClearPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	m.clearedFields[consoleport.FieldPathID] = struct{}{}
+}
+
+// PathIDCleared returns if the "_path_id" field was cleared in this mutation.
+func (m *ConsolePortMutation) PathIDCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldPathID]
+	return ok
+}
+
+// ResetPathID resets all changes to the "_path_id" field.
+func (m *ConsolePortMutation) ResetPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	delete(m.clearedFields, consoleport.FieldPathID)
 }
 
 // SetType sets the "type" field.
@@ -17243,6 +22072,33 @@ func (m *ConsolePortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearCable clears the "cable" edge to the Cable entity.
+func (m *ConsolePortMutation) ClearCable() {
+	m.clearedcable = true
+	m.clearedFields[consoleport.FieldCableID] = struct{}{}
+}
+
+// CableCleared reports if the "cable" edge to the Cable entity was cleared.
+func (m *ConsolePortMutation) CableCleared() bool {
+	return m.CableIDCleared() || m.clearedcable
+}
+
+// CableIDs returns the "cable" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CableID instead. It exists only for internal usage by the builders.
+func (m *ConsolePortMutation) CableIDs() (ids []int) {
+	if id := m.cable; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCable resets all changes to the "cable" edge.
+func (m *ConsolePortMutation) ResetCable() {
+	m.cable = nil
+	m.clearedcable = false
+}
+
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (m *ConsolePortMutation) ClearOwner() {
 	m.clearedowner = true
@@ -17304,7 +22160,7 @@ func (m *ConsolePortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ConsolePortMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 22)
 	if m.created != nil {
 		fields = append(fields, consoleport.FieldCreated)
 	}
@@ -17347,8 +22203,23 @@ func (m *ConsolePortMutation) Fields() []string {
 	if m.__rack_id != nil {
 		fields = append(fields, consoleport.FieldRackID)
 	}
+	if m.cable != nil {
+		fields = append(fields, consoleport.FieldCableID)
+	}
+	if m.cable_end != nil {
+		fields = append(fields, consoleport.FieldCableEnd)
+	}
+	if m.cable_connector != nil {
+		fields = append(fields, consoleport.FieldCableConnector)
+	}
+	if m.cable_positions != nil {
+		fields = append(fields, consoleport.FieldCablePositions)
+	}
 	if m.owner != nil {
 		fields = append(fields, consoleport.FieldOwnerID)
+	}
+	if m.__path_id != nil {
+		fields = append(fields, consoleport.FieldPathID)
 	}
 	if m._type != nil {
 		fields = append(fields, consoleport.FieldType)
@@ -17392,8 +22263,18 @@ func (m *ConsolePortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case consoleport.FieldRackID:
 		return m.RackID()
+	case consoleport.FieldCableID:
+		return m.CableID()
+	case consoleport.FieldCableEnd:
+		return m.CableEnd()
+	case consoleport.FieldCableConnector:
+		return m.CableConnector()
+	case consoleport.FieldCablePositions:
+		return m.CablePositions()
 	case consoleport.FieldOwnerID:
 		return m.OwnerID()
+	case consoleport.FieldPathID:
+		return m.PathID()
 	case consoleport.FieldType:
 		return m.GetType()
 	case consoleport.FieldSpeed:
@@ -17407,7 +22288,7 @@ func (m *ConsolePortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ConsolePortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case consoleport.FieldCreated, consoleport.FieldLastUpdated, consoleport.FieldCustomFieldData, consoleport.FieldDeviceID, consoleport.FieldModuleID, consoleport.FieldName, consoleport.FieldNameNatural, consoleport.FieldLabel, consoleport.FieldDescription, consoleport.FieldMarkConnected, consoleport.FieldOccupied, consoleport.FieldSiteID, consoleport.FieldLocationID, consoleport.FieldRackID, consoleport.FieldOwnerID, consoleport.FieldType, consoleport.FieldSpeed:
+	case consoleport.FieldCreated, consoleport.FieldLastUpdated, consoleport.FieldCustomFieldData, consoleport.FieldDeviceID, consoleport.FieldModuleID, consoleport.FieldName, consoleport.FieldNameNatural, consoleport.FieldLabel, consoleport.FieldDescription, consoleport.FieldMarkConnected, consoleport.FieldOccupied, consoleport.FieldSiteID, consoleport.FieldLocationID, consoleport.FieldRackID, consoleport.FieldCableID, consoleport.FieldCableEnd, consoleport.FieldCableConnector, consoleport.FieldCablePositions, consoleport.FieldOwnerID, consoleport.FieldPathID, consoleport.FieldType, consoleport.FieldSpeed:
 	default:
 		return nil, fmt.Errorf("unknown ConsolePort field %s", name)
 	}
@@ -17450,8 +22331,18 @@ func (m *ConsolePortMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.LocationID, nil
 	case consoleport.FieldRackID:
 		return old.RackID, nil
+	case consoleport.FieldCableID:
+		return old.CableID, nil
+	case consoleport.FieldCableEnd:
+		return old.CableEnd, nil
+	case consoleport.FieldCableConnector:
+		return old.CableConnector, nil
+	case consoleport.FieldCablePositions:
+		return old.CablePositions, nil
 	case consoleport.FieldOwnerID:
 		return old.OwnerID, nil
+	case consoleport.FieldPathID:
+		return old.PathID, nil
 	case consoleport.FieldType:
 		return old.Type, nil
 	case consoleport.FieldSpeed:
@@ -17563,12 +22454,47 @@ func (m *ConsolePortMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRackID(v)
 		return nil
+	case consoleport.FieldCableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableID(v)
+		return nil
+	case consoleport.FieldCableEnd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableEnd(v)
+		return nil
+	case consoleport.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableConnector(v)
+		return nil
+	case consoleport.FieldCablePositions:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCablePositions(v)
+		return nil
 	case consoleport.FieldOwnerID:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetOwnerID(v)
+		return nil
+	case consoleport.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
 		return nil
 	case consoleport.FieldType:
 		v, ok := value.(string)
@@ -17601,6 +22527,12 @@ func (m *ConsolePortMutation) AddedFields() []string {
 	if m.add__rack_id != nil {
 		fields = append(fields, consoleport.FieldRackID)
 	}
+	if m.addcable_connector != nil {
+		fields = append(fields, consoleport.FieldCableConnector)
+	}
+	if m.add__path_id != nil {
+		fields = append(fields, consoleport.FieldPathID)
+	}
 	if m.addspeed != nil {
 		fields = append(fields, consoleport.FieldSpeed)
 	}
@@ -17618,6 +22550,10 @@ func (m *ConsolePortMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedLocationID()
 	case consoleport.FieldRackID:
 		return m.AddedRackID()
+	case consoleport.FieldCableConnector:
+		return m.AddedCableConnector()
+	case consoleport.FieldPathID:
+		return m.AddedPathID()
 	case consoleport.FieldSpeed:
 		return m.AddedSpeed()
 	}
@@ -17649,6 +22585,20 @@ func (m *ConsolePortMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddRackID(v)
+		return nil
+	case consoleport.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCableConnector(v)
+		return nil
+	case consoleport.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPathID(v)
 		return nil
 	case consoleport.FieldSpeed:
 		v, ok := value.(int)
@@ -17683,8 +22633,23 @@ func (m *ConsolePortMutation) ClearedFields() []string {
 	if m.FieldCleared(consoleport.FieldRackID) {
 		fields = append(fields, consoleport.FieldRackID)
 	}
+	if m.FieldCleared(consoleport.FieldCableID) {
+		fields = append(fields, consoleport.FieldCableID)
+	}
+	if m.FieldCleared(consoleport.FieldCableEnd) {
+		fields = append(fields, consoleport.FieldCableEnd)
+	}
+	if m.FieldCleared(consoleport.FieldCableConnector) {
+		fields = append(fields, consoleport.FieldCableConnector)
+	}
+	if m.FieldCleared(consoleport.FieldCablePositions) {
+		fields = append(fields, consoleport.FieldCablePositions)
+	}
 	if m.FieldCleared(consoleport.FieldOwnerID) {
 		fields = append(fields, consoleport.FieldOwnerID)
+	}
+	if m.FieldCleared(consoleport.FieldPathID) {
+		fields = append(fields, consoleport.FieldPathID)
 	}
 	if m.FieldCleared(consoleport.FieldType) {
 		fields = append(fields, consoleport.FieldType)
@@ -17724,8 +22689,23 @@ func (m *ConsolePortMutation) ClearField(name string) error {
 	case consoleport.FieldRackID:
 		m.ClearRackID()
 		return nil
+	case consoleport.FieldCableID:
+		m.ClearCableID()
+		return nil
+	case consoleport.FieldCableEnd:
+		m.ClearCableEnd()
+		return nil
+	case consoleport.FieldCableConnector:
+		m.ClearCableConnector()
+		return nil
+	case consoleport.FieldCablePositions:
+		m.ClearCablePositions()
+		return nil
 	case consoleport.FieldOwnerID:
 		m.ClearOwnerID()
+		return nil
+	case consoleport.FieldPathID:
+		m.ClearPathID()
 		return nil
 	case consoleport.FieldType:
 		m.ClearType()
@@ -17783,8 +22763,23 @@ func (m *ConsolePortMutation) ResetField(name string) error {
 	case consoleport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case consoleport.FieldCableID:
+		m.ResetCableID()
+		return nil
+	case consoleport.FieldCableEnd:
+		m.ResetCableEnd()
+		return nil
+	case consoleport.FieldCableConnector:
+		m.ResetCableConnector()
+		return nil
+	case consoleport.FieldCablePositions:
+		m.ResetCablePositions()
+		return nil
 	case consoleport.FieldOwnerID:
 		m.ResetOwnerID()
+		return nil
+	case consoleport.FieldPathID:
+		m.ResetPathID()
 		return nil
 	case consoleport.FieldType:
 		m.ResetType()
@@ -17798,12 +22793,15 @@ func (m *ConsolePortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ConsolePortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.device != nil {
 		edges = append(edges, consoleport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, consoleport.EdgeModule)
+	}
+	if m.cable != nil {
+		edges = append(edges, consoleport.EdgeCable)
 	}
 	if m.owner != nil {
 		edges = append(edges, consoleport.EdgeOwner)
@@ -17823,6 +22821,10 @@ func (m *ConsolePortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case consoleport.EdgeCable:
+		if id := m.cable; id != nil {
+			return []ent.Value{*id}
+		}
 	case consoleport.EdgeOwner:
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
@@ -17833,7 +22835,7 @@ func (m *ConsolePortMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ConsolePortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -17845,12 +22847,15 @@ func (m *ConsolePortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ConsolePortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.cleareddevice {
 		edges = append(edges, consoleport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, consoleport.EdgeModule)
+	}
+	if m.clearedcable {
+		edges = append(edges, consoleport.EdgeCable)
 	}
 	if m.clearedowner {
 		edges = append(edges, consoleport.EdgeOwner)
@@ -17866,6 +22871,8 @@ func (m *ConsolePortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case consoleport.EdgeModule:
 		return m.clearedmodule
+	case consoleport.EdgeCable:
+		return m.clearedcable
 	case consoleport.EdgeOwner:
 		return m.clearedowner
 	}
@@ -17881,6 +22888,9 @@ func (m *ConsolePortMutation) ClearEdge(name string) error {
 		return nil
 	case consoleport.EdgeModule:
 		m.ClearModule()
+		return nil
+	case consoleport.EdgeCable:
+		m.ClearCable()
 		return nil
 	case consoleport.EdgeOwner:
 		m.ClearOwner()
@@ -17898,6 +22908,9 @@ func (m *ConsolePortMutation) ResetEdge(name string) error {
 		return nil
 	case consoleport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case consoleport.EdgeCable:
+		m.ResetCable()
 		return nil
 	case consoleport.EdgeOwner:
 		m.ResetOwner()
@@ -18730,37 +23743,46 @@ func (m *ConsolePortTemplateMutation) ResetEdge(name string) error {
 // ConsoleServerPortMutation represents an operation that mutates the ConsoleServerPort nodes in the graph.
 type ConsoleServerPortMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	name              *string
-	__name_natural    *string
-	label             *string
-	description       *string
-	mark_connected    *bool
-	__occupied        *bool
-	__site_id         *int
-	add__site_id      *int
-	__location_id     *int
-	add__location_id  *int
-	__rack_id         *int
-	add__rack_id      *int
-	_type             *string
-	speed             *int
-	addspeed          *int
-	clearedFields     map[string]struct{}
-	device            *int
-	cleareddevice     bool
-	module            *int
-	clearedmodule     bool
-	owner             *int
-	clearedowner      bool
-	done              bool
-	oldValue          func(context.Context) (*ConsoleServerPort, error)
-	predicates        []predicate.ConsoleServerPort
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	custom_field_data     *map[string]interface{}
+	name                  *string
+	__name_natural        *string
+	label                 *string
+	description           *string
+	mark_connected        *bool
+	__occupied            *bool
+	__site_id             *int
+	add__site_id          *int
+	__location_id         *int
+	add__location_id      *int
+	__rack_id             *int
+	add__rack_id          *int
+	cable_end             *string
+	cable_connector       *int
+	addcable_connector    *int
+	cable_positions       *[]int
+	appendcable_positions []int
+	__path_id             *int
+	add__path_id          *int
+	_type                 *string
+	speed                 *int
+	addspeed              *int
+	clearedFields         map[string]struct{}
+	device                *int
+	cleareddevice         bool
+	module                *int
+	clearedmodule         bool
+	cable                 *int
+	clearedcable          bool
+	owner                 *int
+	clearedowner          bool
+	done                  bool
+	oldValue              func(context.Context) (*ConsoleServerPort, error)
+	predicates            []predicate.ConsoleServerPort
 }
 
 var _ ent.Mutation = (*ConsoleServerPortMutation)(nil)
@@ -19268,6 +24290,171 @@ func (m *ConsoleServerPortMutation) ResetRackID() {
 	delete(m.clearedFields, consoleserverport.FieldRackID)
 }
 
+// SetCableID sets the "cable_id" field.
+func (m *ConsoleServerPortMutation) SetCableID(i int) {
+	m.cable = &i
+}
+
+// CableID returns the value of the "cable_id" field in the mutation.
+func (m *ConsoleServerPortMutation) CableID() (r int, exists bool) {
+	v := m.cable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableID clears the value of the "cable_id" field.
+func (m *ConsoleServerPortMutation) ClearCableID() {
+	m.cable = nil
+	m.clearedFields[consoleserverport.FieldCableID] = struct{}{}
+}
+
+// CableIDCleared returns if the "cable_id" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) CableIDCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldCableID]
+	return ok
+}
+
+// ResetCableID resets all changes to the "cable_id" field.
+func (m *ConsoleServerPortMutation) ResetCableID() {
+	m.cable = nil
+	delete(m.clearedFields, consoleserverport.FieldCableID)
+}
+
+// SetCableEnd sets the "cable_end" field.
+func (m *ConsoleServerPortMutation) SetCableEnd(s string) {
+	m.cable_end = &s
+}
+
+// CableEnd returns the value of the "cable_end" field in the mutation.
+func (m *ConsoleServerPortMutation) CableEnd() (r string, exists bool) {
+	v := m.cable_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableEnd clears the value of the "cable_end" field.
+func (m *ConsoleServerPortMutation) ClearCableEnd() {
+	m.cable_end = nil
+	m.clearedFields[consoleserverport.FieldCableEnd] = struct{}{}
+}
+
+// CableEndCleared returns if the "cable_end" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) CableEndCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldCableEnd]
+	return ok
+}
+
+// ResetCableEnd resets all changes to the "cable_end" field.
+func (m *ConsoleServerPortMutation) ResetCableEnd() {
+	m.cable_end = nil
+	delete(m.clearedFields, consoleserverport.FieldCableEnd)
+}
+
+// SetCableConnector sets the "cable_connector" field.
+func (m *ConsoleServerPortMutation) SetCableConnector(i int) {
+	m.cable_connector = &i
+	m.addcable_connector = nil
+}
+
+// CableConnector returns the value of the "cable_connector" field in the mutation.
+func (m *ConsoleServerPortMutation) CableConnector() (r int, exists bool) {
+	v := m.cable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddCableConnector adds i to the "cable_connector" field.
+func (m *ConsoleServerPortMutation) AddCableConnector(i int) {
+	if m.addcable_connector != nil {
+		*m.addcable_connector += i
+	} else {
+		m.addcable_connector = &i
+	}
+}
+
+// AddedCableConnector returns the value that was added to the "cable_connector" field in this mutation.
+func (m *ConsoleServerPortMutation) AddedCableConnector() (r int, exists bool) {
+	v := m.addcable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableConnector clears the value of the "cable_connector" field.
+func (m *ConsoleServerPortMutation) ClearCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	m.clearedFields[consoleserverport.FieldCableConnector] = struct{}{}
+}
+
+// CableConnectorCleared returns if the "cable_connector" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) CableConnectorCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldCableConnector]
+	return ok
+}
+
+// ResetCableConnector resets all changes to the "cable_connector" field.
+func (m *ConsoleServerPortMutation) ResetCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	delete(m.clearedFields, consoleserverport.FieldCableConnector)
+}
+
+// SetCablePositions sets the "cable_positions" field.
+func (m *ConsoleServerPortMutation) SetCablePositions(i []int) {
+	m.cable_positions = &i
+	m.appendcable_positions = nil
+}
+
+// CablePositions returns the value of the "cable_positions" field in the mutation.
+func (m *ConsoleServerPortMutation) CablePositions() (r []int, exists bool) {
+	v := m.cable_positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendCablePositions adds i to the "cable_positions" field.
+func (m *ConsoleServerPortMutation) AppendCablePositions(i []int) {
+	m.appendcable_positions = append(m.appendcable_positions, i...)
+}
+
+// AppendedCablePositions returns the list of values that were appended to the "cable_positions" field in this mutation.
+func (m *ConsoleServerPortMutation) AppendedCablePositions() ([]int, bool) {
+	if len(m.appendcable_positions) == 0 {
+		return nil, false
+	}
+	return m.appendcable_positions, true
+}
+
+// ClearCablePositions clears the value of the "cable_positions" field.
+func (m *ConsoleServerPortMutation) ClearCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	m.clearedFields[consoleserverport.FieldCablePositions] = struct{}{}
+}
+
+// CablePositionsCleared returns if the "cable_positions" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) CablePositionsCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldCablePositions]
+	return ok
+}
+
+// ResetCablePositions resets all changes to the "cable_positions" field.
+func (m *ConsoleServerPortMutation) ResetCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	delete(m.clearedFields, consoleserverport.FieldCablePositions)
+}
+
 // SetOwnerID sets the "owner_id" field.
 func (m *ConsoleServerPortMutation) SetOwnerID(i int) {
 	m.owner = &i
@@ -19298,6 +24485,59 @@ func (m *ConsoleServerPortMutation) OwnerIDCleared() bool {
 func (m *ConsoleServerPortMutation) ResetOwnerID() {
 	m.owner = nil
 	delete(m.clearedFields, consoleserverport.FieldOwnerID)
+}
+
+// SetPathID sets the "_path_id" field.
+func (m *ConsoleServerPortMutation) SetPathID(i int) {
+	m.__path_id = &i
+	m.add__path_id = nil
+}
+
+// PathID returns the value of the "_path_id" field in the mutation.
+func (m *ConsoleServerPortMutation) PathID() (r int, exists bool) {
+	v := m.__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPathID adds i to the "_path_id" field.
+func (m *ConsoleServerPortMutation) AddPathID(i int) {
+	if m.add__path_id != nil {
+		*m.add__path_id += i
+	} else {
+		m.add__path_id = &i
+	}
+}
+
+// AddedPathID returns the value that was added to the "_path_id" field in this mutation.
+func (m *ConsoleServerPortMutation) AddedPathID() (r int, exists bool) {
+	v := m.add__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPathID clears the value of the "_path_id" field.
+func (m *ConsoleServerPortMutation) ClearPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	m.clearedFields[consoleserverport.FieldPathID] = struct{}{}
+}
+
+// PathIDCleared returns if the "_path_id" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) PathIDCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldPathID]
+	return ok
+}
+
+// ResetPathID resets all changes to the "_path_id" field.
+func (m *ConsoleServerPortMutation) ResetPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	delete(m.clearedFields, consoleserverport.FieldPathID)
 }
 
 // SetType sets the "type" field.
@@ -19439,6 +24679,33 @@ func (m *ConsoleServerPortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearCable clears the "cable" edge to the Cable entity.
+func (m *ConsoleServerPortMutation) ClearCable() {
+	m.clearedcable = true
+	m.clearedFields[consoleserverport.FieldCableID] = struct{}{}
+}
+
+// CableCleared reports if the "cable" edge to the Cable entity was cleared.
+func (m *ConsoleServerPortMutation) CableCleared() bool {
+	return m.CableIDCleared() || m.clearedcable
+}
+
+// CableIDs returns the "cable" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CableID instead. It exists only for internal usage by the builders.
+func (m *ConsoleServerPortMutation) CableIDs() (ids []int) {
+	if id := m.cable; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCable resets all changes to the "cable" edge.
+func (m *ConsoleServerPortMutation) ResetCable() {
+	m.cable = nil
+	m.clearedcable = false
+}
+
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (m *ConsoleServerPortMutation) ClearOwner() {
 	m.clearedowner = true
@@ -19500,7 +24767,7 @@ func (m *ConsoleServerPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ConsoleServerPortMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 22)
 	if m.created != nil {
 		fields = append(fields, consoleserverport.FieldCreated)
 	}
@@ -19543,8 +24810,23 @@ func (m *ConsoleServerPortMutation) Fields() []string {
 	if m.__rack_id != nil {
 		fields = append(fields, consoleserverport.FieldRackID)
 	}
+	if m.cable != nil {
+		fields = append(fields, consoleserverport.FieldCableID)
+	}
+	if m.cable_end != nil {
+		fields = append(fields, consoleserverport.FieldCableEnd)
+	}
+	if m.cable_connector != nil {
+		fields = append(fields, consoleserverport.FieldCableConnector)
+	}
+	if m.cable_positions != nil {
+		fields = append(fields, consoleserverport.FieldCablePositions)
+	}
 	if m.owner != nil {
 		fields = append(fields, consoleserverport.FieldOwnerID)
+	}
+	if m.__path_id != nil {
+		fields = append(fields, consoleserverport.FieldPathID)
 	}
 	if m._type != nil {
 		fields = append(fields, consoleserverport.FieldType)
@@ -19588,8 +24870,18 @@ func (m *ConsoleServerPortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case consoleserverport.FieldRackID:
 		return m.RackID()
+	case consoleserverport.FieldCableID:
+		return m.CableID()
+	case consoleserverport.FieldCableEnd:
+		return m.CableEnd()
+	case consoleserverport.FieldCableConnector:
+		return m.CableConnector()
+	case consoleserverport.FieldCablePositions:
+		return m.CablePositions()
 	case consoleserverport.FieldOwnerID:
 		return m.OwnerID()
+	case consoleserverport.FieldPathID:
+		return m.PathID()
 	case consoleserverport.FieldType:
 		return m.GetType()
 	case consoleserverport.FieldSpeed:
@@ -19603,7 +24895,7 @@ func (m *ConsoleServerPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ConsoleServerPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case consoleserverport.FieldCreated, consoleserverport.FieldLastUpdated, consoleserverport.FieldCustomFieldData, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldName, consoleserverport.FieldNameNatural, consoleserverport.FieldLabel, consoleserverport.FieldDescription, consoleserverport.FieldMarkConnected, consoleserverport.FieldOccupied, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldOwnerID, consoleserverport.FieldType, consoleserverport.FieldSpeed:
+	case consoleserverport.FieldCreated, consoleserverport.FieldLastUpdated, consoleserverport.FieldCustomFieldData, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldName, consoleserverport.FieldNameNatural, consoleserverport.FieldLabel, consoleserverport.FieldDescription, consoleserverport.FieldMarkConnected, consoleserverport.FieldOccupied, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldCableID, consoleserverport.FieldCableEnd, consoleserverport.FieldCableConnector, consoleserverport.FieldCablePositions, consoleserverport.FieldOwnerID, consoleserverport.FieldPathID, consoleserverport.FieldType, consoleserverport.FieldSpeed:
 	default:
 		return nil, fmt.Errorf("unknown ConsoleServerPort field %s", name)
 	}
@@ -19646,8 +24938,18 @@ func (m *ConsoleServerPortMutation) OldField(ctx context.Context, name string) (
 		return old.LocationID, nil
 	case consoleserverport.FieldRackID:
 		return old.RackID, nil
+	case consoleserverport.FieldCableID:
+		return old.CableID, nil
+	case consoleserverport.FieldCableEnd:
+		return old.CableEnd, nil
+	case consoleserverport.FieldCableConnector:
+		return old.CableConnector, nil
+	case consoleserverport.FieldCablePositions:
+		return old.CablePositions, nil
 	case consoleserverport.FieldOwnerID:
 		return old.OwnerID, nil
+	case consoleserverport.FieldPathID:
+		return old.PathID, nil
 	case consoleserverport.FieldType:
 		return old.Type, nil
 	case consoleserverport.FieldSpeed:
@@ -19759,12 +25061,47 @@ func (m *ConsoleServerPortMutation) SetField(name string, value ent.Value) error
 		}
 		m.SetRackID(v)
 		return nil
+	case consoleserverport.FieldCableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableID(v)
+		return nil
+	case consoleserverport.FieldCableEnd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableEnd(v)
+		return nil
+	case consoleserverport.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableConnector(v)
+		return nil
+	case consoleserverport.FieldCablePositions:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCablePositions(v)
+		return nil
 	case consoleserverport.FieldOwnerID:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetOwnerID(v)
+		return nil
+	case consoleserverport.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
 		return nil
 	case consoleserverport.FieldType:
 		v, ok := value.(string)
@@ -19797,6 +25134,12 @@ func (m *ConsoleServerPortMutation) AddedFields() []string {
 	if m.add__rack_id != nil {
 		fields = append(fields, consoleserverport.FieldRackID)
 	}
+	if m.addcable_connector != nil {
+		fields = append(fields, consoleserverport.FieldCableConnector)
+	}
+	if m.add__path_id != nil {
+		fields = append(fields, consoleserverport.FieldPathID)
+	}
 	if m.addspeed != nil {
 		fields = append(fields, consoleserverport.FieldSpeed)
 	}
@@ -19814,6 +25157,10 @@ func (m *ConsoleServerPortMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedLocationID()
 	case consoleserverport.FieldRackID:
 		return m.AddedRackID()
+	case consoleserverport.FieldCableConnector:
+		return m.AddedCableConnector()
+	case consoleserverport.FieldPathID:
+		return m.AddedPathID()
 	case consoleserverport.FieldSpeed:
 		return m.AddedSpeed()
 	}
@@ -19845,6 +25192,20 @@ func (m *ConsoleServerPortMutation) AddField(name string, value ent.Value) error
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddRackID(v)
+		return nil
+	case consoleserverport.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCableConnector(v)
+		return nil
+	case consoleserverport.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPathID(v)
 		return nil
 	case consoleserverport.FieldSpeed:
 		v, ok := value.(int)
@@ -19879,8 +25240,23 @@ func (m *ConsoleServerPortMutation) ClearedFields() []string {
 	if m.FieldCleared(consoleserverport.FieldRackID) {
 		fields = append(fields, consoleserverport.FieldRackID)
 	}
+	if m.FieldCleared(consoleserverport.FieldCableID) {
+		fields = append(fields, consoleserverport.FieldCableID)
+	}
+	if m.FieldCleared(consoleserverport.FieldCableEnd) {
+		fields = append(fields, consoleserverport.FieldCableEnd)
+	}
+	if m.FieldCleared(consoleserverport.FieldCableConnector) {
+		fields = append(fields, consoleserverport.FieldCableConnector)
+	}
+	if m.FieldCleared(consoleserverport.FieldCablePositions) {
+		fields = append(fields, consoleserverport.FieldCablePositions)
+	}
 	if m.FieldCleared(consoleserverport.FieldOwnerID) {
 		fields = append(fields, consoleserverport.FieldOwnerID)
+	}
+	if m.FieldCleared(consoleserverport.FieldPathID) {
+		fields = append(fields, consoleserverport.FieldPathID)
 	}
 	if m.FieldCleared(consoleserverport.FieldType) {
 		fields = append(fields, consoleserverport.FieldType)
@@ -19920,8 +25296,23 @@ func (m *ConsoleServerPortMutation) ClearField(name string) error {
 	case consoleserverport.FieldRackID:
 		m.ClearRackID()
 		return nil
+	case consoleserverport.FieldCableID:
+		m.ClearCableID()
+		return nil
+	case consoleserverport.FieldCableEnd:
+		m.ClearCableEnd()
+		return nil
+	case consoleserverport.FieldCableConnector:
+		m.ClearCableConnector()
+		return nil
+	case consoleserverport.FieldCablePositions:
+		m.ClearCablePositions()
+		return nil
 	case consoleserverport.FieldOwnerID:
 		m.ClearOwnerID()
+		return nil
+	case consoleserverport.FieldPathID:
+		m.ClearPathID()
 		return nil
 	case consoleserverport.FieldType:
 		m.ClearType()
@@ -19979,8 +25370,23 @@ func (m *ConsoleServerPortMutation) ResetField(name string) error {
 	case consoleserverport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case consoleserverport.FieldCableID:
+		m.ResetCableID()
+		return nil
+	case consoleserverport.FieldCableEnd:
+		m.ResetCableEnd()
+		return nil
+	case consoleserverport.FieldCableConnector:
+		m.ResetCableConnector()
+		return nil
+	case consoleserverport.FieldCablePositions:
+		m.ResetCablePositions()
+		return nil
 	case consoleserverport.FieldOwnerID:
 		m.ResetOwnerID()
+		return nil
+	case consoleserverport.FieldPathID:
+		m.ResetPathID()
 		return nil
 	case consoleserverport.FieldType:
 		m.ResetType()
@@ -19994,12 +25400,15 @@ func (m *ConsoleServerPortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ConsoleServerPortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.device != nil {
 		edges = append(edges, consoleserverport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, consoleserverport.EdgeModule)
+	}
+	if m.cable != nil {
+		edges = append(edges, consoleserverport.EdgeCable)
 	}
 	if m.owner != nil {
 		edges = append(edges, consoleserverport.EdgeOwner)
@@ -20019,6 +25428,10 @@ func (m *ConsoleServerPortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case consoleserverport.EdgeCable:
+		if id := m.cable; id != nil {
+			return []ent.Value{*id}
+		}
 	case consoleserverport.EdgeOwner:
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
@@ -20029,7 +25442,7 @@ func (m *ConsoleServerPortMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ConsoleServerPortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -20041,12 +25454,15 @@ func (m *ConsoleServerPortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ConsoleServerPortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.cleareddevice {
 		edges = append(edges, consoleserverport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, consoleserverport.EdgeModule)
+	}
+	if m.clearedcable {
+		edges = append(edges, consoleserverport.EdgeCable)
 	}
 	if m.clearedowner {
 		edges = append(edges, consoleserverport.EdgeOwner)
@@ -20062,6 +25478,8 @@ func (m *ConsoleServerPortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case consoleserverport.EdgeModule:
 		return m.clearedmodule
+	case consoleserverport.EdgeCable:
+		return m.clearedcable
 	case consoleserverport.EdgeOwner:
 		return m.clearedowner
 	}
@@ -20077,6 +25495,9 @@ func (m *ConsoleServerPortMutation) ClearEdge(name string) error {
 		return nil
 	case consoleserverport.EdgeModule:
 		m.ClearModule()
+		return nil
+	case consoleserverport.EdgeCable:
+		m.ClearCable()
 		return nil
 	case consoleserverport.EdgeOwner:
 		m.ClearOwner()
@@ -20094,6 +25515,9 @@ func (m *ConsoleServerPortMutation) ResetEdge(name string) error {
 		return nil
 	case consoleserverport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case consoleserverport.EdgeCable:
+		m.ResetCable()
 		return nil
 	case consoleserverport.EdgeOwner:
 		m.ResetOwner()
@@ -34811,6 +40235,13 @@ type DeviceInterfaceMutation struct {
 	add__location_id               *int
 	__rack_id                      *int
 	add__rack_id                   *int
+	cable_end                      *string
+	cable_connector                *int
+	addcable_connector             *int
+	cable_positions                *[]int
+	appendcable_positions          []int
+	__path_id                      *int
+	add__path_id                   *int
 	_type                          *string
 	enabled                        *bool
 	mtu                            *int
@@ -34837,6 +40268,8 @@ type DeviceInterfaceMutation struct {
 	cleareddevice                  bool
 	module                         *int
 	clearedmodule                  bool
+	cable                          *int
+	clearedcable                   bool
 	owner                          *int
 	clearedowner                   bool
 	parent                         *int
@@ -35380,6 +40813,171 @@ func (m *DeviceInterfaceMutation) ResetRackID() {
 	delete(m.clearedFields, deviceinterface.FieldRackID)
 }
 
+// SetCableID sets the "cable_id" field.
+func (m *DeviceInterfaceMutation) SetCableID(i int) {
+	m.cable = &i
+}
+
+// CableID returns the value of the "cable_id" field in the mutation.
+func (m *DeviceInterfaceMutation) CableID() (r int, exists bool) {
+	v := m.cable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableID clears the value of the "cable_id" field.
+func (m *DeviceInterfaceMutation) ClearCableID() {
+	m.cable = nil
+	m.clearedFields[deviceinterface.FieldCableID] = struct{}{}
+}
+
+// CableIDCleared returns if the "cable_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) CableIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldCableID]
+	return ok
+}
+
+// ResetCableID resets all changes to the "cable_id" field.
+func (m *DeviceInterfaceMutation) ResetCableID() {
+	m.cable = nil
+	delete(m.clearedFields, deviceinterface.FieldCableID)
+}
+
+// SetCableEnd sets the "cable_end" field.
+func (m *DeviceInterfaceMutation) SetCableEnd(s string) {
+	m.cable_end = &s
+}
+
+// CableEnd returns the value of the "cable_end" field in the mutation.
+func (m *DeviceInterfaceMutation) CableEnd() (r string, exists bool) {
+	v := m.cable_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableEnd clears the value of the "cable_end" field.
+func (m *DeviceInterfaceMutation) ClearCableEnd() {
+	m.cable_end = nil
+	m.clearedFields[deviceinterface.FieldCableEnd] = struct{}{}
+}
+
+// CableEndCleared returns if the "cable_end" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) CableEndCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldCableEnd]
+	return ok
+}
+
+// ResetCableEnd resets all changes to the "cable_end" field.
+func (m *DeviceInterfaceMutation) ResetCableEnd() {
+	m.cable_end = nil
+	delete(m.clearedFields, deviceinterface.FieldCableEnd)
+}
+
+// SetCableConnector sets the "cable_connector" field.
+func (m *DeviceInterfaceMutation) SetCableConnector(i int) {
+	m.cable_connector = &i
+	m.addcable_connector = nil
+}
+
+// CableConnector returns the value of the "cable_connector" field in the mutation.
+func (m *DeviceInterfaceMutation) CableConnector() (r int, exists bool) {
+	v := m.cable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddCableConnector adds i to the "cable_connector" field.
+func (m *DeviceInterfaceMutation) AddCableConnector(i int) {
+	if m.addcable_connector != nil {
+		*m.addcable_connector += i
+	} else {
+		m.addcable_connector = &i
+	}
+}
+
+// AddedCableConnector returns the value that was added to the "cable_connector" field in this mutation.
+func (m *DeviceInterfaceMutation) AddedCableConnector() (r int, exists bool) {
+	v := m.addcable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableConnector clears the value of the "cable_connector" field.
+func (m *DeviceInterfaceMutation) ClearCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	m.clearedFields[deviceinterface.FieldCableConnector] = struct{}{}
+}
+
+// CableConnectorCleared returns if the "cable_connector" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) CableConnectorCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldCableConnector]
+	return ok
+}
+
+// ResetCableConnector resets all changes to the "cable_connector" field.
+func (m *DeviceInterfaceMutation) ResetCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	delete(m.clearedFields, deviceinterface.FieldCableConnector)
+}
+
+// SetCablePositions sets the "cable_positions" field.
+func (m *DeviceInterfaceMutation) SetCablePositions(i []int) {
+	m.cable_positions = &i
+	m.appendcable_positions = nil
+}
+
+// CablePositions returns the value of the "cable_positions" field in the mutation.
+func (m *DeviceInterfaceMutation) CablePositions() (r []int, exists bool) {
+	v := m.cable_positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendCablePositions adds i to the "cable_positions" field.
+func (m *DeviceInterfaceMutation) AppendCablePositions(i []int) {
+	m.appendcable_positions = append(m.appendcable_positions, i...)
+}
+
+// AppendedCablePositions returns the list of values that were appended to the "cable_positions" field in this mutation.
+func (m *DeviceInterfaceMutation) AppendedCablePositions() ([]int, bool) {
+	if len(m.appendcable_positions) == 0 {
+		return nil, false
+	}
+	return m.appendcable_positions, true
+}
+
+// ClearCablePositions clears the value of the "cable_positions" field.
+func (m *DeviceInterfaceMutation) ClearCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	m.clearedFields[deviceinterface.FieldCablePositions] = struct{}{}
+}
+
+// CablePositionsCleared returns if the "cable_positions" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) CablePositionsCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldCablePositions]
+	return ok
+}
+
+// ResetCablePositions resets all changes to the "cable_positions" field.
+func (m *DeviceInterfaceMutation) ResetCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	delete(m.clearedFields, deviceinterface.FieldCablePositions)
+}
+
 // SetOwnerID sets the "owner_id" field.
 func (m *DeviceInterfaceMutation) SetOwnerID(i int) {
 	m.owner = &i
@@ -35410,6 +41008,59 @@ func (m *DeviceInterfaceMutation) OwnerIDCleared() bool {
 func (m *DeviceInterfaceMutation) ResetOwnerID() {
 	m.owner = nil
 	delete(m.clearedFields, deviceinterface.FieldOwnerID)
+}
+
+// SetPathID sets the "_path_id" field.
+func (m *DeviceInterfaceMutation) SetPathID(i int) {
+	m.__path_id = &i
+	m.add__path_id = nil
+}
+
+// PathID returns the value of the "_path_id" field in the mutation.
+func (m *DeviceInterfaceMutation) PathID() (r int, exists bool) {
+	v := m.__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPathID adds i to the "_path_id" field.
+func (m *DeviceInterfaceMutation) AddPathID(i int) {
+	if m.add__path_id != nil {
+		*m.add__path_id += i
+	} else {
+		m.add__path_id = &i
+	}
+}
+
+// AddedPathID returns the value that was added to the "_path_id" field in this mutation.
+func (m *DeviceInterfaceMutation) AddedPathID() (r int, exists bool) {
+	v := m.add__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPathID clears the value of the "_path_id" field.
+func (m *DeviceInterfaceMutation) ClearPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	m.clearedFields[deviceinterface.FieldPathID] = struct{}{}
+}
+
+// PathIDCleared returns if the "_path_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) PathIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldPathID]
+	return ok
+}
+
+// ResetPathID resets all changes to the "_path_id" field.
+func (m *DeviceInterfaceMutation) ResetPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	delete(m.clearedFields, deviceinterface.FieldPathID)
 }
 
 // SetType sets the "type" field.
@@ -36300,6 +41951,33 @@ func (m *DeviceInterfaceMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearCable clears the "cable" edge to the Cable entity.
+func (m *DeviceInterfaceMutation) ClearCable() {
+	m.clearedcable = true
+	m.clearedFields[deviceinterface.FieldCableID] = struct{}{}
+}
+
+// CableCleared reports if the "cable" edge to the Cable entity was cleared.
+func (m *DeviceInterfaceMutation) CableCleared() bool {
+	return m.CableIDCleared() || m.clearedcable
+}
+
+// CableIDs returns the "cable" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CableID instead. It exists only for internal usage by the builders.
+func (m *DeviceInterfaceMutation) CableIDs() (ids []int) {
+	if id := m.cable; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCable resets all changes to the "cable" edge.
+func (m *DeviceInterfaceMutation) ResetCable() {
+	m.cable = nil
+	m.clearedcable = false
+}
+
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (m *DeviceInterfaceMutation) ClearOwner() {
 	m.clearedowner = true
@@ -36847,7 +42525,7 @@ func (m *DeviceInterfaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceInterfaceMutation) Fields() []string {
-	fields := make([]string, 0, 39)
+	fields := make([]string, 0, 44)
 	if m.created != nil {
 		fields = append(fields, deviceinterface.FieldCreated)
 	}
@@ -36890,8 +42568,23 @@ func (m *DeviceInterfaceMutation) Fields() []string {
 	if m.__rack_id != nil {
 		fields = append(fields, deviceinterface.FieldRackID)
 	}
+	if m.cable != nil {
+		fields = append(fields, deviceinterface.FieldCableID)
+	}
+	if m.cable_end != nil {
+		fields = append(fields, deviceinterface.FieldCableEnd)
+	}
+	if m.cable_connector != nil {
+		fields = append(fields, deviceinterface.FieldCableConnector)
+	}
+	if m.cable_positions != nil {
+		fields = append(fields, deviceinterface.FieldCablePositions)
+	}
 	if m.owner != nil {
 		fields = append(fields, deviceinterface.FieldOwnerID)
+	}
+	if m.__path_id != nil {
+		fields = append(fields, deviceinterface.FieldPathID)
 	}
 	if m._type != nil {
 		fields = append(fields, deviceinterface.FieldType)
@@ -37001,8 +42694,18 @@ func (m *DeviceInterfaceMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case deviceinterface.FieldRackID:
 		return m.RackID()
+	case deviceinterface.FieldCableID:
+		return m.CableID()
+	case deviceinterface.FieldCableEnd:
+		return m.CableEnd()
+	case deviceinterface.FieldCableConnector:
+		return m.CableConnector()
+	case deviceinterface.FieldCablePositions:
+		return m.CablePositions()
 	case deviceinterface.FieldOwnerID:
 		return m.OwnerID()
+	case deviceinterface.FieldPathID:
+		return m.PathID()
 	case deviceinterface.FieldType:
 		return m.GetType()
 	case deviceinterface.FieldEnabled:
@@ -37060,7 +42763,7 @@ func (m *DeviceInterfaceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceInterfaceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case deviceinterface.FieldCreated, deviceinterface.FieldLastUpdated, deviceinterface.FieldCustomFieldData, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldMarkConnected, deviceinterface.FieldOccupied, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldOwnerID, deviceinterface.FieldType, deviceinterface.FieldEnabled, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldMACAddress, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMgmtOnly, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType, deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
+	case deviceinterface.FieldCreated, deviceinterface.FieldLastUpdated, deviceinterface.FieldCustomFieldData, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldMarkConnected, deviceinterface.FieldOccupied, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldCableID, deviceinterface.FieldCableEnd, deviceinterface.FieldCableConnector, deviceinterface.FieldCablePositions, deviceinterface.FieldOwnerID, deviceinterface.FieldPathID, deviceinterface.FieldType, deviceinterface.FieldEnabled, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldMACAddress, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMgmtOnly, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType, deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
 	default:
 		return nil, fmt.Errorf("unknown DeviceInterface field %s", name)
 	}
@@ -37103,8 +42806,18 @@ func (m *DeviceInterfaceMutation) OldField(ctx context.Context, name string) (en
 		return old.LocationID, nil
 	case deviceinterface.FieldRackID:
 		return old.RackID, nil
+	case deviceinterface.FieldCableID:
+		return old.CableID, nil
+	case deviceinterface.FieldCableEnd:
+		return old.CableEnd, nil
+	case deviceinterface.FieldCableConnector:
+		return old.CableConnector, nil
+	case deviceinterface.FieldCablePositions:
+		return old.CablePositions, nil
 	case deviceinterface.FieldOwnerID:
 		return old.OwnerID, nil
+	case deviceinterface.FieldPathID:
+		return old.PathID, nil
 	case deviceinterface.FieldType:
 		return old.Type, nil
 	case deviceinterface.FieldEnabled:
@@ -37260,12 +42973,47 @@ func (m *DeviceInterfaceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRackID(v)
 		return nil
+	case deviceinterface.FieldCableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableID(v)
+		return nil
+	case deviceinterface.FieldCableEnd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableEnd(v)
+		return nil
+	case deviceinterface.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableConnector(v)
+		return nil
+	case deviceinterface.FieldCablePositions:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCablePositions(v)
+		return nil
 	case deviceinterface.FieldOwnerID:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetOwnerID(v)
+		return nil
+	case deviceinterface.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
 		return nil
 	case deviceinterface.FieldType:
 		v, ok := value.(string)
@@ -37452,6 +43200,12 @@ func (m *DeviceInterfaceMutation) AddedFields() []string {
 	if m.add__rack_id != nil {
 		fields = append(fields, deviceinterface.FieldRackID)
 	}
+	if m.addcable_connector != nil {
+		fields = append(fields, deviceinterface.FieldCableConnector)
+	}
+	if m.add__path_id != nil {
+		fields = append(fields, deviceinterface.FieldPathID)
+	}
 	if m.addmtu != nil {
 		fields = append(fields, deviceinterface.FieldMtu)
 	}
@@ -37481,6 +43235,10 @@ func (m *DeviceInterfaceMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedLocationID()
 	case deviceinterface.FieldRackID:
 		return m.AddedRackID()
+	case deviceinterface.FieldCableConnector:
+		return m.AddedCableConnector()
+	case deviceinterface.FieldPathID:
+		return m.AddedPathID()
 	case deviceinterface.FieldMtu:
 		return m.AddedMtu()
 	case deviceinterface.FieldSpeed:
@@ -37520,6 +43278,20 @@ func (m *DeviceInterfaceMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddRackID(v)
+		return nil
+	case deviceinterface.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCableConnector(v)
+		return nil
+	case deviceinterface.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPathID(v)
 		return nil
 	case deviceinterface.FieldMtu:
 		v, ok := value.(int)
@@ -37582,8 +43354,23 @@ func (m *DeviceInterfaceMutation) ClearedFields() []string {
 	if m.FieldCleared(deviceinterface.FieldRackID) {
 		fields = append(fields, deviceinterface.FieldRackID)
 	}
+	if m.FieldCleared(deviceinterface.FieldCableID) {
+		fields = append(fields, deviceinterface.FieldCableID)
+	}
+	if m.FieldCleared(deviceinterface.FieldCableEnd) {
+		fields = append(fields, deviceinterface.FieldCableEnd)
+	}
+	if m.FieldCleared(deviceinterface.FieldCableConnector) {
+		fields = append(fields, deviceinterface.FieldCableConnector)
+	}
+	if m.FieldCleared(deviceinterface.FieldCablePositions) {
+		fields = append(fields, deviceinterface.FieldCablePositions)
+	}
 	if m.FieldCleared(deviceinterface.FieldOwnerID) {
 		fields = append(fields, deviceinterface.FieldOwnerID)
+	}
+	if m.FieldCleared(deviceinterface.FieldPathID) {
+		fields = append(fields, deviceinterface.FieldPathID)
 	}
 	if m.FieldCleared(deviceinterface.FieldParentID) {
 		fields = append(fields, deviceinterface.FieldParentID)
@@ -37680,8 +43467,23 @@ func (m *DeviceInterfaceMutation) ClearField(name string) error {
 	case deviceinterface.FieldRackID:
 		m.ClearRackID()
 		return nil
+	case deviceinterface.FieldCableID:
+		m.ClearCableID()
+		return nil
+	case deviceinterface.FieldCableEnd:
+		m.ClearCableEnd()
+		return nil
+	case deviceinterface.FieldCableConnector:
+		m.ClearCableConnector()
+		return nil
+	case deviceinterface.FieldCablePositions:
+		m.ClearCablePositions()
+		return nil
 	case deviceinterface.FieldOwnerID:
 		m.ClearOwnerID()
+		return nil
+	case deviceinterface.FieldPathID:
+		m.ClearPathID()
 		return nil
 	case deviceinterface.FieldParentID:
 		m.ClearParentID()
@@ -37796,8 +43598,23 @@ func (m *DeviceInterfaceMutation) ResetField(name string) error {
 	case deviceinterface.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case deviceinterface.FieldCableID:
+		m.ResetCableID()
+		return nil
+	case deviceinterface.FieldCableEnd:
+		m.ResetCableEnd()
+		return nil
+	case deviceinterface.FieldCableConnector:
+		m.ResetCableConnector()
+		return nil
+	case deviceinterface.FieldCablePositions:
+		m.ResetCablePositions()
+		return nil
 	case deviceinterface.FieldOwnerID:
 		m.ResetOwnerID()
+		return nil
+	case deviceinterface.FieldPathID:
+		m.ResetPathID()
 		return nil
 	case deviceinterface.FieldType:
 		m.ResetType()
@@ -37877,12 +43694,15 @@ func (m *DeviceInterfaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceInterfaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 16)
+	edges := make([]string, 0, 17)
 	if m.device != nil {
 		edges = append(edges, deviceinterface.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, deviceinterface.EdgeModule)
+	}
+	if m.cable != nil {
+		edges = append(edges, deviceinterface.EdgeCable)
 	}
 	if m.owner != nil {
 		edges = append(edges, deviceinterface.EdgeOwner)
@@ -37939,6 +43759,10 @@ func (m *DeviceInterfaceMutation) AddedIDs(name string) []ent.Value {
 		}
 	case deviceinterface.EdgeModule:
 		if id := m.module; id != nil {
+			return []ent.Value{*id}
+		}
+	case deviceinterface.EdgeCable:
+		if id := m.cable; id != nil {
 			return []ent.Value{*id}
 		}
 	case deviceinterface.EdgeOwner:
@@ -38013,7 +43837,7 @@ func (m *DeviceInterfaceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceInterfaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 16)
+	edges := make([]string, 0, 17)
 	if m.removedparent_of != nil {
 		edges = append(edges, deviceinterface.EdgeParentOf)
 	}
@@ -38072,12 +43896,15 @@ func (m *DeviceInterfaceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceInterfaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 16)
+	edges := make([]string, 0, 17)
 	if m.cleareddevice {
 		edges = append(edges, deviceinterface.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, deviceinterface.EdgeModule)
+	}
+	if m.clearedcable {
+		edges = append(edges, deviceinterface.EdgeCable)
 	}
 	if m.clearedowner {
 		edges = append(edges, deviceinterface.EdgeOwner)
@@ -38132,6 +43959,8 @@ func (m *DeviceInterfaceMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case deviceinterface.EdgeModule:
 		return m.clearedmodule
+	case deviceinterface.EdgeCable:
+		return m.clearedcable
 	case deviceinterface.EdgeOwner:
 		return m.clearedowner
 	case deviceinterface.EdgeParent:
@@ -38174,6 +44003,9 @@ func (m *DeviceInterfaceMutation) ClearEdge(name string) error {
 	case deviceinterface.EdgeModule:
 		m.ClearModule()
 		return nil
+	case deviceinterface.EdgeCable:
+		m.ClearCable()
+		return nil
 	case deviceinterface.EdgeOwner:
 		m.ClearOwner()
 		return nil
@@ -38214,6 +44046,9 @@ func (m *DeviceInterfaceMutation) ResetEdge(name string) error {
 		return nil
 	case deviceinterface.EdgeModule:
 		m.ResetModule()
+		return nil
+	case deviceinterface.EdgeCable:
+		m.ResetCable()
 		return nil
 	case deviceinterface.EdgeOwner:
 		m.ResetOwner()
@@ -44498,40 +50333,47 @@ func (m *FHRPGroupAssignmentMutation) ResetEdge(name string) error {
 // FrontPortMutation represents an operation that mutates the FrontPort nodes in the graph.
 type FrontPortMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	name              *string
-	__name_natural    *string
-	label             *string
-	description       *string
-	mark_connected    *bool
-	__occupied        *bool
-	__site_id         *int
-	add__site_id      *int
-	__location_id     *int
-	add__location_id  *int
-	__rack_id         *int
-	add__rack_id      *int
-	_type             *string
-	color             *string
-	positions         *int
-	addpositions      *int
-	mappings          *[]interface{}
-	appendmappings    []interface{}
-	clearedFields     map[string]struct{}
-	device            *int
-	cleareddevice     bool
-	module            *int
-	clearedmodule     bool
-	owner             *int
-	clearedowner      bool
-	done              bool
-	oldValue          func(context.Context) (*FrontPort, error)
-	predicates        []predicate.FrontPort
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	custom_field_data     *map[string]interface{}
+	name                  *string
+	__name_natural        *string
+	label                 *string
+	description           *string
+	mark_connected        *bool
+	__occupied            *bool
+	__site_id             *int
+	add__site_id          *int
+	__location_id         *int
+	add__location_id      *int
+	__rack_id             *int
+	add__rack_id          *int
+	cable_end             *string
+	cable_connector       *int
+	addcable_connector    *int
+	cable_positions       *[]int
+	appendcable_positions []int
+	_type                 *string
+	color                 *string
+	positions             *int
+	addpositions          *int
+	mappings              *[]interface{}
+	appendmappings        []interface{}
+	clearedFields         map[string]struct{}
+	device                *int
+	cleareddevice         bool
+	module                *int
+	clearedmodule         bool
+	cable                 *int
+	clearedcable          bool
+	owner                 *int
+	clearedowner          bool
+	done                  bool
+	oldValue              func(context.Context) (*FrontPort, error)
+	predicates            []predicate.FrontPort
 }
 
 var _ ent.Mutation = (*FrontPortMutation)(nil)
@@ -45039,6 +50881,171 @@ func (m *FrontPortMutation) ResetRackID() {
 	delete(m.clearedFields, frontport.FieldRackID)
 }
 
+// SetCableID sets the "cable_id" field.
+func (m *FrontPortMutation) SetCableID(i int) {
+	m.cable = &i
+}
+
+// CableID returns the value of the "cable_id" field in the mutation.
+func (m *FrontPortMutation) CableID() (r int, exists bool) {
+	v := m.cable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableID clears the value of the "cable_id" field.
+func (m *FrontPortMutation) ClearCableID() {
+	m.cable = nil
+	m.clearedFields[frontport.FieldCableID] = struct{}{}
+}
+
+// CableIDCleared returns if the "cable_id" field was cleared in this mutation.
+func (m *FrontPortMutation) CableIDCleared() bool {
+	_, ok := m.clearedFields[frontport.FieldCableID]
+	return ok
+}
+
+// ResetCableID resets all changes to the "cable_id" field.
+func (m *FrontPortMutation) ResetCableID() {
+	m.cable = nil
+	delete(m.clearedFields, frontport.FieldCableID)
+}
+
+// SetCableEnd sets the "cable_end" field.
+func (m *FrontPortMutation) SetCableEnd(s string) {
+	m.cable_end = &s
+}
+
+// CableEnd returns the value of the "cable_end" field in the mutation.
+func (m *FrontPortMutation) CableEnd() (r string, exists bool) {
+	v := m.cable_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableEnd clears the value of the "cable_end" field.
+func (m *FrontPortMutation) ClearCableEnd() {
+	m.cable_end = nil
+	m.clearedFields[frontport.FieldCableEnd] = struct{}{}
+}
+
+// CableEndCleared returns if the "cable_end" field was cleared in this mutation.
+func (m *FrontPortMutation) CableEndCleared() bool {
+	_, ok := m.clearedFields[frontport.FieldCableEnd]
+	return ok
+}
+
+// ResetCableEnd resets all changes to the "cable_end" field.
+func (m *FrontPortMutation) ResetCableEnd() {
+	m.cable_end = nil
+	delete(m.clearedFields, frontport.FieldCableEnd)
+}
+
+// SetCableConnector sets the "cable_connector" field.
+func (m *FrontPortMutation) SetCableConnector(i int) {
+	m.cable_connector = &i
+	m.addcable_connector = nil
+}
+
+// CableConnector returns the value of the "cable_connector" field in the mutation.
+func (m *FrontPortMutation) CableConnector() (r int, exists bool) {
+	v := m.cable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddCableConnector adds i to the "cable_connector" field.
+func (m *FrontPortMutation) AddCableConnector(i int) {
+	if m.addcable_connector != nil {
+		*m.addcable_connector += i
+	} else {
+		m.addcable_connector = &i
+	}
+}
+
+// AddedCableConnector returns the value that was added to the "cable_connector" field in this mutation.
+func (m *FrontPortMutation) AddedCableConnector() (r int, exists bool) {
+	v := m.addcable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableConnector clears the value of the "cable_connector" field.
+func (m *FrontPortMutation) ClearCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	m.clearedFields[frontport.FieldCableConnector] = struct{}{}
+}
+
+// CableConnectorCleared returns if the "cable_connector" field was cleared in this mutation.
+func (m *FrontPortMutation) CableConnectorCleared() bool {
+	_, ok := m.clearedFields[frontport.FieldCableConnector]
+	return ok
+}
+
+// ResetCableConnector resets all changes to the "cable_connector" field.
+func (m *FrontPortMutation) ResetCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	delete(m.clearedFields, frontport.FieldCableConnector)
+}
+
+// SetCablePositions sets the "cable_positions" field.
+func (m *FrontPortMutation) SetCablePositions(i []int) {
+	m.cable_positions = &i
+	m.appendcable_positions = nil
+}
+
+// CablePositions returns the value of the "cable_positions" field in the mutation.
+func (m *FrontPortMutation) CablePositions() (r []int, exists bool) {
+	v := m.cable_positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendCablePositions adds i to the "cable_positions" field.
+func (m *FrontPortMutation) AppendCablePositions(i []int) {
+	m.appendcable_positions = append(m.appendcable_positions, i...)
+}
+
+// AppendedCablePositions returns the list of values that were appended to the "cable_positions" field in this mutation.
+func (m *FrontPortMutation) AppendedCablePositions() ([]int, bool) {
+	if len(m.appendcable_positions) == 0 {
+		return nil, false
+	}
+	return m.appendcable_positions, true
+}
+
+// ClearCablePositions clears the value of the "cable_positions" field.
+func (m *FrontPortMutation) ClearCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	m.clearedFields[frontport.FieldCablePositions] = struct{}{}
+}
+
+// CablePositionsCleared returns if the "cable_positions" field was cleared in this mutation.
+func (m *FrontPortMutation) CablePositionsCleared() bool {
+	_, ok := m.clearedFields[frontport.FieldCablePositions]
+	return ok
+}
+
+// ResetCablePositions resets all changes to the "cable_positions" field.
+func (m *FrontPortMutation) ResetCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	delete(m.clearedFields, frontport.FieldCablePositions)
+}
+
 // SetOwnerID sets the "owner_id" field.
 func (m *FrontPortMutation) SetOwnerID(i int) {
 	m.owner = &i
@@ -45236,6 +51243,33 @@ func (m *FrontPortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearCable clears the "cable" edge to the Cable entity.
+func (m *FrontPortMutation) ClearCable() {
+	m.clearedcable = true
+	m.clearedFields[frontport.FieldCableID] = struct{}{}
+}
+
+// CableCleared reports if the "cable" edge to the Cable entity was cleared.
+func (m *FrontPortMutation) CableCleared() bool {
+	return m.CableIDCleared() || m.clearedcable
+}
+
+// CableIDs returns the "cable" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CableID instead. It exists only for internal usage by the builders.
+func (m *FrontPortMutation) CableIDs() (ids []int) {
+	if id := m.cable; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCable resets all changes to the "cable" edge.
+func (m *FrontPortMutation) ResetCable() {
+	m.cable = nil
+	m.clearedcable = false
+}
+
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (m *FrontPortMutation) ClearOwner() {
 	m.clearedowner = true
@@ -45297,7 +51331,7 @@ func (m *FrontPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *FrontPortMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 23)
 	if m.created != nil {
 		fields = append(fields, frontport.FieldCreated)
 	}
@@ -45339,6 +51373,18 @@ func (m *FrontPortMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, frontport.FieldRackID)
+	}
+	if m.cable != nil {
+		fields = append(fields, frontport.FieldCableID)
+	}
+	if m.cable_end != nil {
+		fields = append(fields, frontport.FieldCableEnd)
+	}
+	if m.cable_connector != nil {
+		fields = append(fields, frontport.FieldCableConnector)
+	}
+	if m.cable_positions != nil {
+		fields = append(fields, frontport.FieldCablePositions)
 	}
 	if m.owner != nil {
 		fields = append(fields, frontport.FieldOwnerID)
@@ -45391,6 +51437,14 @@ func (m *FrontPortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case frontport.FieldRackID:
 		return m.RackID()
+	case frontport.FieldCableID:
+		return m.CableID()
+	case frontport.FieldCableEnd:
+		return m.CableEnd()
+	case frontport.FieldCableConnector:
+		return m.CableConnector()
+	case frontport.FieldCablePositions:
+		return m.CablePositions()
 	case frontport.FieldOwnerID:
 		return m.OwnerID()
 	case frontport.FieldType:
@@ -45410,7 +51464,7 @@ func (m *FrontPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *FrontPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case frontport.FieldCreated, frontport.FieldLastUpdated, frontport.FieldCustomFieldData, frontport.FieldDeviceID, frontport.FieldModuleID, frontport.FieldName, frontport.FieldNameNatural, frontport.FieldLabel, frontport.FieldDescription, frontport.FieldMarkConnected, frontport.FieldOccupied, frontport.FieldSiteID, frontport.FieldLocationID, frontport.FieldRackID, frontport.FieldOwnerID, frontport.FieldType, frontport.FieldColor, frontport.FieldPositions, frontport.FieldMappings:
+	case frontport.FieldCreated, frontport.FieldLastUpdated, frontport.FieldCustomFieldData, frontport.FieldDeviceID, frontport.FieldModuleID, frontport.FieldName, frontport.FieldNameNatural, frontport.FieldLabel, frontport.FieldDescription, frontport.FieldMarkConnected, frontport.FieldOccupied, frontport.FieldSiteID, frontport.FieldLocationID, frontport.FieldRackID, frontport.FieldCableID, frontport.FieldCableEnd, frontport.FieldCableConnector, frontport.FieldCablePositions, frontport.FieldOwnerID, frontport.FieldType, frontport.FieldColor, frontport.FieldPositions, frontport.FieldMappings:
 	default:
 		return nil, fmt.Errorf("unknown FrontPort field %s", name)
 	}
@@ -45453,6 +51507,14 @@ func (m *FrontPortMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.LocationID, nil
 	case frontport.FieldRackID:
 		return old.RackID, nil
+	case frontport.FieldCableID:
+		return old.CableID, nil
+	case frontport.FieldCableEnd:
+		return old.CableEnd, nil
+	case frontport.FieldCableConnector:
+		return old.CableConnector, nil
+	case frontport.FieldCablePositions:
+		return old.CablePositions, nil
 	case frontport.FieldOwnerID:
 		return old.OwnerID, nil
 	case frontport.FieldType:
@@ -45570,6 +51632,34 @@ func (m *FrontPortMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRackID(v)
 		return nil
+	case frontport.FieldCableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableID(v)
+		return nil
+	case frontport.FieldCableEnd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableEnd(v)
+		return nil
+	case frontport.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableConnector(v)
+		return nil
+	case frontport.FieldCablePositions:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCablePositions(v)
+		return nil
 	case frontport.FieldOwnerID:
 		v, ok := value.(int)
 		if !ok {
@@ -45622,6 +51712,9 @@ func (m *FrontPortMutation) AddedFields() []string {
 	if m.add__rack_id != nil {
 		fields = append(fields, frontport.FieldRackID)
 	}
+	if m.addcable_connector != nil {
+		fields = append(fields, frontport.FieldCableConnector)
+	}
 	if m.addpositions != nil {
 		fields = append(fields, frontport.FieldPositions)
 	}
@@ -45639,6 +51732,8 @@ func (m *FrontPortMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedLocationID()
 	case frontport.FieldRackID:
 		return m.AddedRackID()
+	case frontport.FieldCableConnector:
+		return m.AddedCableConnector()
 	case frontport.FieldPositions:
 		return m.AddedPositions()
 	}
@@ -45670,6 +51765,13 @@ func (m *FrontPortMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddRackID(v)
+		return nil
+	case frontport.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCableConnector(v)
 		return nil
 	case frontport.FieldPositions:
 		v, ok := value.(int)
@@ -45703,6 +51805,18 @@ func (m *FrontPortMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(frontport.FieldRackID) {
 		fields = append(fields, frontport.FieldRackID)
+	}
+	if m.FieldCleared(frontport.FieldCableID) {
+		fields = append(fields, frontport.FieldCableID)
+	}
+	if m.FieldCleared(frontport.FieldCableEnd) {
+		fields = append(fields, frontport.FieldCableEnd)
+	}
+	if m.FieldCleared(frontport.FieldCableConnector) {
+		fields = append(fields, frontport.FieldCableConnector)
+	}
+	if m.FieldCleared(frontport.FieldCablePositions) {
+		fields = append(fields, frontport.FieldCablePositions)
 	}
 	if m.FieldCleared(frontport.FieldOwnerID) {
 		fields = append(fields, frontport.FieldOwnerID)
@@ -45738,6 +51852,18 @@ func (m *FrontPortMutation) ClearField(name string) error {
 		return nil
 	case frontport.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case frontport.FieldCableID:
+		m.ClearCableID()
+		return nil
+	case frontport.FieldCableEnd:
+		m.ClearCableEnd()
+		return nil
+	case frontport.FieldCableConnector:
+		m.ClearCableConnector()
+		return nil
+	case frontport.FieldCablePositions:
+		m.ClearCablePositions()
 		return nil
 	case frontport.FieldOwnerID:
 		m.ClearOwnerID()
@@ -45792,6 +51918,18 @@ func (m *FrontPortMutation) ResetField(name string) error {
 	case frontport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case frontport.FieldCableID:
+		m.ResetCableID()
+		return nil
+	case frontport.FieldCableEnd:
+		m.ResetCableEnd()
+		return nil
+	case frontport.FieldCableConnector:
+		m.ResetCableConnector()
+		return nil
+	case frontport.FieldCablePositions:
+		m.ResetCablePositions()
+		return nil
 	case frontport.FieldOwnerID:
 		m.ResetOwnerID()
 		return nil
@@ -45813,12 +51951,15 @@ func (m *FrontPortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *FrontPortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.device != nil {
 		edges = append(edges, frontport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, frontport.EdgeModule)
+	}
+	if m.cable != nil {
+		edges = append(edges, frontport.EdgeCable)
 	}
 	if m.owner != nil {
 		edges = append(edges, frontport.EdgeOwner)
@@ -45838,6 +51979,10 @@ func (m *FrontPortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case frontport.EdgeCable:
+		if id := m.cable; id != nil {
+			return []ent.Value{*id}
+		}
 	case frontport.EdgeOwner:
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
@@ -45848,7 +51993,7 @@ func (m *FrontPortMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *FrontPortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -45860,12 +52005,15 @@ func (m *FrontPortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *FrontPortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.cleareddevice {
 		edges = append(edges, frontport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, frontport.EdgeModule)
+	}
+	if m.clearedcable {
+		edges = append(edges, frontport.EdgeCable)
 	}
 	if m.clearedowner {
 		edges = append(edges, frontport.EdgeOwner)
@@ -45881,6 +52029,8 @@ func (m *FrontPortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case frontport.EdgeModule:
 		return m.clearedmodule
+	case frontport.EdgeCable:
+		return m.clearedcable
 	case frontport.EdgeOwner:
 		return m.clearedowner
 	}
@@ -45896,6 +52046,9 @@ func (m *FrontPortMutation) ClearEdge(name string) error {
 		return nil
 	case frontport.EdgeModule:
 		m.ClearModule()
+		return nil
+	case frontport.EdgeCable:
+		m.ClearCable()
 		return nil
 	case frontport.EdgeOwner:
 		m.ClearOwner()
@@ -45913,6 +52066,9 @@ func (m *FrontPortMutation) ResetEdge(name string) error {
 		return nil
 	case frontport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case frontport.EdgeCable:
+		m.ResetCable()
 		return nil
 	case frontport.EdgeOwner:
 		m.ResetOwner()
@@ -60203,6 +66359,516 @@ func (m *MACAddressMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown MACAddress edge %s", name)
 }
 
+// ManagedFileMutation represents an operation that mutates the ManagedFile nodes in the graph.
+type ManagedFileMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created       *time.Time
+	last_updated  *time.Time
+	file_root     *string
+	file_path     *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*ManagedFile, error)
+	predicates    []predicate.ManagedFile
+}
+
+var _ ent.Mutation = (*ManagedFileMutation)(nil)
+
+// managedfileOption allows management of the mutation configuration using functional options.
+type managedfileOption func(*ManagedFileMutation)
+
+// newManagedFileMutation creates new mutation for the ManagedFile entity.
+func newManagedFileMutation(c config, op Op, opts ...managedfileOption) *ManagedFileMutation {
+	m := &ManagedFileMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeManagedFile,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withManagedFileID sets the ID field of the mutation.
+func withManagedFileID(id int) managedfileOption {
+	return func(m *ManagedFileMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ManagedFile
+		)
+		m.oldValue = func(ctx context.Context) (*ManagedFile, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ManagedFile.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withManagedFile sets the old ManagedFile of the mutation.
+func withManagedFile(node *ManagedFile) managedfileOption {
+	return func(m *ManagedFileMutation) {
+		m.oldValue = func(context.Context) (*ManagedFile, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ManagedFileMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ManagedFileMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ManagedFileMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ManagedFileMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ManagedFile.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ManagedFileMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ManagedFileMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the ManagedFile entity.
+// If the ManagedFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ManagedFileMutation) OldCreated(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ManagedFileMutation) ResetCreated() {
+	m.created = nil
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ManagedFileMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ManagedFileMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the ManagedFile entity.
+// If the ManagedFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ManagedFileMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ManagedFileMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[managedfile.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ManagedFileMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[managedfile.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ManagedFileMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, managedfile.FieldLastUpdated)
+}
+
+// SetFileRoot sets the "file_root" field.
+func (m *ManagedFileMutation) SetFileRoot(s string) {
+	m.file_root = &s
+}
+
+// FileRoot returns the value of the "file_root" field in the mutation.
+func (m *ManagedFileMutation) FileRoot() (r string, exists bool) {
+	v := m.file_root
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFileRoot returns the old "file_root" field's value of the ManagedFile entity.
+// If the ManagedFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ManagedFileMutation) OldFileRoot(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFileRoot is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFileRoot requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFileRoot: %w", err)
+	}
+	return oldValue.FileRoot, nil
+}
+
+// ResetFileRoot resets all changes to the "file_root" field.
+func (m *ManagedFileMutation) ResetFileRoot() {
+	m.file_root = nil
+}
+
+// SetFilePath sets the "file_path" field.
+func (m *ManagedFileMutation) SetFilePath(s string) {
+	m.file_path = &s
+}
+
+// FilePath returns the value of the "file_path" field in the mutation.
+func (m *ManagedFileMutation) FilePath() (r string, exists bool) {
+	v := m.file_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFilePath returns the old "file_path" field's value of the ManagedFile entity.
+// If the ManagedFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ManagedFileMutation) OldFilePath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFilePath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFilePath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFilePath: %w", err)
+	}
+	return oldValue.FilePath, nil
+}
+
+// ResetFilePath resets all changes to the "file_path" field.
+func (m *ManagedFileMutation) ResetFilePath() {
+	m.file_path = nil
+}
+
+// Where appends a list predicates to the ManagedFileMutation builder.
+func (m *ManagedFileMutation) Where(ps ...predicate.ManagedFile) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ManagedFileMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ManagedFileMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ManagedFile, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ManagedFileMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ManagedFileMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ManagedFile).
+func (m *ManagedFileMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ManagedFileMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.created != nil {
+		fields = append(fields, managedfile.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, managedfile.FieldLastUpdated)
+	}
+	if m.file_root != nil {
+		fields = append(fields, managedfile.FieldFileRoot)
+	}
+	if m.file_path != nil {
+		fields = append(fields, managedfile.FieldFilePath)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ManagedFileMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case managedfile.FieldCreated:
+		return m.Created()
+	case managedfile.FieldLastUpdated:
+		return m.LastUpdated()
+	case managedfile.FieldFileRoot:
+		return m.FileRoot()
+	case managedfile.FieldFilePath:
+		return m.FilePath()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ManagedFileMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case managedfile.FieldCreated:
+		return m.OldCreated(ctx)
+	case managedfile.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case managedfile.FieldFileRoot:
+		return m.OldFileRoot(ctx)
+	case managedfile.FieldFilePath:
+		return m.OldFilePath(ctx)
+	}
+	return nil, fmt.Errorf("unknown ManagedFile field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ManagedFileMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case managedfile.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case managedfile.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case managedfile.FieldFileRoot:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFileRoot(v)
+		return nil
+	case managedfile.FieldFilePath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFilePath(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ManagedFile field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ManagedFileMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ManagedFileMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ManagedFileMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ManagedFile numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ManagedFileMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(managedfile.FieldLastUpdated) {
+		fields = append(fields, managedfile.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ManagedFileMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ManagedFileMutation) ClearField(name string) error {
+	switch name {
+	case managedfile.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown ManagedFile nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ManagedFileMutation) ResetField(name string) error {
+	switch name {
+	case managedfile.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case managedfile.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case managedfile.FieldFileRoot:
+		m.ResetFileRoot()
+		return nil
+	case managedfile.FieldFilePath:
+		m.ResetFilePath()
+		return nil
+	}
+	return fmt.Errorf("unknown ManagedFile field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ManagedFileMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ManagedFileMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ManagedFileMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ManagedFileMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ManagedFileMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ManagedFileMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ManagedFileMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ManagedFile unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ManagedFileMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ManagedFile edge %s", name)
+}
+
 // ManufacturerMutation represents an operation that mutates the Manufacturer nodes in the graph.
 type ManufacturerMutation struct {
 	config
@@ -72848,44 +79514,52 @@ func (m *PlatformMutation) ResetEdge(name string) error {
 // PowerFeedMutation represents an operation that mutates the PowerFeed nodes in the graph.
 type PowerFeedMutation struct {
 	config
-	op                 Op
-	typ                string
-	id                 *int
-	created            *time.Time
-	last_updated       *time.Time
-	custom_field_data  *map[string]interface{}
-	description        *string
-	comments           *string
-	name               *string
-	__name_natural     *string
-	status             *string
-	_type              *string
-	supply             *string
-	phase              *string
-	voltage            *int
-	addvoltage         *int
-	amperage           *int
-	addamperage        *int
-	max_utilization    *int
-	addmax_utilization *int
-	mark_connected     *bool
-	cable_end          *string
-	available_power    *int
-	addavailable_power *int
-	__occupied         *bool
-	__power_panel_name *string
-	clearedFields      map[string]struct{}
-	owner              *int
-	clearedowner       bool
-	power_panel        *int
-	clearedpower_panel bool
-	rack               *int
-	clearedrack        bool
-	tenant             *int
-	clearedtenant      bool
-	done               bool
-	oldValue           func(context.Context) (*PowerFeed, error)
-	predicates         []predicate.PowerFeed
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	custom_field_data     *map[string]interface{}
+	description           *string
+	comments              *string
+	__path_id             *int
+	add__path_id          *int
+	name                  *string
+	__name_natural        *string
+	status                *string
+	_type                 *string
+	supply                *string
+	phase                 *string
+	voltage               *int
+	addvoltage            *int
+	amperage              *int
+	addamperage           *int
+	max_utilization       *int
+	addmax_utilization    *int
+	mark_connected        *bool
+	available_power       *int
+	addavailable_power    *int
+	__occupied            *bool
+	__power_panel_name    *string
+	cable_end             *string
+	cable_connector       *int
+	addcable_connector    *int
+	cable_positions       *[]int
+	appendcable_positions []int
+	clearedFields         map[string]struct{}
+	owner                 *int
+	clearedowner          bool
+	power_panel           *int
+	clearedpower_panel    bool
+	rack                  *int
+	clearedrack           bool
+	tenant                *int
+	clearedtenant         bool
+	cable                 *int
+	clearedcable          bool
+	done                  bool
+	oldValue              func(context.Context) (*PowerFeed, error)
+	predicates            []predicate.PowerFeed
 }
 
 var _ ent.Mutation = (*PowerFeedMutation)(nil)
@@ -73137,6 +79811,59 @@ func (m *PowerFeedMutation) OwnerIDCleared() bool {
 func (m *PowerFeedMutation) ResetOwnerID() {
 	m.owner = nil
 	delete(m.clearedFields, powerfeed.FieldOwnerID)
+}
+
+// SetPathID sets the "_path_id" field.
+func (m *PowerFeedMutation) SetPathID(i int) {
+	m.__path_id = &i
+	m.add__path_id = nil
+}
+
+// PathID returns the value of the "_path_id" field in the mutation.
+func (m *PowerFeedMutation) PathID() (r int, exists bool) {
+	v := m.__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPathID adds i to the "_path_id" field.
+func (m *PowerFeedMutation) AddPathID(i int) {
+	if m.add__path_id != nil {
+		*m.add__path_id += i
+	} else {
+		m.add__path_id = &i
+	}
+}
+
+// AddedPathID returns the value that was added to the "_path_id" field in this mutation.
+func (m *PowerFeedMutation) AddedPathID() (r int, exists bool) {
+	v := m.add__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPathID clears the value of the "_path_id" field.
+func (m *PowerFeedMutation) ClearPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	m.clearedFields[powerfeed.FieldPathID] = struct{}{}
+}
+
+// PathIDCleared returns if the "_path_id" field was cleared in this mutation.
+func (m *PowerFeedMutation) PathIDCleared() bool {
+	_, ok := m.clearedFields[powerfeed.FieldPathID]
+	return ok
+}
+
+// ResetPathID resets all changes to the "_path_id" field.
+func (m *PowerFeedMutation) ResetPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	delete(m.clearedFields, powerfeed.FieldPathID)
 }
 
 // SetPowerPanelID sets the "power_panel_id" field.
@@ -73440,38 +80167,6 @@ func (m *PowerFeedMutation) ResetMarkConnected() {
 	m.mark_connected = nil
 }
 
-// SetCableEnd sets the "cable_end" field.
-func (m *PowerFeedMutation) SetCableEnd(s string) {
-	m.cable_end = &s
-}
-
-// CableEnd returns the value of the "cable_end" field in the mutation.
-func (m *PowerFeedMutation) CableEnd() (r string, exists bool) {
-	v := m.cable_end
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// ClearCableEnd clears the value of the "cable_end" field.
-func (m *PowerFeedMutation) ClearCableEnd() {
-	m.cable_end = nil
-	m.clearedFields[powerfeed.FieldCableEnd] = struct{}{}
-}
-
-// CableEndCleared returns if the "cable_end" field was cleared in this mutation.
-func (m *PowerFeedMutation) CableEndCleared() bool {
-	_, ok := m.clearedFields[powerfeed.FieldCableEnd]
-	return ok
-}
-
-// ResetCableEnd resets all changes to the "cable_end" field.
-func (m *PowerFeedMutation) ResetCableEnd() {
-	m.cable_end = nil
-	delete(m.clearedFields, powerfeed.FieldCableEnd)
-}
-
 // SetTenantID sets the "tenant_id" field.
 func (m *PowerFeedMutation) SetTenantID(i int) {
 	m.tenant = &i
@@ -73579,6 +80274,171 @@ func (m *PowerFeedMutation) PowerPanelName() (r string, exists bool) {
 // ResetPowerPanelName resets all changes to the "_power_panel_name" field.
 func (m *PowerFeedMutation) ResetPowerPanelName() {
 	m.__power_panel_name = nil
+}
+
+// SetCableID sets the "cable_id" field.
+func (m *PowerFeedMutation) SetCableID(i int) {
+	m.cable = &i
+}
+
+// CableID returns the value of the "cable_id" field in the mutation.
+func (m *PowerFeedMutation) CableID() (r int, exists bool) {
+	v := m.cable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableID clears the value of the "cable_id" field.
+func (m *PowerFeedMutation) ClearCableID() {
+	m.cable = nil
+	m.clearedFields[powerfeed.FieldCableID] = struct{}{}
+}
+
+// CableIDCleared returns if the "cable_id" field was cleared in this mutation.
+func (m *PowerFeedMutation) CableIDCleared() bool {
+	_, ok := m.clearedFields[powerfeed.FieldCableID]
+	return ok
+}
+
+// ResetCableID resets all changes to the "cable_id" field.
+func (m *PowerFeedMutation) ResetCableID() {
+	m.cable = nil
+	delete(m.clearedFields, powerfeed.FieldCableID)
+}
+
+// SetCableEnd sets the "cable_end" field.
+func (m *PowerFeedMutation) SetCableEnd(s string) {
+	m.cable_end = &s
+}
+
+// CableEnd returns the value of the "cable_end" field in the mutation.
+func (m *PowerFeedMutation) CableEnd() (r string, exists bool) {
+	v := m.cable_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableEnd clears the value of the "cable_end" field.
+func (m *PowerFeedMutation) ClearCableEnd() {
+	m.cable_end = nil
+	m.clearedFields[powerfeed.FieldCableEnd] = struct{}{}
+}
+
+// CableEndCleared returns if the "cable_end" field was cleared in this mutation.
+func (m *PowerFeedMutation) CableEndCleared() bool {
+	_, ok := m.clearedFields[powerfeed.FieldCableEnd]
+	return ok
+}
+
+// ResetCableEnd resets all changes to the "cable_end" field.
+func (m *PowerFeedMutation) ResetCableEnd() {
+	m.cable_end = nil
+	delete(m.clearedFields, powerfeed.FieldCableEnd)
+}
+
+// SetCableConnector sets the "cable_connector" field.
+func (m *PowerFeedMutation) SetCableConnector(i int) {
+	m.cable_connector = &i
+	m.addcable_connector = nil
+}
+
+// CableConnector returns the value of the "cable_connector" field in the mutation.
+func (m *PowerFeedMutation) CableConnector() (r int, exists bool) {
+	v := m.cable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddCableConnector adds i to the "cable_connector" field.
+func (m *PowerFeedMutation) AddCableConnector(i int) {
+	if m.addcable_connector != nil {
+		*m.addcable_connector += i
+	} else {
+		m.addcable_connector = &i
+	}
+}
+
+// AddedCableConnector returns the value that was added to the "cable_connector" field in this mutation.
+func (m *PowerFeedMutation) AddedCableConnector() (r int, exists bool) {
+	v := m.addcable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableConnector clears the value of the "cable_connector" field.
+func (m *PowerFeedMutation) ClearCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	m.clearedFields[powerfeed.FieldCableConnector] = struct{}{}
+}
+
+// CableConnectorCleared returns if the "cable_connector" field was cleared in this mutation.
+func (m *PowerFeedMutation) CableConnectorCleared() bool {
+	_, ok := m.clearedFields[powerfeed.FieldCableConnector]
+	return ok
+}
+
+// ResetCableConnector resets all changes to the "cable_connector" field.
+func (m *PowerFeedMutation) ResetCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	delete(m.clearedFields, powerfeed.FieldCableConnector)
+}
+
+// SetCablePositions sets the "cable_positions" field.
+func (m *PowerFeedMutation) SetCablePositions(i []int) {
+	m.cable_positions = &i
+	m.appendcable_positions = nil
+}
+
+// CablePositions returns the value of the "cable_positions" field in the mutation.
+func (m *PowerFeedMutation) CablePositions() (r []int, exists bool) {
+	v := m.cable_positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendCablePositions adds i to the "cable_positions" field.
+func (m *PowerFeedMutation) AppendCablePositions(i []int) {
+	m.appendcable_positions = append(m.appendcable_positions, i...)
+}
+
+// AppendedCablePositions returns the list of values that were appended to the "cable_positions" field in this mutation.
+func (m *PowerFeedMutation) AppendedCablePositions() ([]int, bool) {
+	if len(m.appendcable_positions) == 0 {
+		return nil, false
+	}
+	return m.appendcable_positions, true
+}
+
+// ClearCablePositions clears the value of the "cable_positions" field.
+func (m *PowerFeedMutation) ClearCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	m.clearedFields[powerfeed.FieldCablePositions] = struct{}{}
+}
+
+// CablePositionsCleared returns if the "cable_positions" field was cleared in this mutation.
+func (m *PowerFeedMutation) CablePositionsCleared() bool {
+	_, ok := m.clearedFields[powerfeed.FieldCablePositions]
+	return ok
+}
+
+// ResetCablePositions resets all changes to the "cable_positions" field.
+func (m *PowerFeedMutation) ResetCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	delete(m.clearedFields, powerfeed.FieldCablePositions)
 }
 
 // ClearOwner clears the "owner" edge to the Owner entity.
@@ -73689,6 +80549,33 @@ func (m *PowerFeedMutation) ResetTenant() {
 	m.clearedtenant = false
 }
 
+// ClearCable clears the "cable" edge to the Cable entity.
+func (m *PowerFeedMutation) ClearCable() {
+	m.clearedcable = true
+	m.clearedFields[powerfeed.FieldCableID] = struct{}{}
+}
+
+// CableCleared reports if the "cable" edge to the Cable entity was cleared.
+func (m *PowerFeedMutation) CableCleared() bool {
+	return m.CableIDCleared() || m.clearedcable
+}
+
+// CableIDs returns the "cable" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CableID instead. It exists only for internal usage by the builders.
+func (m *PowerFeedMutation) CableIDs() (ids []int) {
+	if id := m.cable; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCable resets all changes to the "cable" edge.
+func (m *PowerFeedMutation) ResetCable() {
+	m.cable = nil
+	m.clearedcable = false
+}
+
 // Where appends a list predicates to the PowerFeedMutation builder.
 func (m *PowerFeedMutation) Where(ps ...predicate.PowerFeed) {
 	m.predicates = append(m.predicates, ps...)
@@ -73723,7 +80610,7 @@ func (m *PowerFeedMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerFeedMutation) Fields() []string {
-	fields := make([]string, 0, 23)
+	fields := make([]string, 0, 27)
 	if m.created != nil {
 		fields = append(fields, powerfeed.FieldCreated)
 	}
@@ -73741,6 +80628,9 @@ func (m *PowerFeedMutation) Fields() []string {
 	}
 	if m.owner != nil {
 		fields = append(fields, powerfeed.FieldOwnerID)
+	}
+	if m.__path_id != nil {
+		fields = append(fields, powerfeed.FieldPathID)
 	}
 	if m.power_panel != nil {
 		fields = append(fields, powerfeed.FieldPowerPanelID)
@@ -73778,9 +80668,6 @@ func (m *PowerFeedMutation) Fields() []string {
 	if m.mark_connected != nil {
 		fields = append(fields, powerfeed.FieldMarkConnected)
 	}
-	if m.cable_end != nil {
-		fields = append(fields, powerfeed.FieldCableEnd)
-	}
 	if m.tenant != nil {
 		fields = append(fields, powerfeed.FieldTenantID)
 	}
@@ -73792,6 +80679,18 @@ func (m *PowerFeedMutation) Fields() []string {
 	}
 	if m.__power_panel_name != nil {
 		fields = append(fields, powerfeed.FieldPowerPanelName)
+	}
+	if m.cable != nil {
+		fields = append(fields, powerfeed.FieldCableID)
+	}
+	if m.cable_end != nil {
+		fields = append(fields, powerfeed.FieldCableEnd)
+	}
+	if m.cable_connector != nil {
+		fields = append(fields, powerfeed.FieldCableConnector)
+	}
+	if m.cable_positions != nil {
+		fields = append(fields, powerfeed.FieldCablePositions)
 	}
 	return fields
 }
@@ -73813,6 +80712,8 @@ func (m *PowerFeedMutation) Field(name string) (ent.Value, bool) {
 		return m.Comments()
 	case powerfeed.FieldOwnerID:
 		return m.OwnerID()
+	case powerfeed.FieldPathID:
+		return m.PathID()
 	case powerfeed.FieldPowerPanelID:
 		return m.PowerPanelID()
 	case powerfeed.FieldRackID:
@@ -73837,8 +80738,6 @@ func (m *PowerFeedMutation) Field(name string) (ent.Value, bool) {
 		return m.MaxUtilization()
 	case powerfeed.FieldMarkConnected:
 		return m.MarkConnected()
-	case powerfeed.FieldCableEnd:
-		return m.CableEnd()
 	case powerfeed.FieldTenantID:
 		return m.TenantID()
 	case powerfeed.FieldAvailablePower:
@@ -73847,6 +80746,14 @@ func (m *PowerFeedMutation) Field(name string) (ent.Value, bool) {
 		return m.Occupied()
 	case powerfeed.FieldPowerPanelName:
 		return m.PowerPanelName()
+	case powerfeed.FieldCableID:
+		return m.CableID()
+	case powerfeed.FieldCableEnd:
+		return m.CableEnd()
+	case powerfeed.FieldCableConnector:
+		return m.CableConnector()
+	case powerfeed.FieldCablePositions:
+		return m.CablePositions()
 	}
 	return nil, false
 }
@@ -73856,7 +80763,7 @@ func (m *PowerFeedMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerFeedMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case powerfeed.FieldCreated, powerfeed.FieldLastUpdated, powerfeed.FieldCustomFieldData, powerfeed.FieldDescription, powerfeed.FieldComments, powerfeed.FieldOwnerID, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldName, powerfeed.FieldNameNatural, powerfeed.FieldStatus, powerfeed.FieldType, powerfeed.FieldSupply, powerfeed.FieldPhase, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldMarkConnected, powerfeed.FieldCableEnd, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower, powerfeed.FieldOccupied, powerfeed.FieldPowerPanelName:
+	case powerfeed.FieldCreated, powerfeed.FieldLastUpdated, powerfeed.FieldCustomFieldData, powerfeed.FieldDescription, powerfeed.FieldComments, powerfeed.FieldOwnerID, powerfeed.FieldPathID, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldName, powerfeed.FieldNameNatural, powerfeed.FieldStatus, powerfeed.FieldType, powerfeed.FieldSupply, powerfeed.FieldPhase, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldMarkConnected, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower, powerfeed.FieldOccupied, powerfeed.FieldPowerPanelName, powerfeed.FieldCableID, powerfeed.FieldCableEnd, powerfeed.FieldCableConnector, powerfeed.FieldCablePositions:
 	default:
 		return nil, fmt.Errorf("unknown PowerFeed field %s", name)
 	}
@@ -73883,6 +80790,8 @@ func (m *PowerFeedMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Comments, nil
 	case powerfeed.FieldOwnerID:
 		return old.OwnerID, nil
+	case powerfeed.FieldPathID:
+		return old.PathID, nil
 	case powerfeed.FieldPowerPanelID:
 		return old.PowerPanelID, nil
 	case powerfeed.FieldRackID:
@@ -73907,8 +80816,6 @@ func (m *PowerFeedMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.MaxUtilization, nil
 	case powerfeed.FieldMarkConnected:
 		return old.MarkConnected, nil
-	case powerfeed.FieldCableEnd:
-		return old.CableEnd, nil
 	case powerfeed.FieldTenantID:
 		return old.TenantID, nil
 	case powerfeed.FieldAvailablePower:
@@ -73917,6 +80824,14 @@ func (m *PowerFeedMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Occupied, nil
 	case powerfeed.FieldPowerPanelName:
 		return old.PowerPanelName, nil
+	case powerfeed.FieldCableID:
+		return old.CableID, nil
+	case powerfeed.FieldCableEnd:
+		return old.CableEnd, nil
+	case powerfeed.FieldCableConnector:
+		return old.CableConnector, nil
+	case powerfeed.FieldCablePositions:
+		return old.CablePositions, nil
 	}
 	return nil, fmt.Errorf("unknown PowerFeed field %s", name)
 }
@@ -73967,6 +80882,13 @@ func (m *PowerFeedMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetOwnerID(v)
+		return nil
+	case powerfeed.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
 		return nil
 	case powerfeed.FieldPowerPanelID:
 		v, ok := value.(int)
@@ -74052,13 +80974,6 @@ func (m *PowerFeedMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetMarkConnected(v)
 		return nil
-	case powerfeed.FieldCableEnd:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetCableEnd(v)
-		return nil
 	case powerfeed.FieldTenantID:
 		v, ok := value.(int)
 		if !ok {
@@ -74087,6 +81002,34 @@ func (m *PowerFeedMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPowerPanelName(v)
 		return nil
+	case powerfeed.FieldCableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableID(v)
+		return nil
+	case powerfeed.FieldCableEnd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableEnd(v)
+		return nil
+	case powerfeed.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableConnector(v)
+		return nil
+	case powerfeed.FieldCablePositions:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCablePositions(v)
+		return nil
 	}
 	return fmt.Errorf("unknown PowerFeed field %s", name)
 }
@@ -74095,6 +81038,9 @@ func (m *PowerFeedMutation) SetField(name string, value ent.Value) error {
 // this mutation.
 func (m *PowerFeedMutation) AddedFields() []string {
 	var fields []string
+	if m.add__path_id != nil {
+		fields = append(fields, powerfeed.FieldPathID)
+	}
 	if m.addvoltage != nil {
 		fields = append(fields, powerfeed.FieldVoltage)
 	}
@@ -74107,6 +81053,9 @@ func (m *PowerFeedMutation) AddedFields() []string {
 	if m.addavailable_power != nil {
 		fields = append(fields, powerfeed.FieldAvailablePower)
 	}
+	if m.addcable_connector != nil {
+		fields = append(fields, powerfeed.FieldCableConnector)
+	}
 	return fields
 }
 
@@ -74115,6 +81064,8 @@ func (m *PowerFeedMutation) AddedFields() []string {
 // was not set, or was not defined in the schema.
 func (m *PowerFeedMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
+	case powerfeed.FieldPathID:
+		return m.AddedPathID()
 	case powerfeed.FieldVoltage:
 		return m.AddedVoltage()
 	case powerfeed.FieldAmperage:
@@ -74123,6 +81074,8 @@ func (m *PowerFeedMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedMaxUtilization()
 	case powerfeed.FieldAvailablePower:
 		return m.AddedAvailablePower()
+	case powerfeed.FieldCableConnector:
+		return m.AddedCableConnector()
 	}
 	return nil, false
 }
@@ -74132,6 +81085,13 @@ func (m *PowerFeedMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *PowerFeedMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case powerfeed.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPathID(v)
+		return nil
 	case powerfeed.FieldVoltage:
 		v, ok := value.(int)
 		if !ok {
@@ -74160,6 +81120,13 @@ func (m *PowerFeedMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddAvailablePower(v)
 		return nil
+	case powerfeed.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCableConnector(v)
+		return nil
 	}
 	return fmt.Errorf("unknown PowerFeed numeric field %s", name)
 }
@@ -74177,14 +81144,26 @@ func (m *PowerFeedMutation) ClearedFields() []string {
 	if m.FieldCleared(powerfeed.FieldOwnerID) {
 		fields = append(fields, powerfeed.FieldOwnerID)
 	}
+	if m.FieldCleared(powerfeed.FieldPathID) {
+		fields = append(fields, powerfeed.FieldPathID)
+	}
 	if m.FieldCleared(powerfeed.FieldRackID) {
 		fields = append(fields, powerfeed.FieldRackID)
+	}
+	if m.FieldCleared(powerfeed.FieldTenantID) {
+		fields = append(fields, powerfeed.FieldTenantID)
+	}
+	if m.FieldCleared(powerfeed.FieldCableID) {
+		fields = append(fields, powerfeed.FieldCableID)
 	}
 	if m.FieldCleared(powerfeed.FieldCableEnd) {
 		fields = append(fields, powerfeed.FieldCableEnd)
 	}
-	if m.FieldCleared(powerfeed.FieldTenantID) {
-		fields = append(fields, powerfeed.FieldTenantID)
+	if m.FieldCleared(powerfeed.FieldCableConnector) {
+		fields = append(fields, powerfeed.FieldCableConnector)
+	}
+	if m.FieldCleared(powerfeed.FieldCablePositions) {
+		fields = append(fields, powerfeed.FieldCablePositions)
 	}
 	return fields
 }
@@ -74209,14 +81188,26 @@ func (m *PowerFeedMutation) ClearField(name string) error {
 	case powerfeed.FieldOwnerID:
 		m.ClearOwnerID()
 		return nil
+	case powerfeed.FieldPathID:
+		m.ClearPathID()
+		return nil
 	case powerfeed.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case powerfeed.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	case powerfeed.FieldCableID:
+		m.ClearCableID()
 		return nil
 	case powerfeed.FieldCableEnd:
 		m.ClearCableEnd()
 		return nil
-	case powerfeed.FieldTenantID:
-		m.ClearTenantID()
+	case powerfeed.FieldCableConnector:
+		m.ClearCableConnector()
+		return nil
+	case powerfeed.FieldCablePositions:
+		m.ClearCablePositions()
 		return nil
 	}
 	return fmt.Errorf("unknown PowerFeed nullable field %s", name)
@@ -74243,6 +81234,9 @@ func (m *PowerFeedMutation) ResetField(name string) error {
 		return nil
 	case powerfeed.FieldOwnerID:
 		m.ResetOwnerID()
+		return nil
+	case powerfeed.FieldPathID:
+		m.ResetPathID()
 		return nil
 	case powerfeed.FieldPowerPanelID:
 		m.ResetPowerPanelID()
@@ -74280,9 +81274,6 @@ func (m *PowerFeedMutation) ResetField(name string) error {
 	case powerfeed.FieldMarkConnected:
 		m.ResetMarkConnected()
 		return nil
-	case powerfeed.FieldCableEnd:
-		m.ResetCableEnd()
-		return nil
 	case powerfeed.FieldTenantID:
 		m.ResetTenantID()
 		return nil
@@ -74295,13 +81286,25 @@ func (m *PowerFeedMutation) ResetField(name string) error {
 	case powerfeed.FieldPowerPanelName:
 		m.ResetPowerPanelName()
 		return nil
+	case powerfeed.FieldCableID:
+		m.ResetCableID()
+		return nil
+	case powerfeed.FieldCableEnd:
+		m.ResetCableEnd()
+		return nil
+	case powerfeed.FieldCableConnector:
+		m.ResetCableConnector()
+		return nil
+	case powerfeed.FieldCablePositions:
+		m.ResetCablePositions()
+		return nil
 	}
 	return fmt.Errorf("unknown PowerFeed field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PowerFeedMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.owner != nil {
 		edges = append(edges, powerfeed.EdgeOwner)
 	}
@@ -74313,6 +81316,9 @@ func (m *PowerFeedMutation) AddedEdges() []string {
 	}
 	if m.tenant != nil {
 		edges = append(edges, powerfeed.EdgeTenant)
+	}
+	if m.cable != nil {
+		edges = append(edges, powerfeed.EdgeCable)
 	}
 	return edges
 }
@@ -74337,13 +81343,17 @@ func (m *PowerFeedMutation) AddedIDs(name string) []ent.Value {
 		if id := m.tenant; id != nil {
 			return []ent.Value{*id}
 		}
+	case powerfeed.EdgeCable:
+		if id := m.cable; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PowerFeedMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	return edges
 }
 
@@ -74355,7 +81365,7 @@ func (m *PowerFeedMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PowerFeedMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.clearedowner {
 		edges = append(edges, powerfeed.EdgeOwner)
 	}
@@ -74367,6 +81377,9 @@ func (m *PowerFeedMutation) ClearedEdges() []string {
 	}
 	if m.clearedtenant {
 		edges = append(edges, powerfeed.EdgeTenant)
+	}
+	if m.clearedcable {
+		edges = append(edges, powerfeed.EdgeCable)
 	}
 	return edges
 }
@@ -74383,6 +81396,8 @@ func (m *PowerFeedMutation) EdgeCleared(name string) bool {
 		return m.clearedrack
 	case powerfeed.EdgeTenant:
 		return m.clearedtenant
+	case powerfeed.EdgeCable:
+		return m.clearedcable
 	}
 	return false
 }
@@ -74402,6 +81417,9 @@ func (m *PowerFeedMutation) ClearEdge(name string) error {
 		return nil
 	case powerfeed.EdgeTenant:
 		m.ClearTenant()
+		return nil
+	case powerfeed.EdgeCable:
+		m.ClearCable()
 		return nil
 	}
 	return fmt.Errorf("unknown PowerFeed unique edge %s", name)
@@ -74423,6 +81441,9 @@ func (m *PowerFeedMutation) ResetEdge(name string) error {
 	case powerfeed.EdgeTenant:
 		m.ResetTenant()
 		return nil
+	case powerfeed.EdgeCable:
+		m.ResetCable()
+		return nil
 	}
 	return fmt.Errorf("unknown PowerFeed edge %s", name)
 }
@@ -74430,40 +81451,49 @@ func (m *PowerFeedMutation) ResetEdge(name string) error {
 // PowerOutletMutation represents an operation that mutates the PowerOutlet nodes in the graph.
 type PowerOutletMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	name              *string
-	__name_natural    *string
-	label             *string
-	description       *string
-	mark_connected    *bool
-	__occupied        *bool
-	__site_id         *int
-	add__site_id      *int
-	__location_id     *int
-	add__location_id  *int
-	__rack_id         *int
-	add__rack_id      *int
-	_type             *string
-	status            *string
-	color             *string
-	feed_leg          *string
-	clearedFields     map[string]struct{}
-	device            *int
-	cleareddevice     bool
-	module            *int
-	clearedmodule     bool
-	owner             *int
-	clearedowner      bool
-	power_port        *int
-	clearedpower_port bool
-	done              bool
-	oldValue          func(context.Context) (*PowerOutlet, error)
-	predicates        []predicate.PowerOutlet
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	custom_field_data     *map[string]interface{}
+	name                  *string
+	__name_natural        *string
+	label                 *string
+	description           *string
+	mark_connected        *bool
+	__occupied            *bool
+	__site_id             *int
+	add__site_id          *int
+	__location_id         *int
+	add__location_id      *int
+	__rack_id             *int
+	add__rack_id          *int
+	cable_end             *string
+	cable_connector       *int
+	addcable_connector    *int
+	cable_positions       *[]int
+	appendcable_positions []int
+	__path_id             *int
+	add__path_id          *int
+	_type                 *string
+	status                *string
+	color                 *string
+	feed_leg              *string
+	clearedFields         map[string]struct{}
+	device                *int
+	cleareddevice         bool
+	module                *int
+	clearedmodule         bool
+	cable                 *int
+	clearedcable          bool
+	owner                 *int
+	clearedowner          bool
+	power_port            *int
+	clearedpower_port     bool
+	done                  bool
+	oldValue              func(context.Context) (*PowerOutlet, error)
+	predicates            []predicate.PowerOutlet
 }
 
 var _ ent.Mutation = (*PowerOutletMutation)(nil)
@@ -74971,6 +82001,171 @@ func (m *PowerOutletMutation) ResetRackID() {
 	delete(m.clearedFields, poweroutlet.FieldRackID)
 }
 
+// SetCableID sets the "cable_id" field.
+func (m *PowerOutletMutation) SetCableID(i int) {
+	m.cable = &i
+}
+
+// CableID returns the value of the "cable_id" field in the mutation.
+func (m *PowerOutletMutation) CableID() (r int, exists bool) {
+	v := m.cable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableID clears the value of the "cable_id" field.
+func (m *PowerOutletMutation) ClearCableID() {
+	m.cable = nil
+	m.clearedFields[poweroutlet.FieldCableID] = struct{}{}
+}
+
+// CableIDCleared returns if the "cable_id" field was cleared in this mutation.
+func (m *PowerOutletMutation) CableIDCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldCableID]
+	return ok
+}
+
+// ResetCableID resets all changes to the "cable_id" field.
+func (m *PowerOutletMutation) ResetCableID() {
+	m.cable = nil
+	delete(m.clearedFields, poweroutlet.FieldCableID)
+}
+
+// SetCableEnd sets the "cable_end" field.
+func (m *PowerOutletMutation) SetCableEnd(s string) {
+	m.cable_end = &s
+}
+
+// CableEnd returns the value of the "cable_end" field in the mutation.
+func (m *PowerOutletMutation) CableEnd() (r string, exists bool) {
+	v := m.cable_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableEnd clears the value of the "cable_end" field.
+func (m *PowerOutletMutation) ClearCableEnd() {
+	m.cable_end = nil
+	m.clearedFields[poweroutlet.FieldCableEnd] = struct{}{}
+}
+
+// CableEndCleared returns if the "cable_end" field was cleared in this mutation.
+func (m *PowerOutletMutation) CableEndCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldCableEnd]
+	return ok
+}
+
+// ResetCableEnd resets all changes to the "cable_end" field.
+func (m *PowerOutletMutation) ResetCableEnd() {
+	m.cable_end = nil
+	delete(m.clearedFields, poweroutlet.FieldCableEnd)
+}
+
+// SetCableConnector sets the "cable_connector" field.
+func (m *PowerOutletMutation) SetCableConnector(i int) {
+	m.cable_connector = &i
+	m.addcable_connector = nil
+}
+
+// CableConnector returns the value of the "cable_connector" field in the mutation.
+func (m *PowerOutletMutation) CableConnector() (r int, exists bool) {
+	v := m.cable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddCableConnector adds i to the "cable_connector" field.
+func (m *PowerOutletMutation) AddCableConnector(i int) {
+	if m.addcable_connector != nil {
+		*m.addcable_connector += i
+	} else {
+		m.addcable_connector = &i
+	}
+}
+
+// AddedCableConnector returns the value that was added to the "cable_connector" field in this mutation.
+func (m *PowerOutletMutation) AddedCableConnector() (r int, exists bool) {
+	v := m.addcable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableConnector clears the value of the "cable_connector" field.
+func (m *PowerOutletMutation) ClearCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	m.clearedFields[poweroutlet.FieldCableConnector] = struct{}{}
+}
+
+// CableConnectorCleared returns if the "cable_connector" field was cleared in this mutation.
+func (m *PowerOutletMutation) CableConnectorCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldCableConnector]
+	return ok
+}
+
+// ResetCableConnector resets all changes to the "cable_connector" field.
+func (m *PowerOutletMutation) ResetCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	delete(m.clearedFields, poweroutlet.FieldCableConnector)
+}
+
+// SetCablePositions sets the "cable_positions" field.
+func (m *PowerOutletMutation) SetCablePositions(i []int) {
+	m.cable_positions = &i
+	m.appendcable_positions = nil
+}
+
+// CablePositions returns the value of the "cable_positions" field in the mutation.
+func (m *PowerOutletMutation) CablePositions() (r []int, exists bool) {
+	v := m.cable_positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendCablePositions adds i to the "cable_positions" field.
+func (m *PowerOutletMutation) AppendCablePositions(i []int) {
+	m.appendcable_positions = append(m.appendcable_positions, i...)
+}
+
+// AppendedCablePositions returns the list of values that were appended to the "cable_positions" field in this mutation.
+func (m *PowerOutletMutation) AppendedCablePositions() ([]int, bool) {
+	if len(m.appendcable_positions) == 0 {
+		return nil, false
+	}
+	return m.appendcable_positions, true
+}
+
+// ClearCablePositions clears the value of the "cable_positions" field.
+func (m *PowerOutletMutation) ClearCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	m.clearedFields[poweroutlet.FieldCablePositions] = struct{}{}
+}
+
+// CablePositionsCleared returns if the "cable_positions" field was cleared in this mutation.
+func (m *PowerOutletMutation) CablePositionsCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldCablePositions]
+	return ok
+}
+
+// ResetCablePositions resets all changes to the "cable_positions" field.
+func (m *PowerOutletMutation) ResetCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	delete(m.clearedFields, poweroutlet.FieldCablePositions)
+}
+
 // SetOwnerID sets the "owner_id" field.
 func (m *PowerOutletMutation) SetOwnerID(i int) {
 	m.owner = &i
@@ -75001,6 +82196,59 @@ func (m *PowerOutletMutation) OwnerIDCleared() bool {
 func (m *PowerOutletMutation) ResetOwnerID() {
 	m.owner = nil
 	delete(m.clearedFields, poweroutlet.FieldOwnerID)
+}
+
+// SetPathID sets the "_path_id" field.
+func (m *PowerOutletMutation) SetPathID(i int) {
+	m.__path_id = &i
+	m.add__path_id = nil
+}
+
+// PathID returns the value of the "_path_id" field in the mutation.
+func (m *PowerOutletMutation) PathID() (r int, exists bool) {
+	v := m.__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPathID adds i to the "_path_id" field.
+func (m *PowerOutletMutation) AddPathID(i int) {
+	if m.add__path_id != nil {
+		*m.add__path_id += i
+	} else {
+		m.add__path_id = &i
+	}
+}
+
+// AddedPathID returns the value that was added to the "_path_id" field in this mutation.
+func (m *PowerOutletMutation) AddedPathID() (r int, exists bool) {
+	v := m.add__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPathID clears the value of the "_path_id" field.
+func (m *PowerOutletMutation) ClearPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	m.clearedFields[poweroutlet.FieldPathID] = struct{}{}
+}
+
+// PathIDCleared returns if the "_path_id" field was cleared in this mutation.
+func (m *PowerOutletMutation) PathIDCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldPathID]
+	return ok
+}
+
+// ResetPathID resets all changes to the "_path_id" field.
+func (m *PowerOutletMutation) ResetPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	delete(m.clearedFields, poweroutlet.FieldPathID)
 }
 
 // SetType sets the "type" field.
@@ -75191,6 +82439,33 @@ func (m *PowerOutletMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearCable clears the "cable" edge to the Cable entity.
+func (m *PowerOutletMutation) ClearCable() {
+	m.clearedcable = true
+	m.clearedFields[poweroutlet.FieldCableID] = struct{}{}
+}
+
+// CableCleared reports if the "cable" edge to the Cable entity was cleared.
+func (m *PowerOutletMutation) CableCleared() bool {
+	return m.CableIDCleared() || m.clearedcable
+}
+
+// CableIDs returns the "cable" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CableID instead. It exists only for internal usage by the builders.
+func (m *PowerOutletMutation) CableIDs() (ids []int) {
+	if id := m.cable; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCable resets all changes to the "cable" edge.
+func (m *PowerOutletMutation) ResetCable() {
+	m.cable = nil
+	m.clearedcable = false
+}
+
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (m *PowerOutletMutation) ClearOwner() {
 	m.clearedowner = true
@@ -75279,7 +82554,7 @@ func (m *PowerOutletMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerOutletMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 25)
 	if m.created != nil {
 		fields = append(fields, poweroutlet.FieldCreated)
 	}
@@ -75322,8 +82597,23 @@ func (m *PowerOutletMutation) Fields() []string {
 	if m.__rack_id != nil {
 		fields = append(fields, poweroutlet.FieldRackID)
 	}
+	if m.cable != nil {
+		fields = append(fields, poweroutlet.FieldCableID)
+	}
+	if m.cable_end != nil {
+		fields = append(fields, poweroutlet.FieldCableEnd)
+	}
+	if m.cable_connector != nil {
+		fields = append(fields, poweroutlet.FieldCableConnector)
+	}
+	if m.cable_positions != nil {
+		fields = append(fields, poweroutlet.FieldCablePositions)
+	}
 	if m.owner != nil {
 		fields = append(fields, poweroutlet.FieldOwnerID)
+	}
+	if m.__path_id != nil {
+		fields = append(fields, poweroutlet.FieldPathID)
 	}
 	if m._type != nil {
 		fields = append(fields, poweroutlet.FieldType)
@@ -75376,8 +82666,18 @@ func (m *PowerOutletMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case poweroutlet.FieldRackID:
 		return m.RackID()
+	case poweroutlet.FieldCableID:
+		return m.CableID()
+	case poweroutlet.FieldCableEnd:
+		return m.CableEnd()
+	case poweroutlet.FieldCableConnector:
+		return m.CableConnector()
+	case poweroutlet.FieldCablePositions:
+		return m.CablePositions()
 	case poweroutlet.FieldOwnerID:
 		return m.OwnerID()
+	case poweroutlet.FieldPathID:
+		return m.PathID()
 	case poweroutlet.FieldType:
 		return m.GetType()
 	case poweroutlet.FieldStatus:
@@ -75397,7 +82697,7 @@ func (m *PowerOutletMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerOutletMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case poweroutlet.FieldCreated, poweroutlet.FieldLastUpdated, poweroutlet.FieldCustomFieldData, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldName, poweroutlet.FieldNameNatural, poweroutlet.FieldLabel, poweroutlet.FieldDescription, poweroutlet.FieldMarkConnected, poweroutlet.FieldOccupied, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldOwnerID, poweroutlet.FieldType, poweroutlet.FieldStatus, poweroutlet.FieldColor, poweroutlet.FieldPowerPortID, poweroutlet.FieldFeedLeg:
+	case poweroutlet.FieldCreated, poweroutlet.FieldLastUpdated, poweroutlet.FieldCustomFieldData, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldName, poweroutlet.FieldNameNatural, poweroutlet.FieldLabel, poweroutlet.FieldDescription, poweroutlet.FieldMarkConnected, poweroutlet.FieldOccupied, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldCableID, poweroutlet.FieldCableEnd, poweroutlet.FieldCableConnector, poweroutlet.FieldCablePositions, poweroutlet.FieldOwnerID, poweroutlet.FieldPathID, poweroutlet.FieldType, poweroutlet.FieldStatus, poweroutlet.FieldColor, poweroutlet.FieldPowerPortID, poweroutlet.FieldFeedLeg:
 	default:
 		return nil, fmt.Errorf("unknown PowerOutlet field %s", name)
 	}
@@ -75440,8 +82740,18 @@ func (m *PowerOutletMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.LocationID, nil
 	case poweroutlet.FieldRackID:
 		return old.RackID, nil
+	case poweroutlet.FieldCableID:
+		return old.CableID, nil
+	case poweroutlet.FieldCableEnd:
+		return old.CableEnd, nil
+	case poweroutlet.FieldCableConnector:
+		return old.CableConnector, nil
+	case poweroutlet.FieldCablePositions:
+		return old.CablePositions, nil
 	case poweroutlet.FieldOwnerID:
 		return old.OwnerID, nil
+	case poweroutlet.FieldPathID:
+		return old.PathID, nil
 	case poweroutlet.FieldType:
 		return old.Type, nil
 	case poweroutlet.FieldStatus:
@@ -75559,12 +82869,47 @@ func (m *PowerOutletMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRackID(v)
 		return nil
+	case poweroutlet.FieldCableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableID(v)
+		return nil
+	case poweroutlet.FieldCableEnd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableEnd(v)
+		return nil
+	case poweroutlet.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableConnector(v)
+		return nil
+	case poweroutlet.FieldCablePositions:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCablePositions(v)
+		return nil
 	case poweroutlet.FieldOwnerID:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetOwnerID(v)
+		return nil
+	case poweroutlet.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
 		return nil
 	case poweroutlet.FieldType:
 		v, ok := value.(string)
@@ -75618,6 +82963,12 @@ func (m *PowerOutletMutation) AddedFields() []string {
 	if m.add__rack_id != nil {
 		fields = append(fields, poweroutlet.FieldRackID)
 	}
+	if m.addcable_connector != nil {
+		fields = append(fields, poweroutlet.FieldCableConnector)
+	}
+	if m.add__path_id != nil {
+		fields = append(fields, poweroutlet.FieldPathID)
+	}
 	return fields
 }
 
@@ -75632,6 +82983,10 @@ func (m *PowerOutletMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedLocationID()
 	case poweroutlet.FieldRackID:
 		return m.AddedRackID()
+	case poweroutlet.FieldCableConnector:
+		return m.AddedCableConnector()
+	case poweroutlet.FieldPathID:
+		return m.AddedPathID()
 	}
 	return nil, false
 }
@@ -75662,6 +83017,20 @@ func (m *PowerOutletMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddRackID(v)
 		return nil
+	case poweroutlet.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCableConnector(v)
+		return nil
+	case poweroutlet.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPathID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown PowerOutlet numeric field %s", name)
 }
@@ -75688,8 +83057,23 @@ func (m *PowerOutletMutation) ClearedFields() []string {
 	if m.FieldCleared(poweroutlet.FieldRackID) {
 		fields = append(fields, poweroutlet.FieldRackID)
 	}
+	if m.FieldCleared(poweroutlet.FieldCableID) {
+		fields = append(fields, poweroutlet.FieldCableID)
+	}
+	if m.FieldCleared(poweroutlet.FieldCableEnd) {
+		fields = append(fields, poweroutlet.FieldCableEnd)
+	}
+	if m.FieldCleared(poweroutlet.FieldCableConnector) {
+		fields = append(fields, poweroutlet.FieldCableConnector)
+	}
+	if m.FieldCleared(poweroutlet.FieldCablePositions) {
+		fields = append(fields, poweroutlet.FieldCablePositions)
+	}
 	if m.FieldCleared(poweroutlet.FieldOwnerID) {
 		fields = append(fields, poweroutlet.FieldOwnerID)
+	}
+	if m.FieldCleared(poweroutlet.FieldPathID) {
+		fields = append(fields, poweroutlet.FieldPathID)
 	}
 	if m.FieldCleared(poweroutlet.FieldType) {
 		fields = append(fields, poweroutlet.FieldType)
@@ -75732,8 +83116,23 @@ func (m *PowerOutletMutation) ClearField(name string) error {
 	case poweroutlet.FieldRackID:
 		m.ClearRackID()
 		return nil
+	case poweroutlet.FieldCableID:
+		m.ClearCableID()
+		return nil
+	case poweroutlet.FieldCableEnd:
+		m.ClearCableEnd()
+		return nil
+	case poweroutlet.FieldCableConnector:
+		m.ClearCableConnector()
+		return nil
+	case poweroutlet.FieldCablePositions:
+		m.ClearCablePositions()
+		return nil
 	case poweroutlet.FieldOwnerID:
 		m.ClearOwnerID()
+		return nil
+	case poweroutlet.FieldPathID:
+		m.ClearPathID()
 		return nil
 	case poweroutlet.FieldType:
 		m.ClearType()
@@ -75794,8 +83193,23 @@ func (m *PowerOutletMutation) ResetField(name string) error {
 	case poweroutlet.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case poweroutlet.FieldCableID:
+		m.ResetCableID()
+		return nil
+	case poweroutlet.FieldCableEnd:
+		m.ResetCableEnd()
+		return nil
+	case poweroutlet.FieldCableConnector:
+		m.ResetCableConnector()
+		return nil
+	case poweroutlet.FieldCablePositions:
+		m.ResetCablePositions()
+		return nil
 	case poweroutlet.FieldOwnerID:
 		m.ResetOwnerID()
+		return nil
+	case poweroutlet.FieldPathID:
+		m.ResetPathID()
 		return nil
 	case poweroutlet.FieldType:
 		m.ResetType()
@@ -75818,12 +83232,15 @@ func (m *PowerOutletMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PowerOutletMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.device != nil {
 		edges = append(edges, poweroutlet.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, poweroutlet.EdgeModule)
+	}
+	if m.cable != nil {
+		edges = append(edges, poweroutlet.EdgeCable)
 	}
 	if m.owner != nil {
 		edges = append(edges, poweroutlet.EdgeOwner)
@@ -75846,6 +83263,10 @@ func (m *PowerOutletMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case poweroutlet.EdgeCable:
+		if id := m.cable; id != nil {
+			return []ent.Value{*id}
+		}
 	case poweroutlet.EdgeOwner:
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
@@ -75860,7 +83281,7 @@ func (m *PowerOutletMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PowerOutletMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	return edges
 }
 
@@ -75872,12 +83293,15 @@ func (m *PowerOutletMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PowerOutletMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.cleareddevice {
 		edges = append(edges, poweroutlet.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, poweroutlet.EdgeModule)
+	}
+	if m.clearedcable {
+		edges = append(edges, poweroutlet.EdgeCable)
 	}
 	if m.clearedowner {
 		edges = append(edges, poweroutlet.EdgeOwner)
@@ -75896,6 +83320,8 @@ func (m *PowerOutletMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case poweroutlet.EdgeModule:
 		return m.clearedmodule
+	case poweroutlet.EdgeCable:
+		return m.clearedcable
 	case poweroutlet.EdgeOwner:
 		return m.clearedowner
 	case poweroutlet.EdgePowerPort:
@@ -75913,6 +83339,9 @@ func (m *PowerOutletMutation) ClearEdge(name string) error {
 		return nil
 	case poweroutlet.EdgeModule:
 		m.ClearModule()
+		return nil
+	case poweroutlet.EdgeCable:
+		m.ClearCable()
 		return nil
 	case poweroutlet.EdgeOwner:
 		m.ClearOwner()
@@ -75933,6 +83362,9 @@ func (m *PowerOutletMutation) ResetEdge(name string) error {
 		return nil
 	case poweroutlet.EdgeModule:
 		m.ResetModule()
+		return nil
+	case poweroutlet.EdgeCable:
+		m.ResetCable()
 		return nil
 	case poweroutlet.EdgeOwner:
 		m.ResetOwner()
@@ -77848,39 +85280,48 @@ func (m *PowerPanelMutation) ResetEdge(name string) error {
 // PowerPortMutation represents an operation that mutates the PowerPort nodes in the graph.
 type PowerPortMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	name              *string
-	__name_natural    *string
-	label             *string
-	description       *string
-	mark_connected    *bool
-	__occupied        *bool
-	__site_id         *int
-	add__site_id      *int
-	__location_id     *int
-	add__location_id  *int
-	__rack_id         *int
-	add__rack_id      *int
-	_type             *string
-	maximum_draw      *int
-	addmaximum_draw   *int
-	allocated_draw    *int
-	addallocated_draw *int
-	clearedFields     map[string]struct{}
-	device            *int
-	cleareddevice     bool
-	module            *int
-	clearedmodule     bool
-	owner             *int
-	clearedowner      bool
-	done              bool
-	oldValue          func(context.Context) (*PowerPort, error)
-	predicates        []predicate.PowerPort
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	custom_field_data     *map[string]interface{}
+	name                  *string
+	__name_natural        *string
+	label                 *string
+	description           *string
+	mark_connected        *bool
+	__occupied            *bool
+	__site_id             *int
+	add__site_id          *int
+	__location_id         *int
+	add__location_id      *int
+	__rack_id             *int
+	add__rack_id          *int
+	cable_end             *string
+	cable_connector       *int
+	addcable_connector    *int
+	cable_positions       *[]int
+	appendcable_positions []int
+	__path_id             *int
+	add__path_id          *int
+	_type                 *string
+	maximum_draw          *int
+	addmaximum_draw       *int
+	allocated_draw        *int
+	addallocated_draw     *int
+	clearedFields         map[string]struct{}
+	device                *int
+	cleareddevice         bool
+	module                *int
+	clearedmodule         bool
+	cable                 *int
+	clearedcable          bool
+	owner                 *int
+	clearedowner          bool
+	done                  bool
+	oldValue              func(context.Context) (*PowerPort, error)
+	predicates            []predicate.PowerPort
 }
 
 var _ ent.Mutation = (*PowerPortMutation)(nil)
@@ -78388,6 +85829,171 @@ func (m *PowerPortMutation) ResetRackID() {
 	delete(m.clearedFields, powerport.FieldRackID)
 }
 
+// SetCableID sets the "cable_id" field.
+func (m *PowerPortMutation) SetCableID(i int) {
+	m.cable = &i
+}
+
+// CableID returns the value of the "cable_id" field in the mutation.
+func (m *PowerPortMutation) CableID() (r int, exists bool) {
+	v := m.cable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableID clears the value of the "cable_id" field.
+func (m *PowerPortMutation) ClearCableID() {
+	m.cable = nil
+	m.clearedFields[powerport.FieldCableID] = struct{}{}
+}
+
+// CableIDCleared returns if the "cable_id" field was cleared in this mutation.
+func (m *PowerPortMutation) CableIDCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldCableID]
+	return ok
+}
+
+// ResetCableID resets all changes to the "cable_id" field.
+func (m *PowerPortMutation) ResetCableID() {
+	m.cable = nil
+	delete(m.clearedFields, powerport.FieldCableID)
+}
+
+// SetCableEnd sets the "cable_end" field.
+func (m *PowerPortMutation) SetCableEnd(s string) {
+	m.cable_end = &s
+}
+
+// CableEnd returns the value of the "cable_end" field in the mutation.
+func (m *PowerPortMutation) CableEnd() (r string, exists bool) {
+	v := m.cable_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableEnd clears the value of the "cable_end" field.
+func (m *PowerPortMutation) ClearCableEnd() {
+	m.cable_end = nil
+	m.clearedFields[powerport.FieldCableEnd] = struct{}{}
+}
+
+// CableEndCleared returns if the "cable_end" field was cleared in this mutation.
+func (m *PowerPortMutation) CableEndCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldCableEnd]
+	return ok
+}
+
+// ResetCableEnd resets all changes to the "cable_end" field.
+func (m *PowerPortMutation) ResetCableEnd() {
+	m.cable_end = nil
+	delete(m.clearedFields, powerport.FieldCableEnd)
+}
+
+// SetCableConnector sets the "cable_connector" field.
+func (m *PowerPortMutation) SetCableConnector(i int) {
+	m.cable_connector = &i
+	m.addcable_connector = nil
+}
+
+// CableConnector returns the value of the "cable_connector" field in the mutation.
+func (m *PowerPortMutation) CableConnector() (r int, exists bool) {
+	v := m.cable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddCableConnector adds i to the "cable_connector" field.
+func (m *PowerPortMutation) AddCableConnector(i int) {
+	if m.addcable_connector != nil {
+		*m.addcable_connector += i
+	} else {
+		m.addcable_connector = &i
+	}
+}
+
+// AddedCableConnector returns the value that was added to the "cable_connector" field in this mutation.
+func (m *PowerPortMutation) AddedCableConnector() (r int, exists bool) {
+	v := m.addcable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableConnector clears the value of the "cable_connector" field.
+func (m *PowerPortMutation) ClearCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	m.clearedFields[powerport.FieldCableConnector] = struct{}{}
+}
+
+// CableConnectorCleared returns if the "cable_connector" field was cleared in this mutation.
+func (m *PowerPortMutation) CableConnectorCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldCableConnector]
+	return ok
+}
+
+// ResetCableConnector resets all changes to the "cable_connector" field.
+func (m *PowerPortMutation) ResetCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	delete(m.clearedFields, powerport.FieldCableConnector)
+}
+
+// SetCablePositions sets the "cable_positions" field.
+func (m *PowerPortMutation) SetCablePositions(i []int) {
+	m.cable_positions = &i
+	m.appendcable_positions = nil
+}
+
+// CablePositions returns the value of the "cable_positions" field in the mutation.
+func (m *PowerPortMutation) CablePositions() (r []int, exists bool) {
+	v := m.cable_positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendCablePositions adds i to the "cable_positions" field.
+func (m *PowerPortMutation) AppendCablePositions(i []int) {
+	m.appendcable_positions = append(m.appendcable_positions, i...)
+}
+
+// AppendedCablePositions returns the list of values that were appended to the "cable_positions" field in this mutation.
+func (m *PowerPortMutation) AppendedCablePositions() ([]int, bool) {
+	if len(m.appendcable_positions) == 0 {
+		return nil, false
+	}
+	return m.appendcable_positions, true
+}
+
+// ClearCablePositions clears the value of the "cable_positions" field.
+func (m *PowerPortMutation) ClearCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	m.clearedFields[powerport.FieldCablePositions] = struct{}{}
+}
+
+// CablePositionsCleared returns if the "cable_positions" field was cleared in this mutation.
+func (m *PowerPortMutation) CablePositionsCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldCablePositions]
+	return ok
+}
+
+// ResetCablePositions resets all changes to the "cable_positions" field.
+func (m *PowerPortMutation) ResetCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	delete(m.clearedFields, powerport.FieldCablePositions)
+}
+
 // SetOwnerID sets the "owner_id" field.
 func (m *PowerPortMutation) SetOwnerID(i int) {
 	m.owner = &i
@@ -78418,6 +86024,59 @@ func (m *PowerPortMutation) OwnerIDCleared() bool {
 func (m *PowerPortMutation) ResetOwnerID() {
 	m.owner = nil
 	delete(m.clearedFields, powerport.FieldOwnerID)
+}
+
+// SetPathID sets the "_path_id" field.
+func (m *PowerPortMutation) SetPathID(i int) {
+	m.__path_id = &i
+	m.add__path_id = nil
+}
+
+// PathID returns the value of the "_path_id" field in the mutation.
+func (m *PowerPortMutation) PathID() (r int, exists bool) {
+	v := m.__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPathID adds i to the "_path_id" field.
+func (m *PowerPortMutation) AddPathID(i int) {
+	if m.add__path_id != nil {
+		*m.add__path_id += i
+	} else {
+		m.add__path_id = &i
+	}
+}
+
+// AddedPathID returns the value that was added to the "_path_id" field in this mutation.
+func (m *PowerPortMutation) AddedPathID() (r int, exists bool) {
+	v := m.add__path_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPathID clears the value of the "_path_id" field.
+func (m *PowerPortMutation) ClearPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	m.clearedFields[powerport.FieldPathID] = struct{}{}
+}
+
+// PathIDCleared returns if the "_path_id" field was cleared in this mutation.
+func (m *PowerPortMutation) PathIDCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldPathID]
+	return ok
+}
+
+// ResetPathID resets all changes to the "_path_id" field.
+func (m *PowerPortMutation) ResetPathID() {
+	m.__path_id = nil
+	m.add__path_id = nil
+	delete(m.clearedFields, powerport.FieldPathID)
 }
 
 // SetType sets the "type" field.
@@ -78612,6 +86271,33 @@ func (m *PowerPortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearCable clears the "cable" edge to the Cable entity.
+func (m *PowerPortMutation) ClearCable() {
+	m.clearedcable = true
+	m.clearedFields[powerport.FieldCableID] = struct{}{}
+}
+
+// CableCleared reports if the "cable" edge to the Cable entity was cleared.
+func (m *PowerPortMutation) CableCleared() bool {
+	return m.CableIDCleared() || m.clearedcable
+}
+
+// CableIDs returns the "cable" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CableID instead. It exists only for internal usage by the builders.
+func (m *PowerPortMutation) CableIDs() (ids []int) {
+	if id := m.cable; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCable resets all changes to the "cable" edge.
+func (m *PowerPortMutation) ResetCable() {
+	m.cable = nil
+	m.clearedcable = false
+}
+
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (m *PowerPortMutation) ClearOwner() {
 	m.clearedowner = true
@@ -78673,7 +86359,7 @@ func (m *PowerPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerPortMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 23)
 	if m.created != nil {
 		fields = append(fields, powerport.FieldCreated)
 	}
@@ -78716,8 +86402,23 @@ func (m *PowerPortMutation) Fields() []string {
 	if m.__rack_id != nil {
 		fields = append(fields, powerport.FieldRackID)
 	}
+	if m.cable != nil {
+		fields = append(fields, powerport.FieldCableID)
+	}
+	if m.cable_end != nil {
+		fields = append(fields, powerport.FieldCableEnd)
+	}
+	if m.cable_connector != nil {
+		fields = append(fields, powerport.FieldCableConnector)
+	}
+	if m.cable_positions != nil {
+		fields = append(fields, powerport.FieldCablePositions)
+	}
 	if m.owner != nil {
 		fields = append(fields, powerport.FieldOwnerID)
+	}
+	if m.__path_id != nil {
+		fields = append(fields, powerport.FieldPathID)
 	}
 	if m._type != nil {
 		fields = append(fields, powerport.FieldType)
@@ -78764,8 +86465,18 @@ func (m *PowerPortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case powerport.FieldRackID:
 		return m.RackID()
+	case powerport.FieldCableID:
+		return m.CableID()
+	case powerport.FieldCableEnd:
+		return m.CableEnd()
+	case powerport.FieldCableConnector:
+		return m.CableConnector()
+	case powerport.FieldCablePositions:
+		return m.CablePositions()
 	case powerport.FieldOwnerID:
 		return m.OwnerID()
+	case powerport.FieldPathID:
+		return m.PathID()
 	case powerport.FieldType:
 		return m.GetType()
 	case powerport.FieldMaximumDraw:
@@ -78781,7 +86492,7 @@ func (m *PowerPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case powerport.FieldCreated, powerport.FieldLastUpdated, powerport.FieldCustomFieldData, powerport.FieldDeviceID, powerport.FieldModuleID, powerport.FieldName, powerport.FieldNameNatural, powerport.FieldLabel, powerport.FieldDescription, powerport.FieldMarkConnected, powerport.FieldOccupied, powerport.FieldSiteID, powerport.FieldLocationID, powerport.FieldRackID, powerport.FieldOwnerID, powerport.FieldType, powerport.FieldMaximumDraw, powerport.FieldAllocatedDraw:
+	case powerport.FieldCreated, powerport.FieldLastUpdated, powerport.FieldCustomFieldData, powerport.FieldDeviceID, powerport.FieldModuleID, powerport.FieldName, powerport.FieldNameNatural, powerport.FieldLabel, powerport.FieldDescription, powerport.FieldMarkConnected, powerport.FieldOccupied, powerport.FieldSiteID, powerport.FieldLocationID, powerport.FieldRackID, powerport.FieldCableID, powerport.FieldCableEnd, powerport.FieldCableConnector, powerport.FieldCablePositions, powerport.FieldOwnerID, powerport.FieldPathID, powerport.FieldType, powerport.FieldMaximumDraw, powerport.FieldAllocatedDraw:
 	default:
 		return nil, fmt.Errorf("unknown PowerPort field %s", name)
 	}
@@ -78824,8 +86535,18 @@ func (m *PowerPortMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.LocationID, nil
 	case powerport.FieldRackID:
 		return old.RackID, nil
+	case powerport.FieldCableID:
+		return old.CableID, nil
+	case powerport.FieldCableEnd:
+		return old.CableEnd, nil
+	case powerport.FieldCableConnector:
+		return old.CableConnector, nil
+	case powerport.FieldCablePositions:
+		return old.CablePositions, nil
 	case powerport.FieldOwnerID:
 		return old.OwnerID, nil
+	case powerport.FieldPathID:
+		return old.PathID, nil
 	case powerport.FieldType:
 		return old.Type, nil
 	case powerport.FieldMaximumDraw:
@@ -78939,12 +86660,47 @@ func (m *PowerPortMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRackID(v)
 		return nil
+	case powerport.FieldCableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableID(v)
+		return nil
+	case powerport.FieldCableEnd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableEnd(v)
+		return nil
+	case powerport.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableConnector(v)
+		return nil
+	case powerport.FieldCablePositions:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCablePositions(v)
+		return nil
 	case powerport.FieldOwnerID:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetOwnerID(v)
+		return nil
+	case powerport.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPathID(v)
 		return nil
 	case powerport.FieldType:
 		v, ok := value.(string)
@@ -78984,6 +86740,12 @@ func (m *PowerPortMutation) AddedFields() []string {
 	if m.add__rack_id != nil {
 		fields = append(fields, powerport.FieldRackID)
 	}
+	if m.addcable_connector != nil {
+		fields = append(fields, powerport.FieldCableConnector)
+	}
+	if m.add__path_id != nil {
+		fields = append(fields, powerport.FieldPathID)
+	}
 	if m.addmaximum_draw != nil {
 		fields = append(fields, powerport.FieldMaximumDraw)
 	}
@@ -79004,6 +86766,10 @@ func (m *PowerPortMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedLocationID()
 	case powerport.FieldRackID:
 		return m.AddedRackID()
+	case powerport.FieldCableConnector:
+		return m.AddedCableConnector()
+	case powerport.FieldPathID:
+		return m.AddedPathID()
 	case powerport.FieldMaximumDraw:
 		return m.AddedMaximumDraw()
 	case powerport.FieldAllocatedDraw:
@@ -79037,6 +86803,20 @@ func (m *PowerPortMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddRackID(v)
+		return nil
+	case powerport.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCableConnector(v)
+		return nil
+	case powerport.FieldPathID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPathID(v)
 		return nil
 	case powerport.FieldMaximumDraw:
 		v, ok := value.(int)
@@ -79078,8 +86858,23 @@ func (m *PowerPortMutation) ClearedFields() []string {
 	if m.FieldCleared(powerport.FieldRackID) {
 		fields = append(fields, powerport.FieldRackID)
 	}
+	if m.FieldCleared(powerport.FieldCableID) {
+		fields = append(fields, powerport.FieldCableID)
+	}
+	if m.FieldCleared(powerport.FieldCableEnd) {
+		fields = append(fields, powerport.FieldCableEnd)
+	}
+	if m.FieldCleared(powerport.FieldCableConnector) {
+		fields = append(fields, powerport.FieldCableConnector)
+	}
+	if m.FieldCleared(powerport.FieldCablePositions) {
+		fields = append(fields, powerport.FieldCablePositions)
+	}
 	if m.FieldCleared(powerport.FieldOwnerID) {
 		fields = append(fields, powerport.FieldOwnerID)
+	}
+	if m.FieldCleared(powerport.FieldPathID) {
+		fields = append(fields, powerport.FieldPathID)
 	}
 	if m.FieldCleared(powerport.FieldType) {
 		fields = append(fields, powerport.FieldType)
@@ -79122,8 +86917,23 @@ func (m *PowerPortMutation) ClearField(name string) error {
 	case powerport.FieldRackID:
 		m.ClearRackID()
 		return nil
+	case powerport.FieldCableID:
+		m.ClearCableID()
+		return nil
+	case powerport.FieldCableEnd:
+		m.ClearCableEnd()
+		return nil
+	case powerport.FieldCableConnector:
+		m.ClearCableConnector()
+		return nil
+	case powerport.FieldCablePositions:
+		m.ClearCablePositions()
+		return nil
 	case powerport.FieldOwnerID:
 		m.ClearOwnerID()
+		return nil
+	case powerport.FieldPathID:
+		m.ClearPathID()
 		return nil
 	case powerport.FieldType:
 		m.ClearType()
@@ -79184,8 +86994,23 @@ func (m *PowerPortMutation) ResetField(name string) error {
 	case powerport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case powerport.FieldCableID:
+		m.ResetCableID()
+		return nil
+	case powerport.FieldCableEnd:
+		m.ResetCableEnd()
+		return nil
+	case powerport.FieldCableConnector:
+		m.ResetCableConnector()
+		return nil
+	case powerport.FieldCablePositions:
+		m.ResetCablePositions()
+		return nil
 	case powerport.FieldOwnerID:
 		m.ResetOwnerID()
+		return nil
+	case powerport.FieldPathID:
+		m.ResetPathID()
 		return nil
 	case powerport.FieldType:
 		m.ResetType()
@@ -79202,12 +87027,15 @@ func (m *PowerPortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PowerPortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.device != nil {
 		edges = append(edges, powerport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, powerport.EdgeModule)
+	}
+	if m.cable != nil {
+		edges = append(edges, powerport.EdgeCable)
 	}
 	if m.owner != nil {
 		edges = append(edges, powerport.EdgeOwner)
@@ -79227,6 +87055,10 @@ func (m *PowerPortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case powerport.EdgeCable:
+		if id := m.cable; id != nil {
+			return []ent.Value{*id}
+		}
 	case powerport.EdgeOwner:
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
@@ -79237,7 +87069,7 @@ func (m *PowerPortMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PowerPortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -79249,12 +87081,15 @@ func (m *PowerPortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PowerPortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.cleareddevice {
 		edges = append(edges, powerport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, powerport.EdgeModule)
+	}
+	if m.clearedcable {
+		edges = append(edges, powerport.EdgeCable)
 	}
 	if m.clearedowner {
 		edges = append(edges, powerport.EdgeOwner)
@@ -79270,6 +87105,8 @@ func (m *PowerPortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case powerport.EdgeModule:
 		return m.clearedmodule
+	case powerport.EdgeCable:
+		return m.clearedcable
 	case powerport.EdgeOwner:
 		return m.clearedowner
 	}
@@ -79285,6 +87122,9 @@ func (m *PowerPortMutation) ClearEdge(name string) error {
 		return nil
 	case powerport.EdgeModule:
 		m.ClearModule()
+		return nil
+	case powerport.EdgeCable:
+		m.ClearCable()
 		return nil
 	case powerport.EdgeOwner:
 		m.ClearOwner()
@@ -79302,6 +87142,9 @@ func (m *PowerPortMutation) ResetEdge(name string) error {
 		return nil
 	case powerport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case powerport.EdgeCable:
+		m.ResetCable()
 		return nil
 	case powerport.EdgeOwner:
 		m.ResetOwner()
@@ -92788,40 +100631,47 @@ func (m *RackTypeMutation) ResetEdge(name string) error {
 // RearPortMutation represents an operation that mutates the RearPort nodes in the graph.
 type RearPortMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	name              *string
-	__name_natural    *string
-	label             *string
-	description       *string
-	mark_connected    *bool
-	__occupied        *bool
-	__site_id         *int
-	add__site_id      *int
-	__location_id     *int
-	add__location_id  *int
-	__rack_id         *int
-	add__rack_id      *int
-	_type             *string
-	color             *string
-	positions         *int
-	addpositions      *int
-	mappings          *[]interface{}
-	appendmappings    []interface{}
-	clearedFields     map[string]struct{}
-	device            *int
-	cleareddevice     bool
-	module            *int
-	clearedmodule     bool
-	owner             *int
-	clearedowner      bool
-	done              bool
-	oldValue          func(context.Context) (*RearPort, error)
-	predicates        []predicate.RearPort
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	custom_field_data     *map[string]interface{}
+	name                  *string
+	__name_natural        *string
+	label                 *string
+	description           *string
+	mark_connected        *bool
+	__occupied            *bool
+	__site_id             *int
+	add__site_id          *int
+	__location_id         *int
+	add__location_id      *int
+	__rack_id             *int
+	add__rack_id          *int
+	cable_end             *string
+	cable_connector       *int
+	addcable_connector    *int
+	cable_positions       *[]int
+	appendcable_positions []int
+	_type                 *string
+	color                 *string
+	positions             *int
+	addpositions          *int
+	mappings              *[]interface{}
+	appendmappings        []interface{}
+	clearedFields         map[string]struct{}
+	device                *int
+	cleareddevice         bool
+	module                *int
+	clearedmodule         bool
+	cable                 *int
+	clearedcable          bool
+	owner                 *int
+	clearedowner          bool
+	done                  bool
+	oldValue              func(context.Context) (*RearPort, error)
+	predicates            []predicate.RearPort
 }
 
 var _ ent.Mutation = (*RearPortMutation)(nil)
@@ -93329,6 +101179,171 @@ func (m *RearPortMutation) ResetRackID() {
 	delete(m.clearedFields, rearport.FieldRackID)
 }
 
+// SetCableID sets the "cable_id" field.
+func (m *RearPortMutation) SetCableID(i int) {
+	m.cable = &i
+}
+
+// CableID returns the value of the "cable_id" field in the mutation.
+func (m *RearPortMutation) CableID() (r int, exists bool) {
+	v := m.cable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableID clears the value of the "cable_id" field.
+func (m *RearPortMutation) ClearCableID() {
+	m.cable = nil
+	m.clearedFields[rearport.FieldCableID] = struct{}{}
+}
+
+// CableIDCleared returns if the "cable_id" field was cleared in this mutation.
+func (m *RearPortMutation) CableIDCleared() bool {
+	_, ok := m.clearedFields[rearport.FieldCableID]
+	return ok
+}
+
+// ResetCableID resets all changes to the "cable_id" field.
+func (m *RearPortMutation) ResetCableID() {
+	m.cable = nil
+	delete(m.clearedFields, rearport.FieldCableID)
+}
+
+// SetCableEnd sets the "cable_end" field.
+func (m *RearPortMutation) SetCableEnd(s string) {
+	m.cable_end = &s
+}
+
+// CableEnd returns the value of the "cable_end" field in the mutation.
+func (m *RearPortMutation) CableEnd() (r string, exists bool) {
+	v := m.cable_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableEnd clears the value of the "cable_end" field.
+func (m *RearPortMutation) ClearCableEnd() {
+	m.cable_end = nil
+	m.clearedFields[rearport.FieldCableEnd] = struct{}{}
+}
+
+// CableEndCleared returns if the "cable_end" field was cleared in this mutation.
+func (m *RearPortMutation) CableEndCleared() bool {
+	_, ok := m.clearedFields[rearport.FieldCableEnd]
+	return ok
+}
+
+// ResetCableEnd resets all changes to the "cable_end" field.
+func (m *RearPortMutation) ResetCableEnd() {
+	m.cable_end = nil
+	delete(m.clearedFields, rearport.FieldCableEnd)
+}
+
+// SetCableConnector sets the "cable_connector" field.
+func (m *RearPortMutation) SetCableConnector(i int) {
+	m.cable_connector = &i
+	m.addcable_connector = nil
+}
+
+// CableConnector returns the value of the "cable_connector" field in the mutation.
+func (m *RearPortMutation) CableConnector() (r int, exists bool) {
+	v := m.cable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddCableConnector adds i to the "cable_connector" field.
+func (m *RearPortMutation) AddCableConnector(i int) {
+	if m.addcable_connector != nil {
+		*m.addcable_connector += i
+	} else {
+		m.addcable_connector = &i
+	}
+}
+
+// AddedCableConnector returns the value that was added to the "cable_connector" field in this mutation.
+func (m *RearPortMutation) AddedCableConnector() (r int, exists bool) {
+	v := m.addcable_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableConnector clears the value of the "cable_connector" field.
+func (m *RearPortMutation) ClearCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	m.clearedFields[rearport.FieldCableConnector] = struct{}{}
+}
+
+// CableConnectorCleared returns if the "cable_connector" field was cleared in this mutation.
+func (m *RearPortMutation) CableConnectorCleared() bool {
+	_, ok := m.clearedFields[rearport.FieldCableConnector]
+	return ok
+}
+
+// ResetCableConnector resets all changes to the "cable_connector" field.
+func (m *RearPortMutation) ResetCableConnector() {
+	m.cable_connector = nil
+	m.addcable_connector = nil
+	delete(m.clearedFields, rearport.FieldCableConnector)
+}
+
+// SetCablePositions sets the "cable_positions" field.
+func (m *RearPortMutation) SetCablePositions(i []int) {
+	m.cable_positions = &i
+	m.appendcable_positions = nil
+}
+
+// CablePositions returns the value of the "cable_positions" field in the mutation.
+func (m *RearPortMutation) CablePositions() (r []int, exists bool) {
+	v := m.cable_positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendCablePositions adds i to the "cable_positions" field.
+func (m *RearPortMutation) AppendCablePositions(i []int) {
+	m.appendcable_positions = append(m.appendcable_positions, i...)
+}
+
+// AppendedCablePositions returns the list of values that were appended to the "cable_positions" field in this mutation.
+func (m *RearPortMutation) AppendedCablePositions() ([]int, bool) {
+	if len(m.appendcable_positions) == 0 {
+		return nil, false
+	}
+	return m.appendcable_positions, true
+}
+
+// ClearCablePositions clears the value of the "cable_positions" field.
+func (m *RearPortMutation) ClearCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	m.clearedFields[rearport.FieldCablePositions] = struct{}{}
+}
+
+// CablePositionsCleared returns if the "cable_positions" field was cleared in this mutation.
+func (m *RearPortMutation) CablePositionsCleared() bool {
+	_, ok := m.clearedFields[rearport.FieldCablePositions]
+	return ok
+}
+
+// ResetCablePositions resets all changes to the "cable_positions" field.
+func (m *RearPortMutation) ResetCablePositions() {
+	m.cable_positions = nil
+	m.appendcable_positions = nil
+	delete(m.clearedFields, rearport.FieldCablePositions)
+}
+
 // SetOwnerID sets the "owner_id" field.
 func (m *RearPortMutation) SetOwnerID(i int) {
 	m.owner = &i
@@ -93526,6 +101541,33 @@ func (m *RearPortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearCable clears the "cable" edge to the Cable entity.
+func (m *RearPortMutation) ClearCable() {
+	m.clearedcable = true
+	m.clearedFields[rearport.FieldCableID] = struct{}{}
+}
+
+// CableCleared reports if the "cable" edge to the Cable entity was cleared.
+func (m *RearPortMutation) CableCleared() bool {
+	return m.CableIDCleared() || m.clearedcable
+}
+
+// CableIDs returns the "cable" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CableID instead. It exists only for internal usage by the builders.
+func (m *RearPortMutation) CableIDs() (ids []int) {
+	if id := m.cable; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCable resets all changes to the "cable" edge.
+func (m *RearPortMutation) ResetCable() {
+	m.cable = nil
+	m.clearedcable = false
+}
+
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (m *RearPortMutation) ClearOwner() {
 	m.clearedowner = true
@@ -93587,7 +101629,7 @@ func (m *RearPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RearPortMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 23)
 	if m.created != nil {
 		fields = append(fields, rearport.FieldCreated)
 	}
@@ -93629,6 +101671,18 @@ func (m *RearPortMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, rearport.FieldRackID)
+	}
+	if m.cable != nil {
+		fields = append(fields, rearport.FieldCableID)
+	}
+	if m.cable_end != nil {
+		fields = append(fields, rearport.FieldCableEnd)
+	}
+	if m.cable_connector != nil {
+		fields = append(fields, rearport.FieldCableConnector)
+	}
+	if m.cable_positions != nil {
+		fields = append(fields, rearport.FieldCablePositions)
 	}
 	if m.owner != nil {
 		fields = append(fields, rearport.FieldOwnerID)
@@ -93681,6 +101735,14 @@ func (m *RearPortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case rearport.FieldRackID:
 		return m.RackID()
+	case rearport.FieldCableID:
+		return m.CableID()
+	case rearport.FieldCableEnd:
+		return m.CableEnd()
+	case rearport.FieldCableConnector:
+		return m.CableConnector()
+	case rearport.FieldCablePositions:
+		return m.CablePositions()
 	case rearport.FieldOwnerID:
 		return m.OwnerID()
 	case rearport.FieldType:
@@ -93700,7 +101762,7 @@ func (m *RearPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RearPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case rearport.FieldCreated, rearport.FieldLastUpdated, rearport.FieldCustomFieldData, rearport.FieldDeviceID, rearport.FieldModuleID, rearport.FieldName, rearport.FieldNameNatural, rearport.FieldLabel, rearport.FieldDescription, rearport.FieldMarkConnected, rearport.FieldOccupied, rearport.FieldSiteID, rearport.FieldLocationID, rearport.FieldRackID, rearport.FieldOwnerID, rearport.FieldType, rearport.FieldColor, rearport.FieldPositions, rearport.FieldMappings:
+	case rearport.FieldCreated, rearport.FieldLastUpdated, rearport.FieldCustomFieldData, rearport.FieldDeviceID, rearport.FieldModuleID, rearport.FieldName, rearport.FieldNameNatural, rearport.FieldLabel, rearport.FieldDescription, rearport.FieldMarkConnected, rearport.FieldOccupied, rearport.FieldSiteID, rearport.FieldLocationID, rearport.FieldRackID, rearport.FieldCableID, rearport.FieldCableEnd, rearport.FieldCableConnector, rearport.FieldCablePositions, rearport.FieldOwnerID, rearport.FieldType, rearport.FieldColor, rearport.FieldPositions, rearport.FieldMappings:
 	default:
 		return nil, fmt.Errorf("unknown RearPort field %s", name)
 	}
@@ -93743,6 +101805,14 @@ func (m *RearPortMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.LocationID, nil
 	case rearport.FieldRackID:
 		return old.RackID, nil
+	case rearport.FieldCableID:
+		return old.CableID, nil
+	case rearport.FieldCableEnd:
+		return old.CableEnd, nil
+	case rearport.FieldCableConnector:
+		return old.CableConnector, nil
+	case rearport.FieldCablePositions:
+		return old.CablePositions, nil
 	case rearport.FieldOwnerID:
 		return old.OwnerID, nil
 	case rearport.FieldType:
@@ -93860,6 +101930,34 @@ func (m *RearPortMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRackID(v)
 		return nil
+	case rearport.FieldCableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableID(v)
+		return nil
+	case rearport.FieldCableEnd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableEnd(v)
+		return nil
+	case rearport.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableConnector(v)
+		return nil
+	case rearport.FieldCablePositions:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCablePositions(v)
+		return nil
 	case rearport.FieldOwnerID:
 		v, ok := value.(int)
 		if !ok {
@@ -93912,6 +102010,9 @@ func (m *RearPortMutation) AddedFields() []string {
 	if m.add__rack_id != nil {
 		fields = append(fields, rearport.FieldRackID)
 	}
+	if m.addcable_connector != nil {
+		fields = append(fields, rearport.FieldCableConnector)
+	}
 	if m.addpositions != nil {
 		fields = append(fields, rearport.FieldPositions)
 	}
@@ -93929,6 +102030,8 @@ func (m *RearPortMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedLocationID()
 	case rearport.FieldRackID:
 		return m.AddedRackID()
+	case rearport.FieldCableConnector:
+		return m.AddedCableConnector()
 	case rearport.FieldPositions:
 		return m.AddedPositions()
 	}
@@ -93960,6 +102063,13 @@ func (m *RearPortMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddRackID(v)
+		return nil
+	case rearport.FieldCableConnector:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCableConnector(v)
 		return nil
 	case rearport.FieldPositions:
 		v, ok := value.(int)
@@ -93993,6 +102103,18 @@ func (m *RearPortMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(rearport.FieldRackID) {
 		fields = append(fields, rearport.FieldRackID)
+	}
+	if m.FieldCleared(rearport.FieldCableID) {
+		fields = append(fields, rearport.FieldCableID)
+	}
+	if m.FieldCleared(rearport.FieldCableEnd) {
+		fields = append(fields, rearport.FieldCableEnd)
+	}
+	if m.FieldCleared(rearport.FieldCableConnector) {
+		fields = append(fields, rearport.FieldCableConnector)
+	}
+	if m.FieldCleared(rearport.FieldCablePositions) {
+		fields = append(fields, rearport.FieldCablePositions)
 	}
 	if m.FieldCleared(rearport.FieldOwnerID) {
 		fields = append(fields, rearport.FieldOwnerID)
@@ -94028,6 +102150,18 @@ func (m *RearPortMutation) ClearField(name string) error {
 		return nil
 	case rearport.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case rearport.FieldCableID:
+		m.ClearCableID()
+		return nil
+	case rearport.FieldCableEnd:
+		m.ClearCableEnd()
+		return nil
+	case rearport.FieldCableConnector:
+		m.ClearCableConnector()
+		return nil
+	case rearport.FieldCablePositions:
+		m.ClearCablePositions()
 		return nil
 	case rearport.FieldOwnerID:
 		m.ClearOwnerID()
@@ -94082,6 +102216,18 @@ func (m *RearPortMutation) ResetField(name string) error {
 	case rearport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case rearport.FieldCableID:
+		m.ResetCableID()
+		return nil
+	case rearport.FieldCableEnd:
+		m.ResetCableEnd()
+		return nil
+	case rearport.FieldCableConnector:
+		m.ResetCableConnector()
+		return nil
+	case rearport.FieldCablePositions:
+		m.ResetCablePositions()
+		return nil
 	case rearport.FieldOwnerID:
 		m.ResetOwnerID()
 		return nil
@@ -94103,12 +102249,15 @@ func (m *RearPortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RearPortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.device != nil {
 		edges = append(edges, rearport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, rearport.EdgeModule)
+	}
+	if m.cable != nil {
+		edges = append(edges, rearport.EdgeCable)
 	}
 	if m.owner != nil {
 		edges = append(edges, rearport.EdgeOwner)
@@ -94128,6 +102277,10 @@ func (m *RearPortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case rearport.EdgeCable:
+		if id := m.cable; id != nil {
+			return []ent.Value{*id}
+		}
 	case rearport.EdgeOwner:
 		if id := m.owner; id != nil {
 			return []ent.Value{*id}
@@ -94138,7 +102291,7 @@ func (m *RearPortMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RearPortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -94150,12 +102303,15 @@ func (m *RearPortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RearPortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.cleareddevice {
 		edges = append(edges, rearport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, rearport.EdgeModule)
+	}
+	if m.clearedcable {
+		edges = append(edges, rearport.EdgeCable)
 	}
 	if m.clearedowner {
 		edges = append(edges, rearport.EdgeOwner)
@@ -94171,6 +102327,8 @@ func (m *RearPortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case rearport.EdgeModule:
 		return m.clearedmodule
+	case rearport.EdgeCable:
+		return m.clearedcable
 	case rearport.EdgeOwner:
 		return m.clearedowner
 	}
@@ -94186,6 +102344,9 @@ func (m *RearPortMutation) ClearEdge(name string) error {
 		return nil
 	case rearport.EdgeModule:
 		m.ClearModule()
+		return nil
+	case rearport.EdgeCable:
+		m.ClearCable()
 		return nil
 	case rearport.EdgeOwner:
 		m.ClearOwner()
@@ -94203,6 +102364,9 @@ func (m *RearPortMutation) ResetEdge(name string) error {
 		return nil
 	case rearport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case rearport.EdgeCable:
+		m.ResetCable()
 		return nil
 	case rearport.EdgeOwner:
 		m.ResetOwner()
@@ -98917,6 +107081,677 @@ func (m *SavedFilterMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown SavedFilter edge %s", name)
+}
+
+// ScriptMutation represents an operation that mutates the Script nodes in the graph.
+type ScriptMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	name          *string
+	module_id     *int
+	addmodule_id  *int
+	is_executable *bool
+	description   *string
+	vars          *json.RawMessage
+	appendvars    json.RawMessage
+	module_name   *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*Script, error)
+	predicates    []predicate.Script
+}
+
+var _ ent.Mutation = (*ScriptMutation)(nil)
+
+// scriptOption allows management of the mutation configuration using functional options.
+type scriptOption func(*ScriptMutation)
+
+// newScriptMutation creates new mutation for the Script entity.
+func newScriptMutation(c config, op Op, opts ...scriptOption) *ScriptMutation {
+	m := &ScriptMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeScript,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withScriptID sets the ID field of the mutation.
+func withScriptID(id int) scriptOption {
+	return func(m *ScriptMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Script
+		)
+		m.oldValue = func(ctx context.Context) (*Script, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Script.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withScript sets the old Script of the mutation.
+func withScript(node *Script) scriptOption {
+	return func(m *ScriptMutation) {
+		m.oldValue = func(context.Context) (*Script, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ScriptMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ScriptMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ScriptMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ScriptMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Script.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetName sets the "name" field.
+func (m *ScriptMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ScriptMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Script entity.
+// If the Script object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScriptMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ScriptMutation) ResetName() {
+	m.name = nil
+}
+
+// SetModuleID sets the "module_id" field.
+func (m *ScriptMutation) SetModuleID(i int) {
+	m.module_id = &i
+	m.addmodule_id = nil
+}
+
+// ModuleID returns the value of the "module_id" field in the mutation.
+func (m *ScriptMutation) ModuleID() (r int, exists bool) {
+	v := m.module_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModuleID returns the old "module_id" field's value of the Script entity.
+// If the Script object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScriptMutation) OldModuleID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModuleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModuleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModuleID: %w", err)
+	}
+	return oldValue.ModuleID, nil
+}
+
+// AddModuleID adds i to the "module_id" field.
+func (m *ScriptMutation) AddModuleID(i int) {
+	if m.addmodule_id != nil {
+		*m.addmodule_id += i
+	} else {
+		m.addmodule_id = &i
+	}
+}
+
+// AddedModuleID returns the value that was added to the "module_id" field in this mutation.
+func (m *ScriptMutation) AddedModuleID() (r int, exists bool) {
+	v := m.addmodule_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetModuleID resets all changes to the "module_id" field.
+func (m *ScriptMutation) ResetModuleID() {
+	m.module_id = nil
+	m.addmodule_id = nil
+}
+
+// SetIsExecutable sets the "is_executable" field.
+func (m *ScriptMutation) SetIsExecutable(b bool) {
+	m.is_executable = &b
+}
+
+// IsExecutable returns the value of the "is_executable" field in the mutation.
+func (m *ScriptMutation) IsExecutable() (r bool, exists bool) {
+	v := m.is_executable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsExecutable returns the old "is_executable" field's value of the Script entity.
+// If the Script object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScriptMutation) OldIsExecutable(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsExecutable is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsExecutable requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsExecutable: %w", err)
+	}
+	return oldValue.IsExecutable, nil
+}
+
+// ResetIsExecutable resets all changes to the "is_executable" field.
+func (m *ScriptMutation) ResetIsExecutable() {
+	m.is_executable = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ScriptMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ScriptMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Script entity.
+// If the Script object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScriptMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ScriptMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetVars sets the "vars" field.
+func (m *ScriptMutation) SetVars(jm json.RawMessage) {
+	m.vars = &jm
+	m.appendvars = nil
+}
+
+// Vars returns the value of the "vars" field in the mutation.
+func (m *ScriptMutation) Vars() (r json.RawMessage, exists bool) {
+	v := m.vars
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVars returns the old "vars" field's value of the Script entity.
+// If the Script object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScriptMutation) OldVars(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVars is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVars requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVars: %w", err)
+	}
+	return oldValue.Vars, nil
+}
+
+// AppendVars adds jm to the "vars" field.
+func (m *ScriptMutation) AppendVars(jm json.RawMessage) {
+	m.appendvars = append(m.appendvars, jm...)
+}
+
+// AppendedVars returns the list of values that were appended to the "vars" field in this mutation.
+func (m *ScriptMutation) AppendedVars() (json.RawMessage, bool) {
+	if len(m.appendvars) == 0 {
+		return nil, false
+	}
+	return m.appendvars, true
+}
+
+// ClearVars clears the value of the "vars" field.
+func (m *ScriptMutation) ClearVars() {
+	m.vars = nil
+	m.appendvars = nil
+	m.clearedFields[script.FieldVars] = struct{}{}
+}
+
+// VarsCleared returns if the "vars" field was cleared in this mutation.
+func (m *ScriptMutation) VarsCleared() bool {
+	_, ok := m.clearedFields[script.FieldVars]
+	return ok
+}
+
+// ResetVars resets all changes to the "vars" field.
+func (m *ScriptMutation) ResetVars() {
+	m.vars = nil
+	m.appendvars = nil
+	delete(m.clearedFields, script.FieldVars)
+}
+
+// SetModuleName sets the "module_name" field.
+func (m *ScriptMutation) SetModuleName(s string) {
+	m.module_name = &s
+}
+
+// ModuleName returns the value of the "module_name" field in the mutation.
+func (m *ScriptMutation) ModuleName() (r string, exists bool) {
+	v := m.module_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModuleName returns the old "module_name" field's value of the Script entity.
+// If the Script object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScriptMutation) OldModuleName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModuleName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModuleName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModuleName: %w", err)
+	}
+	return oldValue.ModuleName, nil
+}
+
+// ResetModuleName resets all changes to the "module_name" field.
+func (m *ScriptMutation) ResetModuleName() {
+	m.module_name = nil
+}
+
+// Where appends a list predicates to the ScriptMutation builder.
+func (m *ScriptMutation) Where(ps ...predicate.Script) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ScriptMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ScriptMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Script, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ScriptMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ScriptMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Script).
+func (m *ScriptMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ScriptMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.name != nil {
+		fields = append(fields, script.FieldName)
+	}
+	if m.module_id != nil {
+		fields = append(fields, script.FieldModuleID)
+	}
+	if m.is_executable != nil {
+		fields = append(fields, script.FieldIsExecutable)
+	}
+	if m.description != nil {
+		fields = append(fields, script.FieldDescription)
+	}
+	if m.vars != nil {
+		fields = append(fields, script.FieldVars)
+	}
+	if m.module_name != nil {
+		fields = append(fields, script.FieldModuleName)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ScriptMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case script.FieldName:
+		return m.Name()
+	case script.FieldModuleID:
+		return m.ModuleID()
+	case script.FieldIsExecutable:
+		return m.IsExecutable()
+	case script.FieldDescription:
+		return m.Description()
+	case script.FieldVars:
+		return m.Vars()
+	case script.FieldModuleName:
+		return m.ModuleName()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ScriptMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case script.FieldName:
+		return m.OldName(ctx)
+	case script.FieldModuleID:
+		return m.OldModuleID(ctx)
+	case script.FieldIsExecutable:
+		return m.OldIsExecutable(ctx)
+	case script.FieldDescription:
+		return m.OldDescription(ctx)
+	case script.FieldVars:
+		return m.OldVars(ctx)
+	case script.FieldModuleName:
+		return m.OldModuleName(ctx)
+	}
+	return nil, fmt.Errorf("unknown Script field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ScriptMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case script.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case script.FieldModuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleID(v)
+		return nil
+	case script.FieldIsExecutable:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsExecutable(v)
+		return nil
+	case script.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case script.FieldVars:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVars(v)
+		return nil
+	case script.FieldModuleName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleName(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Script field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ScriptMutation) AddedFields() []string {
+	var fields []string
+	if m.addmodule_id != nil {
+		fields = append(fields, script.FieldModuleID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ScriptMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case script.FieldModuleID:
+		return m.AddedModuleID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ScriptMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case script.FieldModuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddModuleID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Script numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ScriptMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(script.FieldVars) {
+		fields = append(fields, script.FieldVars)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ScriptMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ScriptMutation) ClearField(name string) error {
+	switch name {
+	case script.FieldVars:
+		m.ClearVars()
+		return nil
+	}
+	return fmt.Errorf("unknown Script nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ScriptMutation) ResetField(name string) error {
+	switch name {
+	case script.FieldName:
+		m.ResetName()
+		return nil
+	case script.FieldModuleID:
+		m.ResetModuleID()
+		return nil
+	case script.FieldIsExecutable:
+		m.ResetIsExecutable()
+		return nil
+	case script.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case script.FieldVars:
+		m.ResetVars()
+		return nil
+	case script.FieldModuleName:
+		m.ResetModuleName()
+		return nil
+	}
+	return fmt.Errorf("unknown Script field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ScriptMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ScriptMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ScriptMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ScriptMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ScriptMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ScriptMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ScriptMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Script unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ScriptMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Script edge %s", name)
 }
 
 // ServiceMutation represents an operation that mutates the Service nodes in the graph.

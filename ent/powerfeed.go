@@ -30,6 +30,8 @@ type PowerFeed struct {
 	Comments string `json:"comments,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// PathID holds the value of the "_path_id" field.
+	PathID *int `json:"_path_id,omitempty"`
 	// PowerPanelID holds the value of the "power_panel_id" field.
 	PowerPanelID int `json:"power_panel_id,omitempty"`
 	// RackID holds the value of the "rack_id" field.
@@ -54,8 +56,6 @@ type PowerFeed struct {
 	MaxUtilization int `json:"max_utilization,omitempty"`
 	// MarkConnected holds the value of the "mark_connected" field.
 	MarkConnected bool `json:"mark_connected,omitempty"`
-	// CableEnd holds the value of the "cable_end" field.
-	CableEnd *string `json:"cable_end,omitempty"`
 	// TenantID holds the value of the "tenant_id" field.
 	TenantID *int `json:"tenant_id,omitempty"`
 	// AvailablePower holds the value of the "available_power" field.
@@ -64,6 +64,14 @@ type PowerFeed struct {
 	Occupied bool `json:"_occupied,omitempty"`
 	// PowerPanelName holds the value of the "_power_panel_name" field.
 	PowerPanelName string `json:"_power_panel_name,omitempty"`
+	// CableID holds the value of the "cable_id" field.
+	CableID *int `json:"cable_id,omitempty"`
+	// CableEnd holds the value of the "cable_end" field.
+	CableEnd *string `json:"cable_end,omitempty"`
+	// CableConnector holds the value of the "cable_connector" field.
+	CableConnector *int `json:"cable_connector,omitempty"`
+	// CablePositions holds the value of the "cable_positions" field.
+	CablePositions []int `json:"cable_positions,omitempty"`
 	selectValues   sql.SelectValues
 }
 
@@ -72,13 +80,13 @@ func (*PowerFeed) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case powerfeed.FieldCustomFieldData:
+		case powerfeed.FieldCustomFieldData, powerfeed.FieldCablePositions:
 			values[i] = new([]byte)
 		case powerfeed.FieldMarkConnected, powerfeed.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case powerfeed.FieldID, powerfeed.FieldOwnerID, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower:
+		case powerfeed.FieldID, powerfeed.FieldOwnerID, powerfeed.FieldPathID, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower, powerfeed.FieldCableID, powerfeed.FieldCableConnector:
 			values[i] = new(sql.NullInt64)
-		case powerfeed.FieldDescription, powerfeed.FieldComments, powerfeed.FieldName, powerfeed.FieldNameNatural, powerfeed.FieldStatus, powerfeed.FieldType, powerfeed.FieldSupply, powerfeed.FieldPhase, powerfeed.FieldCableEnd, powerfeed.FieldPowerPanelName:
+		case powerfeed.FieldDescription, powerfeed.FieldComments, powerfeed.FieldName, powerfeed.FieldNameNatural, powerfeed.FieldStatus, powerfeed.FieldType, powerfeed.FieldSupply, powerfeed.FieldPhase, powerfeed.FieldPowerPanelName, powerfeed.FieldCableEnd:
 			values[i] = new(sql.NullString)
 		case powerfeed.FieldCreated, powerfeed.FieldLastUpdated:
 			values[i] = new(sql.NullTime)
@@ -143,6 +151,13 @@ func (_m *PowerFeed) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
+			}
+		case powerfeed.FieldPathID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _path_id", values[i])
+			} else if value.Valid {
+				_m.PathID = new(int)
+				*_m.PathID = int(value.Int64)
 			}
 		case powerfeed.FieldPowerPanelID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -217,13 +232,6 @@ func (_m *PowerFeed) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.MarkConnected = value.Bool
 			}
-		case powerfeed.FieldCableEnd:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field cable_end", values[i])
-			} else if value.Valid {
-				_m.CableEnd = new(string)
-				*_m.CableEnd = value.String
-			}
 		case powerfeed.FieldTenantID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field tenant_id", values[i])
@@ -248,6 +256,35 @@ func (_m *PowerFeed) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field _power_panel_name", values[i])
 			} else if value.Valid {
 				_m.PowerPanelName = value.String
+			}
+		case powerfeed.FieldCableID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_id", values[i])
+			} else if value.Valid {
+				_m.CableID = new(int)
+				*_m.CableID = int(value.Int64)
+			}
+		case powerfeed.FieldCableEnd:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_end", values[i])
+			} else if value.Valid {
+				_m.CableEnd = new(string)
+				*_m.CableEnd = value.String
+			}
+		case powerfeed.FieldCableConnector:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_connector", values[i])
+			} else if value.Valid {
+				_m.CableConnector = new(int)
+				*_m.CableConnector = int(value.Int64)
+			}
+		case powerfeed.FieldCablePositions:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_positions", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.CablePositions); err != nil {
+					return fmt.Errorf("unmarshal field cable_positions: %w", err)
+				}
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -302,6 +339,11 @@ func (_m *PowerFeed) String() string {
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")
+	if v := _m.PathID; v != nil {
+		builder.WriteString("_path_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
 	builder.WriteString("power_panel_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.PowerPanelID))
 	builder.WriteString(", ")
@@ -340,11 +382,6 @@ func (_m *PowerFeed) String() string {
 	builder.WriteString("mark_connected=")
 	builder.WriteString(fmt.Sprintf("%v", _m.MarkConnected))
 	builder.WriteString(", ")
-	if v := _m.CableEnd; v != nil {
-		builder.WriteString("cable_end=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
 	if v := _m.TenantID; v != nil {
 		builder.WriteString("tenant_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
@@ -358,6 +395,24 @@ func (_m *PowerFeed) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("_power_panel_name=")
 	builder.WriteString(_m.PowerPanelName)
+	builder.WriteString(", ")
+	if v := _m.CableID; v != nil {
+		builder.WriteString("cable_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.CableEnd; v != nil {
+		builder.WriteString("cable_end=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.CableConnector; v != nil {
+		builder.WriteString("cable_connector=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("cable_positions=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CablePositions))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/powerfeed"
 	"github.com/inventory/inventory/ent/powerpanel"
@@ -227,11 +228,6 @@ func (_c *PowerFeedCreate) check() error {
 	if _, ok := _c.mutation.MarkConnected(); !ok {
 		return &ValidationError{Name: "mark_connected", err: errors.New(`ent: missing required field "PowerFeed.mark_connected"`)}
 	}
-	if v, ok := _c.mutation.CableEnd(); ok {
-		if err := powerfeed.CableEndValidator(v); err != nil {
-			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "PowerFeed.cable_end": %w`, err)}
-		}
-	}
 	if _, ok := _c.mutation.AvailablePower(); !ok {
 		return &ValidationError{Name: "available_power", err: errors.New(`ent: missing required field "PowerFeed.available_power"`)}
 	}
@@ -240,6 +236,11 @@ func (_c *PowerFeedCreate) check() error {
 	}
 	if _, ok := _c.mutation.PowerPanelName(); !ok {
 		return &ValidationError{Name: "_power_panel_name", err: errors.New(`ent: missing required field "PowerFeed._power_panel_name"`)}
+	}
+	if v, ok := _c.mutation.CableEnd(); ok {
+		if err := powerfeed.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "PowerFeed.cable_end": %w`, err)}
+		}
 	}
 	if len(_c.mutation.PowerPanelIDs()) == 0 {
 		return &ValidationError{Name: "power_panel", err: errors.New(`ent: missing required edge "PowerFeed.power_panel"`)}
@@ -290,6 +291,10 @@ func (_c *PowerFeedCreate) createSpec() (*PowerFeed, *sqlgraph.CreateSpec) {
 		_spec.SetField(powerfeed.FieldComments, field.TypeString, value)
 		_node.Comments = value
 	}
+	if value, ok := _c.mutation.PathID(); ok {
+		_spec.SetField(powerfeed.FieldPathID, field.TypeInt, value)
+		_node.PathID = &value
+	}
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(powerfeed.FieldName, field.TypeString, value)
 		_node.Name = value
@@ -330,10 +335,6 @@ func (_c *PowerFeedCreate) createSpec() (*PowerFeed, *sqlgraph.CreateSpec) {
 		_spec.SetField(powerfeed.FieldMarkConnected, field.TypeBool, value)
 		_node.MarkConnected = value
 	}
-	if value, ok := _c.mutation.CableEnd(); ok {
-		_spec.SetField(powerfeed.FieldCableEnd, field.TypeString, value)
-		_node.CableEnd = &value
-	}
 	if value, ok := _c.mutation.AvailablePower(); ok {
 		_spec.SetField(powerfeed.FieldAvailablePower, field.TypeInt, value)
 		_node.AvailablePower = value
@@ -345,6 +346,18 @@ func (_c *PowerFeedCreate) createSpec() (*PowerFeed, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PowerPanelName(); ok {
 		_spec.SetField(powerfeed.FieldPowerPanelName, field.TypeString, value)
 		_node.PowerPanelName = value
+	}
+	if value, ok := _c.mutation.CableEnd(); ok {
+		_spec.SetField(powerfeed.FieldCableEnd, field.TypeString, value)
+		_node.CableEnd = &value
+	}
+	if value, ok := _c.mutation.CableConnector(); ok {
+		_spec.SetField(powerfeed.FieldCableConnector, field.TypeInt, value)
+		_node.CableConnector = &value
+	}
+	if value, ok := _c.mutation.CablePositions(); ok {
+		_spec.SetField(powerfeed.FieldCablePositions, field.TypeJSON, value)
+		_node.CablePositions = value
 	}
 	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -412,6 +425,23 @@ func (_c *PowerFeedCreate) createSpec() (*PowerFeed, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.TenantID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerfeed.CableTable,
+			Columns: []string{powerfeed.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.CableID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

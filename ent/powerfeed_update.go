@@ -9,7 +9,9 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/powerfeed"
 	"github.com/inventory/inventory/ent/powerpanel"
@@ -58,6 +60,12 @@ func (_u *PowerFeedUpdate) ClearRack() *PowerFeedUpdate {
 // ClearTenant clears the "tenant" edge to the Tenant entity.
 func (_u *PowerFeedUpdate) ClearTenant() *PowerFeedUpdate {
 	_u.mutation.ClearTenant()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *PowerFeedUpdate) ClearCable() *PowerFeedUpdate {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -191,6 +199,15 @@ func (_u *PowerFeedUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(powerfeed.FieldComments, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(powerfeed.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(powerfeed.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(powerfeed.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(powerfeed.FieldName, field.TypeString, value)
 	}
@@ -230,12 +247,6 @@ func (_u *PowerFeedUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.MarkConnected(); ok {
 		_spec.SetField(powerfeed.FieldMarkConnected, field.TypeBool, value)
 	}
-	if value, ok := _u.mutation.CableEnd(); ok {
-		_spec.SetField(powerfeed.FieldCableEnd, field.TypeString, value)
-	}
-	if _u.mutation.CableEndCleared() {
-		_spec.ClearField(powerfeed.FieldCableEnd, field.TypeString)
-	}
 	if value, ok := _u.mutation.AvailablePower(); ok {
 		_spec.SetField(powerfeed.FieldAvailablePower, field.TypeInt, value)
 	}
@@ -247,6 +258,32 @@ func (_u *PowerFeedUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.PowerPanelName(); ok {
 		_spec.SetField(powerfeed.FieldPowerPanelName, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(powerfeed.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(powerfeed.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(powerfeed.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(powerfeed.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(powerfeed.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(powerfeed.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, powerfeed.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(powerfeed.FieldCablePositions, field.TypeJSON)
 	}
 	if _u.mutation.OwnerCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -364,6 +401,35 @@ func (_u *PowerFeedUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerfeed.CableTable,
+			Columns: []string{powerfeed.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerfeed.CableTable,
+			Columns: []string{powerfeed.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{powerfeed.Label}
@@ -411,6 +477,12 @@ func (_u *PowerFeedUpdateOne) ClearRack() *PowerFeedUpdateOne {
 // ClearTenant clears the "tenant" edge to the Tenant entity.
 func (_u *PowerFeedUpdateOne) ClearTenant() *PowerFeedUpdateOne {
 	_u.mutation.ClearTenant()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *PowerFeedUpdateOne) ClearCable() *PowerFeedUpdateOne {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -574,6 +646,15 @@ func (_u *PowerFeedUpdateOne) sqlSave(ctx context.Context) (_node *PowerFeed, er
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(powerfeed.FieldComments, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(powerfeed.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(powerfeed.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(powerfeed.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(powerfeed.FieldName, field.TypeString, value)
 	}
@@ -613,12 +694,6 @@ func (_u *PowerFeedUpdateOne) sqlSave(ctx context.Context) (_node *PowerFeed, er
 	if value, ok := _u.mutation.MarkConnected(); ok {
 		_spec.SetField(powerfeed.FieldMarkConnected, field.TypeBool, value)
 	}
-	if value, ok := _u.mutation.CableEnd(); ok {
-		_spec.SetField(powerfeed.FieldCableEnd, field.TypeString, value)
-	}
-	if _u.mutation.CableEndCleared() {
-		_spec.ClearField(powerfeed.FieldCableEnd, field.TypeString)
-	}
 	if value, ok := _u.mutation.AvailablePower(); ok {
 		_spec.SetField(powerfeed.FieldAvailablePower, field.TypeInt, value)
 	}
@@ -630,6 +705,32 @@ func (_u *PowerFeedUpdateOne) sqlSave(ctx context.Context) (_node *PowerFeed, er
 	}
 	if value, ok := _u.mutation.PowerPanelName(); ok {
 		_spec.SetField(powerfeed.FieldPowerPanelName, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(powerfeed.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(powerfeed.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(powerfeed.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(powerfeed.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(powerfeed.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(powerfeed.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, powerfeed.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(powerfeed.FieldCablePositions, field.TypeJSON)
 	}
 	if _u.mutation.OwnerCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -740,6 +841,35 @@ func (_u *PowerFeedUpdateOne) sqlSave(ctx context.Context) (_node *PowerFeed, er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(tenant.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerfeed.CableTable,
+			Columns: []string{powerfeed.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerfeed.CableTable,
+			Columns: []string{powerfeed.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

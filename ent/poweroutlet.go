@@ -46,8 +46,18 @@ type PowerOutlet struct {
 	LocationID *int `json:"_location_id,omitempty"`
 	// RackID holds the value of the "_rack_id" field.
 	RackID *int `json:"_rack_id,omitempty"`
+	// CableID holds the value of the "cable_id" field.
+	CableID *int `json:"cable_id,omitempty"`
+	// CableEnd holds the value of the "cable_end" field.
+	CableEnd *string `json:"cable_end,omitempty"`
+	// CableConnector holds the value of the "cable_connector" field.
+	CableConnector *int `json:"cable_connector,omitempty"`
+	// CablePositions holds the value of the "cable_positions" field.
+	CablePositions []int `json:"cable_positions,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// PathID holds the value of the "_path_id" field.
+	PathID *int `json:"_path_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type *string `json:"type,omitempty"`
 	// Status holds the value of the "status" field.
@@ -66,13 +76,13 @@ func (*PowerOutlet) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case poweroutlet.FieldCustomFieldData:
+		case poweroutlet.FieldCustomFieldData, poweroutlet.FieldCablePositions:
 			values[i] = new([]byte)
 		case poweroutlet.FieldMarkConnected, poweroutlet.FieldOccupied:
 			values[i] = new(sql.NullBool)
-		case poweroutlet.FieldID, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldOwnerID, poweroutlet.FieldPowerPortID:
+		case poweroutlet.FieldID, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldCableID, poweroutlet.FieldCableConnector, poweroutlet.FieldOwnerID, poweroutlet.FieldPathID, poweroutlet.FieldPowerPortID:
 			values[i] = new(sql.NullInt64)
-		case poweroutlet.FieldName, poweroutlet.FieldNameNatural, poweroutlet.FieldLabel, poweroutlet.FieldDescription, poweroutlet.FieldType, poweroutlet.FieldStatus, poweroutlet.FieldColor, poweroutlet.FieldFeedLeg:
+		case poweroutlet.FieldName, poweroutlet.FieldNameNatural, poweroutlet.FieldLabel, poweroutlet.FieldDescription, poweroutlet.FieldCableEnd, poweroutlet.FieldType, poweroutlet.FieldStatus, poweroutlet.FieldColor, poweroutlet.FieldFeedLeg:
 			values[i] = new(sql.NullString)
 		case poweroutlet.FieldCreated, poweroutlet.FieldLastUpdated:
 			values[i] = new(sql.NullTime)
@@ -189,12 +199,48 @@ func (_m *PowerOutlet) assignValues(columns []string, values []any) error {
 				_m.RackID = new(int)
 				*_m.RackID = int(value.Int64)
 			}
+		case poweroutlet.FieldCableID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_id", values[i])
+			} else if value.Valid {
+				_m.CableID = new(int)
+				*_m.CableID = int(value.Int64)
+			}
+		case poweroutlet.FieldCableEnd:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_end", values[i])
+			} else if value.Valid {
+				_m.CableEnd = new(string)
+				*_m.CableEnd = value.String
+			}
+		case poweroutlet.FieldCableConnector:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_connector", values[i])
+			} else if value.Valid {
+				_m.CableConnector = new(int)
+				*_m.CableConnector = int(value.Int64)
+			}
+		case poweroutlet.FieldCablePositions:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field cable_positions", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.CablePositions); err != nil {
+					return fmt.Errorf("unmarshal field cable_positions: %w", err)
+				}
+			}
 		case poweroutlet.FieldOwnerID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
 			} else if value.Valid {
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
+			}
+		case poweroutlet.FieldPathID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _path_id", values[i])
+			} else if value.Valid {
+				_m.PathID = new(int)
+				*_m.PathID = int(value.Int64)
 			}
 		case poweroutlet.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -312,8 +358,31 @@ func (_m *PowerOutlet) String() string {
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")
+	if v := _m.CableID; v != nil {
+		builder.WriteString("cable_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.CableEnd; v != nil {
+		builder.WriteString("cable_end=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.CableConnector; v != nil {
+		builder.WriteString("cable_connector=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("cable_positions=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CablePositions))
+	builder.WriteString(", ")
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PathID; v != nil {
+		builder.WriteString("_path_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

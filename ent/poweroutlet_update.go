@@ -9,7 +9,9 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/owner"
@@ -46,6 +48,12 @@ func (_u *PowerOutletUpdate) ClearDevice() *PowerOutletUpdate {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *PowerOutletUpdate) ClearModule() *PowerOutletUpdate {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *PowerOutletUpdate) ClearCable() *PowerOutletUpdate {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -118,6 +126,11 @@ func (_u *PowerOutletUpdate) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := poweroutlet.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "PowerOutlet.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := poweroutlet.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "PowerOutlet.cable_end": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.GetType(); ok {
@@ -215,6 +228,41 @@ func (_u *PowerOutletUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(poweroutlet.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(poweroutlet.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(poweroutlet.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(poweroutlet.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(poweroutlet.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(poweroutlet.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(poweroutlet.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, poweroutlet.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(poweroutlet.FieldCablePositions, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(poweroutlet.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(poweroutlet.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(poweroutlet.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(poweroutlet.FieldType, field.TypeString, value)
 	}
@@ -284,6 +332,35 @@ func (_u *PowerOutletUpdate) sqlSave(ctx context.Context) (_node int, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   poweroutlet.CableTable,
+			Columns: []string{poweroutlet.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   poweroutlet.CableTable,
+			Columns: []string{poweroutlet.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -387,6 +464,12 @@ func (_u *PowerOutletUpdateOne) ClearModule() *PowerOutletUpdateOne {
 	return _u
 }
 
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *PowerOutletUpdateOne) ClearCable() *PowerOutletUpdateOne {
+	_u.mutation.ClearCable()
+	return _u
+}
+
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (_u *PowerOutletUpdateOne) ClearOwner() *PowerOutletUpdateOne {
 	_u.mutation.ClearOwner()
@@ -469,6 +552,11 @@ func (_u *PowerOutletUpdateOne) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := poweroutlet.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "PowerOutlet.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := poweroutlet.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "PowerOutlet.cable_end": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.GetType(); ok {
@@ -583,6 +671,41 @@ func (_u *PowerOutletUpdateOne) sqlSave(ctx context.Context) (_node *PowerOutlet
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(poweroutlet.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(poweroutlet.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(poweroutlet.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(poweroutlet.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(poweroutlet.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(poweroutlet.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(poweroutlet.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, poweroutlet.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(poweroutlet.FieldCablePositions, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(poweroutlet.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(poweroutlet.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(poweroutlet.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(poweroutlet.FieldType, field.TypeString, value)
 	}
@@ -652,6 +775,35 @@ func (_u *PowerOutletUpdateOne) sqlSave(ctx context.Context) (_node *PowerOutlet
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   poweroutlet.CableTable,
+			Columns: []string{poweroutlet.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   poweroutlet.CableTable,
+			Columns: []string{poweroutlet.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

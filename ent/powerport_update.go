@@ -9,7 +9,9 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/owner"
@@ -45,6 +47,12 @@ func (_u *PowerPortUpdate) ClearDevice() *PowerPortUpdate {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *PowerPortUpdate) ClearModule() *PowerPortUpdate {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *PowerPortUpdate) ClearCable() *PowerPortUpdate {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -111,6 +119,11 @@ func (_u *PowerPortUpdate) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := powerport.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "PowerPort.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := powerport.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "PowerPort.cable_end": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.GetType(); ok {
@@ -203,6 +216,41 @@ func (_u *PowerPortUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(powerport.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(powerport.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(powerport.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(powerport.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(powerport.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(powerport.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(powerport.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, powerport.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(powerport.FieldCablePositions, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(powerport.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(powerport.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(powerport.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(powerport.FieldType, field.TypeString, value)
 	}
@@ -285,6 +333,35 @@ func (_u *PowerPortUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerport.CableTable,
+			Columns: []string{powerport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerport.CableTable,
+			Columns: []string{powerport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.OwnerCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -349,6 +426,12 @@ func (_u *PowerPortUpdateOne) ClearDevice() *PowerPortUpdateOne {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *PowerPortUpdateOne) ClearModule() *PowerPortUpdateOne {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *PowerPortUpdateOne) ClearCable() *PowerPortUpdateOne {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -428,6 +511,11 @@ func (_u *PowerPortUpdateOne) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := powerport.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "PowerPort.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := powerport.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "PowerPort.cable_end": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.GetType(); ok {
@@ -537,6 +625,41 @@ func (_u *PowerPortUpdateOne) sqlSave(ctx context.Context) (_node *PowerPort, er
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(powerport.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(powerport.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(powerport.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(powerport.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(powerport.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(powerport.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(powerport.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, powerport.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(powerport.FieldCablePositions, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PathID(); ok {
+		_spec.SetField(powerport.FieldPathID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPathID(); ok {
+		_spec.AddField(powerport.FieldPathID, field.TypeInt, value)
+	}
+	if _u.mutation.PathIDCleared() {
+		_spec.ClearField(powerport.FieldPathID, field.TypeInt)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(powerport.FieldType, field.TypeString, value)
 	}
@@ -612,6 +735,35 @@ func (_u *PowerPortUpdateOne) sqlSave(ctx context.Context) (_node *PowerPort, er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerport.CableTable,
+			Columns: []string{powerport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   powerport.CableTable,
+			Columns: []string{powerport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/owner"
@@ -154,6 +155,11 @@ func (_c *RearPortCreate) check() error {
 	if _, ok := _c.mutation.Occupied(); !ok {
 		return &ValidationError{Name: "_occupied", err: errors.New(`ent: missing required field "RearPort._occupied"`)}
 	}
+	if v, ok := _c.mutation.CableEnd(); ok {
+		if err := rearport.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "RearPort.cable_end": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.GetType(); !ok {
 		return &ValidationError{Name: "type", err: errors.New(`ent: missing required field "RearPort.type"`)}
 	}
@@ -258,6 +264,18 @@ func (_c *RearPortCreate) createSpec() (*RearPort, *sqlgraph.CreateSpec) {
 		_spec.SetField(rearport.FieldRackID, field.TypeInt, value)
 		_node.RackID = &value
 	}
+	if value, ok := _c.mutation.CableEnd(); ok {
+		_spec.SetField(rearport.FieldCableEnd, field.TypeString, value)
+		_node.CableEnd = &value
+	}
+	if value, ok := _c.mutation.CableConnector(); ok {
+		_spec.SetField(rearport.FieldCableConnector, field.TypeInt, value)
+		_node.CableConnector = &value
+	}
+	if value, ok := _c.mutation.CablePositions(); ok {
+		_spec.SetField(rearport.FieldCablePositions, field.TypeJSON, value)
+		_node.CablePositions = value
+	}
 	if value, ok := _c.mutation.GetType(); ok {
 		_spec.SetField(rearport.FieldType, field.TypeString, value)
 		_node.Type = value
@@ -306,6 +324,23 @@ func (_c *RearPortCreate) createSpec() (*RearPort, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.ModuleID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rearport.CableTable,
+			Columns: []string{rearport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.CableID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {

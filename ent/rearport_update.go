@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/owner"
@@ -46,6 +47,12 @@ func (_u *RearPortUpdate) ClearDevice() *RearPortUpdate {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *RearPortUpdate) ClearModule() *RearPortUpdate {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *RearPortUpdate) ClearCable() *RearPortUpdate {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -112,6 +119,11 @@ func (_u *RearPortUpdate) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := rearport.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "RearPort.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := rearport.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "RearPort.cable_end": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.GetType(); ok {
@@ -204,6 +216,32 @@ func (_u *RearPortUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(rearport.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(rearport.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(rearport.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(rearport.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(rearport.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(rearport.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(rearport.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, rearport.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(rearport.FieldCablePositions, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(rearport.FieldType, field.TypeString, value)
 	}
@@ -282,6 +320,35 @@ func (_u *RearPortUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rearport.CableTable,
+			Columns: []string{rearport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rearport.CableTable,
+			Columns: []string{rearport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.OwnerCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -346,6 +413,12 @@ func (_u *RearPortUpdateOne) ClearDevice() *RearPortUpdateOne {
 // ClearModule clears the "module" edge to the Module entity.
 func (_u *RearPortUpdateOne) ClearModule() *RearPortUpdateOne {
 	_u.mutation.ClearModule()
+	return _u
+}
+
+// ClearCable clears the "cable" edge to the Cable entity.
+func (_u *RearPortUpdateOne) ClearCable() *RearPortUpdateOne {
+	_u.mutation.ClearCable()
 	return _u
 }
 
@@ -425,6 +498,11 @@ func (_u *RearPortUpdateOne) check() error {
 	if v, ok := _u.mutation.Description(); ok {
 		if err := rearport.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "RearPort.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CableEnd(); ok {
+		if err := rearport.CableEndValidator(v); err != nil {
+			return &ValidationError{Name: "cable_end", err: fmt.Errorf(`ent: validator failed for field "RearPort.cable_end": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.GetType(); ok {
@@ -534,6 +612,32 @@ func (_u *RearPortUpdateOne) sqlSave(ctx context.Context) (_node *RearPort, err 
 	if _u.mutation.RackIDCleared() {
 		_spec.ClearField(rearport.FieldRackID, field.TypeInt)
 	}
+	if value, ok := _u.mutation.CableEnd(); ok {
+		_spec.SetField(rearport.FieldCableEnd, field.TypeString, value)
+	}
+	if _u.mutation.CableEndCleared() {
+		_spec.ClearField(rearport.FieldCableEnd, field.TypeString)
+	}
+	if value, ok := _u.mutation.CableConnector(); ok {
+		_spec.SetField(rearport.FieldCableConnector, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCableConnector(); ok {
+		_spec.AddField(rearport.FieldCableConnector, field.TypeInt, value)
+	}
+	if _u.mutation.CableConnectorCleared() {
+		_spec.ClearField(rearport.FieldCableConnector, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CablePositions(); ok {
+		_spec.SetField(rearport.FieldCablePositions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCablePositions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, rearport.FieldCablePositions, value)
+		})
+	}
+	if _u.mutation.CablePositionsCleared() {
+		_spec.ClearField(rearport.FieldCablePositions, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(rearport.FieldType, field.TypeString, value)
 	}
@@ -605,6 +709,35 @@ func (_u *RearPortUpdateOne) sqlSave(ctx context.Context) (_node *RearPort, err 
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CableCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rearport.CableTable,
+			Columns: []string{rearport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CableIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   rearport.CableTable,
+			Columns: []string{rearport.CableColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

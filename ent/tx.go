@@ -22,6 +22,16 @@ type Tx struct {
 	Aggregate *AggregateClient
 	// Bookmark is the client for interacting with the Bookmark builders.
 	Bookmark *BookmarkClient
+	// Cable is the client for interacting with the Cable builders.
+	Cable *CableClient
+	// CableBundle is the client for interacting with the CableBundle builders.
+	CableBundle *CableBundleClient
+	// CablePath is the client for interacting with the CablePath builders.
+	CablePath *CablePathClient
+	// CablePathNode is the client for interacting with the CablePathNode builders.
+	CablePathNode *CablePathNodeClient
+	// CableTermination is the client for interacting with the CableTermination builders.
+	CableTermination *CableTerminationClient
 	// Circuit is the client for interacting with the Circuit builders.
 	Circuit *CircuitClient
 	// CircuitGroup is the client for interacting with the CircuitGroup builders.
@@ -116,6 +126,8 @@ type Tx struct {
 	Location *LocationClient
 	// MACAddress is the client for interacting with the MACAddress builders.
 	MACAddress *MACAddressClient
+	// ManagedFile is the client for interacting with the ManagedFile builders.
+	ManagedFile *ManagedFileClient
 	// Manufacturer is the client for interacting with the Manufacturer builders.
 	Manufacturer *ManufacturerClient
 	// Module is the client for interacting with the Module builders.
@@ -188,6 +200,8 @@ type Tx struct {
 	RouteTarget *RouteTargetClient
 	// SavedFilter is the client for interacting with the SavedFilter builders.
 	SavedFilter *SavedFilterClient
+	// Script is the client for interacting with the Script builders.
+	Script *ScriptClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
 	// ServiceTemplate is the client for interacting with the ServiceTemplate builders.
@@ -379,6 +393,11 @@ func (tx *Tx) init() {
 	tx.ASNRange = NewASNRangeClient(tx.config)
 	tx.Aggregate = NewAggregateClient(tx.config)
 	tx.Bookmark = NewBookmarkClient(tx.config)
+	tx.Cable = NewCableClient(tx.config)
+	tx.CableBundle = NewCableBundleClient(tx.config)
+	tx.CablePath = NewCablePathClient(tx.config)
+	tx.CablePathNode = NewCablePathNodeClient(tx.config)
+	tx.CableTermination = NewCableTerminationClient(tx.config)
 	tx.Circuit = NewCircuitClient(tx.config)
 	tx.CircuitGroup = NewCircuitGroupClient(tx.config)
 	tx.CircuitGroupAssignment = NewCircuitGroupAssignmentClient(tx.config)
@@ -426,6 +445,7 @@ func (tx *Tx) init() {
 	tx.JournalEntry = NewJournalEntryClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.MACAddress = NewMACAddressClient(tx.config)
+	tx.ManagedFile = NewManagedFileClient(tx.config)
 	tx.Manufacturer = NewManufacturerClient(tx.config)
 	tx.Module = NewModuleClient(tx.config)
 	tx.ModuleBay = NewModuleBayClient(tx.config)
@@ -462,6 +482,7 @@ func (tx *Tx) init() {
 	tx.Role = NewRoleClient(tx.config)
 	tx.RouteTarget = NewRouteTargetClient(tx.config)
 	tx.SavedFilter = NewSavedFilterClient(tx.config)
+	tx.Script = NewScriptClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)
 	tx.ServiceTemplate = NewServiceTemplateClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)

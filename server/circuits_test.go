@@ -407,7 +407,9 @@ func TestCircuitListQueries(t *testing.T) {
 		cost := func(q string) int64 {
 			e.DB.Cache.Bump()
 			before := e.DB.Queries.Load()
-			r := a.Must(http.StatusOK, "GET", circuitsPath+"?limit=50&"+q, nil)
+			// limit 51: both pages are short, so neither runs a count query (a
+			// short page knows its count); the comparison is of the page's loads.
+			r := a.Must(http.StatusOK, "GET", circuitsPath+"?limit=51&"+q, nil)
 			for _, c := range r.Results() {
 				ta, _ := c["termination_a"].(map[string]any)
 				tz, _ := c["termination_z"].(map[string]any)

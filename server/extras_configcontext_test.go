@@ -312,7 +312,9 @@ func TestConfigContextListQueries(t *testing.T) {
 		cost := func(q string) int64 {
 			e.DB.Cache.Bump()
 			before := e.DB.Queries.Load()
-			a.Must(http.StatusOK, "GET", devicesPath+"?limit=50&"+q, nil)
+			// limit 51: both pages are short, so neither runs a count query (a
+			// short page knows its count); the comparison is of the page's loads.
+			a.Must(http.StatusOK, "GET", devicesPath+"?limit=51&"+q, nil)
 			return e.DB.Queries.Load() - before
 		}
 		two, fifty := strings.Join(ids[:2], "&"), strings.Join(ids, "&")

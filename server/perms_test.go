@@ -25,7 +25,26 @@ func next() int { return int(seq.Add(1)) }
 // The world (the related objects already created) is shared by all models
 // of one database.
 func permFixture(t *testing.T, w *world, d *resource.Descriptor) func(e *servertest.Env, self int) map[string]any {
+	if d.ContentType() == "extras.script" {
+		// Scripts come from uploaded modules: one module, one script.
+		var n int
+		return func(e *servertest.Env, _ int) map[string]any {
+			n++
+			body, ct := moduleForm(t, fmt.Sprintf("perm_%d.py", n), []byte("from extras.scripts import Script\nclass Perm(Script):\n    pass\n"))
+			e.Admin().Must(http.StatusCreated, "POST", "/api/extras/scripts/upload/", body, ct)
+			return nil
+		}
+	}
 	if d.ReadOnlyAPI {
+		if d.ContentType() == "dcim.cabletermination" {
+			// A cable makes its terminations.
+			cables := resource.ByContentType("dcim.cable")
+			mk := permFixture(t, w, cables)
+			return func(e *servertest.Env, _ int) map[string]any {
+				e.Admin().Must(http.StatusCreated, "POST", cables.ListURL(""), mk(e, 1))
+				return nil
+			}
+		}
 		sites := resource.ByContentType("dcim.site")
 		site := permFixture(t, w, sites) // one counter for the sites made
 		var n int
@@ -96,7 +115,8 @@ func TestPermissionsEveryModel(t *testing.T) {
 				create := func() int {
 					if d.ReadOnlyAPI {
 						fx(e, 1)
-						return int(e.Must(http.StatusOK, "GET", list+"?limit=1", nil).Results()[0]["id"].(float64))
+						// The newest row (scripts are ordered by module).
+						return int(e.Must(http.StatusOK, "GET", list+"?limit=1&ordering=-id", nil).Results()[0]["id"].(float64))
 					}
 					return id(e.Must(http.StatusCreated, "POST", list, fx(e, 1)))
 				}

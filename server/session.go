@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -187,16 +186,11 @@ func (s *Server) login(c *gin.Context) error {
 // long and does not tell which usernames exist.
 func (s *Server) passwordMatches(u *ent.User, pw string) bool {
 	if u == nil || !u.IsActive {
-		auth.CheckPassword(dummyHash(), pw)
+		auth.CheckPassword(auth.DummyHash(), pw)
 		return false
 	}
 	return auth.CheckPassword(u.Password, pw)
 }
-
-var dummyHash = sync.OnceValue(func() string {
-	h, _ := auth.HashPassword(session.NewSecret())
-	return h
-})
 
 // logoutForm is the page of the logout button (a logout is a POST, so
 // that no link or image of another page logs anyone out).

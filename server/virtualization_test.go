@@ -404,7 +404,9 @@ func TestVirtualMachineListQueries(t *testing.T) {
 		cost := func(q string) int64 {
 			e.DB.Cache.Bump()
 			before := e.DB.Queries.Load()
-			r := a.Must(http.StatusOK, "GET", vmsPath+"?limit=50&"+q, nil)
+			// limit 51: both pages are short, so neither runs a count query (a
+			// short page knows its count); the comparison is of the page's loads.
+			r := a.Must(http.StatusOK, "GET", vmsPath+"?limit=51&"+q, nil)
 			for _, v := range r.Results() {
 				if v["cluster"] == nil || v["site"] == nil || v["platform"] == nil || v["primary_ip4"] == nil ||
 					v["primary_ip6"] == nil || v["config_context"] == nil {

@@ -59,6 +59,9 @@ type entry struct {
 	// implicit objects were captured because a delete may cascade to them
 	// or clear their key; unchanged, they produce nothing.
 	implicit bool
+	// touched objects changed in what they show, not in their columns
+	// (api.Touching): an update record even when the snapshot is the same.
+	touched bool
 }
 
 // changeset collects the changes of one transaction.
@@ -113,7 +116,40 @@ func Track(ctx context.Context, tx *ent.Tx, actor Actor) context.Context {
 		})
 	})
 	ctx = context.WithValue(ctx, changesetKey{}, cs)
-	return api.WithSaver(ctx, cs.saving)
+	return api.WithToucher(api.WithCreator(api.WithSaver(ctx, cs.saving), cs.creating), cs.touching)
+}
+
+// touching records rows whose representation changed without their
+// columns (api.Touching): each gets an update record and event.
+func (cs *changeset) touching(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
+	d := resource.ByContentType(contentType)
+	mc, ok := m.(mutationClient)
+	if d == nil || !d.Logged || !ok {
+		return nil
+	}
+	if err := cs.capture(ctx, resource.Store{Dialect: mc.DriverDialect(), Q: mc.Client()}, d, ids, "", false); err != nil {
+		return err
+	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	for _, id := range ids {
+		if e := cs.objs[objKey{d.ContentType(), id}]; e != nil {
+			e.touched = true
+		}
+	}
+	return nil
+}
+
+// creating records rows a hook inserted with SQL as created (api.Created).
+func (cs *changeset) creating(_ context.Context, _ ent.Mutation, contentType string, ids []int) error {
+	d := resource.ByContentType(contentType)
+	if d == nil || !d.Logged {
+		return nil
+	}
+	for _, id := range ids {
+		cs.created(d, id, "")
+	}
+	return nil
 }
 
 // saving captures rows a hook rewrites as NetBox's save() would (api.Saving):
@@ -369,7 +405,7 @@ func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
 			if same && e.implicit {
 				continue
 			}
-			recs = append(recs, record{e: e, action: "update", event: EventUpdated, pre: e.pre, post: f.snap, data: f.data, repr: f.repr, writeChange: !same})
+			recs = append(recs, record{e: e, action: "update", event: EventUpdated, pre: e.pre, post: f.snap, data: f.data, repr: f.repr, writeChange: !same || e.touched})
 		default:
 			if !bytes.Equal(e.pre, e.lastSnap) {
 				// Updated, then deleted: NetBox keeps both records.

@@ -47,6 +47,8 @@ type benchOptions struct {
 	ipAddresses int
 	// allocAddresses fill the start of the /16 of the available-ips scenario.
 	allocAddresses int
+	// cableRequests bulk cable creates of 1000 cables (bench_cables.go).
+	cableRequests int
 }
 
 // bench seeds a fresh database, serves it on loopback in this process and
@@ -74,6 +76,7 @@ func bench(args []string) error {
 	fs.IntVar(&o.bulkMax, "bulk-requests", envInt("INVENTORY_BENCH_BULK_REQUESTS", 10), "at most this many requests per bulk write scenario (env INVENTORY_BENCH_BULK_REQUESTS)")
 	fs.IntVar(&o.ipAddresses, "ip-addresses", envInt("INVENTORY_BENCH_IP_ADDRESSES", 100000), "IP addresses to seed, spread over sixteen /16s (env INVENTORY_BENCH_IP_ADDRESSES)")
 	fs.IntVar(&o.allocAddresses, "alloc-addresses", envInt("INVENTORY_BENCH_ALLOC_ADDRESSES", 50000), "IP addresses taking the start of the /16 whose available IPs are listed (env INVENTORY_BENCH_ALLOC_ADDRESSES)")
+	fs.IntVar(&o.cableRequests, "cable-requests", envInt("INVENTORY_BENCH_CABLE_REQUESTS", 3), "bulk creates of 1000 cables between 2000 fresh interfaces (seeded; -1: no cable scenarios) (env INVENTORY_BENCH_CABLE_REQUESTS)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the seeded database after the run (its location is printed) for a closer look")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -97,7 +100,7 @@ func bench(args []string) error {
 	}
 	defer cleanup()
 
-	d, err := db.Open(ctx, dsn)
+	d, err := db.Open(ctx, dsn, db.CountStatements())
 	if err != nil {
 		return err
 	}
@@ -151,6 +154,7 @@ func bench(args []string) error {
 	}
 
 	l := newLoader("http://"+ln.Addr().String(), "Token "+token, o)
+	l.statements = func() int64 { return d.Queries.Load() + d.Statements.Load() }
 	return l.run(ctx, seed)
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -47,6 +48,7 @@ type benchResult struct {
 	elapsed          time.Duration
 	lat              []time.Duration // sorted
 	rows             int             // objects in the first response
+	stmts            float64         // SQL statements per measured request
 	firstErr         string
 }
 
@@ -67,10 +69,16 @@ func (r *benchResult) pct(p float64) time.Duration {
 
 type loader struct {
 	base, auth string
+	// statements is the number of SQL statements the server has sent so
+	// far (ent/db's counters: every read through the resource layer's
+	// store, every statement of the write client); "stmts" is its growth
+	// per request of a scenario.
+	statements func() int64
 	o          *benchOptions
 	client     *http.Client
 	bulkSeq    atomic.Int64
 	deviceSeq  atomic.Int64
+	cableSeq   atomic.Int64
 }
 
 func newLoader(base, auth string, o *benchOptions) *loader {
@@ -123,6 +131,7 @@ func (l *loader) runScenario(ctx context.Context, sc *benchScenario) *benchResul
 		l.drive(ctx, sc, l.o.warmup, nil)
 	}
 	var mu sync.Mutex
+	before := l.statements()
 	t0 := time.Now()
 	l.drive(ctx, sc, l.o.duration, func(lat []time.Duration, errs int, firstErr string) {
 		mu.Lock()
@@ -135,6 +144,7 @@ func (l *loader) runScenario(ctx context.Context, sc *benchScenario) *benchResul
 	})
 	res.elapsed = time.Since(t0)
 	res.requests = len(res.lat)
+	res.stmts = float64(l.statements()-before) / float64(max(1, res.requests+res.errors))
 	sort.Slice(res.lat, func(i, j int) bool { return res.lat[i] < res.lat[j] })
 	return res
 }
@@ -249,6 +259,16 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 		{name: "filter tag", clients: C, warm: true, next: get(model + "?limit=50&tag=" + tag)},
 		{name: "filter cf_" + benchCF, clients: C, warm: true, next: get(model + "?limit=50&cf_" + benchCF + "=value-42")},
 		{name: "filter name__ic+tag+cf_ (sites)", clients: C, warm: true, next: get("/api/dcim/sites/?limit=50&name__ic=site%200&tag=" + tag + "&cf_" + benchCF + "=value-4")},
+		// Issue 15: searches and string lookups against an equality filter
+		// on an indexed column (the prefixes' cached site), and an offset
+		// page at 90% against the first.
+		{name: "filter site_id (indexed equality)", clients: C, warm: true, next: get(fmt.Sprintf("%s?limit=50&site_id=%d", model, s.sites[4]))},
+		{name: "q", clients: C, warm: true, next: get(model + "?limit=50&q=" + url.QueryEscape("benchmark prefix 1234"))},
+		{name: "filter description__ic", clients: C, warm: true, next: get(model + "?limit=50&description__ic=" + url.QueryEscape("PREFIX 777"))},
+		{name: "filter description__isw", clients: C, warm: true, next: get(model + "?limit=50&description__isw=" + url.QueryEscape("Benchmark prefix 4321"))},
+		{name: "filter status", clients: C, warm: true, next: get(model + "?limit=50&status=container")},
+		{name: "offset first page", clients: C, warm: true, next: get(model + "?limit=50")},
+		{name: "offset deep page (90%)", clients: C, warm: true, next: get(fmt.Sprintf("%s?limit=50&offset=%d", model, len(ids)*9/10))},
 		{name: "cursor first page", clients: C, warm: true, next: get(model + "?start=0&limit=50")},
 		{name: "cursor deep page (90%)", clients: C, warm: true, next: get(fmt.Sprintf("%s?start=%d&limit=50", model, deep))},
 	}
@@ -278,6 +298,7 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 	}
 	out = append(out, l.ipScenarios(s)...)
 	out = append(out, l.allocScenarios(s.alloc)...)
+	out = append(out, l.cableScenarios(s.cables)...)
 	if s.deviceType != 0 {
 		out = append(out, &benchScenario{name: fmt.Sprintf("create 100 devices (%d+2 templates)", benchTemplates), clients: 1,
 			maxReqs: l.o.bulkMax, next: func(_ *rand.Rand, _ int64) benchReq { return l.deviceCreate(s) }})
@@ -345,7 +366,7 @@ func (l *loader) run(ctx context.Context, s *benchSeed) error {
 			only = append(only, strings.ToLower(w))
 		}
 	}
-	fmt.Printf("%-34s %7s %8s %9s %9s %9s %6s  %s\n", "scenario", "clients", "requests", "req/s", "p50", "p99", "rows", "target")
+	fmt.Printf("%-34s %7s %8s %9s %9s %9s %6s %6s  %s\n", "scenario", "clients", "requests", "req/s", "p50", "p99", "rows", "stmts", "target")
 	results := map[string]*benchResult{}
 	failed := 0
 	for _, sc := range l.scenarios(s) {
@@ -370,8 +391,22 @@ func (l *loader) run(ctx context.Context, s *benchSeed) error {
 				target = fmt.Sprintf("p50 within 20%% of first page (%.2fx)  %s", ratio, passMiss(ratio <= 1.2))
 			}
 		}
-		fmt.Printf("%-34s %7d %8d %9.1f %9s %9s %6s  %s\n", r.name, r.clients, r.requests, r.rps(),
-			fmtDur(r.pct(0.5)), fmtDur(r.pct(0.99)), fmtRows(r.rows), target)
+		// Issue 15's bounds: an offset page at depth within 2x of the
+		// first, searches within 3x of an equality filter on an index.
+		ratioTo := func(base string, bound float64) {
+			if b := results[base]; b != nil && b.requests > 0 && r.requests > 0 {
+				ratio := float64(r.pct(0.5)) / float64(b.pct(0.5))
+				target = fmt.Sprintf("p50 within %gx of %s (%.2fx)  %s", bound, base, ratio, passMiss(ratio <= bound))
+			}
+		}
+		switch {
+		case sc.name == "offset deep page (90%)":
+			ratioTo("offset first page", 2)
+		case sc.name == "q" || strings.HasPrefix(sc.name, "filter description__") || strings.HasPrefix(sc.name, "filter cf_"):
+			ratioTo("filter site_id (indexed equality)", 3)
+		}
+		fmt.Printf("%-34s %7d %8d %9.1f %9s %9s %6s %6.1f  %s\n", r.name, r.clients, r.requests, r.rps(),
+			fmtDur(r.pct(0.5)), fmtDur(r.pct(0.99)), fmtRows(r.rows), r.stmts, target)
 		if r.errors > 0 || r.firstErr != "" {
 			failed++
 			fmt.Printf("  ! %d failed requests; first: %s\n", r.errors, r.firstErr)

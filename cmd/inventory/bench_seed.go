@@ -30,6 +30,8 @@ type benchSeed struct {
 	ipAddresses            []int // bench_ipaddr.go
 	// alloc: the parents of the allocation scenarios (bench_alloc.go).
 	alloc allocSeed
+	// cables: the interfaces of the cable scenarios (bench_cables.go).
+	cables cableSeed
 }
 
 // benchTemplates is the number of interface templates of the benchmark's
@@ -205,6 +207,9 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		return nil, err
 	}
 	if s.alloc, err = seedAlloc(create, o); err != nil {
+		return nil, err
+	}
+	if s.cables, err = seedCables(create, s, o.cableRequests); err != nil {
 		return nil, err
 	}
 	el := time.Since(start)

@@ -55,8 +55,18 @@ const (
 	FieldRegionID = "_region_id"
 	// FieldSiteGroupID holds the string denoting the _site_group_id field in the database.
 	FieldSiteGroupID = "_site_group_id"
+	// FieldCableID holds the string denoting the cable_id field in the database.
+	FieldCableID = "cable_id"
+	// FieldCableEnd holds the string denoting the cable_end field in the database.
+	FieldCableEnd = "cable_end"
+	// FieldCableConnector holds the string denoting the cable_connector field in the database.
+	FieldCableConnector = "cable_connector"
+	// FieldCablePositions holds the string denoting the cable_positions field in the database.
+	FieldCablePositions = "cable_positions"
 	// EdgeCircuit holds the string denoting the circuit edge name in mutations.
 	EdgeCircuit = "circuit"
+	// EdgeCable holds the string denoting the cable edge name in mutations.
+	EdgeCable = "cable"
 	// Table holds the table name of the circuittermination in the database.
 	Table = "circuits_circuittermination"
 	// CircuitTable is the table that holds the circuit relation/edge.
@@ -66,6 +76,13 @@ const (
 	CircuitInverseTable = "circuits_circuit"
 	// CircuitColumn is the table column denoting the circuit relation/edge.
 	CircuitColumn = "circuit_id"
+	// CableTable is the table that holds the cable relation/edge.
+	CableTable = "circuits_circuittermination"
+	// CableInverseTable is the table name for the Cable entity.
+	// It exists in this package in order to avoid circular dependency with the "cable" package.
+	CableInverseTable = "dcim_cable"
+	// CableColumn is the table column denoting the cable relation/edge.
+	CableColumn = "cable_id"
 )
 
 // Columns holds all SQL columns for circuittermination fields.
@@ -91,6 +108,10 @@ var Columns = []string{
 	FieldSiteID,
 	FieldRegionID,
 	FieldSiteGroupID,
+	FieldCableID,
+	FieldCableEnd,
+	FieldCableConnector,
+	FieldCablePositions,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -142,6 +163,8 @@ var (
 	DefaultOccupied bool
 	// DefaultCircuitCid holds the default value on creation for the "_circuit_cid" field.
 	DefaultCircuitCid string
+	// CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	CableEndValidator func(string) error
 )
 
 // OrderOption defines the ordering options for the CircuitTermination queries.
@@ -247,10 +270,32 @@ func BySiteGroupID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSiteGroupID, opts...).ToFunc()
 }
 
+// ByCableID orders the results by the cable_id field.
+func ByCableID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCableID, opts...).ToFunc()
+}
+
+// ByCableEnd orders the results by the cable_end field.
+func ByCableEnd(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCableEnd, opts...).ToFunc()
+}
+
+// ByCableConnector orders the results by the cable_connector field.
+func ByCableConnector(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCableConnector, opts...).ToFunc()
+}
+
 // ByCircuitField orders the results by circuit field.
 func ByCircuitField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newCircuitStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByCableField orders the results by cable field.
+func ByCableField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCableStep(), sql.OrderByField(field, opts...))
 	}
 }
 func newCircuitStep() *sqlgraph.Step {
@@ -258,5 +303,12 @@ func newCircuitStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(CircuitInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, CircuitTable, CircuitColumn),
+	)
+}
+func newCableStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(CableInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, CableTable, CableColumn),
 	)
 }

@@ -150,6 +150,21 @@ func SiteGroupID(v int) predicate.CircuitTermination {
 	return predicate.CircuitTermination(sql.FieldEQ(FieldSiteGroupID, v))
 }
 
+// CableID applies equality check predicate on the "cable_id" field. It's identical to CableIDEQ.
+func CableID(v int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldEQ(FieldCableID, v))
+}
+
+// CableEnd applies equality check predicate on the "cable_end" field. It's identical to CableEndEQ.
+func CableEnd(v string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldEQ(FieldCableEnd, v))
+}
+
+// CableConnector applies equality check predicate on the "cable_connector" field. It's identical to CableConnectorEQ.
+func CableConnector(v int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldEQ(FieldCableConnector, v))
+}
+
 // CreatedEQ applies the EQ predicate on the "created" field.
 func CreatedEQ(v time.Time) predicate.CircuitTermination {
 	return predicate.CircuitTermination(sql.FieldEQ(FieldCreated, v))
@@ -1090,6 +1105,171 @@ func SiteGroupIDNotNil() predicate.CircuitTermination {
 	return predicate.CircuitTermination(sql.FieldNotNull(FieldSiteGroupID))
 }
 
+// CableIDEQ applies the EQ predicate on the "cable_id" field.
+func CableIDEQ(v int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldEQ(FieldCableID, v))
+}
+
+// CableIDNEQ applies the NEQ predicate on the "cable_id" field.
+func CableIDNEQ(v int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldNEQ(FieldCableID, v))
+}
+
+// CableIDIn applies the In predicate on the "cable_id" field.
+func CableIDIn(vs ...int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldIn(FieldCableID, vs...))
+}
+
+// CableIDNotIn applies the NotIn predicate on the "cable_id" field.
+func CableIDNotIn(vs ...int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldNotIn(FieldCableID, vs...))
+}
+
+// CableIDIsNil applies the IsNil predicate on the "cable_id" field.
+func CableIDIsNil() predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldIsNull(FieldCableID))
+}
+
+// CableIDNotNil applies the NotNil predicate on the "cable_id" field.
+func CableIDNotNil() predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldNotNull(FieldCableID))
+}
+
+// CableEndEQ applies the EQ predicate on the "cable_end" field.
+func CableEndEQ(v string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldEQ(FieldCableEnd, v))
+}
+
+// CableEndNEQ applies the NEQ predicate on the "cable_end" field.
+func CableEndNEQ(v string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldNEQ(FieldCableEnd, v))
+}
+
+// CableEndIn applies the In predicate on the "cable_end" field.
+func CableEndIn(vs ...string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldIn(FieldCableEnd, vs...))
+}
+
+// CableEndNotIn applies the NotIn predicate on the "cable_end" field.
+func CableEndNotIn(vs ...string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldNotIn(FieldCableEnd, vs...))
+}
+
+// CableEndGT applies the GT predicate on the "cable_end" field.
+func CableEndGT(v string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldGT(FieldCableEnd, v))
+}
+
+// CableEndGTE applies the GTE predicate on the "cable_end" field.
+func CableEndGTE(v string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldGTE(FieldCableEnd, v))
+}
+
+// CableEndLT applies the LT predicate on the "cable_end" field.
+func CableEndLT(v string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldLT(FieldCableEnd, v))
+}
+
+// CableEndLTE applies the LTE predicate on the "cable_end" field.
+func CableEndLTE(v string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldLTE(FieldCableEnd, v))
+}
+
+// CableEndContains applies the Contains predicate on the "cable_end" field.
+func CableEndContains(v string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldContains(FieldCableEnd, v))
+}
+
+// CableEndHasPrefix applies the HasPrefix predicate on the "cable_end" field.
+func CableEndHasPrefix(v string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldHasPrefix(FieldCableEnd, v))
+}
+
+// CableEndHasSuffix applies the HasSuffix predicate on the "cable_end" field.
+func CableEndHasSuffix(v string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldHasSuffix(FieldCableEnd, v))
+}
+
+// CableEndIsNil applies the IsNil predicate on the "cable_end" field.
+func CableEndIsNil() predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldIsNull(FieldCableEnd))
+}
+
+// CableEndNotNil applies the NotNil predicate on the "cable_end" field.
+func CableEndNotNil() predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldNotNull(FieldCableEnd))
+}
+
+// CableEndEqualFold applies the EqualFold predicate on the "cable_end" field.
+func CableEndEqualFold(v string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldEqualFold(FieldCableEnd, v))
+}
+
+// CableEndContainsFold applies the ContainsFold predicate on the "cable_end" field.
+func CableEndContainsFold(v string) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldContainsFold(FieldCableEnd, v))
+}
+
+// CableConnectorEQ applies the EQ predicate on the "cable_connector" field.
+func CableConnectorEQ(v int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldEQ(FieldCableConnector, v))
+}
+
+// CableConnectorNEQ applies the NEQ predicate on the "cable_connector" field.
+func CableConnectorNEQ(v int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldNEQ(FieldCableConnector, v))
+}
+
+// CableConnectorIn applies the In predicate on the "cable_connector" field.
+func CableConnectorIn(vs ...int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldIn(FieldCableConnector, vs...))
+}
+
+// CableConnectorNotIn applies the NotIn predicate on the "cable_connector" field.
+func CableConnectorNotIn(vs ...int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldNotIn(FieldCableConnector, vs...))
+}
+
+// CableConnectorGT applies the GT predicate on the "cable_connector" field.
+func CableConnectorGT(v int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldGT(FieldCableConnector, v))
+}
+
+// CableConnectorGTE applies the GTE predicate on the "cable_connector" field.
+func CableConnectorGTE(v int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldGTE(FieldCableConnector, v))
+}
+
+// CableConnectorLT applies the LT predicate on the "cable_connector" field.
+func CableConnectorLT(v int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldLT(FieldCableConnector, v))
+}
+
+// CableConnectorLTE applies the LTE predicate on the "cable_connector" field.
+func CableConnectorLTE(v int) predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldLTE(FieldCableConnector, v))
+}
+
+// CableConnectorIsNil applies the IsNil predicate on the "cable_connector" field.
+func CableConnectorIsNil() predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldIsNull(FieldCableConnector))
+}
+
+// CableConnectorNotNil applies the NotNil predicate on the "cable_connector" field.
+func CableConnectorNotNil() predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldNotNull(FieldCableConnector))
+}
+
+// CablePositionsIsNil applies the IsNil predicate on the "cable_positions" field.
+func CablePositionsIsNil() predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldIsNull(FieldCablePositions))
+}
+
+// CablePositionsNotNil applies the NotNil predicate on the "cable_positions" field.
+func CablePositionsNotNil() predicate.CircuitTermination {
+	return predicate.CircuitTermination(sql.FieldNotNull(FieldCablePositions))
+}
+
 // HasCircuit applies the HasEdge predicate on the "circuit" edge.
 func HasCircuit() predicate.CircuitTermination {
 	return predicate.CircuitTermination(func(s *sql.Selector) {
@@ -1105,6 +1285,29 @@ func HasCircuit() predicate.CircuitTermination {
 func HasCircuitWith(preds ...predicate.Circuit) predicate.CircuitTermination {
 	return predicate.CircuitTermination(func(s *sql.Selector) {
 		step := newCircuitStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasCable applies the HasEdge predicate on the "cable" edge.
+func HasCable() predicate.CircuitTermination {
+	return predicate.CircuitTermination(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, CableTable, CableColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasCableWith applies the HasEdge predicate on the "cable" edge with a given conditions (other predicates).
+func HasCableWith(preds ...predicate.Cable) predicate.CircuitTermination {
+	return predicate.CircuitTermination(func(s *sql.Selector) {
+		step := newCableStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

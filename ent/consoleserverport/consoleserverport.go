@@ -43,8 +43,18 @@ const (
 	FieldLocationID = "_location_id"
 	// FieldRackID holds the string denoting the _rack_id field in the database.
 	FieldRackID = "_rack_id"
+	// FieldCableID holds the string denoting the cable_id field in the database.
+	FieldCableID = "cable_id"
+	// FieldCableEnd holds the string denoting the cable_end field in the database.
+	FieldCableEnd = "cable_end"
+	// FieldCableConnector holds the string denoting the cable_connector field in the database.
+	FieldCableConnector = "cable_connector"
+	// FieldCablePositions holds the string denoting the cable_positions field in the database.
+	FieldCablePositions = "cable_positions"
 	// FieldOwnerID holds the string denoting the owner_id field in the database.
 	FieldOwnerID = "owner_id"
+	// FieldPathID holds the string denoting the _path_id field in the database.
+	FieldPathID = "_path_id"
 	// FieldType holds the string denoting the type field in the database.
 	FieldType = "type"
 	// FieldSpeed holds the string denoting the speed field in the database.
@@ -53,6 +63,8 @@ const (
 	EdgeDevice = "device"
 	// EdgeModule holds the string denoting the module edge name in mutations.
 	EdgeModule = "module"
+	// EdgeCable holds the string denoting the cable edge name in mutations.
+	EdgeCable = "cable"
 	// EdgeOwner holds the string denoting the owner edge name in mutations.
 	EdgeOwner = "owner"
 	// Table holds the table name of the consoleserverport in the database.
@@ -71,6 +83,13 @@ const (
 	ModuleInverseTable = "dcim_module"
 	// ModuleColumn is the table column denoting the module relation/edge.
 	ModuleColumn = "module_id"
+	// CableTable is the table that holds the cable relation/edge.
+	CableTable = "dcim_consoleserverport"
+	// CableInverseTable is the table name for the Cable entity.
+	// It exists in this package in order to avoid circular dependency with the "cable" package.
+	CableInverseTable = "dcim_cable"
+	// CableColumn is the table column denoting the cable relation/edge.
+	CableColumn = "cable_id"
 	// OwnerTable is the table that holds the owner relation/edge.
 	OwnerTable = "dcim_consoleserverport"
 	// OwnerInverseTable is the table name for the Owner entity.
@@ -97,7 +116,12 @@ var Columns = []string{
 	FieldSiteID,
 	FieldLocationID,
 	FieldRackID,
+	FieldCableID,
+	FieldCableEnd,
+	FieldCableConnector,
+	FieldCablePositions,
 	FieldOwnerID,
+	FieldPathID,
 	FieldType,
 	FieldSpeed,
 }
@@ -143,6 +167,8 @@ var (
 	DefaultMarkConnected bool
 	// DefaultOccupied holds the default value on creation for the "_occupied" field.
 	DefaultOccupied bool
+	// CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	CableEndValidator func(string) error
 	// TypeValidator is a validator for the "type" field. It is called by the builders before save.
 	TypeValidator func(string) error
 )
@@ -220,9 +246,29 @@ func ByRackID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRackID, opts...).ToFunc()
 }
 
+// ByCableID orders the results by the cable_id field.
+func ByCableID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCableID, opts...).ToFunc()
+}
+
+// ByCableEnd orders the results by the cable_end field.
+func ByCableEnd(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCableEnd, opts...).ToFunc()
+}
+
+// ByCableConnector orders the results by the cable_connector field.
+func ByCableConnector(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCableConnector, opts...).ToFunc()
+}
+
 // ByOwnerID orders the results by the owner_id field.
 func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
+// ByPathID orders the results by the _path_id field.
+func ByPathID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPathID, opts...).ToFunc()
 }
 
 // ByType orders the results by the type field.
@@ -249,6 +295,13 @@ func ByModuleField(field string, opts ...sql.OrderTermOption) OrderOption {
 	}
 }
 
+// ByCableField orders the results by cable field.
+func ByCableField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCableStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByOwnerField orders the results by owner field.
 func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -267,6 +320,13 @@ func newModuleStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ModuleInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, ModuleTable, ModuleColumn),
+	)
+}
+func newCableStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(CableInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, CableTable, CableColumn),
 	)
 }
 func newOwnerStep() *sqlgraph.Step {

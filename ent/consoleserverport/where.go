@@ -115,9 +115,29 @@ func RackID(v int) predicate.ConsoleServerPort {
 	return predicate.ConsoleServerPort(sql.FieldEQ(FieldRackID, v))
 }
 
+// CableID applies equality check predicate on the "cable_id" field. It's identical to CableIDEQ.
+func CableID(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldEQ(FieldCableID, v))
+}
+
+// CableEnd applies equality check predicate on the "cable_end" field. It's identical to CableEndEQ.
+func CableEnd(v string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldEQ(FieldCableEnd, v))
+}
+
+// CableConnector applies equality check predicate on the "cable_connector" field. It's identical to CableConnectorEQ.
+func CableConnector(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldEQ(FieldCableConnector, v))
+}
+
 // OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
 func OwnerID(v int) predicate.ConsoleServerPort {
 	return predicate.ConsoleServerPort(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// PathID applies equality check predicate on the "_path_id" field. It's identical to PathIDEQ.
+func PathID(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldEQ(FieldPathID, v))
 }
 
 // Type applies equality check predicate on the "type" field. It's identical to TypeEQ.
@@ -710,6 +730,171 @@ func RackIDNotNil() predicate.ConsoleServerPort {
 	return predicate.ConsoleServerPort(sql.FieldNotNull(FieldRackID))
 }
 
+// CableIDEQ applies the EQ predicate on the "cable_id" field.
+func CableIDEQ(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldEQ(FieldCableID, v))
+}
+
+// CableIDNEQ applies the NEQ predicate on the "cable_id" field.
+func CableIDNEQ(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNEQ(FieldCableID, v))
+}
+
+// CableIDIn applies the In predicate on the "cable_id" field.
+func CableIDIn(vs ...int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldIn(FieldCableID, vs...))
+}
+
+// CableIDNotIn applies the NotIn predicate on the "cable_id" field.
+func CableIDNotIn(vs ...int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNotIn(FieldCableID, vs...))
+}
+
+// CableIDIsNil applies the IsNil predicate on the "cable_id" field.
+func CableIDIsNil() predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldIsNull(FieldCableID))
+}
+
+// CableIDNotNil applies the NotNil predicate on the "cable_id" field.
+func CableIDNotNil() predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNotNull(FieldCableID))
+}
+
+// CableEndEQ applies the EQ predicate on the "cable_end" field.
+func CableEndEQ(v string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldEQ(FieldCableEnd, v))
+}
+
+// CableEndNEQ applies the NEQ predicate on the "cable_end" field.
+func CableEndNEQ(v string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNEQ(FieldCableEnd, v))
+}
+
+// CableEndIn applies the In predicate on the "cable_end" field.
+func CableEndIn(vs ...string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldIn(FieldCableEnd, vs...))
+}
+
+// CableEndNotIn applies the NotIn predicate on the "cable_end" field.
+func CableEndNotIn(vs ...string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNotIn(FieldCableEnd, vs...))
+}
+
+// CableEndGT applies the GT predicate on the "cable_end" field.
+func CableEndGT(v string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldGT(FieldCableEnd, v))
+}
+
+// CableEndGTE applies the GTE predicate on the "cable_end" field.
+func CableEndGTE(v string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldGTE(FieldCableEnd, v))
+}
+
+// CableEndLT applies the LT predicate on the "cable_end" field.
+func CableEndLT(v string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldLT(FieldCableEnd, v))
+}
+
+// CableEndLTE applies the LTE predicate on the "cable_end" field.
+func CableEndLTE(v string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldLTE(FieldCableEnd, v))
+}
+
+// CableEndContains applies the Contains predicate on the "cable_end" field.
+func CableEndContains(v string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldContains(FieldCableEnd, v))
+}
+
+// CableEndHasPrefix applies the HasPrefix predicate on the "cable_end" field.
+func CableEndHasPrefix(v string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldHasPrefix(FieldCableEnd, v))
+}
+
+// CableEndHasSuffix applies the HasSuffix predicate on the "cable_end" field.
+func CableEndHasSuffix(v string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldHasSuffix(FieldCableEnd, v))
+}
+
+// CableEndIsNil applies the IsNil predicate on the "cable_end" field.
+func CableEndIsNil() predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldIsNull(FieldCableEnd))
+}
+
+// CableEndNotNil applies the NotNil predicate on the "cable_end" field.
+func CableEndNotNil() predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNotNull(FieldCableEnd))
+}
+
+// CableEndEqualFold applies the EqualFold predicate on the "cable_end" field.
+func CableEndEqualFold(v string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldEqualFold(FieldCableEnd, v))
+}
+
+// CableEndContainsFold applies the ContainsFold predicate on the "cable_end" field.
+func CableEndContainsFold(v string) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldContainsFold(FieldCableEnd, v))
+}
+
+// CableConnectorEQ applies the EQ predicate on the "cable_connector" field.
+func CableConnectorEQ(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldEQ(FieldCableConnector, v))
+}
+
+// CableConnectorNEQ applies the NEQ predicate on the "cable_connector" field.
+func CableConnectorNEQ(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNEQ(FieldCableConnector, v))
+}
+
+// CableConnectorIn applies the In predicate on the "cable_connector" field.
+func CableConnectorIn(vs ...int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldIn(FieldCableConnector, vs...))
+}
+
+// CableConnectorNotIn applies the NotIn predicate on the "cable_connector" field.
+func CableConnectorNotIn(vs ...int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNotIn(FieldCableConnector, vs...))
+}
+
+// CableConnectorGT applies the GT predicate on the "cable_connector" field.
+func CableConnectorGT(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldGT(FieldCableConnector, v))
+}
+
+// CableConnectorGTE applies the GTE predicate on the "cable_connector" field.
+func CableConnectorGTE(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldGTE(FieldCableConnector, v))
+}
+
+// CableConnectorLT applies the LT predicate on the "cable_connector" field.
+func CableConnectorLT(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldLT(FieldCableConnector, v))
+}
+
+// CableConnectorLTE applies the LTE predicate on the "cable_connector" field.
+func CableConnectorLTE(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldLTE(FieldCableConnector, v))
+}
+
+// CableConnectorIsNil applies the IsNil predicate on the "cable_connector" field.
+func CableConnectorIsNil() predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldIsNull(FieldCableConnector))
+}
+
+// CableConnectorNotNil applies the NotNil predicate on the "cable_connector" field.
+func CableConnectorNotNil() predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNotNull(FieldCableConnector))
+}
+
+// CablePositionsIsNil applies the IsNil predicate on the "cable_positions" field.
+func CablePositionsIsNil() predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldIsNull(FieldCablePositions))
+}
+
+// CablePositionsNotNil applies the NotNil predicate on the "cable_positions" field.
+func CablePositionsNotNil() predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNotNull(FieldCablePositions))
+}
+
 // OwnerIDEQ applies the EQ predicate on the "owner_id" field.
 func OwnerIDEQ(v int) predicate.ConsoleServerPort {
 	return predicate.ConsoleServerPort(sql.FieldEQ(FieldOwnerID, v))
@@ -738,6 +923,56 @@ func OwnerIDIsNil() predicate.ConsoleServerPort {
 // OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
 func OwnerIDNotNil() predicate.ConsoleServerPort {
 	return predicate.ConsoleServerPort(sql.FieldNotNull(FieldOwnerID))
+}
+
+// PathIDEQ applies the EQ predicate on the "_path_id" field.
+func PathIDEQ(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldEQ(FieldPathID, v))
+}
+
+// PathIDNEQ applies the NEQ predicate on the "_path_id" field.
+func PathIDNEQ(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNEQ(FieldPathID, v))
+}
+
+// PathIDIn applies the In predicate on the "_path_id" field.
+func PathIDIn(vs ...int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldIn(FieldPathID, vs...))
+}
+
+// PathIDNotIn applies the NotIn predicate on the "_path_id" field.
+func PathIDNotIn(vs ...int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNotIn(FieldPathID, vs...))
+}
+
+// PathIDGT applies the GT predicate on the "_path_id" field.
+func PathIDGT(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldGT(FieldPathID, v))
+}
+
+// PathIDGTE applies the GTE predicate on the "_path_id" field.
+func PathIDGTE(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldGTE(FieldPathID, v))
+}
+
+// PathIDLT applies the LT predicate on the "_path_id" field.
+func PathIDLT(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldLT(FieldPathID, v))
+}
+
+// PathIDLTE applies the LTE predicate on the "_path_id" field.
+func PathIDLTE(v int) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldLTE(FieldPathID, v))
+}
+
+// PathIDIsNil applies the IsNil predicate on the "_path_id" field.
+func PathIDIsNil() predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldIsNull(FieldPathID))
+}
+
+// PathIDNotNil applies the NotNil predicate on the "_path_id" field.
+func PathIDNotNil() predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(sql.FieldNotNull(FieldPathID))
 }
 
 // TypeEQ applies the EQ predicate on the "type" field.
@@ -903,6 +1138,29 @@ func HasModule() predicate.ConsoleServerPort {
 func HasModuleWith(preds ...predicate.Module) predicate.ConsoleServerPort {
 	return predicate.ConsoleServerPort(func(s *sql.Selector) {
 		step := newModuleStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasCable applies the HasEdge predicate on the "cable" edge.
+func HasCable() predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, CableTable, CableColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasCableWith applies the HasEdge predicate on the "cable" edge with a given conditions (other predicates).
+func HasCableWith(preds ...predicate.Cable) predicate.ConsoleServerPort {
+	return predicate.ConsoleServerPort(func(s *sql.Selector) {
+		step := newCableStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

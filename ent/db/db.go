@@ -7,6 +7,7 @@ import (
 	"context"
 	stdsql "database/sql"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -255,6 +256,18 @@ func (d *DB) Migrate(ctx context.Context) error {
 	}
 	if err := resource.FillNaturalKeys(ctx, c, d.Dialect); err != nil {
 		return err
+	}
+	if err := resource.OrderingIndexes(ctx, c, d.Dialect); err != nil {
+		return err
+	}
+	if d.Dialect == dialect.Postgres {
+		ok, err := resource.SearchIndexes(ctx, c, d.Dialect)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			slog.Warn("pg_trgm is not available (CREATE EXTENSION pg_trgm failed): q and the case-insensitive lookups scan their tables; create the extension as a superuser and restart to index them")
+		}
 	}
 	return ipam.RebuildPrefixScopes(ctx, c)
 }

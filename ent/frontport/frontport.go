@@ -43,6 +43,14 @@ const (
 	FieldLocationID = "_location_id"
 	// FieldRackID holds the string denoting the _rack_id field in the database.
 	FieldRackID = "_rack_id"
+	// FieldCableID holds the string denoting the cable_id field in the database.
+	FieldCableID = "cable_id"
+	// FieldCableEnd holds the string denoting the cable_end field in the database.
+	FieldCableEnd = "cable_end"
+	// FieldCableConnector holds the string denoting the cable_connector field in the database.
+	FieldCableConnector = "cable_connector"
+	// FieldCablePositions holds the string denoting the cable_positions field in the database.
+	FieldCablePositions = "cable_positions"
 	// FieldOwnerID holds the string denoting the owner_id field in the database.
 	FieldOwnerID = "owner_id"
 	// FieldType holds the string denoting the type field in the database.
@@ -57,6 +65,8 @@ const (
 	EdgeDevice = "device"
 	// EdgeModule holds the string denoting the module edge name in mutations.
 	EdgeModule = "module"
+	// EdgeCable holds the string denoting the cable edge name in mutations.
+	EdgeCable = "cable"
 	// EdgeOwner holds the string denoting the owner edge name in mutations.
 	EdgeOwner = "owner"
 	// Table holds the table name of the frontport in the database.
@@ -75,6 +85,13 @@ const (
 	ModuleInverseTable = "dcim_module"
 	// ModuleColumn is the table column denoting the module relation/edge.
 	ModuleColumn = "module_id"
+	// CableTable is the table that holds the cable relation/edge.
+	CableTable = "dcim_frontport"
+	// CableInverseTable is the table name for the Cable entity.
+	// It exists in this package in order to avoid circular dependency with the "cable" package.
+	CableInverseTable = "dcim_cable"
+	// CableColumn is the table column denoting the cable relation/edge.
+	CableColumn = "cable_id"
 	// OwnerTable is the table that holds the owner relation/edge.
 	OwnerTable = "dcim_frontport"
 	// OwnerInverseTable is the table name for the Owner entity.
@@ -101,6 +118,10 @@ var Columns = []string{
 	FieldSiteID,
 	FieldLocationID,
 	FieldRackID,
+	FieldCableID,
+	FieldCableEnd,
+	FieldCableConnector,
+	FieldCablePositions,
 	FieldOwnerID,
 	FieldType,
 	FieldColor,
@@ -124,7 +145,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/inventory/inventory/ent/runtime"
 var (
-	Hooks [4]ent.Hook
+	Hooks [5]ent.Hook
 	// DefaultCreated holds the default value on creation for the "created" field.
 	DefaultCreated func() time.Time
 	// DefaultLastUpdated holds the default value on creation for the "last_updated" field.
@@ -149,6 +170,8 @@ var (
 	DefaultMarkConnected bool
 	// DefaultOccupied holds the default value on creation for the "_occupied" field.
 	DefaultOccupied bool
+	// CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	CableEndValidator func(string) error
 	// TypeValidator is a validator for the "type" field. It is called by the builders before save.
 	TypeValidator func(string) error
 	// DefaultColor holds the default value on creation for the "color" field.
@@ -236,6 +259,21 @@ func ByRackID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRackID, opts...).ToFunc()
 }
 
+// ByCableID orders the results by the cable_id field.
+func ByCableID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCableID, opts...).ToFunc()
+}
+
+// ByCableEnd orders the results by the cable_end field.
+func ByCableEnd(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCableEnd, opts...).ToFunc()
+}
+
+// ByCableConnector orders the results by the cable_connector field.
+func ByCableConnector(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCableConnector, opts...).ToFunc()
+}
+
 // ByOwnerID orders the results by the owner_id field.
 func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
@@ -270,6 +308,13 @@ func ByModuleField(field string, opts ...sql.OrderTermOption) OrderOption {
 	}
 }
 
+// ByCableField orders the results by cable field.
+func ByCableField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCableStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByOwnerField orders the results by owner field.
 func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -288,6 +333,13 @@ func newModuleStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ModuleInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, ModuleTable, ModuleColumn),
+	)
+}
+func newCableStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(CableInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, CableTable, CableColumn),
 	)
 }
 func newOwnerStep() *sqlgraph.Step {

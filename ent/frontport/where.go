@@ -115,6 +115,21 @@ func RackID(v int) predicate.FrontPort {
 	return predicate.FrontPort(sql.FieldEQ(FieldRackID, v))
 }
 
+// CableID applies equality check predicate on the "cable_id" field. It's identical to CableIDEQ.
+func CableID(v int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldEQ(FieldCableID, v))
+}
+
+// CableEnd applies equality check predicate on the "cable_end" field. It's identical to CableEndEQ.
+func CableEnd(v string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldEQ(FieldCableEnd, v))
+}
+
+// CableConnector applies equality check predicate on the "cable_connector" field. It's identical to CableConnectorEQ.
+func CableConnector(v int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldEQ(FieldCableConnector, v))
+}
+
 // OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
 func OwnerID(v int) predicate.FrontPort {
 	return predicate.FrontPort(sql.FieldEQ(FieldOwnerID, v))
@@ -715,6 +730,171 @@ func RackIDNotNil() predicate.FrontPort {
 	return predicate.FrontPort(sql.FieldNotNull(FieldRackID))
 }
 
+// CableIDEQ applies the EQ predicate on the "cable_id" field.
+func CableIDEQ(v int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldEQ(FieldCableID, v))
+}
+
+// CableIDNEQ applies the NEQ predicate on the "cable_id" field.
+func CableIDNEQ(v int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldNEQ(FieldCableID, v))
+}
+
+// CableIDIn applies the In predicate on the "cable_id" field.
+func CableIDIn(vs ...int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldIn(FieldCableID, vs...))
+}
+
+// CableIDNotIn applies the NotIn predicate on the "cable_id" field.
+func CableIDNotIn(vs ...int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldNotIn(FieldCableID, vs...))
+}
+
+// CableIDIsNil applies the IsNil predicate on the "cable_id" field.
+func CableIDIsNil() predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldIsNull(FieldCableID))
+}
+
+// CableIDNotNil applies the NotNil predicate on the "cable_id" field.
+func CableIDNotNil() predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldNotNull(FieldCableID))
+}
+
+// CableEndEQ applies the EQ predicate on the "cable_end" field.
+func CableEndEQ(v string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldEQ(FieldCableEnd, v))
+}
+
+// CableEndNEQ applies the NEQ predicate on the "cable_end" field.
+func CableEndNEQ(v string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldNEQ(FieldCableEnd, v))
+}
+
+// CableEndIn applies the In predicate on the "cable_end" field.
+func CableEndIn(vs ...string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldIn(FieldCableEnd, vs...))
+}
+
+// CableEndNotIn applies the NotIn predicate on the "cable_end" field.
+func CableEndNotIn(vs ...string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldNotIn(FieldCableEnd, vs...))
+}
+
+// CableEndGT applies the GT predicate on the "cable_end" field.
+func CableEndGT(v string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldGT(FieldCableEnd, v))
+}
+
+// CableEndGTE applies the GTE predicate on the "cable_end" field.
+func CableEndGTE(v string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldGTE(FieldCableEnd, v))
+}
+
+// CableEndLT applies the LT predicate on the "cable_end" field.
+func CableEndLT(v string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldLT(FieldCableEnd, v))
+}
+
+// CableEndLTE applies the LTE predicate on the "cable_end" field.
+func CableEndLTE(v string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldLTE(FieldCableEnd, v))
+}
+
+// CableEndContains applies the Contains predicate on the "cable_end" field.
+func CableEndContains(v string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldContains(FieldCableEnd, v))
+}
+
+// CableEndHasPrefix applies the HasPrefix predicate on the "cable_end" field.
+func CableEndHasPrefix(v string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldHasPrefix(FieldCableEnd, v))
+}
+
+// CableEndHasSuffix applies the HasSuffix predicate on the "cable_end" field.
+func CableEndHasSuffix(v string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldHasSuffix(FieldCableEnd, v))
+}
+
+// CableEndIsNil applies the IsNil predicate on the "cable_end" field.
+func CableEndIsNil() predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldIsNull(FieldCableEnd))
+}
+
+// CableEndNotNil applies the NotNil predicate on the "cable_end" field.
+func CableEndNotNil() predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldNotNull(FieldCableEnd))
+}
+
+// CableEndEqualFold applies the EqualFold predicate on the "cable_end" field.
+func CableEndEqualFold(v string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldEqualFold(FieldCableEnd, v))
+}
+
+// CableEndContainsFold applies the ContainsFold predicate on the "cable_end" field.
+func CableEndContainsFold(v string) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldContainsFold(FieldCableEnd, v))
+}
+
+// CableConnectorEQ applies the EQ predicate on the "cable_connector" field.
+func CableConnectorEQ(v int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldEQ(FieldCableConnector, v))
+}
+
+// CableConnectorNEQ applies the NEQ predicate on the "cable_connector" field.
+func CableConnectorNEQ(v int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldNEQ(FieldCableConnector, v))
+}
+
+// CableConnectorIn applies the In predicate on the "cable_connector" field.
+func CableConnectorIn(vs ...int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldIn(FieldCableConnector, vs...))
+}
+
+// CableConnectorNotIn applies the NotIn predicate on the "cable_connector" field.
+func CableConnectorNotIn(vs ...int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldNotIn(FieldCableConnector, vs...))
+}
+
+// CableConnectorGT applies the GT predicate on the "cable_connector" field.
+func CableConnectorGT(v int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldGT(FieldCableConnector, v))
+}
+
+// CableConnectorGTE applies the GTE predicate on the "cable_connector" field.
+func CableConnectorGTE(v int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldGTE(FieldCableConnector, v))
+}
+
+// CableConnectorLT applies the LT predicate on the "cable_connector" field.
+func CableConnectorLT(v int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldLT(FieldCableConnector, v))
+}
+
+// CableConnectorLTE applies the LTE predicate on the "cable_connector" field.
+func CableConnectorLTE(v int) predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldLTE(FieldCableConnector, v))
+}
+
+// CableConnectorIsNil applies the IsNil predicate on the "cable_connector" field.
+func CableConnectorIsNil() predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldIsNull(FieldCableConnector))
+}
+
+// CableConnectorNotNil applies the NotNil predicate on the "cable_connector" field.
+func CableConnectorNotNil() predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldNotNull(FieldCableConnector))
+}
+
+// CablePositionsIsNil applies the IsNil predicate on the "cable_positions" field.
+func CablePositionsIsNil() predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldIsNull(FieldCablePositions))
+}
+
+// CablePositionsNotNil applies the NotNil predicate on the "cable_positions" field.
+func CablePositionsNotNil() predicate.FrontPort {
+	return predicate.FrontPort(sql.FieldNotNull(FieldCablePositions))
+}
+
 // OwnerIDEQ applies the EQ predicate on the "owner_id" field.
 func OwnerIDEQ(v int) predicate.FrontPort {
 	return predicate.FrontPort(sql.FieldEQ(FieldOwnerID, v))
@@ -953,6 +1133,29 @@ func HasModule() predicate.FrontPort {
 func HasModuleWith(preds ...predicate.Module) predicate.FrontPort {
 	return predicate.FrontPort(func(s *sql.Selector) {
 		step := newModuleStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasCable applies the HasEdge predicate on the "cable" edge.
+func HasCable() predicate.FrontPort {
+	return predicate.FrontPort(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, CableTable, CableColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasCableWith applies the HasEdge predicate on the "cable" edge with a given conditions (other predicates).
+func HasCableWith(preds ...predicate.Cable) predicate.FrontPort {
+	return predicate.FrontPort(func(s *sql.Selector) {
+		step := newCableStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -57,6 +57,66 @@ func (f BookmarkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BookmarkMutation", m)
 }
 
+// The CableFunc type is an adapter to allow the use of ordinary
+// function as Cable mutator.
+type CableFunc func(context.Context, *ent.CableMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CableFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CableMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CableMutation", m)
+}
+
+// The CableBundleFunc type is an adapter to allow the use of ordinary
+// function as CableBundle mutator.
+type CableBundleFunc func(context.Context, *ent.CableBundleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CableBundleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CableBundleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CableBundleMutation", m)
+}
+
+// The CablePathFunc type is an adapter to allow the use of ordinary
+// function as CablePath mutator.
+type CablePathFunc func(context.Context, *ent.CablePathMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CablePathFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CablePathMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CablePathMutation", m)
+}
+
+// The CablePathNodeFunc type is an adapter to allow the use of ordinary
+// function as CablePathNode mutator.
+type CablePathNodeFunc func(context.Context, *ent.CablePathNodeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CablePathNodeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CablePathNodeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CablePathNodeMutation", m)
+}
+
+// The CableTerminationFunc type is an adapter to allow the use of ordinary
+// function as CableTermination mutator.
+type CableTerminationFunc func(context.Context, *ent.CableTerminationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CableTerminationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CableTerminationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CableTerminationMutation", m)
+}
+
 // The CircuitFunc type is an adapter to allow the use of ordinary
 // function as Circuit mutator.
 type CircuitFunc func(context.Context, *ent.CircuitMutation) (ent.Value, error)
@@ -621,6 +681,18 @@ func (f MACAddressFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MACAddressMutation", m)
 }
 
+// The ManagedFileFunc type is an adapter to allow the use of ordinary
+// function as ManagedFile mutator.
+type ManagedFileFunc func(context.Context, *ent.ManagedFileMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ManagedFileFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ManagedFileMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ManagedFileMutation", m)
+}
+
 // The ManufacturerFunc type is an adapter to allow the use of ordinary
 // function as Manufacturer mutator.
 type ManufacturerFunc func(context.Context, *ent.ManufacturerMutation) (ent.Value, error)
@@ -1051,6 +1123,18 @@ func (f SavedFilterFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SavedFilterMutation", m)
+}
+
+// The ScriptFunc type is an adapter to allow the use of ordinary
+// function as Script mutator.
+type ScriptFunc func(context.Context, *ent.ScriptMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ScriptFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ScriptMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ScriptMutation", m)
 }
 
 // The ServiceFunc type is an adapter to allow the use of ordinary

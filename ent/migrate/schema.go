@@ -213,6 +213,213 @@ var (
 			},
 		},
 	}
+	// DcimCableColumns holds the columns for the "dcim_cable" table.
+	DcimCableColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "a_terminations", Type: field.TypeJSON},
+		{Name: "b_terminations", Type: field.TypeJSON},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "connected"},
+		{Name: "profile", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
+		{Name: "length", Type: field.TypeFloat64, Nullable: true},
+		{Name: "length_unit", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "_abs_length", Type: field.TypeFloat64, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+		{Name: "bundle_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimCableTable holds the schema information for the "dcim_cable" table.
+	DcimCableTable = &schema.Table{
+		Name:       "dcim_cable",
+		Columns:    DcimCableColumns,
+		PrimaryKey: []*schema.Column{DcimCableColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_cable_users_owner_owner",
+				Columns:    []*schema.Column{DcimCableColumns[16]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_cable_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{DcimCableColumns[17]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_cable_dcim_cablebundle_bundle",
+				Columns:    []*schema.Column{DcimCableColumns[18]},
+				RefColumns: []*schema.Column{DcimCablebundleColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "cable_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimCableColumns[16]},
+			},
+			{
+				Name:    "cable_tenant_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimCableColumns[17]},
+			},
+			{
+				Name:    "cable_bundle_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimCableColumns[18]},
+			},
+		},
+	}
+	// DcimCablebundleColumns holds the columns for the "dcim_cablebundle" table.
+	DcimCablebundleColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimCablebundleTable holds the schema information for the "dcim_cablebundle" table.
+	DcimCablebundleTable = &schema.Table{
+		Name:       "dcim_cablebundle",
+		Columns:    DcimCablebundleColumns,
+		PrimaryKey: []*schema.Column{DcimCablebundleColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_cablebundle_users_owner_owner",
+				Columns:    []*schema.Column{DcimCablebundleColumns[7]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "cablebundle_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimCablebundleColumns[7]},
+			},
+		},
+	}
+	// DcimCablepathColumns holds the columns for the "dcim_cablepath" table.
+	DcimCablepathColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "path", Type: field.TypeJSON},
+		{Name: "is_active", Type: field.TypeBool, Default: false},
+		{Name: "is_complete", Type: field.TypeBool, Default: false},
+		{Name: "is_split", Type: field.TypeBool, Default: false},
+	}
+	// DcimCablepathTable holds the schema information for the "dcim_cablepath" table.
+	DcimCablepathTable = &schema.Table{
+		Name:       "dcim_cablepath",
+		Columns:    DcimCablepathColumns,
+		PrimaryKey: []*schema.Column{DcimCablepathColumns[0]},
+	}
+	// DcimCablepathNodeColumns holds the columns for the "dcim_cablepath_node" table.
+	DcimCablepathNodeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "node_type", Type: field.TypeString, Size: 100},
+		{Name: "node_id", Type: field.TypeInt},
+		{Name: "path_id", Type: field.TypeInt},
+	}
+	// DcimCablepathNodeTable holds the schema information for the "dcim_cablepath_node" table.
+	DcimCablepathNodeTable = &schema.Table{
+		Name:       "dcim_cablepath_node",
+		Columns:    DcimCablepathNodeColumns,
+		PrimaryKey: []*schema.Column{DcimCablepathNodeColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_cablepath_node_dcim_cablepath_path",
+				Columns:    []*schema.Column{DcimCablepathNodeColumns[3]},
+				RefColumns: []*schema.Column{DcimCablepathColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "cablepathnode_node_type_node_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimCablepathNodeColumns[1], DcimCablepathNodeColumns[2]},
+			},
+			{
+				Name:    "cablepathnode_path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimCablepathNodeColumns[3]},
+			},
+		},
+	}
+	// DcimCableterminationColumns holds the columns for the "dcim_cabletermination" table.
+	DcimCableterminationColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "cable_end", Type: field.TypeString, Size: 1},
+		{Name: "termination_type", Type: field.TypeString},
+		{Name: "termination_id", Type: field.TypeInt},
+		{Name: "connector", Type: field.TypeInt, Nullable: true},
+		{Name: "positions", Type: field.TypeJSON, Nullable: true},
+		{Name: "_display", Type: field.TypeString, Default: ""},
+		{Name: "_device_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_id", Type: field.TypeInt},
+	}
+	// DcimCableterminationTable holds the schema information for the "dcim_cabletermination" table.
+	DcimCableterminationTable = &schema.Table{
+		Name:       "dcim_cabletermination",
+		Columns:    DcimCableterminationColumns,
+		PrimaryKey: []*schema.Column{DcimCableterminationColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_cabletermination_dcim_cable_cable",
+				Columns:    []*schema.Column{DcimCableterminationColumns[13]},
+				RefColumns: []*schema.Column{DcimCableColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "cabletermination_termination_type_termination_id",
+				Unique:  true,
+				Columns: []*schema.Column{DcimCableterminationColumns[4], DcimCableterminationColumns[5]},
+			},
+			{
+				Name:    "cabletermination_cable_id_cable_end_connector",
+				Unique:  true,
+				Columns: []*schema.Column{DcimCableterminationColumns[13], DcimCableterminationColumns[3], DcimCableterminationColumns[6]},
+			},
+			{
+				Name:    "cabletermination__device_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimCableterminationColumns[9]},
+			},
+			{
+				Name:    "cabletermination__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimCableterminationColumns[10]},
+			},
+			{
+				Name:    "cabletermination__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimCableterminationColumns[11]},
+			},
+			{
+				Name:    "cabletermination__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimCableterminationColumns[12]},
+			},
+		},
+	}
 	// CircuitsCircuitColumns holds the columns for the "circuits_circuit" table.
 	CircuitsCircuitColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -402,7 +609,11 @@ var (
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_region_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_site_group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_end", Type: field.TypeString, Nullable: true, Size: 1},
+		{Name: "cable_connector", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_positions", Type: field.TypeJSON, Nullable: true},
 		{Name: "circuit_id", Type: field.TypeInt},
+		{Name: "cable_id", Type: field.TypeInt, Nullable: true},
 	}
 	// CircuitsCircuitterminationTable holds the schema information for the "circuits_circuittermination" table.
 	CircuitsCircuitterminationTable = &schema.Table{
@@ -412,16 +623,22 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "circuits_circuittermination_circuits_circuit_circuit",
-				Columns:    []*schema.Column{CircuitsCircuitterminationColumns[20]},
+				Columns:    []*schema.Column{CircuitsCircuitterminationColumns[23]},
 				RefColumns: []*schema.Column{CircuitsCircuitColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "circuits_circuittermination_dcim_cable_cable",
+				Columns:    []*schema.Column{CircuitsCircuitterminationColumns[24]},
+				RefColumns: []*schema.Column{DcimCableColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "circuittermination_circuit_id_term_side",
 				Unique:  true,
-				Columns: []*schema.Column{CircuitsCircuitterminationColumns[20], CircuitsCircuitterminationColumns[4]},
+				Columns: []*schema.Column{CircuitsCircuitterminationColumns[23], CircuitsCircuitterminationColumns[4]},
 			},
 			{
 				Name:    "circuittermination_termination_type_termination_id",
@@ -452,6 +669,11 @@ var (
 				Name:    "circuittermination__site_group_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsCircuitterminationColumns[19]},
+			},
+			{
+				Name:    "circuittermination_cable_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuitterminationColumns[24]},
 			},
 		},
 	}
@@ -774,10 +996,15 @@ var (
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_end", Type: field.TypeString, Nullable: true, Size: 1},
+		{Name: "cable_connector", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_positions", Type: field.TypeJSON, Nullable: true},
+		{Name: "_path_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "speed", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_id", Type: field.TypeInt, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimConsoleportTable holds the schema information for the "dcim_consoleport" table.
@@ -788,19 +1015,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_consoleport_dcim_device_device",
-				Columns:    []*schema.Column{DcimConsoleportColumns[15]},
+				Columns:    []*schema.Column{DcimConsoleportColumns[19]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_consoleport_dcim_module_module",
-				Columns:    []*schema.Column{DcimConsoleportColumns[16]},
+				Columns:    []*schema.Column{DcimConsoleportColumns[20]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
+				Symbol:     "dcim_consoleport_dcim_cable_cable",
+				Columns:    []*schema.Column{DcimConsoleportColumns[21]},
+				RefColumns: []*schema.Column{DcimCableColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
 				Symbol:     "dcim_consoleport_users_owner_owner",
-				Columns:    []*schema.Column{DcimConsoleportColumns[17]},
+				Columns:    []*schema.Column{DcimConsoleportColumns[22]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -824,12 +1057,22 @@ var (
 			{
 				Name:    "consoleport_device_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{DcimConsoleportColumns[15], DcimConsoleportColumns[4]},
+				Columns: []*schema.Column{DcimConsoleportColumns[19], DcimConsoleportColumns[4]},
+			},
+			{
+				Name:    "consoleport_cable_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleportColumns[21]},
 			},
 			{
 				Name:    "consoleport_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimConsoleportColumns[17]},
+				Columns: []*schema.Column{DcimConsoleportColumns[22]},
+			},
+			{
+				Name:    "consoleport__path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleportColumns[16]},
 			},
 		},
 	}
@@ -893,10 +1136,15 @@ var (
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_end", Type: field.TypeString, Nullable: true, Size: 1},
+		{Name: "cable_connector", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_positions", Type: field.TypeJSON, Nullable: true},
+		{Name: "_path_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "speed", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_id", Type: field.TypeInt, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimConsoleserverportTable holds the schema information for the "dcim_consoleserverport" table.
@@ -907,19 +1155,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_consoleserverport_dcim_device_device",
-				Columns:    []*schema.Column{DcimConsoleserverportColumns[15]},
+				Columns:    []*schema.Column{DcimConsoleserverportColumns[19]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_consoleserverport_dcim_module_module",
-				Columns:    []*schema.Column{DcimConsoleserverportColumns[16]},
+				Columns:    []*schema.Column{DcimConsoleserverportColumns[20]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
+				Symbol:     "dcim_consoleserverport_dcim_cable_cable",
+				Columns:    []*schema.Column{DcimConsoleserverportColumns[21]},
+				RefColumns: []*schema.Column{DcimCableColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
 				Symbol:     "dcim_consoleserverport_users_owner_owner",
-				Columns:    []*schema.Column{DcimConsoleserverportColumns[17]},
+				Columns:    []*schema.Column{DcimConsoleserverportColumns[22]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -943,12 +1197,22 @@ var (
 			{
 				Name:    "consoleserverport_device_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{DcimConsoleserverportColumns[15], DcimConsoleserverportColumns[4]},
+				Columns: []*schema.Column{DcimConsoleserverportColumns[19], DcimConsoleserverportColumns[4]},
+			},
+			{
+				Name:    "consoleserverport_cable_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleserverportColumns[21]},
 			},
 			{
 				Name:    "consoleserverport_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimConsoleserverportColumns[17]},
+				Columns: []*schema.Column{DcimConsoleserverportColumns[22]},
+			},
+			{
+				Name:    "consoleserverport__path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleserverportColumns[16]},
 			},
 		},
 	}
@@ -1645,6 +1909,10 @@ var (
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_end", Type: field.TypeString, Nullable: true, Size: 1},
+		{Name: "cable_connector", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_positions", Type: field.TypeJSON, Nullable: true},
+		{Name: "_path_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type", Type: field.TypeString, Size: 50},
 		{Name: "enabled", Type: field.TypeBool, Default: true},
 		{Name: "mtu", Type: field.TypeInt, Nullable: true},
@@ -1663,6 +1931,7 @@ var (
 		{Name: "tx_power", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_id", Type: field.TypeInt, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 		{Name: "bridge_id", Type: field.TypeInt, Nullable: true},
@@ -1681,67 +1950,73 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_interface_dcim_device_device",
-				Columns:    []*schema.Column{DcimInterfaceColumns[29]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[33]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_interface_dcim_module_module",
-				Columns:    []*schema.Column{DcimInterfaceColumns[30]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[34]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
+				Symbol:     "dcim_interface_dcim_cable_cable",
+				Columns:    []*schema.Column{DcimInterfaceColumns[35]},
+				RefColumns: []*schema.Column{DcimCableColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
 				Symbol:     "dcim_interface_users_owner_owner",
-				Columns:    []*schema.Column{DcimInterfaceColumns[31]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[36]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_interface_dcim_interface_parent_of",
-				Columns:    []*schema.Column{DcimInterfaceColumns[32]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[37]},
 				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_interface_dcim_interface_bridge_of",
-				Columns:    []*schema.Column{DcimInterfaceColumns[33]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[38]},
 				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_interface_dcim_interface_lag_of",
-				Columns:    []*schema.Column{DcimInterfaceColumns[34]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[39]},
 				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_interface_dcim_macaddress_primary_mac_address",
-				Columns:    []*schema.Column{DcimInterfaceColumns[35]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[40]},
 				RefColumns: []*schema.Column{DcimMacaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_interface_ipam_vlan_untagged_vlan",
-				Columns:    []*schema.Column{DcimInterfaceColumns[36]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[41]},
 				RefColumns: []*schema.Column{IpamVlanColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_interface_ipam_vlan_qinq_svlan",
-				Columns:    []*schema.Column{DcimInterfaceColumns[37]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[42]},
 				RefColumns: []*schema.Column{IpamVlanColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_interface_ipam_vrf_vrf",
-				Columns:    []*schema.Column{DcimInterfaceColumns[38]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[43]},
 				RefColumns: []*schema.Column{IpamVrfColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_interface_ipam_vlantranslationpolicy_vlan_translation_policy",
-				Columns:    []*schema.Column{DcimInterfaceColumns[39]},
+				Columns:    []*schema.Column{DcimInterfaceColumns[44]},
 				RefColumns: []*schema.Column{IpamVlantranslationpolicyColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -1765,17 +2040,27 @@ var (
 			{
 				Name:    "deviceinterface_device_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{DcimInterfaceColumns[29], DcimInterfaceColumns[4]},
+				Columns: []*schema.Column{DcimInterfaceColumns[33], DcimInterfaceColumns[4]},
+			},
+			{
+				Name:    "deviceinterface_cable_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInterfaceColumns[35]},
 			},
 			{
 				Name:    "deviceinterface_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimInterfaceColumns[31]},
+				Columns: []*schema.Column{DcimInterfaceColumns[36]},
+			},
+			{
+				Name:    "deviceinterface__path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInterfaceColumns[16]},
 			},
 			{
 				Name:    "deviceinterface_primary_mac_address_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimInterfaceColumns[35]},
+				Columns: []*schema.Column{DcimInterfaceColumns[40]},
 			},
 		},
 	}
@@ -2070,12 +2355,16 @@ var (
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_end", Type: field.TypeString, Nullable: true, Size: 1},
+		{Name: "cable_connector", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_positions", Type: field.TypeJSON, Nullable: true},
 		{Name: "type", Type: field.TypeString, Size: 50},
 		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
 		{Name: "positions", Type: field.TypeInt, Default: 1},
 		{Name: "mappings", Type: field.TypeJSON},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_id", Type: field.TypeInt, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimFrontportTable holds the schema information for the "dcim_frontport" table.
@@ -2086,19 +2375,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_frontport_dcim_device_device",
-				Columns:    []*schema.Column{DcimFrontportColumns[17]},
+				Columns:    []*schema.Column{DcimFrontportColumns[20]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_frontport_dcim_module_module",
-				Columns:    []*schema.Column{DcimFrontportColumns[18]},
+				Columns:    []*schema.Column{DcimFrontportColumns[21]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
+				Symbol:     "dcim_frontport_dcim_cable_cable",
+				Columns:    []*schema.Column{DcimFrontportColumns[22]},
+				RefColumns: []*schema.Column{DcimCableColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
 				Symbol:     "dcim_frontport_users_owner_owner",
-				Columns:    []*schema.Column{DcimFrontportColumns[19]},
+				Columns:    []*schema.Column{DcimFrontportColumns[23]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -2122,12 +2417,17 @@ var (
 			{
 				Name:    "frontport_device_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{DcimFrontportColumns[17], DcimFrontportColumns[4]},
+				Columns: []*schema.Column{DcimFrontportColumns[20], DcimFrontportColumns[4]},
+			},
+			{
+				Name:    "frontport_cable_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimFrontportColumns[22]},
 			},
 			{
 				Name:    "frontport_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimFrontportColumns[19]},
+				Columns: []*schema.Column{DcimFrontportColumns[23]},
 			},
 		},
 	}
@@ -2787,6 +3087,27 @@ var (
 			},
 		},
 	}
+	// CoreManagedfileColumns holds the columns for the "core_managedfile" table.
+	CoreManagedfileColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "file_root", Type: field.TypeString, Size: 1000},
+		{Name: "file_path", Type: field.TypeString, Size: 100},
+	}
+	// CoreManagedfileTable holds the schema information for the "core_managedfile" table.
+	CoreManagedfileTable = &schema.Table{
+		Name:       "core_managedfile",
+		Columns:    CoreManagedfileColumns,
+		PrimaryKey: []*schema.Column{CoreManagedfileColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "managedfile_file_root_file_path",
+				Unique:  true,
+				Columns: []*schema.Column{CoreManagedfileColumns[3], CoreManagedfileColumns[4]},
+			},
+		},
+	}
 	// DcimManufacturerColumns holds the columns for the "dcim_manufacturer" table.
 	DcimManufacturerColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -3332,6 +3653,7 @@ var (
 		{Name: "custom_field_data", Type: field.TypeJSON},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "_path_id", Type: field.TypeInt, Nullable: true},
 		{Name: "name", Type: field.TypeString, Size: 100},
 		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
@@ -3342,14 +3664,17 @@ var (
 		{Name: "amperage", Type: field.TypeInt, Default: 15},
 		{Name: "max_utilization", Type: field.TypeInt, Default: 80},
 		{Name: "mark_connected", Type: field.TypeBool, Default: false},
-		{Name: "cable_end", Type: field.TypeString, Nullable: true, Size: 1},
 		{Name: "available_power", Type: field.TypeInt, Default: 0},
 		{Name: "_occupied", Type: field.TypeBool, Default: false},
 		{Name: "_power_panel_name", Type: field.TypeString, Default: ""},
+		{Name: "cable_end", Type: field.TypeString, Nullable: true, Size: 1},
+		{Name: "cable_connector", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_positions", Type: field.TypeJSON, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "power_panel_id", Type: field.TypeInt},
 		{Name: "rack_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimPowerfeedTable holds the schema information for the "dcim_powerfeed" table.
 	DcimPowerfeedTable = &schema.Table{
@@ -3359,34 +3684,50 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_powerfeed_users_owner_owner",
-				Columns:    []*schema.Column{DcimPowerfeedColumns[20]},
+				Columns:    []*schema.Column{DcimPowerfeedColumns[23]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_powerfeed_dcim_powerpanel_power_panel",
-				Columns:    []*schema.Column{DcimPowerfeedColumns[21]},
+				Columns:    []*schema.Column{DcimPowerfeedColumns[24]},
 				RefColumns: []*schema.Column{DcimPowerpanelColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_powerfeed_dcim_rack_rack",
-				Columns:    []*schema.Column{DcimPowerfeedColumns[22]},
+				Columns:    []*schema.Column{DcimPowerfeedColumns[25]},
 				RefColumns: []*schema.Column{DcimRackColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_powerfeed_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{DcimPowerfeedColumns[23]},
+				Columns:    []*schema.Column{DcimPowerfeedColumns[26]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_powerfeed_dcim_cable_cable",
+				Columns:    []*schema.Column{DcimPowerfeedColumns[27]},
+				RefColumns: []*schema.Column{DcimCableColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "powerfeed_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimPowerfeedColumns[20]},
+				Columns: []*schema.Column{DcimPowerfeedColumns[23]},
+			},
+			{
+				Name:    "powerfeed__path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerfeedColumns[6]},
+			},
+			{
+				Name:    "powerfeed_cable_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerfeedColumns[27]},
 			},
 		},
 	}
@@ -3405,12 +3746,17 @@ var (
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_end", Type: field.TypeString, Nullable: true, Size: 1},
+		{Name: "cable_connector", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_positions", Type: field.TypeJSON, Nullable: true},
+		{Name: "_path_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "status", Type: field.TypeString, Size: 50, Default: "enabled"},
 		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
 		{Name: "feed_leg", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_id", Type: field.TypeInt, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 		{Name: "power_port_id", Type: field.TypeInt, Nullable: true},
 	}
@@ -3422,25 +3768,31 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_poweroutlet_dcim_device_device",
-				Columns:    []*schema.Column{DcimPoweroutletColumns[17]},
+				Columns:    []*schema.Column{DcimPoweroutletColumns[21]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_poweroutlet_dcim_module_module",
-				Columns:    []*schema.Column{DcimPoweroutletColumns[18]},
+				Columns:    []*schema.Column{DcimPoweroutletColumns[22]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
+				Symbol:     "dcim_poweroutlet_dcim_cable_cable",
+				Columns:    []*schema.Column{DcimPoweroutletColumns[23]},
+				RefColumns: []*schema.Column{DcimCableColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
 				Symbol:     "dcim_poweroutlet_users_owner_owner",
-				Columns:    []*schema.Column{DcimPoweroutletColumns[19]},
+				Columns:    []*schema.Column{DcimPoweroutletColumns[24]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_poweroutlet_dcim_powerport_power_port",
-				Columns:    []*schema.Column{DcimPoweroutletColumns[20]},
+				Columns:    []*schema.Column{DcimPoweroutletColumns[25]},
 				RefColumns: []*schema.Column{DcimPowerportColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -3464,12 +3816,22 @@ var (
 			{
 				Name:    "poweroutlet_device_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{DcimPoweroutletColumns[17], DcimPoweroutletColumns[4]},
+				Columns: []*schema.Column{DcimPoweroutletColumns[21], DcimPoweroutletColumns[4]},
+			},
+			{
+				Name:    "poweroutlet_cable_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPoweroutletColumns[23]},
 			},
 			{
 				Name:    "poweroutlet_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimPoweroutletColumns[19]},
+				Columns: []*schema.Column{DcimPoweroutletColumns[24]},
+			},
+			{
+				Name:    "poweroutlet__path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPoweroutletColumns[16]},
 			},
 		},
 	}
@@ -3589,11 +3951,16 @@ var (
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_end", Type: field.TypeString, Nullable: true, Size: 1},
+		{Name: "cable_connector", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_positions", Type: field.TypeJSON, Nullable: true},
+		{Name: "_path_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
 		{Name: "maximum_draw", Type: field.TypeInt, Nullable: true},
 		{Name: "allocated_draw", Type: field.TypeInt, Nullable: true},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_id", Type: field.TypeInt, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimPowerportTable holds the schema information for the "dcim_powerport" table.
@@ -3604,19 +3971,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_powerport_dcim_device_device",
-				Columns:    []*schema.Column{DcimPowerportColumns[16]},
+				Columns:    []*schema.Column{DcimPowerportColumns[20]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_powerport_dcim_module_module",
-				Columns:    []*schema.Column{DcimPowerportColumns[17]},
+				Columns:    []*schema.Column{DcimPowerportColumns[21]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
+				Symbol:     "dcim_powerport_dcim_cable_cable",
+				Columns:    []*schema.Column{DcimPowerportColumns[22]},
+				RefColumns: []*schema.Column{DcimCableColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
 				Symbol:     "dcim_powerport_users_owner_owner",
-				Columns:    []*schema.Column{DcimPowerportColumns[18]},
+				Columns:    []*schema.Column{DcimPowerportColumns[23]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -3640,12 +4013,22 @@ var (
 			{
 				Name:    "powerport_device_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{DcimPowerportColumns[16], DcimPowerportColumns[4]},
+				Columns: []*schema.Column{DcimPowerportColumns[20], DcimPowerportColumns[4]},
+			},
+			{
+				Name:    "powerport_cable_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerportColumns[22]},
 			},
 			{
 				Name:    "powerport_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimPowerportColumns[18]},
+				Columns: []*schema.Column{DcimPowerportColumns[23]},
+			},
+			{
+				Name:    "powerport__path_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerportColumns[16]},
 			},
 		},
 	}
@@ -4245,12 +4628,16 @@ var (
 		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_end", Type: field.TypeString, Nullable: true, Size: 1},
+		{Name: "cable_connector", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_positions", Type: field.TypeJSON, Nullable: true},
 		{Name: "type", Type: field.TypeString, Size: 50},
 		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
 		{Name: "positions", Type: field.TypeInt, Default: 1},
 		{Name: "mappings", Type: field.TypeJSON},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cable_id", Type: field.TypeInt, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimRearportTable holds the schema information for the "dcim_rearport" table.
@@ -4261,19 +4648,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_rearport_dcim_device_device",
-				Columns:    []*schema.Column{DcimRearportColumns[17]},
+				Columns:    []*schema.Column{DcimRearportColumns[20]},
 				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "dcim_rearport_dcim_module_module",
-				Columns:    []*schema.Column{DcimRearportColumns[18]},
+				Columns:    []*schema.Column{DcimRearportColumns[21]},
 				RefColumns: []*schema.Column{DcimModuleColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
+				Symbol:     "dcim_rearport_dcim_cable_cable",
+				Columns:    []*schema.Column{DcimRearportColumns[22]},
+				RefColumns: []*schema.Column{DcimCableColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
 				Symbol:     "dcim_rearport_users_owner_owner",
-				Columns:    []*schema.Column{DcimRearportColumns[19]},
+				Columns:    []*schema.Column{DcimRearportColumns[23]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -4297,12 +4690,17 @@ var (
 			{
 				Name:    "rearport_device_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{DcimRearportColumns[17], DcimRearportColumns[4]},
+				Columns: []*schema.Column{DcimRearportColumns[20], DcimRearportColumns[4]},
+			},
+			{
+				Name:    "rearport_cable_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRearportColumns[22]},
 			},
 			{
 				Name:    "rearport_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimRearportColumns[19]},
+				Columns: []*schema.Column{DcimRearportColumns[23]},
 			},
 		},
 	}
@@ -4513,6 +4911,29 @@ var (
 				Name:    "savedfilter_user_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasSavedfilterColumns[7]},
+			},
+		},
+	}
+	// ExtrasScriptColumns holds the columns for the "extras_script" table.
+	ExtrasScriptColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "name", Type: field.TypeString, Size: 79},
+		{Name: "module_id", Type: field.TypeInt},
+		{Name: "is_executable", Type: field.TypeBool, Default: true},
+		{Name: "description", Type: field.TypeString, Default: ""},
+		{Name: "vars", Type: field.TypeJSON, Nullable: true},
+		{Name: "module_name", Type: field.TypeString, Default: ""},
+	}
+	// ExtrasScriptTable holds the schema information for the "extras_script" table.
+	ExtrasScriptTable = &schema.Table{
+		Name:       "extras_script",
+		Columns:    ExtrasScriptColumns,
+		PrimaryKey: []*schema.Column{ExtrasScriptColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "script_module_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{ExtrasScriptColumns[2], ExtrasScriptColumns[1]},
 			},
 		},
 	}
@@ -6667,6 +7088,11 @@ var (
 		IpamAsnrangeTable,
 		IpamAggregateTable,
 		ExtrasBookmarkTable,
+		DcimCableTable,
+		DcimCablebundleTable,
+		DcimCablepathTable,
+		DcimCablepathNodeTable,
+		DcimCableterminationTable,
 		CircuitsCircuitTable,
 		CircuitsCircuitgroupTable,
 		CircuitsCircuitgroupassignmentTable,
@@ -6714,6 +7140,7 @@ var (
 		ExtrasJournalentryTable,
 		DcimLocationTable,
 		DcimMacaddressTable,
+		CoreManagedfileTable,
 		DcimManufacturerTable,
 		DcimModuleTable,
 		DcimModulebayTable,
@@ -6750,6 +7177,7 @@ var (
 		IpamRoleTable,
 		IpamRoutetargetTable,
 		ExtrasSavedfilterTable,
+		ExtrasScriptTable,
 		IpamServiceTable,
 		IpamServicetemplateTable,
 		CoreSessionTable,
@@ -6834,6 +7262,27 @@ func init() {
 	ExtrasBookmarkTable.Annotation = &entsql.Annotation{
 		Table: "extras_bookmark",
 	}
+	DcimCableTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimCableTable.ForeignKeys[1].RefTable = TenancyTenantTable
+	DcimCableTable.ForeignKeys[2].RefTable = DcimCablebundleTable
+	DcimCableTable.Annotation = &entsql.Annotation{
+		Table: "dcim_cable",
+	}
+	DcimCablebundleTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	DcimCablebundleTable.Annotation = &entsql.Annotation{
+		Table: "dcim_cablebundle",
+	}
+	DcimCablepathTable.Annotation = &entsql.Annotation{
+		Table: "dcim_cablepath",
+	}
+	DcimCablepathNodeTable.ForeignKeys[0].RefTable = DcimCablepathTable
+	DcimCablepathNodeTable.Annotation = &entsql.Annotation{
+		Table: "dcim_cablepath_node",
+	}
+	DcimCableterminationTable.ForeignKeys[0].RefTable = DcimCableTable
+	DcimCableterminationTable.Annotation = &entsql.Annotation{
+		Table: "dcim_cabletermination",
+	}
 	CircuitsCircuitTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	CircuitsCircuitTable.ForeignKeys[1].RefTable = CircuitsProviderTable
 	CircuitsCircuitTable.ForeignKeys[2].RefTable = CircuitsProvideraccountTable
@@ -6854,6 +7303,7 @@ func init() {
 		Table: "circuits_circuitgroupassignment",
 	}
 	CircuitsCircuitterminationTable.ForeignKeys[0].RefTable = CircuitsCircuitTable
+	CircuitsCircuitterminationTable.ForeignKeys[1].RefTable = DcimCableTable
 	CircuitsCircuitterminationTable.Annotation = &entsql.Annotation{
 		Table: "circuits_circuittermination",
 	}
@@ -6891,7 +7341,8 @@ func init() {
 	}
 	DcimConsoleportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimConsoleportTable.ForeignKeys[1].RefTable = DcimModuleTable
-	DcimConsoleportTable.ForeignKeys[2].RefTable = UsersOwnerTable
+	DcimConsoleportTable.ForeignKeys[2].RefTable = DcimCableTable
+	DcimConsoleportTable.ForeignKeys[3].RefTable = UsersOwnerTable
 	DcimConsoleportTable.Annotation = &entsql.Annotation{
 		Table: "dcim_consoleport",
 	}
@@ -6902,7 +7353,8 @@ func init() {
 	}
 	DcimConsoleserverportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimConsoleserverportTable.ForeignKeys[1].RefTable = DcimModuleTable
-	DcimConsoleserverportTable.ForeignKeys[2].RefTable = UsersOwnerTable
+	DcimConsoleserverportTable.ForeignKeys[2].RefTable = DcimCableTable
+	DcimConsoleserverportTable.ForeignKeys[3].RefTable = UsersOwnerTable
 	DcimConsoleserverportTable.Annotation = &entsql.Annotation{
 		Table: "dcim_consoleserverport",
 	}
@@ -6974,15 +7426,16 @@ func init() {
 	}
 	DcimInterfaceTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimInterfaceTable.ForeignKeys[1].RefTable = DcimModuleTable
-	DcimInterfaceTable.ForeignKeys[2].RefTable = UsersOwnerTable
-	DcimInterfaceTable.ForeignKeys[3].RefTable = DcimInterfaceTable
+	DcimInterfaceTable.ForeignKeys[2].RefTable = DcimCableTable
+	DcimInterfaceTable.ForeignKeys[3].RefTable = UsersOwnerTable
 	DcimInterfaceTable.ForeignKeys[4].RefTable = DcimInterfaceTable
 	DcimInterfaceTable.ForeignKeys[5].RefTable = DcimInterfaceTable
-	DcimInterfaceTable.ForeignKeys[6].RefTable = DcimMacaddressTable
-	DcimInterfaceTable.ForeignKeys[7].RefTable = IpamVlanTable
+	DcimInterfaceTable.ForeignKeys[6].RefTable = DcimInterfaceTable
+	DcimInterfaceTable.ForeignKeys[7].RefTable = DcimMacaddressTable
 	DcimInterfaceTable.ForeignKeys[8].RefTable = IpamVlanTable
-	DcimInterfaceTable.ForeignKeys[9].RefTable = IpamVrfTable
-	DcimInterfaceTable.ForeignKeys[10].RefTable = IpamVlantranslationpolicyTable
+	DcimInterfaceTable.ForeignKeys[9].RefTable = IpamVlanTable
+	DcimInterfaceTable.ForeignKeys[10].RefTable = IpamVrfTable
+	DcimInterfaceTable.ForeignKeys[11].RefTable = IpamVlantranslationpolicyTable
 	DcimInterfaceTable.Annotation = &entsql.Annotation{
 		Table: "dcim_interface",
 	}
@@ -7016,7 +7469,8 @@ func init() {
 	}
 	DcimFrontportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimFrontportTable.ForeignKeys[1].RefTable = DcimModuleTable
-	DcimFrontportTable.ForeignKeys[2].RefTable = UsersOwnerTable
+	DcimFrontportTable.ForeignKeys[2].RefTable = DcimCableTable
+	DcimFrontportTable.ForeignKeys[3].RefTable = UsersOwnerTable
 	DcimFrontportTable.Annotation = &entsql.Annotation{
 		Table: "dcim_frontport",
 	}
@@ -7086,6 +7540,9 @@ func init() {
 	DcimMacaddressTable.Annotation = &entsql.Annotation{
 		Table: "dcim_macaddress",
 	}
+	CoreManagedfileTable.Annotation = &entsql.Annotation{
+		Table: "core_managedfile",
+	}
 	DcimManufacturerTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimManufacturerTable.Annotation = &entsql.Annotation{
 		Table: "dcim_manufacturer",
@@ -7153,13 +7610,15 @@ func init() {
 	DcimPowerfeedTable.ForeignKeys[1].RefTable = DcimPowerpanelTable
 	DcimPowerfeedTable.ForeignKeys[2].RefTable = DcimRackTable
 	DcimPowerfeedTable.ForeignKeys[3].RefTable = TenancyTenantTable
+	DcimPowerfeedTable.ForeignKeys[4].RefTable = DcimCableTable
 	DcimPowerfeedTable.Annotation = &entsql.Annotation{
 		Table: "dcim_powerfeed",
 	}
 	DcimPoweroutletTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimPoweroutletTable.ForeignKeys[1].RefTable = DcimModuleTable
-	DcimPoweroutletTable.ForeignKeys[2].RefTable = UsersOwnerTable
-	DcimPoweroutletTable.ForeignKeys[3].RefTable = DcimPowerportTable
+	DcimPoweroutletTable.ForeignKeys[2].RefTable = DcimCableTable
+	DcimPoweroutletTable.ForeignKeys[3].RefTable = UsersOwnerTable
+	DcimPoweroutletTable.ForeignKeys[4].RefTable = DcimPowerportTable
 	DcimPoweroutletTable.Annotation = &entsql.Annotation{
 		Table: "dcim_poweroutlet",
 	}
@@ -7177,7 +7636,8 @@ func init() {
 	}
 	DcimPowerportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimPowerportTable.ForeignKeys[1].RefTable = DcimModuleTable
-	DcimPowerportTable.ForeignKeys[2].RefTable = UsersOwnerTable
+	DcimPowerportTable.ForeignKeys[2].RefTable = DcimCableTable
+	DcimPowerportTable.ForeignKeys[3].RefTable = UsersOwnerTable
 	DcimPowerportTable.Annotation = &entsql.Annotation{
 		Table: "dcim_powerport",
 	}
@@ -7244,7 +7704,8 @@ func init() {
 	}
 	DcimRearportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimRearportTable.ForeignKeys[1].RefTable = DcimModuleTable
-	DcimRearportTable.ForeignKeys[2].RefTable = UsersOwnerTable
+	DcimRearportTable.ForeignKeys[2].RefTable = DcimCableTable
+	DcimRearportTable.ForeignKeys[3].RefTable = UsersOwnerTable
 	DcimRearportTable.Annotation = &entsql.Annotation{
 		Table: "dcim_rearport",
 	}
@@ -7270,6 +7731,9 @@ func init() {
 	ExtrasSavedfilterTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	ExtrasSavedfilterTable.Annotation = &entsql.Annotation{
 		Table: "extras_savedfilter",
+	}
+	ExtrasScriptTable.Annotation = &entsql.Annotation{
+		Table: "extras_script",
 	}
 	IpamServiceTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	IpamServiceTable.Annotation = &entsql.Annotation{

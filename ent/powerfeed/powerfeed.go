@@ -27,6 +27,8 @@ const (
 	FieldComments = "comments"
 	// FieldOwnerID holds the string denoting the owner_id field in the database.
 	FieldOwnerID = "owner_id"
+	// FieldPathID holds the string denoting the _path_id field in the database.
+	FieldPathID = "_path_id"
 	// FieldPowerPanelID holds the string denoting the power_panel_id field in the database.
 	FieldPowerPanelID = "power_panel_id"
 	// FieldRackID holds the string denoting the rack_id field in the database.
@@ -51,8 +53,6 @@ const (
 	FieldMaxUtilization = "max_utilization"
 	// FieldMarkConnected holds the string denoting the mark_connected field in the database.
 	FieldMarkConnected = "mark_connected"
-	// FieldCableEnd holds the string denoting the cable_end field in the database.
-	FieldCableEnd = "cable_end"
 	// FieldTenantID holds the string denoting the tenant_id field in the database.
 	FieldTenantID = "tenant_id"
 	// FieldAvailablePower holds the string denoting the available_power field in the database.
@@ -61,6 +61,14 @@ const (
 	FieldOccupied = "_occupied"
 	// FieldPowerPanelName holds the string denoting the _power_panel_name field in the database.
 	FieldPowerPanelName = "_power_panel_name"
+	// FieldCableID holds the string denoting the cable_id field in the database.
+	FieldCableID = "cable_id"
+	// FieldCableEnd holds the string denoting the cable_end field in the database.
+	FieldCableEnd = "cable_end"
+	// FieldCableConnector holds the string denoting the cable_connector field in the database.
+	FieldCableConnector = "cable_connector"
+	// FieldCablePositions holds the string denoting the cable_positions field in the database.
+	FieldCablePositions = "cable_positions"
 	// EdgeOwner holds the string denoting the owner edge name in mutations.
 	EdgeOwner = "owner"
 	// EdgePowerPanel holds the string denoting the power_panel edge name in mutations.
@@ -69,6 +77,8 @@ const (
 	EdgeRack = "rack"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
 	EdgeTenant = "tenant"
+	// EdgeCable holds the string denoting the cable edge name in mutations.
+	EdgeCable = "cable"
 	// Table holds the table name of the powerfeed in the database.
 	Table = "dcim_powerfeed"
 	// OwnerTable is the table that holds the owner relation/edge.
@@ -99,6 +109,13 @@ const (
 	TenantInverseTable = "tenancy_tenant"
 	// TenantColumn is the table column denoting the tenant relation/edge.
 	TenantColumn = "tenant_id"
+	// CableTable is the table that holds the cable relation/edge.
+	CableTable = "dcim_powerfeed"
+	// CableInverseTable is the table name for the Cable entity.
+	// It exists in this package in order to avoid circular dependency with the "cable" package.
+	CableInverseTable = "dcim_cable"
+	// CableColumn is the table column denoting the cable relation/edge.
+	CableColumn = "cable_id"
 )
 
 // Columns holds all SQL columns for powerfeed fields.
@@ -110,6 +127,7 @@ var Columns = []string{
 	FieldDescription,
 	FieldComments,
 	FieldOwnerID,
+	FieldPathID,
 	FieldPowerPanelID,
 	FieldRackID,
 	FieldName,
@@ -122,11 +140,14 @@ var Columns = []string{
 	FieldAmperage,
 	FieldMaxUtilization,
 	FieldMarkConnected,
-	FieldCableEnd,
 	FieldTenantID,
 	FieldAvailablePower,
 	FieldOccupied,
 	FieldPowerPanelName,
+	FieldCableID,
+	FieldCableEnd,
+	FieldCableConnector,
+	FieldCablePositions,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -145,7 +166,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/inventory/inventory/ent/runtime"
 var (
-	Hooks [2]ent.Hook
+	Hooks [3]ent.Hook
 	// DefaultCreated holds the default value on creation for the "created" field.
 	DefaultCreated func() time.Time
 	// DefaultLastUpdated holds the default value on creation for the "last_updated" field.
@@ -194,14 +215,14 @@ var (
 	MaxUtilizationValidator func(int) error
 	// DefaultMarkConnected holds the default value on creation for the "mark_connected" field.
 	DefaultMarkConnected bool
-	// CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
-	CableEndValidator func(string) error
 	// DefaultAvailablePower holds the default value on creation for the "available_power" field.
 	DefaultAvailablePower int
 	// DefaultOccupied holds the default value on creation for the "_occupied" field.
 	DefaultOccupied bool
 	// DefaultPowerPanelName holds the default value on creation for the "_power_panel_name" field.
 	DefaultPowerPanelName string
+	// CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	CableEndValidator func(string) error
 )
 
 // OrderOption defines the ordering options for the PowerFeed queries.
@@ -235,6 +256,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 // ByOwnerID orders the results by the owner_id field.
 func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
+}
+
+// ByPathID orders the results by the _path_id field.
+func ByPathID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPathID, opts...).ToFunc()
 }
 
 // ByPowerPanelID orders the results by the power_panel_id field.
@@ -297,11 +323,6 @@ func ByMarkConnected(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMarkConnected, opts...).ToFunc()
 }
 
-// ByCableEnd orders the results by the cable_end field.
-func ByCableEnd(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldCableEnd, opts...).ToFunc()
-}
-
 // ByTenantID orders the results by the tenant_id field.
 func ByTenantID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTenantID, opts...).ToFunc()
@@ -320,6 +341,21 @@ func ByOccupied(opts ...sql.OrderTermOption) OrderOption {
 // ByPowerPanelName orders the results by the _power_panel_name field.
 func ByPowerPanelName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPowerPanelName, opts...).ToFunc()
+}
+
+// ByCableID orders the results by the cable_id field.
+func ByCableID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCableID, opts...).ToFunc()
+}
+
+// ByCableEnd orders the results by the cable_end field.
+func ByCableEnd(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCableEnd, opts...).ToFunc()
+}
+
+// ByCableConnector orders the results by the cable_connector field.
+func ByCableConnector(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCableConnector, opts...).ToFunc()
 }
 
 // ByOwnerField orders the results by owner field.
@@ -349,6 +385,13 @@ func ByTenantField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newTenantStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByCableField orders the results by cable field.
+func ByCableField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCableStep(), sql.OrderByField(field, opts...))
+	}
+}
 func newOwnerStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -375,5 +418,12 @@ func newTenantStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(TenantInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, TenantTable, TenantColumn),
+	)
+}
+func newCableStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(CableInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, CableTable, CableColumn),
 	)
 }

@@ -80,6 +80,11 @@ func OwnerID(v int) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldEQ(FieldOwnerID, v))
 }
 
+// PathID applies equality check predicate on the "_path_id" field. It's identical to PathIDEQ.
+func PathID(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldEQ(FieldPathID, v))
+}
+
 // PowerPanelID applies equality check predicate on the "power_panel_id" field. It's identical to PowerPanelIDEQ.
 func PowerPanelID(v int) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldEQ(FieldPowerPanelID, v))
@@ -140,11 +145,6 @@ func MarkConnected(v bool) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldEQ(FieldMarkConnected, v))
 }
 
-// CableEnd applies equality check predicate on the "cable_end" field. It's identical to CableEndEQ.
-func CableEnd(v string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldEQ(FieldCableEnd, v))
-}
-
 // TenantID applies equality check predicate on the "tenant_id" field. It's identical to TenantIDEQ.
 func TenantID(v int) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldEQ(FieldTenantID, v))
@@ -163,6 +163,21 @@ func Occupied(v bool) predicate.PowerFeed {
 // PowerPanelName applies equality check predicate on the "_power_panel_name" field. It's identical to PowerPanelNameEQ.
 func PowerPanelName(v string) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldEQ(FieldPowerPanelName, v))
+}
+
+// CableID applies equality check predicate on the "cable_id" field. It's identical to CableIDEQ.
+func CableID(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldEQ(FieldCableID, v))
+}
+
+// CableEnd applies equality check predicate on the "cable_end" field. It's identical to CableEndEQ.
+func CableEnd(v string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldEQ(FieldCableEnd, v))
+}
+
+// CableConnector applies equality check predicate on the "cable_connector" field. It's identical to CableConnectorEQ.
+func CableConnector(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldEQ(FieldCableConnector, v))
 }
 
 // CreatedEQ applies the EQ predicate on the "created" field.
@@ -423,6 +438,56 @@ func OwnerIDIsNil() predicate.PowerFeed {
 // OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
 func OwnerIDNotNil() predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldNotNull(FieldOwnerID))
+}
+
+// PathIDEQ applies the EQ predicate on the "_path_id" field.
+func PathIDEQ(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldEQ(FieldPathID, v))
+}
+
+// PathIDNEQ applies the NEQ predicate on the "_path_id" field.
+func PathIDNEQ(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNEQ(FieldPathID, v))
+}
+
+// PathIDIn applies the In predicate on the "_path_id" field.
+func PathIDIn(vs ...int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldIn(FieldPathID, vs...))
+}
+
+// PathIDNotIn applies the NotIn predicate on the "_path_id" field.
+func PathIDNotIn(vs ...int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNotIn(FieldPathID, vs...))
+}
+
+// PathIDGT applies the GT predicate on the "_path_id" field.
+func PathIDGT(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldGT(FieldPathID, v))
+}
+
+// PathIDGTE applies the GTE predicate on the "_path_id" field.
+func PathIDGTE(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldGTE(FieldPathID, v))
+}
+
+// PathIDLT applies the LT predicate on the "_path_id" field.
+func PathIDLT(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldLT(FieldPathID, v))
+}
+
+// PathIDLTE applies the LTE predicate on the "_path_id" field.
+func PathIDLTE(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldLTE(FieldPathID, v))
+}
+
+// PathIDIsNil applies the IsNil predicate on the "_path_id" field.
+func PathIDIsNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldIsNull(FieldPathID))
+}
+
+// PathIDNotNil applies the NotNil predicate on the "_path_id" field.
+func PathIDNotNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNotNull(FieldPathID))
 }
 
 // PowerPanelIDEQ applies the EQ predicate on the "power_panel_id" field.
@@ -995,81 +1060,6 @@ func MarkConnectedNEQ(v bool) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldNEQ(FieldMarkConnected, v))
 }
 
-// CableEndEQ applies the EQ predicate on the "cable_end" field.
-func CableEndEQ(v string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldEQ(FieldCableEnd, v))
-}
-
-// CableEndNEQ applies the NEQ predicate on the "cable_end" field.
-func CableEndNEQ(v string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldNEQ(FieldCableEnd, v))
-}
-
-// CableEndIn applies the In predicate on the "cable_end" field.
-func CableEndIn(vs ...string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldIn(FieldCableEnd, vs...))
-}
-
-// CableEndNotIn applies the NotIn predicate on the "cable_end" field.
-func CableEndNotIn(vs ...string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldNotIn(FieldCableEnd, vs...))
-}
-
-// CableEndGT applies the GT predicate on the "cable_end" field.
-func CableEndGT(v string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldGT(FieldCableEnd, v))
-}
-
-// CableEndGTE applies the GTE predicate on the "cable_end" field.
-func CableEndGTE(v string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldGTE(FieldCableEnd, v))
-}
-
-// CableEndLT applies the LT predicate on the "cable_end" field.
-func CableEndLT(v string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldLT(FieldCableEnd, v))
-}
-
-// CableEndLTE applies the LTE predicate on the "cable_end" field.
-func CableEndLTE(v string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldLTE(FieldCableEnd, v))
-}
-
-// CableEndContains applies the Contains predicate on the "cable_end" field.
-func CableEndContains(v string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldContains(FieldCableEnd, v))
-}
-
-// CableEndHasPrefix applies the HasPrefix predicate on the "cable_end" field.
-func CableEndHasPrefix(v string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldHasPrefix(FieldCableEnd, v))
-}
-
-// CableEndHasSuffix applies the HasSuffix predicate on the "cable_end" field.
-func CableEndHasSuffix(v string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldHasSuffix(FieldCableEnd, v))
-}
-
-// CableEndIsNil applies the IsNil predicate on the "cable_end" field.
-func CableEndIsNil() predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldIsNull(FieldCableEnd))
-}
-
-// CableEndNotNil applies the NotNil predicate on the "cable_end" field.
-func CableEndNotNil() predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldNotNull(FieldCableEnd))
-}
-
-// CableEndEqualFold applies the EqualFold predicate on the "cable_end" field.
-func CableEndEqualFold(v string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldEqualFold(FieldCableEnd, v))
-}
-
-// CableEndContainsFold applies the ContainsFold predicate on the "cable_end" field.
-func CableEndContainsFold(v string) predicate.PowerFeed {
-	return predicate.PowerFeed(sql.FieldContainsFold(FieldCableEnd, v))
-}
-
 // TenantIDEQ applies the EQ predicate on the "tenant_id" field.
 func TenantIDEQ(v int) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldEQ(FieldTenantID, v))
@@ -1215,6 +1205,171 @@ func PowerPanelNameContainsFold(v string) predicate.PowerFeed {
 	return predicate.PowerFeed(sql.FieldContainsFold(FieldPowerPanelName, v))
 }
 
+// CableIDEQ applies the EQ predicate on the "cable_id" field.
+func CableIDEQ(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldEQ(FieldCableID, v))
+}
+
+// CableIDNEQ applies the NEQ predicate on the "cable_id" field.
+func CableIDNEQ(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNEQ(FieldCableID, v))
+}
+
+// CableIDIn applies the In predicate on the "cable_id" field.
+func CableIDIn(vs ...int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldIn(FieldCableID, vs...))
+}
+
+// CableIDNotIn applies the NotIn predicate on the "cable_id" field.
+func CableIDNotIn(vs ...int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNotIn(FieldCableID, vs...))
+}
+
+// CableIDIsNil applies the IsNil predicate on the "cable_id" field.
+func CableIDIsNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldIsNull(FieldCableID))
+}
+
+// CableIDNotNil applies the NotNil predicate on the "cable_id" field.
+func CableIDNotNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNotNull(FieldCableID))
+}
+
+// CableEndEQ applies the EQ predicate on the "cable_end" field.
+func CableEndEQ(v string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldEQ(FieldCableEnd, v))
+}
+
+// CableEndNEQ applies the NEQ predicate on the "cable_end" field.
+func CableEndNEQ(v string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNEQ(FieldCableEnd, v))
+}
+
+// CableEndIn applies the In predicate on the "cable_end" field.
+func CableEndIn(vs ...string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldIn(FieldCableEnd, vs...))
+}
+
+// CableEndNotIn applies the NotIn predicate on the "cable_end" field.
+func CableEndNotIn(vs ...string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNotIn(FieldCableEnd, vs...))
+}
+
+// CableEndGT applies the GT predicate on the "cable_end" field.
+func CableEndGT(v string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldGT(FieldCableEnd, v))
+}
+
+// CableEndGTE applies the GTE predicate on the "cable_end" field.
+func CableEndGTE(v string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldGTE(FieldCableEnd, v))
+}
+
+// CableEndLT applies the LT predicate on the "cable_end" field.
+func CableEndLT(v string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldLT(FieldCableEnd, v))
+}
+
+// CableEndLTE applies the LTE predicate on the "cable_end" field.
+func CableEndLTE(v string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldLTE(FieldCableEnd, v))
+}
+
+// CableEndContains applies the Contains predicate on the "cable_end" field.
+func CableEndContains(v string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldContains(FieldCableEnd, v))
+}
+
+// CableEndHasPrefix applies the HasPrefix predicate on the "cable_end" field.
+func CableEndHasPrefix(v string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldHasPrefix(FieldCableEnd, v))
+}
+
+// CableEndHasSuffix applies the HasSuffix predicate on the "cable_end" field.
+func CableEndHasSuffix(v string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldHasSuffix(FieldCableEnd, v))
+}
+
+// CableEndIsNil applies the IsNil predicate on the "cable_end" field.
+func CableEndIsNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldIsNull(FieldCableEnd))
+}
+
+// CableEndNotNil applies the NotNil predicate on the "cable_end" field.
+func CableEndNotNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNotNull(FieldCableEnd))
+}
+
+// CableEndEqualFold applies the EqualFold predicate on the "cable_end" field.
+func CableEndEqualFold(v string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldEqualFold(FieldCableEnd, v))
+}
+
+// CableEndContainsFold applies the ContainsFold predicate on the "cable_end" field.
+func CableEndContainsFold(v string) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldContainsFold(FieldCableEnd, v))
+}
+
+// CableConnectorEQ applies the EQ predicate on the "cable_connector" field.
+func CableConnectorEQ(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldEQ(FieldCableConnector, v))
+}
+
+// CableConnectorNEQ applies the NEQ predicate on the "cable_connector" field.
+func CableConnectorNEQ(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNEQ(FieldCableConnector, v))
+}
+
+// CableConnectorIn applies the In predicate on the "cable_connector" field.
+func CableConnectorIn(vs ...int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldIn(FieldCableConnector, vs...))
+}
+
+// CableConnectorNotIn applies the NotIn predicate on the "cable_connector" field.
+func CableConnectorNotIn(vs ...int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNotIn(FieldCableConnector, vs...))
+}
+
+// CableConnectorGT applies the GT predicate on the "cable_connector" field.
+func CableConnectorGT(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldGT(FieldCableConnector, v))
+}
+
+// CableConnectorGTE applies the GTE predicate on the "cable_connector" field.
+func CableConnectorGTE(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldGTE(FieldCableConnector, v))
+}
+
+// CableConnectorLT applies the LT predicate on the "cable_connector" field.
+func CableConnectorLT(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldLT(FieldCableConnector, v))
+}
+
+// CableConnectorLTE applies the LTE predicate on the "cable_connector" field.
+func CableConnectorLTE(v int) predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldLTE(FieldCableConnector, v))
+}
+
+// CableConnectorIsNil applies the IsNil predicate on the "cable_connector" field.
+func CableConnectorIsNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldIsNull(FieldCableConnector))
+}
+
+// CableConnectorNotNil applies the NotNil predicate on the "cable_connector" field.
+func CableConnectorNotNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNotNull(FieldCableConnector))
+}
+
+// CablePositionsIsNil applies the IsNil predicate on the "cable_positions" field.
+func CablePositionsIsNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldIsNull(FieldCablePositions))
+}
+
+// CablePositionsNotNil applies the NotNil predicate on the "cable_positions" field.
+func CablePositionsNotNil() predicate.PowerFeed {
+	return predicate.PowerFeed(sql.FieldNotNull(FieldCablePositions))
+}
+
 // HasOwner applies the HasEdge predicate on the "owner" edge.
 func HasOwner() predicate.PowerFeed {
 	return predicate.PowerFeed(func(s *sql.Selector) {
@@ -1299,6 +1454,29 @@ func HasTenant() predicate.PowerFeed {
 func HasTenantWith(preds ...predicate.Tenant) predicate.PowerFeed {
 	return predicate.PowerFeed(func(s *sql.Selector) {
 		step := newTenantStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasCable applies the HasEdge predicate on the "cable" edge.
+func HasCable() predicate.PowerFeed {
+	return predicate.PowerFeed(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, CableTable, CableColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasCableWith applies the HasEdge predicate on the "cable" edge with a given conditions (other predicates).
+func HasCableWith(preds ...predicate.Cable) predicate.PowerFeed {
+	return predicate.PowerFeed(func(s *sql.Selector) {
+		step := newCableStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -115,9 +115,29 @@ func RackID(v int) predicate.PowerPort {
 	return predicate.PowerPort(sql.FieldEQ(FieldRackID, v))
 }
 
+// CableID applies equality check predicate on the "cable_id" field. It's identical to CableIDEQ.
+func CableID(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldEQ(FieldCableID, v))
+}
+
+// CableEnd applies equality check predicate on the "cable_end" field. It's identical to CableEndEQ.
+func CableEnd(v string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldEQ(FieldCableEnd, v))
+}
+
+// CableConnector applies equality check predicate on the "cable_connector" field. It's identical to CableConnectorEQ.
+func CableConnector(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldEQ(FieldCableConnector, v))
+}
+
 // OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
 func OwnerID(v int) predicate.PowerPort {
 	return predicate.PowerPort(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// PathID applies equality check predicate on the "_path_id" field. It's identical to PathIDEQ.
+func PathID(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldEQ(FieldPathID, v))
 }
 
 // Type applies equality check predicate on the "type" field. It's identical to TypeEQ.
@@ -715,6 +735,171 @@ func RackIDNotNil() predicate.PowerPort {
 	return predicate.PowerPort(sql.FieldNotNull(FieldRackID))
 }
 
+// CableIDEQ applies the EQ predicate on the "cable_id" field.
+func CableIDEQ(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldEQ(FieldCableID, v))
+}
+
+// CableIDNEQ applies the NEQ predicate on the "cable_id" field.
+func CableIDNEQ(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNEQ(FieldCableID, v))
+}
+
+// CableIDIn applies the In predicate on the "cable_id" field.
+func CableIDIn(vs ...int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldIn(FieldCableID, vs...))
+}
+
+// CableIDNotIn applies the NotIn predicate on the "cable_id" field.
+func CableIDNotIn(vs ...int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNotIn(FieldCableID, vs...))
+}
+
+// CableIDIsNil applies the IsNil predicate on the "cable_id" field.
+func CableIDIsNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldIsNull(FieldCableID))
+}
+
+// CableIDNotNil applies the NotNil predicate on the "cable_id" field.
+func CableIDNotNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNotNull(FieldCableID))
+}
+
+// CableEndEQ applies the EQ predicate on the "cable_end" field.
+func CableEndEQ(v string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldEQ(FieldCableEnd, v))
+}
+
+// CableEndNEQ applies the NEQ predicate on the "cable_end" field.
+func CableEndNEQ(v string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNEQ(FieldCableEnd, v))
+}
+
+// CableEndIn applies the In predicate on the "cable_end" field.
+func CableEndIn(vs ...string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldIn(FieldCableEnd, vs...))
+}
+
+// CableEndNotIn applies the NotIn predicate on the "cable_end" field.
+func CableEndNotIn(vs ...string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNotIn(FieldCableEnd, vs...))
+}
+
+// CableEndGT applies the GT predicate on the "cable_end" field.
+func CableEndGT(v string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldGT(FieldCableEnd, v))
+}
+
+// CableEndGTE applies the GTE predicate on the "cable_end" field.
+func CableEndGTE(v string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldGTE(FieldCableEnd, v))
+}
+
+// CableEndLT applies the LT predicate on the "cable_end" field.
+func CableEndLT(v string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldLT(FieldCableEnd, v))
+}
+
+// CableEndLTE applies the LTE predicate on the "cable_end" field.
+func CableEndLTE(v string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldLTE(FieldCableEnd, v))
+}
+
+// CableEndContains applies the Contains predicate on the "cable_end" field.
+func CableEndContains(v string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldContains(FieldCableEnd, v))
+}
+
+// CableEndHasPrefix applies the HasPrefix predicate on the "cable_end" field.
+func CableEndHasPrefix(v string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldHasPrefix(FieldCableEnd, v))
+}
+
+// CableEndHasSuffix applies the HasSuffix predicate on the "cable_end" field.
+func CableEndHasSuffix(v string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldHasSuffix(FieldCableEnd, v))
+}
+
+// CableEndIsNil applies the IsNil predicate on the "cable_end" field.
+func CableEndIsNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldIsNull(FieldCableEnd))
+}
+
+// CableEndNotNil applies the NotNil predicate on the "cable_end" field.
+func CableEndNotNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNotNull(FieldCableEnd))
+}
+
+// CableEndEqualFold applies the EqualFold predicate on the "cable_end" field.
+func CableEndEqualFold(v string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldEqualFold(FieldCableEnd, v))
+}
+
+// CableEndContainsFold applies the ContainsFold predicate on the "cable_end" field.
+func CableEndContainsFold(v string) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldContainsFold(FieldCableEnd, v))
+}
+
+// CableConnectorEQ applies the EQ predicate on the "cable_connector" field.
+func CableConnectorEQ(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldEQ(FieldCableConnector, v))
+}
+
+// CableConnectorNEQ applies the NEQ predicate on the "cable_connector" field.
+func CableConnectorNEQ(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNEQ(FieldCableConnector, v))
+}
+
+// CableConnectorIn applies the In predicate on the "cable_connector" field.
+func CableConnectorIn(vs ...int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldIn(FieldCableConnector, vs...))
+}
+
+// CableConnectorNotIn applies the NotIn predicate on the "cable_connector" field.
+func CableConnectorNotIn(vs ...int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNotIn(FieldCableConnector, vs...))
+}
+
+// CableConnectorGT applies the GT predicate on the "cable_connector" field.
+func CableConnectorGT(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldGT(FieldCableConnector, v))
+}
+
+// CableConnectorGTE applies the GTE predicate on the "cable_connector" field.
+func CableConnectorGTE(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldGTE(FieldCableConnector, v))
+}
+
+// CableConnectorLT applies the LT predicate on the "cable_connector" field.
+func CableConnectorLT(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldLT(FieldCableConnector, v))
+}
+
+// CableConnectorLTE applies the LTE predicate on the "cable_connector" field.
+func CableConnectorLTE(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldLTE(FieldCableConnector, v))
+}
+
+// CableConnectorIsNil applies the IsNil predicate on the "cable_connector" field.
+func CableConnectorIsNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldIsNull(FieldCableConnector))
+}
+
+// CableConnectorNotNil applies the NotNil predicate on the "cable_connector" field.
+func CableConnectorNotNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNotNull(FieldCableConnector))
+}
+
+// CablePositionsIsNil applies the IsNil predicate on the "cable_positions" field.
+func CablePositionsIsNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldIsNull(FieldCablePositions))
+}
+
+// CablePositionsNotNil applies the NotNil predicate on the "cable_positions" field.
+func CablePositionsNotNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNotNull(FieldCablePositions))
+}
+
 // OwnerIDEQ applies the EQ predicate on the "owner_id" field.
 func OwnerIDEQ(v int) predicate.PowerPort {
 	return predicate.PowerPort(sql.FieldEQ(FieldOwnerID, v))
@@ -743,6 +928,56 @@ func OwnerIDIsNil() predicate.PowerPort {
 // OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
 func OwnerIDNotNil() predicate.PowerPort {
 	return predicate.PowerPort(sql.FieldNotNull(FieldOwnerID))
+}
+
+// PathIDEQ applies the EQ predicate on the "_path_id" field.
+func PathIDEQ(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldEQ(FieldPathID, v))
+}
+
+// PathIDNEQ applies the NEQ predicate on the "_path_id" field.
+func PathIDNEQ(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNEQ(FieldPathID, v))
+}
+
+// PathIDIn applies the In predicate on the "_path_id" field.
+func PathIDIn(vs ...int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldIn(FieldPathID, vs...))
+}
+
+// PathIDNotIn applies the NotIn predicate on the "_path_id" field.
+func PathIDNotIn(vs ...int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNotIn(FieldPathID, vs...))
+}
+
+// PathIDGT applies the GT predicate on the "_path_id" field.
+func PathIDGT(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldGT(FieldPathID, v))
+}
+
+// PathIDGTE applies the GTE predicate on the "_path_id" field.
+func PathIDGTE(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldGTE(FieldPathID, v))
+}
+
+// PathIDLT applies the LT predicate on the "_path_id" field.
+func PathIDLT(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldLT(FieldPathID, v))
+}
+
+// PathIDLTE applies the LTE predicate on the "_path_id" field.
+func PathIDLTE(v int) predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldLTE(FieldPathID, v))
+}
+
+// PathIDIsNil applies the IsNil predicate on the "_path_id" field.
+func PathIDIsNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldIsNull(FieldPathID))
+}
+
+// PathIDNotNil applies the NotNil predicate on the "_path_id" field.
+func PathIDNotNil() predicate.PowerPort {
+	return predicate.PowerPort(sql.FieldNotNull(FieldPathID))
 }
 
 // TypeEQ applies the EQ predicate on the "type" field.
@@ -958,6 +1193,29 @@ func HasModule() predicate.PowerPort {
 func HasModuleWith(preds ...predicate.Module) predicate.PowerPort {
 	return predicate.PowerPort(func(s *sql.Selector) {
 		step := newModuleStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasCable applies the HasEdge predicate on the "cable" edge.
+func HasCable() predicate.PowerPort {
+	return predicate.PowerPort(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, CableTable, CableColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasCableWith applies the HasEdge predicate on the "cable" edge with a given conditions (other predicates).
+func HasCableWith(preds ...predicate.Cable) predicate.PowerPort {
+	return predicate.PowerPort(func(s *sql.Selector) {
+		step := newCableStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -18,6 +18,21 @@ type Aggregate func(*sql.Selector)
 // Bookmark is the predicate function for bookmark builders.
 type Bookmark func(*sql.Selector)
 
+// Cable is the predicate function for cable builders.
+type Cable func(*sql.Selector)
+
+// CableBundle is the predicate function for cablebundle builders.
+type CableBundle func(*sql.Selector)
+
+// CablePath is the predicate function for cablepath builders.
+type CablePath func(*sql.Selector)
+
+// CablePathNode is the predicate function for cablepathnode builders.
+type CablePathNode func(*sql.Selector)
+
+// CableTermination is the predicate function for cabletermination builders.
+type CableTermination func(*sql.Selector)
+
 // Circuit is the predicate function for circuit builders.
 type Circuit func(*sql.Selector)
 
@@ -159,6 +174,9 @@ type Location func(*sql.Selector)
 // MACAddress is the predicate function for macaddress builders.
 type MACAddress func(*sql.Selector)
 
+// ManagedFile is the predicate function for managedfile builders.
+type ManagedFile func(*sql.Selector)
+
 // Manufacturer is the predicate function for manufacturer builders.
 type Manufacturer func(*sql.Selector)
 
@@ -266,6 +284,9 @@ type RouteTarget func(*sql.Selector)
 
 // SavedFilter is the predicate function for savedfilter builders.
 type SavedFilter func(*sql.Selector)
+
+// Script is the predicate function for script builders.
+type Script func(*sql.Selector)
 
 // Service is the predicate function for service builders.
 type Service func(*sql.Selector)

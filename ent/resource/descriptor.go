@@ -131,6 +131,9 @@ type Field struct {
 	// NoReverse: SET_NULL clears this key without an update record
 	// (api.Field.NoReverse).
 	NoReverse bool
+	// ClearedByHooks: the referenced model's delete hook clears this
+	// SET_NULL key, not the generic delete (api.Field.ClearedByHooks).
+	ClearedByHooks bool
 	// PK renders an FK as the bare id (api.Field.PK); CurrentUser
 	// defaults it to the requesting user on create (api.Field.CurrentUser).
 	PK, CurrentUser bool
@@ -165,6 +168,11 @@ type Field struct {
 	ByLookup bool
 	// Compute computes a KindComputed field for a page of rows.
 	Compute api.PageFunc
+	// Refs computes a KindComputedRefs field's objects for a page of
+	// rows; RefsKey names the function (fields sharing it share a call),
+	// RefsRender is RefsObjects or RefsType.
+	Refs                api.RefsFunc
+	RefsKey, RefsRender string
 
 	col    int         // index of Column in the descriptor's column list
 	target *Descriptor // resolved Target

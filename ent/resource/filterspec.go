@@ -44,7 +44,7 @@ func (d *Descriptor) buildFilters() error {
 		if f.Kind == KindHidden || f.Kind == KindSecret {
 			continue
 		}
-		if f.Column != "" && f.Kind != KindCustomFields && f.Kind != KindJSON && f.Kind != KindStrings && f.Kind != KindContentTypes {
+		if f.Column != "" && f.Kind != KindCustomFields && f.Kind != KindJSON && f.Kind != KindGenericRefs && f.Kind != KindStrings && f.Kind != KindContentTypes {
 			s.Ordering[f.Name] = f.Column
 		}
 		if f.Natural != "" {

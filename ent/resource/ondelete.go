@@ -285,7 +285,7 @@ func (p *deletion) checkProtected(ctx context.Context, tx *Tx) error {
 func (p *deletion) clearKeys(ctx context.Context, tx *Tx) error {
 	for _, t := range p.order {
 		for _, r := range referencing(t) {
-			if r.rule() != OnDeleteSetNull || r.f.Kind == KindGenericObject {
+			if r.rule() != OnDeleteSetNull || r.f.Kind == KindGenericObject || r.f.ClearedByHooks {
 				continue
 			}
 			ids, err := r.ids(ctx, tx, t, p.ids[t])

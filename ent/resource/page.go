@@ -53,6 +53,8 @@ type Page struct {
 	reveal *Reveal
 	// computed are the KindComputed fields' values by row id.
 	computed map[*Field]map[int]json.RawMessage
+	// refs are the KindComputedRefs results by RefsFunc, then row id.
+	refs map[string]map[int][]api.Ref
 }
 
 // fieldsFor picks the fields a view renders, in representation order.
@@ -167,6 +169,12 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 			}
 		case KindGenericObject:
 			err = p.loadGeneric(ctx, p.d, f, rows)
+		case KindGenericRefs:
+			err = p.loadGenericRefs(ctx, f, rows)
+		case KindComputedRefs:
+			if !p.nested {
+				err = p.loadComputedRefs(ctx, f, rows)
+			}
 		case KindM2M:
 			err = p.loadM2M(ctx, f, ids)
 		case KindReverse:
@@ -737,6 +745,10 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		return p.encode(b, td, t, td.nestedFields(), true)
 	case KindCustomFields:
 		return p.encodeCustomFields(b, v)
+	case KindGenericRefs:
+		return p.encodeGenericRefs(b, f, v)
+	case KindComputedRefs:
+		return p.encodeComputedRefs(b, f, r.ID)
 	case KindImage:
 		if s, _ := v.(string); s != "" {
 			return appendString(b, ImageURL(p.base, s))
@@ -841,6 +853,28 @@ func appendPercent(b []byte, n, total int) []byte {
 	return appendString(b, s)
 }
 
+// nestedOf renders objects of model ct nested, by id, read from the
+// page's store with its base URL (PageQuery.Nested).
+func (p *Page) nestedOf(ctx context.Context, ct string, ids []int) (map[int]json.RawMessage, error) {
+	out := map[int]json.RawMessage{}
+	d := ByContentType(ct)
+	if d == nil || len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := d.GetMany(ctx, p.st, ids)
+	if err != nil {
+		return nil, err
+	}
+	page, err := d.Load(ctx, p.st, rows, View{Base: p.base, Nested: true})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		out[r.ID] = page.JSON(r)
+	}
+	return out, nil
+}
+
 // loadComputed asks a KindComputed field's PageFunc for the values of the
 // whole page at once; it runs only when the view renders the field.
 func (p *Page) loadComputed(ctx context.Context, f *Field, rows []*Row) error {
@@ -852,6 +886,9 @@ func (p *Page) loadComputed(ctx context.Context, f *Field, rows []*Row) error {
 	for i, r := range rows {
 		q.IDs[i] = r.ID
 		q.Rows[i] = func(name string) any { return p.d.Value(r, name) }
+	}
+	q.Nested = func(ctx context.Context, ct string, ids []int) (map[int]json.RawMessage, error) {
+		return p.nestedOf(ctx, ct, ids)
 	}
 	q.Cached = func(key string, load func() (any, error)) (any, error) {
 		c := p.st.Cache

@@ -112,7 +112,7 @@ func (d *Descriptor) narrowColumns() {
 	}
 	if d.DisplayFunc != nil {
 		for _, f := range d.Fields {
-			if f.col >= 0 && f.Kind != KindTime && f.Kind != KindJSON && f.Kind != KindCustomFields && f.Kind != KindStrings && f.Kind != KindContentTypes {
+			if f.col >= 0 && f.Kind != KindTime && f.Kind != KindJSON && f.Kind != KindGenericRefs && f.Kind != KindCustomFields && f.Kind != KindStrings && f.Kind != KindContentTypes {
 				want[f.col] = true
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logiccircuits "github.com/inventory/inventory/ent/logic/circuits"
+	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -22,9 +23,9 @@ func init() {
 		Table:       "circuits_circuittermination",
 		Display:     "",
 		DisplayFunc: logiccircuits.CircuitTerminationDisplay,
-		Endpoints:   endpoints(`[{"name":"paths","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/circuits","name":"TerminationPaths"},"summary":"The cable paths that pass through the termination","response":"list:object","description":"A list of cable paths (none until the termination is cabled).","errors":[404]}]}]`),
+		Endpoints:   endpoints(`[{"name":"paths","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/dcim","name":"CircuitTerminationPaths"},"summary":"Return all CablePaths which traverse a given pass-through port.","response":"list:object","errors":[404]}]}]`),
 		Handlers: map[string]api.Handler{
-			"github.com/inventory/inventory/ent/logic/circuits.TerminationPaths": logiccircuits.TerminationPaths,
+			"github.com/inventory/inventory/ent/logic/dcim.CircuitTerminationPaths": logicdcim.CircuitTerminationPaths,
 		},
 		Tree:          false,
 		Tagged:        true,
@@ -41,6 +42,8 @@ func init() {
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "occupied", Kind: "boolean", Column: "_occupied", Target: "", Attr: ""},
+			{Name: "cabled", Kind: "is-set", Column: "cable_id", Target: "", Attr: ""},
+			{Name: "cable_connector", Kind: "integer", Column: "cable_connector", Target: "", Attr: ""},
 			{Name: "region_id", Kind: "tree-id", Column: "_region_id", Target: "dcim.region", Attr: ""},
 			{Name: "region", Kind: "tree-attr", Column: "_region_id", Target: "dcim.region", Attr: "slug"},
 			{Name: "site_group_id", Kind: "tree-id", Column: "_site_group_id", Target: "dcim.sitegroup", Attr: ""},
@@ -69,10 +72,10 @@ func init() {
 			{Name: "pp_info", Kind: "string", Column: "pp_info", GoType: "string", HasDefault: true, MaxLen: 100},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "mark_connected", Kind: "bool", Column: "mark_connected", GoType: "bool", HasDefault: true},
-			{Name: "cable", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "cable_end", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "link_peers", Kind: "empty", ReadOnly: true, Empty: []any{}},
-			{Name: "link_peers_type", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "cable", Kind: "fk", Column: "cable_id", GoType: "int", Target: "dcim.cable", ReadOnly: true, Nullable: true, OnDelete: "SET_NULL", NoReverse: true, ClearedByHooks: true},
+			{Name: "cable_end", Kind: "string", Column: "cable_end", GoType: "string", ReadOnly: true, Nullable: true, HasDefault: true, MaxLen: 1, Choices: []Choice{{"A", "A"}, {"B", "B"}}},
+			{Name: "link_peers", Kind: "computed-refs", ReadOnly: true, Refs: logicdcim.LinkPeers, RefsKey: "github.com/inventory/inventory/ent/logic/dcim.LinkPeers", RefsRender: "objects"},
+			{Name: "link_peers_type", Kind: "computed-refs", ReadOnly: true, Refs: logicdcim.LinkPeers, RefsKey: "github.com/inventory/inventory/ent/logic/dcim.LinkPeers", RefsRender: "type"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
@@ -84,6 +87,8 @@ func init() {
 			{Name: "_site_id", Kind: "hidden", Column: "_site_id", GoType: "int", Target: "dcim.site", Nullable: true, HasDefault: true, OnDelete: "CASCADE"},
 			{Name: "_region_id", Kind: "hidden", Column: "_region_id", GoType: "int", Target: "dcim.region", Nullable: true, HasDefault: true, OnDelete: "CASCADE"},
 			{Name: "_site_group_id", Kind: "hidden", Column: "_site_group_id", GoType: "int", Target: "dcim.sitegroup", Nullable: true, HasDefault: true, OnDelete: "CASCADE"},
+			{Name: "cable_connector", Kind: "hidden", Column: "cable_connector", GoType: "int", Nullable: true, HasDefault: true},
+			{Name: "cable_positions", Kind: "hidden", Column: "cable_positions", GoType: "[]int", Nullable: true, HasDefault: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.CircuitTermination.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.CircuitTermination.UpdateOneID(id).Mutation() },

@@ -9,18 +9,23 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
 	register(&Descriptor{
-		Type:          "FrontPort",
-		App:           "dcim",
-		Path:          "front-ports",
-		Model:         "frontport",
-		Verbose:       "front port",
-		Table:         "dcim_frontport",
-		Display:       "",
-		DisplayFunc:   logicdcim.TemplateDisplay,
+		Type:        "FrontPort",
+		App:         "dcim",
+		Path:        "front-ports",
+		Model:       "frontport",
+		Verbose:     "front port",
+		Table:       "dcim_frontport",
+		Display:     "",
+		DisplayFunc: logicdcim.TemplateDisplay,
+		Endpoints:   endpoints(`[{"name":"paths","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/dcim","name":"FrontPortPaths"},"summary":"Return all CablePaths which traverse a given pass-through port.","response":"list:object","errors":[404]}]}]`),
+		Handlers: map[string]api.Handler{
+			"github.com/inventory/inventory/ent/logic/dcim.FrontPortPaths": logicdcim.FrontPortPaths,
+		},
 		Tree:          false,
 		Tagged:        true,
 		Custom:        true,
@@ -54,6 +59,8 @@ func init() {
 			{Name: "virtual_chassis_id", Kind: "fk-id", Column: "virtual_chassis", Target: "", Attr: "", Via: "device"},
 			{Name: "virtual_chassis", Kind: "fk-attr", Column: "virtual_chassis", Target: "", Attr: "name", Via: "device"},
 			{Name: "occupied", Kind: "boolean", Column: "_occupied", Target: "", Attr: ""},
+			{Name: "cabled", Kind: "is-set", Column: "cable_id", Target: "", Attr: ""},
+			{Name: "cable_connector", Kind: "integer", Column: "cable_connector", Target: "", Attr: ""},
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 		},
@@ -72,10 +79,10 @@ func init() {
 			{Name: "rear_ports", Kind: "json", Column: "mappings", GoType: "[]interface {}", HasDefault: true},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "mark_connected", Kind: "bool", Column: "mark_connected", GoType: "bool", HasDefault: true},
-			{Name: "cable", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "cable_end", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "link_peers", Kind: "empty", ReadOnly: true, Empty: []any{}},
-			{Name: "link_peers_type", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "cable", Kind: "fk", Column: "cable_id", GoType: "int", Target: "dcim.cable", ReadOnly: true, Nullable: true, OnDelete: "SET_NULL", NoReverse: true, ClearedByHooks: true},
+			{Name: "cable_end", Kind: "string", Column: "cable_end", GoType: "string", ReadOnly: true, Nullable: true, HasDefault: true, MaxLen: 1, Choices: []Choice{{"A", "A"}, {"B", "B"}}},
+			{Name: "link_peers", Kind: "computed-refs", ReadOnly: true, Refs: logicdcim.LinkPeers, RefsKey: "github.com/inventory/inventory/ent/logic/dcim.LinkPeers", RefsRender: "objects"},
+			{Name: "link_peers_type", Kind: "computed-refs", ReadOnly: true, Refs: logicdcim.LinkPeers, RefsKey: "github.com/inventory/inventory/ent/logic/dcim.LinkPeers", RefsRender: "type"},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
@@ -85,6 +92,8 @@ func init() {
 			{Name: "_site_id", Kind: "hidden", Column: "_site_id", GoType: "int", Target: "dcim.site", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},
 			{Name: "_location_id", Kind: "hidden", Column: "_location_id", GoType: "int", Target: "dcim.location", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},
 			{Name: "_rack_id", Kind: "hidden", Column: "_rack_id", GoType: "int", Target: "dcim.rack", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},
+			{Name: "cable_connector", Kind: "hidden", Column: "cable_connector", GoType: "int", Nullable: true, HasDefault: true},
+			{Name: "cable_positions", Kind: "hidden", Column: "cable_positions", GoType: "[]int", Nullable: true, HasDefault: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.FrontPort.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.FrontPort.UpdateOneID(id).Mutation() },

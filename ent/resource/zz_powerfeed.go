@@ -8,17 +8,23 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
 	register(&Descriptor{
-		Type:        "PowerFeed",
-		App:         "dcim",
-		Path:        "power-feeds",
-		Model:       "powerfeed",
-		Verbose:     "power feed",
-		Table:       "dcim_powerfeed",
-		Display:     "{name}",
+		Type:      "PowerFeed",
+		App:       "dcim",
+		Path:      "power-feeds",
+		Model:     "powerfeed",
+		Verbose:   "power feed",
+		Table:     "dcim_powerfeed",
+		Display:   "{name}",
+		Endpoints: endpoints(`[{"name":"trace","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/dcim","name":"TracePowerFeed"},"summary":"Trace a complete cable path and return each segment as a three-tuple of (termination, cable, termination).","response":"list:object","errors":[404]}]}]`),
+		Handlers: map[string]api.Handler{
+			"github.com/inventory/inventory/ent/logic/dcim.TracePowerFeed": logicdcim.TracePowerFeed,
+		},
 		Tree:        false,
 		Tagged:      true,
 		Custom:      true,
@@ -34,6 +40,7 @@ func init() {
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "connected", Kind: "path-connected", Column: "", Target: "", Attr: ""},
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "power_panel.site"},
@@ -43,6 +50,8 @@ func init() {
 			{Name: "site_id", Kind: "fk-id", Column: "site", Target: "", Attr: "", Via: "power_panel"},
 			{Name: "site", Kind: "fk-attr", Column: "site", Target: "", Attr: "", Via: "power_panel"},
 			{Name: "available_power", Kind: "integer", Column: "available_power", Target: "", Attr: ""},
+			{Name: "cabled", Kind: "is-set", Column: "cable_id", Target: "", Attr: ""},
+			{Name: "cable_connector", Kind: "integer", Column: "cable_connector", Target: "", Attr: ""},
 			{Name: "occupied", Kind: "boolean", Column: "_occupied", Target: "", Attr: ""},
 		},
 		Fields: []*Field{
@@ -61,13 +70,13 @@ func init() {
 			{Name: "amperage", Kind: "int", Column: "amperage", GoType: "int", HasDefault: true, Min: intp(1), Max: intp(32767)},
 			{Name: "max_utilization", Kind: "int", Column: "max_utilization", GoType: "int", HasDefault: true, Min: intp(1), Max: intp(100)},
 			{Name: "mark_connected", Kind: "bool", Column: "mark_connected", GoType: "bool", HasDefault: true},
-			{Name: "cable", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "cable_end", Kind: "choice", Column: "cable_end", GoType: "string", ReadOnly: true, Nullable: true, HasDefault: true, MaxLen: 1, Choices: []Choice{{"A", "A"}, {"B", "B"}}},
-			{Name: "link_peers", Kind: "empty", ReadOnly: true, Empty: []any{}},
-			{Name: "link_peers_type", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "connected_endpoints", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "connected_endpoints_type", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "connected_endpoints_reachable", Kind: "empty", ReadOnly: true, Empty: false},
+			{Name: "cable", Kind: "fk", Column: "cable_id", GoType: "int", Target: "dcim.cable", ReadOnly: true, Nullable: true, OnDelete: "SET_NULL", NoReverse: true, ClearedByHooks: true},
+			{Name: "cable_end", Kind: "string", Column: "cable_end", GoType: "string", ReadOnly: true, Nullable: true, HasDefault: true, MaxLen: 1, Choices: []Choice{{"A", "A"}, {"B", "B"}}},
+			{Name: "link_peers", Kind: "computed-refs", ReadOnly: true, Refs: logicdcim.LinkPeers, RefsKey: "github.com/inventory/inventory/ent/logic/dcim.LinkPeers", RefsRender: "objects"},
+			{Name: "link_peers_type", Kind: "computed-refs", ReadOnly: true, Refs: logicdcim.LinkPeers, RefsKey: "github.com/inventory/inventory/ent/logic/dcim.LinkPeers", RefsRender: "type"},
+			{Name: "connected_endpoints", Kind: "computed", ReadOnly: true, Compute: logicdcim.ConnectedEndpoints},
+			{Name: "connected_endpoints_type", Kind: "computed", ReadOnly: true, Compute: logicdcim.ConnectedEndpointsType},
+			{Name: "connected_endpoints_reachable", Kind: "computed", ReadOnly: true, Compute: logicdcim.ConnectedEndpointsReachable},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "tenant", Kind: "fk", Column: "tenant_id", GoType: "int", Target: "tenancy.tenant", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
@@ -77,8 +86,11 @@ func init() {
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "_occupied", Kind: "bool", Column: "_occupied", GoType: "bool", ReadOnly: true, HasDefault: true},
+			{Name: "_path_id", Kind: "hidden", Column: "_path_id", GoType: "int", Nullable: true, HasDefault: true},
 			{Name: "available_power", Kind: "hidden", Column: "available_power", GoType: "int", HasDefault: true},
 			{Name: "_power_panel_name", Kind: "hidden", Column: "_power_panel_name", GoType: "string", HasDefault: true},
+			{Name: "cable_connector", Kind: "hidden", Column: "cable_connector", GoType: "int", Nullable: true, HasDefault: true},
+			{Name: "cable_positions", Kind: "hidden", Column: "cable_positions", GoType: "[]int", Nullable: true, HasDefault: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.PowerFeed.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.PowerFeed.UpdateOneID(id).Mutation() },

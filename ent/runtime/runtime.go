@@ -9,6 +9,11 @@ import (
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/bookmark"
+	"github.com/inventory/inventory/ent/cable"
+	"github.com/inventory/inventory/ent/cablebundle"
+	"github.com/inventory/inventory/ent/cablepath"
+	"github.com/inventory/inventory/ent/cablepathnode"
+	"github.com/inventory/inventory/ent/cabletermination"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
@@ -56,6 +61,7 @@ import (
 	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
+	"github.com/inventory/inventory/ent/managedfile"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/modulebay"
@@ -93,6 +99,7 @@ import (
 	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/savedfilter"
 	"github.com/inventory/inventory/ent/schema"
+	"github.com/inventory/inventory/ent/script"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/session"
@@ -349,6 +356,179 @@ func init() {
 	bookmarkDescObjectDisplay := bookmarkFields[4].Descriptor()
 	// bookmark.DefaultObjectDisplay holds the default value on creation for the _object_display field.
 	bookmark.DefaultObjectDisplay = bookmarkDescObjectDisplay.Default.(string)
+	cableMixin := schema.Cable{}.Mixin()
+	cableHooks := schema.Cable{}.Hooks()
+	cable.Hooks[0] = cableHooks[0]
+	cable.Hooks[1] = cableHooks[1]
+	cableMixinFields0 := cableMixin[0].Fields()
+	_ = cableMixinFields0
+	cableMixinFields2 := cableMixin[2].Fields()
+	_ = cableMixinFields2
+	cableMixinFields3 := cableMixin[3].Fields()
+	_ = cableMixinFields3
+	cableFields := schema.Cable{}.Fields()
+	_ = cableFields
+	// cableDescCreated is the schema descriptor for created field.
+	cableDescCreated := cableMixinFields0[0].Descriptor()
+	// cable.DefaultCreated holds the default value on creation for the created field.
+	cable.DefaultCreated = cableDescCreated.Default.(func() time.Time)
+	// cableDescLastUpdated is the schema descriptor for last_updated field.
+	cableDescLastUpdated := cableMixinFields0[1].Descriptor()
+	// cable.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	cable.DefaultLastUpdated = cableDescLastUpdated.Default.(func() time.Time)
+	// cable.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	cable.UpdateDefaultLastUpdated = cableDescLastUpdated.UpdateDefault.(func() time.Time)
+	// cableDescCustomFieldData is the schema descriptor for custom_field_data field.
+	cableDescCustomFieldData := cableMixinFields2[0].Descriptor()
+	// cable.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	cable.DefaultCustomFieldData = cableDescCustomFieldData.Default.(map[string]interface{})
+	// cableDescDescription is the schema descriptor for description field.
+	cableDescDescription := cableMixinFields3[0].Descriptor()
+	// cable.DefaultDescription holds the default value on creation for the description field.
+	cable.DefaultDescription = cableDescDescription.Default.(string)
+	// cable.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	cable.DescriptionValidator = cableDescDescription.Validators[0].(func(string) error)
+	// cableDescComments is the schema descriptor for comments field.
+	cableDescComments := cableMixinFields3[1].Descriptor()
+	// cable.DefaultComments holds the default value on creation for the comments field.
+	cable.DefaultComments = cableDescComments.Default.(string)
+	// cableDescType is the schema descriptor for type field.
+	cableDescType := cableFields[0].Descriptor()
+	// cable.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	cable.TypeValidator = cableDescType.Validators[0].(func(string) error)
+	// cableDescATerminations is the schema descriptor for a_terminations field.
+	cableDescATerminations := cableFields[1].Descriptor()
+	// cable.DefaultATerminations holds the default value on creation for the a_terminations field.
+	cable.DefaultATerminations = cableDescATerminations.Default.([]interface{})
+	// cableDescBTerminations is the schema descriptor for b_terminations field.
+	cableDescBTerminations := cableFields[2].Descriptor()
+	// cable.DefaultBTerminations holds the default value on creation for the b_terminations field.
+	cable.DefaultBTerminations = cableDescBTerminations.Default.([]interface{})
+	// cableDescStatus is the schema descriptor for status field.
+	cableDescStatus := cableFields[3].Descriptor()
+	// cable.DefaultStatus holds the default value on creation for the status field.
+	cable.DefaultStatus = cableDescStatus.Default.(string)
+	// cable.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	cable.StatusValidator = cableDescStatus.Validators[0].(func(string) error)
+	// cableDescProfile is the schema descriptor for profile field.
+	cableDescProfile := cableFields[4].Descriptor()
+	// cable.DefaultProfile holds the default value on creation for the profile field.
+	cable.DefaultProfile = cableDescProfile.Default.(string)
+	// cable.ProfileValidator is a validator for the "profile" field. It is called by the builders before save.
+	cable.ProfileValidator = cableDescProfile.Validators[0].(func(string) error)
+	// cableDescLabel is the schema descriptor for label field.
+	cableDescLabel := cableFields[7].Descriptor()
+	// cable.DefaultLabel holds the default value on creation for the label field.
+	cable.DefaultLabel = cableDescLabel.Default.(string)
+	// cable.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	cable.LabelValidator = cableDescLabel.Validators[0].(func(string) error)
+	// cableDescColor is the schema descriptor for color field.
+	cableDescColor := cableFields[8].Descriptor()
+	// cable.DefaultColor holds the default value on creation for the color field.
+	cable.DefaultColor = cableDescColor.Default.(string)
+	// cable.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	cable.ColorValidator = cableDescColor.Validators[0].(func(string) error)
+	// cableDescLengthUnit is the schema descriptor for length_unit field.
+	cableDescLengthUnit := cableFields[10].Descriptor()
+	// cable.LengthUnitValidator is a validator for the "length_unit" field. It is called by the builders before save.
+	cable.LengthUnitValidator = cableDescLengthUnit.Validators[0].(func(string) error)
+	cablebundleMixin := schema.CableBundle{}.Mixin()
+	cablebundleMixinFields0 := cablebundleMixin[0].Fields()
+	_ = cablebundleMixinFields0
+	cablebundleMixinFields2 := cablebundleMixin[2].Fields()
+	_ = cablebundleMixinFields2
+	cablebundleMixinFields3 := cablebundleMixin[3].Fields()
+	_ = cablebundleMixinFields3
+	cablebundleFields := schema.CableBundle{}.Fields()
+	_ = cablebundleFields
+	// cablebundleDescCreated is the schema descriptor for created field.
+	cablebundleDescCreated := cablebundleMixinFields0[0].Descriptor()
+	// cablebundle.DefaultCreated holds the default value on creation for the created field.
+	cablebundle.DefaultCreated = cablebundleDescCreated.Default.(func() time.Time)
+	// cablebundleDescLastUpdated is the schema descriptor for last_updated field.
+	cablebundleDescLastUpdated := cablebundleMixinFields0[1].Descriptor()
+	// cablebundle.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	cablebundle.DefaultLastUpdated = cablebundleDescLastUpdated.Default.(func() time.Time)
+	// cablebundle.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	cablebundle.UpdateDefaultLastUpdated = cablebundleDescLastUpdated.UpdateDefault.(func() time.Time)
+	// cablebundleDescCustomFieldData is the schema descriptor for custom_field_data field.
+	cablebundleDescCustomFieldData := cablebundleMixinFields2[0].Descriptor()
+	// cablebundle.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	cablebundle.DefaultCustomFieldData = cablebundleDescCustomFieldData.Default.(map[string]interface{})
+	// cablebundleDescDescription is the schema descriptor for description field.
+	cablebundleDescDescription := cablebundleMixinFields3[0].Descriptor()
+	// cablebundle.DefaultDescription holds the default value on creation for the description field.
+	cablebundle.DefaultDescription = cablebundleDescDescription.Default.(string)
+	// cablebundle.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	cablebundle.DescriptionValidator = cablebundleDescDescription.Validators[0].(func(string) error)
+	// cablebundleDescComments is the schema descriptor for comments field.
+	cablebundleDescComments := cablebundleMixinFields3[1].Descriptor()
+	// cablebundle.DefaultComments holds the default value on creation for the comments field.
+	cablebundle.DefaultComments = cablebundleDescComments.Default.(string)
+	// cablebundleDescName is the schema descriptor for name field.
+	cablebundleDescName := cablebundleFields[0].Descriptor()
+	// cablebundle.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	cablebundle.NameValidator = func() func(string) error {
+		validators := cablebundleDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	cablepathFields := schema.CablePath{}.Fields()
+	_ = cablepathFields
+	// cablepathDescIsActive is the schema descriptor for is_active field.
+	cablepathDescIsActive := cablepathFields[1].Descriptor()
+	// cablepath.DefaultIsActive holds the default value on creation for the is_active field.
+	cablepath.DefaultIsActive = cablepathDescIsActive.Default.(bool)
+	// cablepathDescIsComplete is the schema descriptor for is_complete field.
+	cablepathDescIsComplete := cablepathFields[2].Descriptor()
+	// cablepath.DefaultIsComplete holds the default value on creation for the is_complete field.
+	cablepath.DefaultIsComplete = cablepathDescIsComplete.Default.(bool)
+	// cablepathDescIsSplit is the schema descriptor for is_split field.
+	cablepathDescIsSplit := cablepathFields[3].Descriptor()
+	// cablepath.DefaultIsSplit holds the default value on creation for the is_split field.
+	cablepath.DefaultIsSplit = cablepathDescIsSplit.Default.(bool)
+	cablepathnodeFields := schema.CablePathNode{}.Fields()
+	_ = cablepathnodeFields
+	// cablepathnodeDescNodeType is the schema descriptor for node_type field.
+	cablepathnodeDescNodeType := cablepathnodeFields[1].Descriptor()
+	// cablepathnode.NodeTypeValidator is a validator for the "node_type" field. It is called by the builders before save.
+	cablepathnode.NodeTypeValidator = cablepathnodeDescNodeType.Validators[0].(func(string) error)
+	cableterminationMixin := schema.CableTermination{}.Mixin()
+	cableterminationHooks := schema.CableTermination{}.Hooks()
+	cabletermination.Hooks[0] = cableterminationHooks[0]
+	cabletermination.Hooks[1] = cableterminationHooks[1]
+	cableterminationMixinFields0 := cableterminationMixin[0].Fields()
+	_ = cableterminationMixinFields0
+	cableterminationFields := schema.CableTermination{}.Fields()
+	_ = cableterminationFields
+	// cableterminationDescCreated is the schema descriptor for created field.
+	cableterminationDescCreated := cableterminationMixinFields0[0].Descriptor()
+	// cabletermination.DefaultCreated holds the default value on creation for the created field.
+	cabletermination.DefaultCreated = cableterminationDescCreated.Default.(func() time.Time)
+	// cableterminationDescLastUpdated is the schema descriptor for last_updated field.
+	cableterminationDescLastUpdated := cableterminationMixinFields0[1].Descriptor()
+	// cabletermination.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	cabletermination.DefaultLastUpdated = cableterminationDescLastUpdated.Default.(func() time.Time)
+	// cabletermination.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	cabletermination.UpdateDefaultLastUpdated = cableterminationDescLastUpdated.UpdateDefault.(func() time.Time)
+	// cableterminationDescCableEnd is the schema descriptor for cable_end field.
+	cableterminationDescCableEnd := cableterminationFields[1].Descriptor()
+	// cabletermination.CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	cabletermination.CableEndValidator = cableterminationDescCableEnd.Validators[0].(func(string) error)
+	// cableterminationDescDisplay is the schema descriptor for _display field.
+	cableterminationDescDisplay := cableterminationFields[6].Descriptor()
+	// cabletermination.DefaultDisplay holds the default value on creation for the _display field.
+	cabletermination.DefaultDisplay = cableterminationDescDisplay.Default.(string)
 	circuitMixin := schema.Circuit{}.Mixin()
 	circuitHooks := schema.Circuit{}.Hooks()
 	circuit.Hooks[0] = circuitHooks[0]
@@ -629,6 +809,10 @@ func init() {
 	circuitterminationDescCircuitCid := circuitterminationFields[11].Descriptor()
 	// circuittermination.DefaultCircuitCid holds the default value on creation for the _circuit_cid field.
 	circuittermination.DefaultCircuitCid = circuitterminationDescCircuitCid.Default.(string)
+	// circuitterminationDescCableEnd is the schema descriptor for cable_end field.
+	circuitterminationDescCableEnd := circuitterminationFields[18].Descriptor()
+	// circuittermination.CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	circuittermination.CableEndValidator = circuitterminationDescCableEnd.Validators[0].(func(string) error)
 	circuittypeMixin := schema.CircuitType{}.Mixin()
 	circuittypeMixinFields0 := circuittypeMixin[0].Fields()
 	_ = circuittypeMixinFields0
@@ -1168,6 +1352,10 @@ func init() {
 	consoleportDescOccupied := consoleportMixinFields3[7].Descriptor()
 	// consoleport.DefaultOccupied holds the default value on creation for the _occupied field.
 	consoleport.DefaultOccupied = consoleportDescOccupied.Default.(bool)
+	// consoleportDescCableEnd is the schema descriptor for cable_end field.
+	consoleportDescCableEnd := consoleportMixinFields3[12].Descriptor()
+	// consoleport.CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	consoleport.CableEndValidator = consoleportDescCableEnd.Validators[0].(func(string) error)
 	// consoleportDescType is the schema descriptor for type field.
 	consoleportDescType := consoleportFields[0].Descriptor()
 	// consoleport.TypeValidator is a validator for the "type" field. It is called by the builders before save.
@@ -1299,6 +1487,10 @@ func init() {
 	consoleserverportDescOccupied := consoleserverportMixinFields3[7].Descriptor()
 	// consoleserverport.DefaultOccupied holds the default value on creation for the _occupied field.
 	consoleserverport.DefaultOccupied = consoleserverportDescOccupied.Default.(bool)
+	// consoleserverportDescCableEnd is the schema descriptor for cable_end field.
+	consoleserverportDescCableEnd := consoleserverportMixinFields3[12].Descriptor()
+	// consoleserverport.CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	consoleserverport.CableEndValidator = consoleserverportDescCableEnd.Validators[0].(func(string) error)
 	// consoleserverportDescType is the schema descriptor for type field.
 	consoleserverportDescType := consoleserverportFields[0].Descriptor()
 	// consoleserverport.TypeValidator is a validator for the "type" field. It is called by the builders before save.
@@ -2270,6 +2462,10 @@ func init() {
 	deviceinterfaceDescOccupied := deviceinterfaceMixinFields3[7].Descriptor()
 	// deviceinterface.DefaultOccupied holds the default value on creation for the _occupied field.
 	deviceinterface.DefaultOccupied = deviceinterfaceDescOccupied.Default.(bool)
+	// deviceinterfaceDescCableEnd is the schema descriptor for cable_end field.
+	deviceinterfaceDescCableEnd := deviceinterfaceMixinFields3[12].Descriptor()
+	// deviceinterface.CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	deviceinterface.CableEndValidator = deviceinterfaceDescCableEnd.Validators[0].(func(string) error)
 	// deviceinterfaceDescType is the schema descriptor for type field.
 	deviceinterfaceDescType := deviceinterfaceFields[0].Descriptor()
 	// deviceinterface.TypeValidator is a validator for the "type" field. It is called by the builders before save.
@@ -2800,6 +2996,7 @@ func init() {
 	frontport.Hooks[1] = frontportMixinHooks3[1]
 	frontport.Hooks[2] = frontportHooks[0]
 	frontport.Hooks[3] = frontportHooks[1]
+	frontport.Hooks[4] = frontportHooks[2]
 	frontportMixinFields0 := frontportMixin[0].Fields()
 	_ = frontportMixinFields0
 	frontportMixinFields2 := frontportMixin[2].Fields()
@@ -2864,6 +3061,10 @@ func init() {
 	frontportDescOccupied := frontportMixinFields3[7].Descriptor()
 	// frontport.DefaultOccupied holds the default value on creation for the _occupied field.
 	frontport.DefaultOccupied = frontportDescOccupied.Default.(bool)
+	// frontportDescCableEnd is the schema descriptor for cable_end field.
+	frontportDescCableEnd := frontportMixinFields3[12].Descriptor()
+	// frontport.CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	frontport.CableEndValidator = frontportDescCableEnd.Validators[0].(func(string) error)
 	// frontportDescType is the schema descriptor for type field.
 	frontportDescType := frontportFields[0].Descriptor()
 	// frontport.TypeValidator is a validator for the "type" field. It is called by the builders before save.
@@ -3669,6 +3870,20 @@ func init() {
 	macaddressDescMACAddress := macaddressFields[0].Descriptor()
 	// macaddress.MACAddressValidator is a validator for the "mac_address" field. It is called by the builders before save.
 	macaddress.MACAddressValidator = macaddressDescMACAddress.Validators[0].(func(string) error)
+	managedfileFields := schema.ManagedFile{}.Fields()
+	_ = managedfileFields
+	// managedfileDescCreated is the schema descriptor for created field.
+	managedfileDescCreated := managedfileFields[0].Descriptor()
+	// managedfile.DefaultCreated holds the default value on creation for the created field.
+	managedfile.DefaultCreated = managedfileDescCreated.Default.(func() time.Time)
+	// managedfileDescFileRoot is the schema descriptor for file_root field.
+	managedfileDescFileRoot := managedfileFields[2].Descriptor()
+	// managedfile.FileRootValidator is a validator for the "file_root" field. It is called by the builders before save.
+	managedfile.FileRootValidator = managedfileDescFileRoot.Validators[0].(func(string) error)
+	// managedfileDescFilePath is the schema descriptor for file_path field.
+	managedfileDescFilePath := managedfileFields[3].Descriptor()
+	// managedfile.FilePathValidator is a validator for the "file_path" field. It is called by the builders before save.
+	managedfile.FilePathValidator = managedfileDescFilePath.Validators[0].(func(string) error)
 	manufacturerMixin := schema.Manufacturer{}.Mixin()
 	manufacturerHooks := schema.Manufacturer{}.Hooks()
 	manufacturer.Hooks[0] = manufacturerHooks[0]
@@ -4341,6 +4556,7 @@ func init() {
 	powerfeedHooks := schema.PowerFeed{}.Hooks()
 	powerfeed.Hooks[0] = powerfeedHooks[0]
 	powerfeed.Hooks[1] = powerfeedHooks[1]
+	powerfeed.Hooks[2] = powerfeedHooks[2]
 	powerfeedMixinFields0 := powerfeedMixin[0].Fields()
 	_ = powerfeedMixinFields0
 	powerfeedMixinFields2 := powerfeedMixin[2].Fields()
@@ -4483,22 +4699,22 @@ func init() {
 	powerfeedDescMarkConnected := powerfeedFields[11].Descriptor()
 	// powerfeed.DefaultMarkConnected holds the default value on creation for the mark_connected field.
 	powerfeed.DefaultMarkConnected = powerfeedDescMarkConnected.Default.(bool)
-	// powerfeedDescCableEnd is the schema descriptor for cable_end field.
-	powerfeedDescCableEnd := powerfeedFields[12].Descriptor()
-	// powerfeed.CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
-	powerfeed.CableEndValidator = powerfeedDescCableEnd.Validators[0].(func(string) error)
 	// powerfeedDescAvailablePower is the schema descriptor for available_power field.
-	powerfeedDescAvailablePower := powerfeedFields[14].Descriptor()
+	powerfeedDescAvailablePower := powerfeedFields[13].Descriptor()
 	// powerfeed.DefaultAvailablePower holds the default value on creation for the available_power field.
 	powerfeed.DefaultAvailablePower = powerfeedDescAvailablePower.Default.(int)
 	// powerfeedDescOccupied is the schema descriptor for _occupied field.
-	powerfeedDescOccupied := powerfeedFields[15].Descriptor()
+	powerfeedDescOccupied := powerfeedFields[14].Descriptor()
 	// powerfeed.DefaultOccupied holds the default value on creation for the _occupied field.
 	powerfeed.DefaultOccupied = powerfeedDescOccupied.Default.(bool)
 	// powerfeedDescPowerPanelName is the schema descriptor for _power_panel_name field.
-	powerfeedDescPowerPanelName := powerfeedFields[16].Descriptor()
+	powerfeedDescPowerPanelName := powerfeedFields[15].Descriptor()
 	// powerfeed.DefaultPowerPanelName holds the default value on creation for the _power_panel_name field.
 	powerfeed.DefaultPowerPanelName = powerfeedDescPowerPanelName.Default.(string)
+	// powerfeedDescCableEnd is the schema descriptor for cable_end field.
+	powerfeedDescCableEnd := powerfeedFields[17].Descriptor()
+	// powerfeed.CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	powerfeed.CableEndValidator = powerfeedDescCableEnd.Validators[0].(func(string) error)
 	poweroutletMixin := schema.PowerOutlet{}.Mixin()
 	poweroutletMixinHooks3 := poweroutletMixin[3].Hooks()
 	poweroutletHooks := schema.PowerOutlet{}.Hooks()
@@ -4569,6 +4785,10 @@ func init() {
 	poweroutletDescOccupied := poweroutletMixinFields3[7].Descriptor()
 	// poweroutlet.DefaultOccupied holds the default value on creation for the _occupied field.
 	poweroutlet.DefaultOccupied = poweroutletDescOccupied.Default.(bool)
+	// poweroutletDescCableEnd is the schema descriptor for cable_end field.
+	poweroutletDescCableEnd := poweroutletMixinFields3[12].Descriptor()
+	// poweroutlet.CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	poweroutlet.CableEndValidator = poweroutletDescCableEnd.Validators[0].(func(string) error)
 	// poweroutletDescType is the schema descriptor for type field.
 	poweroutletDescType := poweroutletFields[0].Descriptor()
 	// poweroutlet.TypeValidator is a validator for the "type" field. It is called by the builders before save.
@@ -4784,6 +5004,10 @@ func init() {
 	powerportDescOccupied := powerportMixinFields3[7].Descriptor()
 	// powerport.DefaultOccupied holds the default value on creation for the _occupied field.
 	powerport.DefaultOccupied = powerportDescOccupied.Default.(bool)
+	// powerportDescCableEnd is the schema descriptor for cable_end field.
+	powerportDescCableEnd := powerportMixinFields3[12].Descriptor()
+	// powerport.CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	powerport.CableEndValidator = powerportDescCableEnd.Validators[0].(func(string) error)
 	// powerportDescType is the schema descriptor for type field.
 	powerportDescType := powerportFields[0].Descriptor()
 	// powerport.TypeValidator is a validator for the "type" field. It is called by the builders before save.
@@ -5860,6 +6084,7 @@ func init() {
 	rearport.Hooks[1] = rearportMixinHooks3[1]
 	rearport.Hooks[2] = rearportHooks[0]
 	rearport.Hooks[3] = rearportHooks[1]
+	rearport.Hooks[4] = rearportHooks[2]
 	rearportMixinFields0 := rearportMixin[0].Fields()
 	_ = rearportMixinFields0
 	rearportMixinFields2 := rearportMixin[2].Fields()
@@ -5924,6 +6149,10 @@ func init() {
 	rearportDescOccupied := rearportMixinFields3[7].Descriptor()
 	// rearport.DefaultOccupied holds the default value on creation for the _occupied field.
 	rearport.DefaultOccupied = rearportDescOccupied.Default.(bool)
+	// rearportDescCableEnd is the schema descriptor for cable_end field.
+	rearportDescCableEnd := rearportMixinFields3[12].Descriptor()
+	// rearport.CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	rearport.CableEndValidator = rearportDescCableEnd.Validators[0].(func(string) error)
 	// rearportDescType is the schema descriptor for type field.
 	rearportDescType := rearportFields[0].Descriptor()
 	// rearport.TypeValidator is a validator for the "type" field. It is called by the builders before save.
@@ -6351,6 +6580,24 @@ func init() {
 	savedfilterDescShared := savedfilterFields[7].Descriptor()
 	// savedfilter.DefaultShared holds the default value on creation for the shared field.
 	savedfilter.DefaultShared = savedfilterDescShared.Default.(bool)
+	scriptFields := schema.Script{}.Fields()
+	_ = scriptFields
+	// scriptDescName is the schema descriptor for name field.
+	scriptDescName := scriptFields[0].Descriptor()
+	// script.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	script.NameValidator = scriptDescName.Validators[0].(func(string) error)
+	// scriptDescIsExecutable is the schema descriptor for is_executable field.
+	scriptDescIsExecutable := scriptFields[2].Descriptor()
+	// script.DefaultIsExecutable holds the default value on creation for the is_executable field.
+	script.DefaultIsExecutable = scriptDescIsExecutable.Default.(bool)
+	// scriptDescDescription is the schema descriptor for description field.
+	scriptDescDescription := scriptFields[3].Descriptor()
+	// script.DefaultDescription holds the default value on creation for the description field.
+	script.DefaultDescription = scriptDescDescription.Default.(string)
+	// scriptDescModuleName is the schema descriptor for module_name field.
+	scriptDescModuleName := scriptFields[5].Descriptor()
+	// script.DefaultModuleName holds the default value on creation for the module_name field.
+	script.DefaultModuleName = scriptDescModuleName.Default.(string)
 	serviceMixin := schema.Service{}.Mixin()
 	serviceHooks := schema.Service{}.Hooks()
 	service.Hooks[0] = serviceHooks[0]

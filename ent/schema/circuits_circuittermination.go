@@ -28,7 +28,7 @@ func (CircuitTermination) Mixin() []ent.Mixin {
 }
 
 func (CircuitTermination) Fields() []ent.Field {
-	return []ent.Field{
+	return append([]ent.Field{
 		field.Int("circuit_id"),
 		// Rendered as the bare value (NetBox's serializer takes the model's
 		// CharField with choices as is).
@@ -45,7 +45,7 @@ func (CircuitTermination) Fields() []ent.Field {
 		field.String("pp_info").MaxRuneLen(100).Default(""),
 		field.String("description").MaxRuneLen(200).Default(""),
 		// CabledObjectModel's mark_connected, and _occupied (mark_connected
-		// or a cable; cables come with their issue).
+		// or a cable).
 		field.Bool("mark_connected").Default(false),
 		field.Bool("_occupied").Default(false).Annotations(api.Field{ReadOnly: true}),
 		// The circuit's cid, for the display (the hooks keep it).
@@ -55,11 +55,11 @@ func (CircuitTermination) Fields() []ent.Field {
 		CachedFK("_site", "dcim.site", api.Cascade),
 		CachedFK("_region", "dcim.region", api.Cascade),
 		CachedFK("_site_group", "dcim.sitegroup", api.Cascade),
-	}
+	}, CabledFields()...)
 }
 
 func (CircuitTermination) Edges() []ent.Edge {
-	return []ent.Edge{FKRequired("circuit", Circuit.Type, api.Cascade)}
+	return []ent.Edge{FKRequired("circuit", Circuit.Type, api.Cascade), CableEdge()}
 }
 
 func (CircuitTermination) Indexes() []ent.Index {
@@ -67,19 +67,20 @@ func (CircuitTermination) Indexes() []ent.Index {
 		index.Fields("circuit_id", "term_side").Unique(),
 		index.Fields("termination_type", "termination_id"),
 		index.Fields("_provider_network_id"), index.Fields("_location_id"), index.Fields("_site_id"),
-		index.Fields("_region_id"), index.Fields("_site_group_id"),
+		index.Fields("_region_id"), index.Fields("_site_group_id"), index.Fields("cable_id"),
 	}
 }
 
 func (CircuitTermination) Hooks() []ent.Hook { return circuits.CircuitTerminationHooks() }
 
-// terminationPaths is the paths endpoint of circuit and virtual circuit
-// terminations (NetBox's PassThroughPortMixin).
+// terminationPaths is the paths endpoint of virtual circuit terminations
+// (NetBox's PassThroughPortMixin; circuit terminations serve the stored
+// cable paths through them: passThroughPaths).
 func terminationPaths() api.Endpoint {
 	return api.Endpoint{Name: "paths", Detail: true, Ops: []api.Op{{
 		Method: "GET", Permission: "view", Func: api.Func(api.LogicPkg("circuits"), "TerminationPaths"),
 		Summary: "The cable paths that pass through the termination", Response: "list:object",
-		Description: "A list of cable paths (none until the termination is cabled).", Errors: []int{404},
+		Description: "A list of cable paths (a virtual circuit termination takes no cable: none).", Errors: []int{404},
 	}}}
 }
 
@@ -100,11 +101,11 @@ func (CircuitTermination) Annotations() []schema.Annotation {
 			Ordering:    []string{"circuit", "term_side"},
 			Unique: []api.Unique{{Fields: []string{"circuit", "term_side"},
 				Message: "Circuit termination with this Circuit and Termination side already exists."}},
-			// Cables come in a later issue: an uncabled termination's values,
-			// as NetBox 4.6 renders them.
-			Empty: map[string]any{"cable": nil, "cable_end": nil, "link_peers": []any{}, "link_peers_type": nil},
+			Refs: LinkPeerRefs(),
 			Filters: []api.Filter{
 				{Name: "occupied", Kind: "boolean", Column: "_occupied"},
+				{Name: "cabled", Kind: "is-set", Column: "cable_id"},
+				{Name: "cable_connector", Kind: "integer", Column: "cable_connector"},
 				// The cached scope (NetBox's _region, _site_group, _site,
 				// _location, _provider_network), kept by the hooks.
 				{Name: "region_id", Kind: "tree-id", Column: "_region_id", Target: "dcim.region"},
@@ -120,7 +121,7 @@ func (CircuitTermination) Annotations() []schema.Annotation {
 				{Name: "provider", Kind: "fk-attr", Via: "circuit", Column: "provider"},
 			},
 			NoFilters: []string{"_occupied"},
-			Endpoints: []api.Endpoint{terminationPaths()},
+			Endpoints: []api.Endpoint{passThroughPaths("CircuitTerminationPaths")},
 		},
 	}
 }

@@ -13,7 +13,7 @@ import (
 // ConsolePort is dcim.ConsolePort: a device's console port.
 type ConsolePort struct{ ent.Schema }
 
-func (ConsolePort) Mixin() []ent.Mixin { return ComponentMixins() }
+func (ConsolePort) Mixin() []ent.Mixin { return append(ComponentMixins(), PathEndpoint{}) }
 
 // ConsolePortSpeed are the speeds of console and console server ports.
 var ConsolePortSpeed = []api.Choice{{Value: 1200, Label: "1200 bps"}, {Value: 2400, Label: "2400 bps"},
@@ -34,8 +34,9 @@ func (ConsolePort) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_consoleport"},
 		api.Model{
 			App: "dcim", Path: "console-ports", Verbose: "console port",
-			Fields: componentFields(true, "type", "speed"),
-			Empty:  componentEmpty(true, nil),
+			Fields:    componentFields(true, "type", "speed"),
+			Endpoints: []api.Endpoint{traceEndpoint("TraceConsolePort")},
+			Empty:     componentEmpty(true, nil),
 		},
 	}
 }

@@ -13,7 +13,7 @@ import (
 // ConsoleServerPort is dcim.ConsoleServerPort: a console server's port.
 type ConsoleServerPort struct{ ent.Schema }
 
-func (ConsoleServerPort) Mixin() []ent.Mixin { return ComponentMixins() }
+func (ConsoleServerPort) Mixin() []ent.Mixin { return append(ComponentMixins(), PathEndpoint{}) }
 
 func (ConsoleServerPort) Fields() []ent.Field {
 	return []ent.Field{
@@ -29,8 +29,9 @@ func (ConsoleServerPort) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_consoleserverport"},
 		api.Model{
 			App: "dcim", Path: "console-server-ports", Verbose: "console server port",
-			Fields: componentFields(true, "type", "speed"),
-			Empty:  componentEmpty(true, nil),
+			Fields:    componentFields(true, "type", "speed"),
+			Endpoints: []api.Endpoint{traceEndpoint("TraceConsoleServerPort")},
+			Empty:     componentEmpty(true, nil),
 		},
 	}
 }

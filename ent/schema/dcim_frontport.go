@@ -35,6 +35,8 @@ func (FrontPort) Annotations() []schema.Annotation {
 			App: "dcim", Path: "front-ports", Verbose: "front port",
 			Fields: componentFields(false, "type", "color", "positions", "rear_ports"),
 			Empty:  componentEmpty(false, nil),
+			// NetBox's PassThroughPortMixin.
+			Endpoints: []api.Endpoint{passThroughPaths("FrontPortPaths")},
 		},
 	}
 }

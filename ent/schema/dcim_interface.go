@@ -26,7 +26,7 @@ import (
 // Interface.clean() and save() (dcim.InterfaceHooks).
 type DeviceInterface struct{ ent.Schema }
 
-func (DeviceInterface) Mixin() []ent.Mixin { return ComponentMixins() }
+func (DeviceInterface) Mixin() []ent.Mixin { return append(ComponentMixins(), PathEndpoint{}) }
 
 // Choices of an interface's duplex and 802.1Q mode.
 var (
@@ -133,6 +133,7 @@ func (DeviceInterface) Annotations() []schema.Annotation {
 				"count_ipaddresses": {Model: "ipam.ipaddress", Column: "assigned_object_id", TypeColumn: "assigned_object_type"},
 				"count_fhrp_groups": {Model: "ipam.fhrpgroupassignment", Column: "interface_id", TypeColumn: "interface_type"},
 			},
+			Endpoints: []api.Endpoint{traceEndpoint("TraceInterface")},
 			Empty: componentEmpty(true, map[string]any{"wireless_link": nil,
 				"wireless_lans": []any{}, "l2vpn_termination": nil}),
 			Filters: []api.Filter{

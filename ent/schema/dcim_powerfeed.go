@@ -5,6 +5,7 @@ import (
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
 
 	"github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/schema/api"
@@ -14,7 +15,7 @@ import (
 // power panel, optionally to a rack at the panel's site.
 type PowerFeed struct{ ent.Schema }
 
-func (PowerFeed) Mixin() []ent.Mixin { return PrimaryMixins() }
+func (PowerFeed) Mixin() []ent.Mixin { return append(PrimaryMixins(), PathEndpoint{}) }
 
 // Choices of a power feed's status, type, supply and phase.
 var (
@@ -22,13 +23,10 @@ var (
 	PowerFeedType   = api.C("primary", "Primary", "redundant", "Redundant")
 	PowerFeedSupply = api.C("ac", "AC", "dc", "DC")
 	PowerFeedPhase  = api.C("single-phase", "Single phase", "three-phase", "Three-phase")
-	// powerFeedCableEnd are the sides of a cable (NetBox's CableEndChoices;
-	// the cabled components will share one list when cables land).
-	powerFeedCableEnd = api.C("A", "A", "B", "B")
 )
 
 func (PowerFeed) Fields() []ent.Field {
-	return []ent.Field{
+	return append([]ent.Field{
 		field.Int("power_panel_id"), FKField("rack"),
 		NaturalName(100), NaturalKeyField("name"),
 		field.String("status").MaxRuneLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: PowerFeedStatus}),
@@ -45,22 +43,17 @@ func (PowerFeed) Fields() []ent.Field {
 		field.Int("max_utilization").Default(dcim.PowerFeedDefaultMaxUtilization).Min(1).Max(100).
 			Annotations(api.Field{Min: api.Int(1), Max: api.Int(100)}),
 		field.Bool("mark_connected").Default(false),
-		// cable_end is CabledObjectModel's column: null until cables land
-		// (a later issue sets it with the cable).
-		field.String("cable_end").MaxRuneLen(1).Optional().Nillable().
-			Annotations(api.Field{Kind: "choice", Choices: powerFeedCableEnd, ReadOnly: true}),
 		FKField("tenant"),
 		// available_power is PowerFeed.save()'s cache, kept by the hook; NetBox
 		// filters by it but does not serialise it.
 		field.Int("available_power").Default(0).Annotations(api.Field{Kind: "hidden"}),
 		// _occupied is NetBox's CabledObjectModel._occupied (a cable or
-		// mark_connected), kept by the hook; until cables land it is
-		// mark_connected.
+		// mark_connected), kept by the hooks.
 		field.Bool("_occupied").Default(false).Annotations(api.Field{ReadOnly: true, NoFilter: true}),
 		// _power_panel_name caches the panel's name for q (NetBox searches
 		// power_panel__name), kept by the hooks of both models.
 		field.String("_power_panel_name").Default("").Annotations(api.Field{Kind: "hidden"}),
-	}
+	}, CabledFields()...)
 }
 
 func (PowerFeed) Edges() []ent.Edge {
@@ -68,8 +61,11 @@ func (PowerFeed) Edges() []ent.Edge {
 		FKRequired("power_panel", PowerPanel.Type, api.Protect),
 		FK("rack", Rack.Type, api.Protect),
 		FK("tenant", Tenant.Type, api.Protect),
+		CableEdge(),
 	}
 }
+
+func (PowerFeed) Indexes() []ent.Index { return []ent.Index{index.Fields("cable_id")} }
 
 func (PowerFeed) Annotations() []schema.Annotation {
 	return []schema.Annotation{
@@ -89,9 +85,8 @@ func (PowerFeed) Annotations() []schema.Annotation {
 			Unique:   []api.Unique{{Fields: []string{"power_panel", "name"}}},
 			// Cables and cable paths come in a later issue: an uncabled
 			// feed's values, as NetBox 4.6 renders them.
-			Empty: map[string]any{"cable": nil, "link_peers": []any{},
-				"link_peers_type": nil, "connected_endpoints": nil, "connected_endpoints_type": nil,
-				"connected_endpoints_reachable": false},
+			Endpoints: []api.Endpoint{traceEndpoint("TracePowerFeed")},
+			Refs:      LinkPeerRefs(),
 			Filters: append(TenancyFilters(),
 				api.Filter{Name: "region_id", Kind: "tree-id", Via: "power_panel.site", Column: "region"},
 				api.Filter{Name: "region", Kind: "tree-attr", Via: "power_panel.site", Column: "region"},
@@ -100,6 +95,8 @@ func (PowerFeed) Annotations() []schema.Annotation {
 				api.Filter{Name: "site_id", Kind: "fk-id", Via: "power_panel", Column: "site"},
 				api.Filter{Name: "site", Kind: "fk-attr", Via: "power_panel", Column: "site"},
 				api.Filter{Name: "available_power", Kind: "integer", Column: "available_power"},
+				api.Filter{Name: "cabled", Kind: "is-set", Column: "cable_id"},
+				api.Filter{Name: "cable_connector", Kind: "integer", Column: "cable_connector"},
 				// NetBox's occupied: a cable or mark_connected.
 				api.Filter{Name: "occupied", Kind: "boolean", Column: "_occupied"}),
 			// NetBox filters the panel and the rack by id only.

@@ -14,7 +14,7 @@ import (
 // the same device's power ports.
 type PowerOutlet struct{ ent.Schema }
 
-func (PowerOutlet) Mixin() []ent.Mixin { return ComponentMixins() }
+func (PowerOutlet) Mixin() []ent.Mixin { return append(ComponentMixins(), PathEndpoint{}) }
 
 // PowerOutletStatus are the states of a power outlet.
 var PowerOutletStatus = api.C("enabled", "Enabled", "disabled", "Disabled", "faulty", "Faulty")
@@ -40,8 +40,9 @@ func (PowerOutlet) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_poweroutlet"},
 		api.Model{
 			App: "dcim", Path: "power-outlets", Verbose: "power outlet",
-			Fields: componentFields(true, "type", "status", "color", "power_port", "feed_leg"),
-			Empty:  componentEmpty(true, nil),
+			Fields:    componentFields(true, "type", "status", "color", "power_port", "feed_leg"),
+			Endpoints: []api.Endpoint{traceEndpoint("TracePowerOutlet")},
+			Empty:     componentEmpty(true, nil),
 		},
 	}
 }

@@ -13,7 +13,7 @@ import (
 // PowerPort is dcim.PowerPort: a device's power intake.
 type PowerPort struct{ ent.Schema }
 
-func (PowerPort) Mixin() []ent.Mixin { return ComponentMixins() }
+func (PowerPort) Mixin() []ent.Mixin { return append(ComponentMixins(), PathEndpoint{}) }
 
 func (PowerPort) Fields() []ent.Field {
 	return []ent.Field{
@@ -30,8 +30,9 @@ func (PowerPort) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_powerport"},
 		api.Model{
 			App: "dcim", Path: "power-ports", Verbose: "power port",
-			Fields: componentFields(true, "type", "maximum_draw", "allocated_draw"),
-			Empty:  componentEmpty(true, nil),
+			Fields:    componentFields(true, "type", "maximum_draw", "allocated_draw"),
+			Endpoints: []api.Endpoint{traceEndpoint("TracePowerPort")},
+			Empty:     componentEmpty(true, nil),
 		},
 	}
 }

@@ -35,6 +35,8 @@ func (RearPort) Annotations() []schema.Annotation {
 			App: "dcim", Path: "rear-ports", Verbose: "rear port",
 			Fields: componentFields(false, "type", "color", "positions", "front_ports"),
 			Empty:  componentEmpty(false, nil),
+			// NetBox's PassThroughPortMixin.
+			Endpoints: []api.Endpoint{passThroughPaths("RearPortPaths")},
 		},
 	}
 }

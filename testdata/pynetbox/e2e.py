@@ -25,6 +25,9 @@ config template (render_config, JSON and text/plain) and the site list
 through an export template (?export=).
 A config contexts section merges a site-wide and a role-specific context
 under the device's local context data, and leaves it out with exclude.
+A cable paths section connects two devices through a patch panel by two
+cables (connected_endpoints, trace(), paths(), connected-device), and a
+power and a console cable, each deleted again.
 
 Exit status: 0 all checks passed, 1 a check failed, 2 pynetbox is not
 importable.
@@ -939,6 +942,71 @@ def media():
         eq(j.delete(), True, "delete the journal entry")
 
 
+def cable_paths():
+    """the issue's cabling walk-through: two devices' interfaces connected through a patch panel
+    (front port to rear port) by two cables show each other as connected_endpoints, trace() shows
+    the hops, the panel's ports list the paths, connected-device finds the far device; deleting a
+    cable clears both ends; a power cable and a console cable behave the same way"""
+    site, dt, role = S["site"], S["device_type"], S["role"]
+    devs = [nb.dcim.devices.create(name="{}-{}".format(n, SFX), device_type=dt.id, role=role.id, site=site.id)
+            for n in ("cab-a", "cab-b", "panel")]
+    a, b, panel = devs
+    try:
+        rear = nb.dcim.rear_ports.create(device=panel.id, name="R1", type="8p8c")
+        front = nb.dcim.front_ports.create(device=panel.id, name="F1", type="8p8c",
+                                           rear_ports=[{"position": 1, "rear_port": rear.id, "rear_port_position": 1}])
+        ia = nb.dcim.interfaces.get(device_id=a.id, name="ge-0/0/0")
+        ib = nb.dcim.interfaces.get(device_id=b.id, name="ge-0/0/0")
+
+        def end(ct, obj):
+            return [{"object_type": ct, "object_id": obj.id}]
+
+        c1 = nb.dcim.cables.create(a_terminations=end("dcim.interface", ia), b_terminations=end("dcim.frontport", front))
+        c2 = nb.dcim.cables.create(a_terminations=end("dcim.rearport", rear), b_terminations=end("dcim.interface", ib))
+        for me, peer in ((ia, ib), (ib, ia)):
+            got = nb.dcim.interfaces.get(me.id)
+            eq([e.id for e in got.connected_endpoints or []], [peer.id], "connected_endpoints of interface {}".format(me.id))
+            eq(got.connected_endpoints_type, "dcim.interface", "connected_endpoints_type")
+            eq(got.connected_endpoints_reachable, True, "connected_endpoints_reachable")
+        hops = nb.dcim.interfaces.get(ia.id).trace()
+        eq(len(hops), 6, "trace() items (two segments of near ends, cable, far ends)")
+        eq([[t.id for t in hops[0]], hops[1].id, [t.id for t in hops[2]], [t.id for t in hops[3]], hops[4].id,
+            [t.id for t in hops[5]]], [[ia.id], c1.id, [front.id], [rear.id], c2.id, [ib.id]], "trace() hops")
+        paths = nb.dcim.front_ports.get(front.id).paths()
+        eq(len(paths), 2, "paths() through the front port (one from each side)")
+        eq(sorted(len(p["path"]) for p in paths), [6, 6], "steps of each path")
+        eq(nb.dcim.interfaces.count(device_id=a.id, connected=True), 1, "interfaces.count(connected=True)")
+        auth = {"Authorization": ("Bearer " if nb.token.startswith("nbt_") else "Token ") + nb.token}
+        dev = nb.http_session.get(URL + "/api/dcim/connected-device/", params={"peer_device": a.name, "peer_interface": ia.name},
+                                  headers=auth)
+        eq(dev.status_code, 200, "connected-device status")
+        eq(dev.json().get("id"), b.id, "connected-device answers the far device")
+        eq(c1.delete(), True, "delete the first cable")
+        for me in (ia, ib):
+            got = nb.dcim.interfaces.get(me.id)
+            eq(got.connected_endpoints, None, "connected_endpoints of interface {} after the cable went".format(me.id))
+            eq(got.connected_endpoints_reachable, False, "connected_endpoints_reachable after the cable went")
+
+        pp = nb.dcim.power_ports.get(device_id=a.id, name="PSU1")
+        po = nb.dcim.power_outlets.create(device=b.id, name="Outlet1")
+        cp = nb.dcim.console_ports.create(device=a.id, name="Console")
+        csp = nb.dcim.console_server_ports.create(device=b.id, name="Port1")
+        for ep, (near, near_ct), (far, far_ct) in (
+                (nb.dcim.power_ports, (pp, "dcim.powerport"), (po, "dcim.poweroutlet")),
+                (nb.dcim.console_ports, (cp, "dcim.consoleport"), (csp, "dcim.consoleserverport"))):
+            c = nb.dcim.cables.create(a_terminations=end(near_ct, near), b_terminations=end(far_ct, far))
+            got = ep.get(near.id)
+            eq([e.id for e in got.connected_endpoints or []], [far.id], "connected_endpoints of the " + near_ct)
+            eq(got.connected_endpoints_type, far_ct, "connected_endpoints_type of the " + near_ct)
+            hops = got.trace()
+            eq([[t.id for t in hops[0]], hops[1].id, [t.id for t in hops[2]]], [[near.id], c.id, [far.id]], near_ct + " trace()")
+            eq(c.delete(), True, "delete the " + near_ct + " cable")
+            eq(ep.get(near.id).connected_endpoints, None, "connected_endpoints of the " + near_ct + " after the cable went")
+    finally:
+        for d in reversed(devs):
+            eq(d.delete(), True, "delete device {}".format(d.name))
+
+
 def cleanup():
     """Record.delete() of everything created, in dependency order"""
     # Single deletes in dependency order; protected objects go last.
@@ -1083,6 +1151,7 @@ def main():
     section("owners", owners)
     section("user_objects", user_objects, needs=["site"])
     section("media", media, needs=["site"])
+    section("cable paths", cable_paths, needs=["site", "device_type", "role"])
     section("cleanup", cleanup)
     summary()
 

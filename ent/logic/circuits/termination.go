@@ -7,6 +7,7 @@ import (
 
 	"entgo.io/ent"
 
+	"github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
@@ -47,21 +48,8 @@ func CircuitTerminationHooks() []ent.Hook {
 		copyName("circuit_id", tableCircuit, "cid", "_circuit_cid"),
 		terminationScope.Hook(),
 		sidesHook,
-		occupiedHook,
+		dcim.CabledHook,
 	}
-}
-
-// occupiedHook keeps _occupied equal to NetBox's property (mark_connected
-// or a cable; cables come with their issue), as components' hooks do.
-func occupiedHook(next ent.Mutator) ent.Mutator {
-	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-		if v, ok := m.Field("mark_connected"); ok {
-			if err := m.SetField("_occupied", v); err != nil {
-				return nil, err
-			}
-		}
-		return next.Mutate(ctx, m)
-	})
 }
 
 // sidesHook keeps the circuits' cached termination_a and termination_z:
@@ -136,13 +124,12 @@ func setSide(ctx context.Context, m rawsql.Mutation, row map[string]any, id int,
 	return rawsql.Exec(ctx, m, q, a)
 }
 
-// TerminationPaths serves GET .../<id>/paths/ of circuit and virtual
-// circuit terminations (NetBox's PassThroughPortMixin.paths): the cable
-// paths that pass through the termination, a plain list. Paths are traced
-// over cables, which this inventory does not hold yet (they come with the
-// cabling issue), so no path passes through any termination and the list
-// is empty; the object itself was read through the caller's permissions
-// (404 when hidden).
+// TerminationPaths serves GET .../<id>/paths/ of virtual circuit
+// terminations (NetBox's PassThroughPortMixin.paths): the cable paths
+// that pass through the termination. A virtual circuit termination takes
+// no cable, so no path passes through one and the list is empty (circuit
+// terminations serve dcim.CircuitTerminationPaths); the object itself was
+// read through the caller's permissions (404 when hidden).
 func TerminationPaths(r api.Request) (any, error) {
 	if r.Object() == nil {
 		return nil, &api.StatusError{Status: 404, Detail: "Not found."}

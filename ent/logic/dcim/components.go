@@ -19,21 +19,11 @@ import (
 // (rowHook: the whole row a write leaves behind).
 
 // ComponentCacheHooks keep a component's cached columns: _occupied equal
-// to NetBox's property (mark_connected or a cable; cables come with their
-// issue), and the device's site, location and rack on create (NetBox's
-// _site, _location, _rack; a component never changes device).
+// to NetBox's property (mark_connected or a cable, CabledHook), and the
+// device's site, location and rack on create (NetBox's _site, _location,
+// _rack; a component never changes device).
 func ComponentCacheHooks() []ent.Hook {
-	occupied := func(next ent.Mutator) ent.Mutator {
-		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			if v, ok := m.Field("mark_connected"); ok {
-				if err := m.SetField("_occupied", v); err != nil {
-					return nil, err
-				}
-			}
-			return next.Mutate(ctx, m)
-		})
-	}
-	return append([]ent.Hook{occupied}, DeviceComponentHooks()...)
+	return append([]ent.Hook{CabledHook}, DeviceComponentHooks()...)
 }
 
 // componentHook checks the rules every component shares (it stays on its
@@ -104,9 +94,10 @@ var (
 
 // FrontPortHooks validates a front port's rear_ports mappings (each maps one
 // of its positions to a position of a rear port of the same device) and
-// mirrors them onto the rear ports.
+// mirrors them onto the rear ports; the paths through them are traced
+// again.
 func FrontPortHooks() []ent.Hook {
-	return []ent.Hook{componentHook("dcim_frontport", []string{"positions", "mappings"},
+	return []ent.Hook{retraceMappingsHook(CTFrontPort), componentHook("dcim_frontport", []string{"positions", "mappings"},
 		portMappings("rear_ports", "rear_port", "dcim_rearport", "rear port")),
 		mirrorHook(frontPortSide),
 	}
@@ -115,7 +106,7 @@ func FrontPortHooks() []ent.Hook {
 // RearPortHooks validates a rear port's front_ports mappings, the mirror of
 // the front ports' rear_ports.
 func RearPortHooks() []ent.Hook {
-	return []ent.Hook{componentHook("dcim_rearport", []string{"positions", "mappings"},
+	return []ent.Hook{retraceMappingsHook(CTRearPort), componentHook("dcim_rearport", []string{"positions", "mappings"},
 		portMappings("front_ports", "front_port", "dcim_frontport", "front port")),
 		mirrorHook(rearPortSide),
 	}

@@ -57,7 +57,7 @@ func CheckACVoltage(voltage int, supply string) error {
 
 // powerFeedColumns are what a feed's rules and cached values depend on.
 var powerFeedColumns = []string{"power_panel_id", "rack_id", "supply", "voltage", "amperage", "max_utilization",
-	"phase", "mark_connected"}
+	"phase", "mark_connected", "cable_id"}
 
 // PowerFeedHooks are the hooks of dcim.PowerFeed: the voltage rules, a
 // rack at the power panel's site (PowerFeed.clean()), and the values the
@@ -88,6 +88,7 @@ func PowerFeedHooks() []ent.Hook {
 			return setFeedCache(m, row, f.panel)
 		}),
 		powerFeedCacheRows(),
+		CabledHook,
 	}
 }
 
@@ -137,7 +138,8 @@ func feedCache(row map[string]any) (power int, occupied bool) {
 	voltage, _ := rawsql.IntOf(row["voltage"])
 	amperage, _ := rawsql.IntOf(row["amperage"])
 	util, _ := rawsql.IntOf(row["max_utilization"])
-	return AvailablePower(voltage, amperage, util, rawsql.StringOf(row["phase"])), asBool(row["mark_connected"])
+	return AvailablePower(voltage, amperage, util, rawsql.StringOf(row["phase"])),
+		asBool(rawsql.Deref(row["mark_connected"])) || rawsql.Deref(row["cable_id"]) != nil
 }
 
 // setFeedCache sets the cached values on a create or one-row update.

@@ -66,6 +66,10 @@ type Model struct {
 	// whole page of rows by a PageFunc (specifics.go), by API name: a
 	// device's config_context, merged from the config contexts that apply.
 	Computed map[string]*FuncRef `json:"computed,omitempty"`
+	// Refs fields are read-only objects (or their type) computed for a
+	// whole page of rows by a RefsFunc and rendered nested (specifics.go):
+	// a cabled object's link_peers and link_peers_type.
+	Refs map[string]ComputedRefs `json:"refs,omitempty"`
 	// DisplayFunc, IP and Endpoints: see specifics.go.
 	DisplayFunc *FuncRef   `json:"display_func,omitempty"`
 	IP          *IPColumns `json:"ip,omitempty"`
@@ -160,8 +164,19 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	if o.NoFilters != nil {
 		m.NoFilters = append(m.NoFilters, o.NoFilters...)
 	}
-	if o.Computed != nil {
-		m.Computed = o.Computed
+	// Computed fields add up: a mixin's (path endpoints') and the model's.
+	if len(o.Computed) > 0 {
+		c := make(map[string]*FuncRef, len(m.Computed)+len(o.Computed))
+		for k, v := range m.Computed {
+			c[k] = v
+		}
+		for k, v := range o.Computed {
+			c[k] = v
+		}
+		m.Computed = c
+	}
+	if o.Refs != nil {
+		m.Refs = o.Refs
 	}
 	if o.DisplayFunc != nil {
 		m.DisplayFunc = o.DisplayFunc
@@ -336,6 +351,12 @@ type Field struct {
 	// handler does not see it, so its SET_NULL clears the key without an
 	// update record of the row that held it.
 	NoReverse bool `json:"no_reverse,omitempty"`
+	// ClearedByHooks marks a SET_NULL FK that the referenced model's delete
+	// hook clears itself, after the change capture has seen the object
+	// with it (a cable's ends: NetBox serialises a deleted cable, its ends
+	// still cabled, before the collector clears them); the generic delete
+	// leaves it alone.
+	ClearedByHooks bool `json:"cleared_by_hooks,omitempty"`
 	// Target is the content type a plain integer column refers to without
 	// a database FK (a prefix's cached _region_id), so that OnDelete applies.
 	Target string `json:"target,omitempty"`

@@ -37,6 +37,26 @@ func Saving(ctx context.Context, m ent.Mutation, contentType string, ids []int) 
 	return nil
 }
 
+type touchingKey struct{}
+
+// WithToucher returns ctx carrying the change capture's Saver for
+// Touching.
+func WithToucher(ctx context.Context, s Saver) context.Context {
+	return context.WithValue(ctx, touchingKey{}, s)
+}
+
+// Touching names rows whose representation a hook changed without
+// changing their columns (an endpoint's connected_endpoints when its
+// cable path is traced again): each gets an update record and event
+// even when its snapshot is the same. Without change capture in ctx it
+// does nothing.
+func Touching(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
+	if s, _ := ctx.Value(touchingKey{}).(Saver); s != nil && len(ids) > 0 {
+		return s(ctx, m, contentType, ids)
+	}
+	return nil
+}
+
 type deletingKey struct{}
 
 // WithDeleting returns ctx knowing which objects the delete under way
@@ -53,4 +73,25 @@ func WithDeleting(ctx context.Context, in func(contentType string, id int) bool)
 func Deleting(ctx context.Context, contentType string, id int) bool {
 	in, _ := ctx.Value(deletingKey{}).(func(string, int) bool)
 	return in != nil && in(contentType, id)
+}
+
+// Creator records rows of the model contentType that a hook inserted with
+// SQL on m's connection as created (NetBox's save() of a new object: a
+// cable's terminations): each gets a create record and event at commit.
+type Creator func(ctx context.Context, m ent.Mutation, contentType string, ids []int) error
+
+type creatorKey struct{}
+
+// WithCreator returns ctx carrying the change capture's Creator.
+func WithCreator(ctx context.Context, c Creator) context.Context {
+	return context.WithValue(ctx, creatorKey{}, c)
+}
+
+// Created names rows a hook has just inserted; without change capture in
+// ctx it does nothing.
+func Created(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
+	if c, _ := ctx.Value(creatorKey{}).(Creator); c != nil && len(ids) > 0 {
+		return c(ctx, m, contentType, ids)
+	}
+	return nil
 }

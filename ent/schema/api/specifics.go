@@ -72,9 +72,37 @@ type PageQuery struct {
 		QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	}
 	Postgres bool
+	// Nested renders objects of any model (content type) by id, nested as
+	// related objects are (a path endpoint's connected_endpoints), read
+	// like the page; ids that do not exist are absent. One call costs a
+	// fixed number of reads, whatever the number of ids.
+	Nested func(ctx context.Context, contentType string, ids []int) (map[int]json.RawMessage, error)
 	// Cached returns the value cached under key, or load's, kept until the
 	// next write anywhere (the read cache's rules: another replica's write
 	// drops it too); inside a write transaction it always loads. Values
 	// are shared between requests: never modify one.
 	Cached func(key string, load func() (any, error)) (any, error)
+}
+
+// Ref names one object by content type and id.
+type Ref struct {
+	Type string
+	ID   int
+}
+
+// RefsFunc computes, for a whole page of rows at once, the objects each
+// row refers to through other tables (a cabled object's link peers: the
+// objects at the far end of its cable). The read path renders them
+// nested, loading them with one query per type; like a PageFunc it runs
+// once per page, only when the view renders a field that uses it.
+type RefsFunc func(ctx context.Context, q PageQuery) (map[int][]Ref, error)
+
+// ComputedRefs declares a read-only field rendered from a RefsFunc
+// (api.Model.Refs). Fields naming the same Func share one call per page.
+type ComputedRefs struct {
+	Func *FuncRef `json:"func"`
+	// Render is "objects" (the list of objects nested, [] when none:
+	// NetBox's link_peers) or "type" (the content type of the first
+	// object, null when none: link_peers_type).
+	Render string `json:"render"`
 }

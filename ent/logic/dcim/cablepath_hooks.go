@@ -1,0 +1,198 @@
+package dcim
+
+import (
+	"context"
+	"fmt"
+
+	"entgo.io/ent"
+
+	"github.com/inventory/inventory/ent/logic/rawsql"
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Retrace keeps the stored paths correct after a write, in its
+// transaction: every path through cables or nodes is traced again, and
+// the paths from the endpoints on cables' ends (RetracePaths). The cable
+// hooks call it after the terminations or the status of cables changed,
+// and after cabled objects went; the port mapping hooks after mappings
+// changed. Each endpoint whose connection changed gets an update record
+// and event, as the connection is part of what it shows.
+func Retrace(ctx context.Context, m rawsql.Mutation, cables []int, nodes []Node) error {
+	changed, err := RetracePaths(ctx, m, rawsql.Postgres(m), cables, nodes)
+	if err != nil {
+		return err
+	}
+	_, byType := groupByType(changed)
+	for _, ct := range PathEndpoints {
+		if ids := byType[ct]; len(ids) > 0 {
+			if err := api.Touching(ctx, m, ct, ids); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// retraceMappingsHook retraces the paths through front or rear ports
+// (table) whose mappings a write changes, and through the ports they map
+// to before and after (NetBox's update_passthrough_port_paths). It runs
+// around the mirror hook, so the peers' lists are written when it traces.
+func retraceMappingsHook(ct string) ent.Hook {
+	table, peer := "dcim_frontport", "rear_port"
+	peerType := CTRearPort
+	if ct == CTRearPort {
+		table, peer, peerType = "dcim_rearport", "front_port", CTFrontPort
+	}
+	peersOf := func(ctx context.Context, m rawsql.Mutation, ids []int, nodes []Node) ([]Node, error) {
+		rows, err := rawsql.LoadRows(ctx, m, table, []string{"mappings"}, ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			nodes = append(nodes, Node{ct, id})
+			list, _ := mappingList(rows[id]["mappings"])
+			for _, e := range list {
+				if pid, ok := rawsql.IntOf(e[peer]); ok {
+					nodes = append(nodes, Node{peerType, pid})
+				}
+			}
+		}
+		return nodes, nil
+	}
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			del := m.Op().Is(ent.OpDelete | ent.OpDeleteOne)
+			if !del && !rawsql.Touched(m, "mappings") {
+				return next.Mutate(ctx, m)
+			}
+			sm, err := rawsql.As("port mapping paths", m)
+			if err != nil {
+				return nil, err
+			}
+			var ids []int
+			var nodes []Node
+			if m.Op().Is(ent.OpCreate) {
+				// A new port: only the ports it maps to may have paths.
+				v, _ := m.Field("mappings")
+				if list, _ := mappingList(v); len(list) == 0 {
+					return next.Mutate(ctx, m)
+				}
+			} else {
+				if ids, err = rawsql.TargetIDs(ctx, sm); err != nil {
+					return nil, err
+				}
+				if nodes, err = peersOf(ctx, sm, ids, nil); err != nil {
+					return nil, err
+				}
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil {
+				return nil, err
+			}
+			if m.Op().Is(ent.OpCreate) {
+				id, _ := sm.ID()
+				fv, _ := m.Field("mappings")
+				list, _ := mappingList(fv)
+				nodes = append(nodes, Node{ct, id})
+				for _, e := range list {
+					if pid, ok := rawsql.IntOf(e[peer]); ok {
+						nodes = append(nodes, Node{peerType, pid})
+					}
+				}
+			} else if !del {
+				if nodes, err = peersOf(ctx, sm, ids, nodes); err != nil {
+					return nil, err
+				}
+			}
+			return v, Retrace(ctx, sm, nil, nodes)
+		})
+	}
+}
+
+// CablePathHook retraces the paths of cables a write creates, changes
+// (ends or status) or deletes, after the cable hooks have written the
+// terminations (NetBox's trace_paths signal: update_connected_endpoints,
+// and retrace_cable_paths on delete). It goes first in dcim.Cable's hooks
+// so that it runs around them.
+func CablePathHook(next ent.Mutator) ent.Mutator {
+	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+		create := m.Op().Is(ent.OpCreate)
+		del := m.Op().Is(ent.OpDelete | ent.OpDeleteOne)
+		if !create && !del && !rawsql.Touched(m, "a_terminations", "b_terminations", "status") {
+			return next.Mutate(ctx, m)
+		}
+		sm, err := rawsql.As("cable paths", m)
+		if err != nil {
+			return nil, err
+		}
+		var ids []int
+		if !create {
+			if ids, err = rawsql.TargetIDs(ctx, sm); err != nil {
+				return nil, err
+			}
+		}
+		v, err := next.Mutate(ctx, m)
+		if err != nil {
+			return v, err
+		}
+		if create {
+			id, ok := sm.ID()
+			if !ok {
+				return nil, fmt.Errorf("cable paths: created cable has no id")
+			}
+			ids = []int{id}
+		}
+		return v, Retrace(ctx, sm, ids, nil)
+	})
+}
+
+// TerminationPathHook retraces the paths through a cable termination that
+// goes with the object it terminates (a port, or its device or module),
+// after the termination hooks cleared the object's cable (NetBox's
+// nullify_connected_endpoints). A termination going with its cable is
+// left to CablePathHook, which retraces once the cable is gone.
+func TerminationPathHook(next ent.Mutator) ent.Mutator {
+	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+		if !m.Op().Is(ent.OpDelete | ent.OpDeleteOne) {
+			return next.Mutate(ctx, m)
+		}
+		sm, err := rawsql.As("cable termination paths", m)
+		if err != nil {
+			return nil, err
+		}
+		ids, err := rawsql.TargetIDs(ctx, sm)
+		if err != nil {
+			return nil, err
+		}
+		var cables []int
+		var nodes []Node
+		err = rawsql.Chunks(ids, func(ids []int) error {
+			a := &rawsql.Args{PG: rawsql.Postgres(sm)}
+			rows, err := rawsql.Rows(ctx, sm, `SELECT cable_id, termination_type, termination_id FROM dcim_cabletermination WHERE id IN (`+
+				rawsql.In(a, ids)+`)`, a)
+			if err != nil {
+				return err
+			}
+			for _, r := range rows {
+				cid, _ := rawsql.IntOf(r["cable_id"])
+				if api.Deleting(ctx, CTCable, cid) {
+					continue
+				}
+				if !containsInt(cables, cid) {
+					cables = append(cables, cid)
+				}
+				tid, _ := rawsql.IntOf(r["termination_id"])
+				nodes = append(nodes, Node{rawsql.StringOf(r["termination_type"]), tid})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		v, err := next.Mutate(ctx, m)
+		if err != nil || len(cables) == 0 {
+			return v, err
+		}
+		return v, Retrace(ctx, sm, cables, nodes)
+	})
+}
