@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -166,8 +167,7 @@ func openAPIFor(version string) (*builtDoc, error) {
 	if d, ok := openAPICache.docs[version]; ok {
 		return d, nil
 	}
-	doc := BuildOpenAPI(version)
-	j, err := json.Marshal(doc)
+	j, err := oasMarshal(BuildOpenAPI(version))
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}
@@ -177,6 +177,52 @@ func openAPIFor(version string) (*builtDoc, error) {
 	}
 	openAPICache.docs[version] = d
 	return d, nil
+}
+
+// oasTopOrder is the conventional order of the document's top-level keys
+// (the specification's and drf-spectacular's): tools that sniff the first
+// bytes for `{"openapi":` (or `openapi:` in YAML, converted from this JSON
+// with its order kept) recognise it. kin-openapi marshals the top level
+// through a map, hence alphabetically (components first).
+var oasTopOrder = []string{"openapi", "info", "jsonSchemaDialect", "servers", "paths", "webhooks", "components", "security", "tags", "externalDocs"}
+
+// oasMarshal encodes doc as JSON with its top-level keys in oasTopOrder
+// (any other key, an extension, after them in name order).
+func oasMarshal(doc *openapi3.T) ([]byte, error) {
+	top, err := doc.MarshalYAML()
+	if err != nil {
+		return nil, fmt.Errorf("openapi: %w", err)
+	}
+	m := top.(map[string]any)
+	keys := slices.Clone(oasTopOrder)
+	var rest []string
+	for k := range m {
+		if !slices.Contains(oasTopOrder, k) {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for _, k := range append(keys, rest...) {
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		val, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("openapi: %s: %w", k, err)
+		}
+		if buf.Len() > 1 {
+			buf.WriteByte(',')
+		}
+		name, _ := json.Marshal(k)
+		buf.Write(name)
+		buf.WriteByte(':')
+		buf.Write(val)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
 }
 
 // BuildOpenAPI describes the API served by this build: every model of
@@ -241,6 +287,9 @@ type oasBuilder struct {
 	schemas openapi3.Schemas
 	paths   *openapi3.Paths
 	apps    map[string]bool
+	// forms are the multipart forms of the special endpoints' shapes
+	// that carry a file, by shape name.
+	forms map[string]*openapi3.Schema
 }
 
 // --- small schema helpers ---------------------------------------------
@@ -748,8 +797,19 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 	case resource.KindString, resource.KindText, resource.KindSecret, "slug":
 		if len(f.Choices) == 0 {
 			// DRF's CharField takes a number too and stores its text
-			// (pynetbox scripts send serial=12345): the document says so
-			// rather than promise a 400 the server does not give.
+			// (pynetbox scripts send serial=12345), and so does the server.
+			// The trade-off: NetBox's document says plain `type: string`,
+			// which gives generated clients a plain string field, but
+			// promises a 400 for a number that neither NetBox nor this
+			// server gives (a fuzzer's negative-data check reports every
+			// text field of every model). Refusing numbers instead would
+			// break NetBox clients that send them. So request bodies say
+			// anyOf[string, number]: exact, and a client that sends only
+			// strings still conforms; generators that model anyOf as a
+			// union pay for it in requests only, as they already do for
+			// related objects (an id or attributes, as in NetBox's own
+			// document). Responses, what generated clients decode, keep
+			// plain strings.
 			s := b.baseField(f)
 			num := oasTyped("number")
 			return oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(s), oasVal(num)}, Nullable: s.Nullable})
@@ -1074,15 +1134,34 @@ func (b *oasBuilder) specialPaths(reg []*special) {
 	for _, e := range reg {
 		for _, sh := range e.Shapes {
 			o := oasObject(map[string]*openapi3.SchemaRef{})
+			// The same shape as a multipart form, when it has a file.
+			form := oasObject(map[string]*openapi3.SchemaRef{})
+			hasFile := false
 			for _, p := range sh.Props {
-				ps := oasTyped(p.Type)
-				ps.Nullable = p.Nullable
-				o.Properties[p.Name] = oasVal(ps)
+				ps, fs := oasTyped(p.Type), oasTyped(p.Type)
+				if p.Type == "file" {
+					// A file: a part of multipart/form-data, or in JSON a
+					// base64 data URI, as an image field (SPEC.md §4.12).
+					hasFile = true
+					ps = oasTyped("string")
+					ps.Description = "The file as a base64 data URI (data:text/x-python;name=x.py;base64,...); or send multipart/form-data."
+					fs = oasTyped("string")
+					fs.Format = "binary"
+				}
+				ps.Nullable, fs.Nullable = p.Nullable, p.Nullable
+				o.Properties[p.Name], form.Properties[p.Name] = oasVal(ps), oasVal(fs)
 				if !p.Optional {
 					o.Required = append(o.Required, p.Name)
+					form.Required = append(form.Required, p.Name)
 				}
 			}
 			b.schemas[sh.Name] = oasVal(o)
+			if hasFile {
+				if b.forms == nil {
+					b.forms = map[string]*openapi3.Schema{}
+				}
+				b.forms[sh.Name] = form
+			}
 		}
 	}
 	for _, e := range reg {
@@ -1126,6 +1205,11 @@ func (b *oasBuilder) specialPaths(reg []*special) {
 			}
 			if op.Request != "" {
 				o.RequestBody = oasJSONBody(b.shape(op.Request), true)
+				if form := b.forms[op.Request]; form != nil {
+					// Uploads are multipart first (what a browser or
+					// pynetbox's files= sends); JSON with a data URI too.
+					o.RequestBody.Value.Content["multipart/form-data"] = openapi3.NewMediaType().WithSchema(form)
+				}
 			}
 			status, desc := op.Status, op.Description
 			if status == 0 {

@@ -119,6 +119,24 @@ func TestOpenAPIDocument(t *testing.T) {
 		t.Fatal("yaml and json documents differ")
 	}
 	e.Anonymous().Must(http.StatusNotFound, "GET", "/api/schema/?format=xml", nil)
+
+	// Conventional key order, for tools that sniff the first bytes.
+	for _, c := range []struct{ query, order string }{
+		{"?format=json", `{"openapi":"3.0.3","info":{`},
+		{"?format=yaml", "openapi: 3.0.3\ninfo:\n"},
+	} {
+		body := string(e.Anonymous().Must(http.StatusOK, "GET", "/api/schema/"+c.query, nil).Body)
+		if !strings.HasPrefix(body, c.order) {
+			t.Fatalf("%s begins %.40q, want %q", c.query, body, c.order)
+		}
+		paths, components := strings.Index(body, `"paths":`), strings.Index(body, `"components":`)
+		if c.query == "?format=yaml" {
+			paths, components = strings.Index(body, "\npaths:"), strings.Index(body, "\ncomponents:")
+		}
+		if paths < 0 || components < paths {
+			t.Fatalf("%s: paths at %d, components at %d", c.query, paths, components)
+		}
+	}
 }
 
 // TestOpenAPIMatchesResponses checks real responses and requests against
