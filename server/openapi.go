@@ -677,6 +677,22 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 		return oasVal(oasArrayOf(oasRef(b.relatedSchema(f))))
 	case resource.KindTags:
 		return oasVal(oasArrayOf(oasRef("NestedTag")))
+	case resource.KindComputedRefs:
+		// link_peers, connected_endpoints: the objects nested (a list,
+		// [] or null when there are none), or the content type of the
+		// first (their _type: null when none).
+		s := oasArrayOf(oasVal(oasFreeObject()))
+		if f.RefsRender == resource.RefsType {
+			s = oasTyped("string")
+		}
+		s.Nullable, s.ReadOnly = true, true
+		return oasVal(s)
+	case resource.KindGenericRefs:
+		// A cable's a_terminations/b_terminations: type, id and the object nested.
+		ref := oasObject(map[string]*openapi3.SchemaRef{
+			"object_type": oasVal(oasTyped("string")), "object_id": oasVal(oasTyped("integer")), "object": oasVal(oasFreeObject()),
+		}, "object_type", "object_id")
+		return oasVal(oasArrayOf(oasVal(ref)))
 	case resource.KindCustomFields:
 		s := oasFreeObject()
 		s.Description = "Custom field name → value."
@@ -716,6 +732,12 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 	s := b.baseField(f)
 	if f.ReadOnly {
 		s.ReadOnly = true
+	}
+	switch {
+	case f.Kind == resource.KindComputed, f.Kind == resource.KindCount && f.Count.Percent != "":
+		// Filled per page or a percentage (a VLAN group's utilization):
+		// null when there is nothing to show.
+		s.Nullable = true
 	}
 	return oasVal(s)
 }
@@ -771,6 +793,12 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 			return oasVal(oasArrayOf(oasVal(oasTyped("string"))))
 		}
 		return oasVal(oasArrayOf(oasRef("ObjectReference")))
+	case resource.KindGenericRefs:
+		// A cable's a_terminations/b_terminations: the objects by type and id.
+		ref := oasObject(map[string]*openapi3.SchemaRef{
+			"object_type": oasVal(oasTyped("string")), "object_id": oasVal(oasTyped("integer")),
+		}, "object_type", "object_id")
+		return oasVal(oasArrayOf(oasVal(ref)))
 	case resource.KindCustomFields:
 		s := oasFreeObject()
 		s.Description = "Custom field name → value; null is no change."
@@ -785,6 +813,12 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 			s.Nullable = true
 			if typ == "string" {
 				s.Enum = append(s.Enum, "")
+			} else {
+				// An integer choice (a console port's speed) is cleared by
+				// "" too, as DRF's ChoiceField with allow_blank.
+				blank := oasTyped("string")
+				blank.Enum = []any{""}
+				return oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(s), oasVal(blank)}, Nullable: true})
 			}
 		}
 		return oasVal(s)
@@ -816,6 +850,10 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 		}
 	}
 	base := b.baseField(f)
+	if len(base.Enum) > 0 && base.Nullable && base.Type.Is("string") && !f.Required {
+		// A bare-value choice (an FHRP group's auth_type): blank clears it.
+		base.Enum = append(base.Enum, "")
+	}
 	if alt := oasLenientAlt(f, base); alt != nil {
 		return oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(base), oasVal(alt)}, Nullable: base.Nullable})
 	}
