@@ -406,7 +406,7 @@ func TestCircuitListQueries(t *testing.T) {
 		a.Must(http.StatusCreated, "POST", "/api/circuits/circuit-group-assignments/", assigns)
 		cost := func(q string) int64 {
 			e.DB.Cache.Bump()
-			before := e.DB.Queries.Load()
+			before := e.Statements()
 			// limit 51: both pages are short, so neither runs a count query (a
 			// short page knows its count); the comparison is of the page's loads.
 			r := a.Must(http.StatusOK, "GET", circuitsPath+"?limit=51&"+q, nil)
@@ -417,7 +417,7 @@ func TestCircuitListQueries(t *testing.T) {
 					t.Fatalf("circuit without its terminations or assignment: %v", c)
 				}
 			}
-			return e.DB.Queries.Load() - before
+			return e.Statements() - before
 		}
 		// Two circuits already show every kind of termination (one query
 		// per type of object they attach to).

@@ -75,10 +75,10 @@ func TestInstantiateDeviceComponents(t *testing.T) {
 					e.Must(http.StatusCreated, "POST", tplPath("inventory-item"), map[string]any{"device_type": dt,
 						"name": fmt.Sprintf("Fan %d", i), "parent": root})
 				}
-				before := e.DB.Statements.Load()
+				before := e.Statements()
 				r := e.Must(http.StatusCreated, "POST", devPath, map[string]any{"name": fmt.Sprintf("dev-%d", n),
 					"device_type": dt, "role": w["r"], "site": w["s1"]})
-				statements[n] = e.DB.Statements.Load() - before
+				statements[n] = e.Statements() - before
 				dev, req := id(r), r.Header.Get("X-Request-ID")
 
 				bays := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s?device_id=%d&ordering=name&limit=100", mbPath, dev), nil).Results()
@@ -350,9 +350,9 @@ func TestParentDevice(t *testing.T) {
 		bay := id(e.Must(http.StatusCreated, "POST", dbPath, map[string]any{"device": parent, "name": "Slot 1", "installed_device": child}))
 		cost := func(q string) int64 {
 			e.DB.Cache.Bump()
-			before := e.DB.Queries.Load()
+			before := e.Statements()
 			e.Must(http.StatusOK, "GET", q, nil)
-			return e.DB.Queries.Load() - before
+			return e.Statements() - before
 		}
 		got := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", devPath, child), nil).Object()["parent_device"]
 		// NestedDeviceSerializer with NestedDeviceBaySerializer (whose

@@ -311,11 +311,11 @@ func TestConfigContextListQueries(t *testing.T) {
 		}
 		cost := func(q string) int64 {
 			e.DB.Cache.Bump()
-			before := e.DB.Queries.Load()
+			before := e.Statements()
 			// limit 51: both pages are short, so neither runs a count query (a
 			// short page knows its count); the comparison is of the page's loads.
 			a.Must(http.StatusOK, "GET", devicesPath+"?limit=51&"+q, nil)
-			return e.DB.Queries.Load() - before
+			return e.Statements() - before
 		}
 		two, fifty := strings.Join(ids[:2], "&"), strings.Join(ids, "&")
 		bare := cost(fifty)

@@ -122,9 +122,9 @@ func TestTaggedObjects(t *testing.T) {
 		// A page costs the same whatever its size and its object types.
 		cost := func(q string) int64 {
 			e.DB.Cache.Bump()
-			before := e.DB.Queries.Load()
+			before := e.Statements()
 			e.Must(http.StatusOK, "GET", list+q, nil)
-			return e.DB.Queries.Load() - before
+			return e.Statements() - before
 		}
 		small := cost("?tag=zulu")
 		for i := range 20 {

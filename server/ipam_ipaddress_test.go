@@ -390,14 +390,14 @@ func TestIPAddressDeviceListQueries(t *testing.T) {
 		}
 		cost := func(q string) int64 {
 			e.DB.Cache.Bump()
-			before := e.DB.Queries.Load()
+			before := e.Statements()
 			r := a.Must(http.StatusOK, "GET", w.devPath+"?"+q, nil)
 			for _, d := range r.Results() {
 				if d["primary_ip4"] == nil || d["primary_ip6"] == nil || d["oob_ip"] == nil || d["primary_ip"] == nil {
 					t.Fatalf("device without its addresses: %v", d)
 				}
 			}
-			return e.DB.Queries.Load() - before
+			return e.Statements() - before
 		}
 		one, six := cost(ids[0]), cost(strings.Join(ids, "&"))
 		if one != six {

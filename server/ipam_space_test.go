@@ -378,9 +378,9 @@ func TestRouteTargetsAndPresentInVRF(t *testing.T) {
 		// A list of VRFs with targets costs the same whatever its length.
 		cost := func(q string) int64 {
 			e.DB.Cache.Bump()
-			before := e.DB.Queries.Load()
+			before := e.Statements()
 			w.e.Must(http.StatusOK, "GET", q, nil)
-			return e.DB.Queries.Load() - before
+			return e.Statements() - before
 		}
 		if one, all := cost(fmt.Sprintf("/api/ipam/vrfs/?id=%d", w.vrfA)), cost("/api/ipam/vrfs/"); one != all {
 			t.Errorf("queries for 1 VRF %d, for 4 %d", one, all)
@@ -439,9 +439,9 @@ func TestVLANGroupUtilization(t *testing.T) {
 		}
 		cost := func(q string) int64 {
 			e.DB.Cache.Bump()
-			before := e.DB.Queries.Load()
+			before := e.Statements()
 			w.e.Must(http.StatusOK, "GET", q, nil)
-			return e.DB.Queries.Load() - before
+			return e.Statements() - before
 		}
 		if one, all := cost("/api/ipam/vlan-groups/?name=Default"), cost("/api/ipam/vlan-groups/"); one != all {
 			t.Errorf("queries for 1 VLAN group %d, for %d groups %d", one, len(cases), all)
