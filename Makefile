@@ -22,6 +22,14 @@ ENT_PKG := github.com/inventory/inventory/ent
 ENT_GCFLAGS ?= -l -dwarf=false
 DEV_GCFLAGS ?= '-gcflags=$(ENT_PKG)=$(ENT_GCFLAGS)'
 
+# go-sqlite3 compiles SQLite's FTS5 in only under this build tag: the
+# trigram indexes that serve q and the ic/isw/iew/ie lookups on SQLite
+# (filters/trigram.go). A build without it gives the same results by
+# scanning (and logs so at start). Every go command below gets it.
+ifeq ($(findstring sqlite_fts5,$(GOFLAGS)),)
+export GOFLAGS := -tags=sqlite_fts5 $(GOFLAGS)
+endif
+
 .DEFAULT_GOAL := help
 .PHONY: help build release run generate generate-check scale-check lint test test-update bench clean
 

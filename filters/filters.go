@@ -413,13 +413,14 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 	if f.Kind == TagSlug || f.Kind == TagID {
 		return where(func(sel *sql.Selector, pg bool) frag { return pos(sel, pg, "") }), nil
 	}
+	needles := substringNeedles(f, lookup, raw)
 	return where(func(sel *sql.Selector, pg bool) frag {
 		if f.Into != nil {
 			return negate(into(sel, f, matchNull, pos, pg), neg)
 		}
 		c := sel.C(f.Column)
 		if f.Through == nil {
-			return negate(pos(sel, pg, c), neg)
+			return prefiltered(sel, pg, []string{f.Column}, needles, negate(pos(sel, pg, c), neg))
 		}
 		e := cat(fr(c+" IN (SELECT fth.id FROM "+sel.Quote(f.Through.Table)+" fth WHERE "),
 			beyond(sel, pg, "fth."+sel.Quote(f.Through.Column), f.Beyond, matchNull, pos), fr(")"))
@@ -428,6 +429,29 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 		}
 		return negate(e, neg)
 	}), nil
+}
+
+// substringNeedles are the values of a positive case-insensitive substring
+// lookup on a string column (ic, isw, iew, ie), which a trigram index can
+// prefilter (trigram.go); nil for anything else, the negations included.
+func substringNeedles(f *Filter, lookup string, raw []string) []string {
+	if lookup == "" {
+		lookup = f.Fixed
+	}
+	if f.Kind != String || f.Into != nil || f.Through != nil {
+		return nil
+	}
+	switch lookup {
+	case "ic", "isw", "iew", "ie":
+	default:
+		return nil
+	}
+	for _, v := range raw {
+		if v == "null" && f.Nullable && lookup == "ie" {
+			return nil // IS NULL: not a substring
+		}
+	}
+	return raw
 }
 
 // beyond renders the predicate on col, or, when further hops follow, col
@@ -952,7 +976,7 @@ func Search(columns ...string) func(lookup string, values []string) (func(*sql.S
 			for i, c := range columns {
 				fs[i] = cmp(pg, fr(sel.C(c)), "ic", v)
 			}
-			return join(" OR ", fs)
+			return prefiltered(sel, pg, columns, []string{v}, join(" OR ", fs))
 		}), nil
 	}
 }

@@ -17,12 +17,15 @@ import (
 var foldWords = []any{
 	"Straße", "STRASSE", "École Élémentaire", "école", "ÅNGSTRÖM", "Ångström", "Δέλτα", "ΔΈΛΤΑ", "Ärger-3", "ärger",
 	"İstanbul", "istanbul", "KELVIN", "Kelvin sign", "naïve_50%", "NAÏVE", "plain", "PLAIN ascii", "日本語テキスト", "", nil,
+	"\u212aelvin sign", "İSTANBUL",
 }
 
 // foldValues are the filter values tried with every case-insensitive
 // lookup on every word.
 var foldValues = []string{"é", "É", "école", "ÉCOLE", "ström", "STRÖM", "ß", "δέλ", "ΔΈΛ", "ärg", "ÄRG", "i", "İ", "k", "K",
-	"ï", "Ï", "_", "%", "plain", "PLAIN", "テキ", "語", "e"}
+	"ï", "Ï", "_", "%", "plain", "PLAIN", "テキ", "語", "e",
+	// three characters or more: the trigram prefilter's needles
+	"İst", "ist", "IST", "kel", "KEL", "\u212aelvin", "naïve_5", "ïve_50%", "Straße", "STRASSE", "テキスト", "ngstr", "LAIN A", "aïv"}
 
 // TestCaseFoldingUnicode pins the case-insensitive lookups' results on
 // non-ASCII text against a reference computed in Go, on both databases:
@@ -48,53 +51,92 @@ func TestCaseFoldingUnicode(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		foldStored := strings.ToLower
-		if d.dialect == dialect.Postgres {
-			var unicode bool
-			if err := d.db.QueryRow("SELECT LOWER('É') = 'é'").Scan(&unicode); err != nil {
-				t.Fatal(err)
-			}
-			if !unicode {
-				t.Log("postgres: LC_CTYPE folds ASCII only; the reference does too")
-				foldStored = asciiLower
-			}
+		checkFolding(t, ctx, d, spec, "words")
+		if d.dialect == dialect.SQLite && trigramIndexed(t, d, "trigram_words") {
+			// The same through the trigram prefilter (trigram.go).
+			checkFolding(t, ctx, d, spec, "trigram_words")
 		}
-		for _, v := range foldValues {
-			lv := strings.ToLower(v)
-			for _, c := range []struct {
-				lookup string
-				match  func(s string) bool
-			}{
-				{"ic", func(s string) bool { return strings.Contains(foldStored(s), lv) }},
-				{"isw", func(s string) bool { return strings.HasPrefix(foldStored(s), lv) }},
-				{"iew", func(s string) bool { return strings.HasSuffix(foldStored(s), lv) }},
-				{"ie", func(s string) bool { return foldStored(s) == lv }},
-			} {
-				want, wantNot := []int64{}, []int64{}
-				for i, w := range foldWords {
-					s, ok := w.(string)
-					switch {
-					case ok && c.match(s):
-						want = append(want, int64(i+1))
-					default: // NULL is kept by the negation, as Django's exclude()
-						wantNot = append(wantNot, int64(i+1))
-					}
+	}
+}
+
+// trigramIndexed copies the words into table with a trigram index of
+// name, reporting false when this build of SQLite has no FTS5.
+func trigramIndexed(t *testing.T, d testDB, table string) bool {
+	t.Helper()
+	var fts5 bool
+	if err := d.db.QueryRow("SELECT sqlite_compileoption_used('ENABLE_FTS5')").Scan(&fts5); err != nil {
+		t.Fatal(err)
+	}
+	if !fts5 {
+		t.Log("go-sqlite3 built without FTS5 (-tags sqlite_fts5): the trigram prefilter is not tried")
+		return false
+	}
+	if _, err := d.db.Exec("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, name TEXT NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.db.Exec("INSERT INTO " + table + " SELECT * FROM words"); err != nil {
+		t.Fatal(err)
+	}
+	_, build := SQLiteSearchIndex(table, []string{"name"})
+	for _, stmt := range build {
+		if _, err := d.db.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	IndexedSearch(table, []string{"name"})
+	return true
+}
+
+// checkFolding compares every case-insensitive lookup on table's words
+// (foldWords, ids from 1) with the reference folding in Go.
+func checkFolding(t *testing.T, ctx context.Context, d testDB, spec *Spec, table string) {
+	t.Helper()
+	foldStored := strings.ToLower
+	if d.dialect == dialect.Postgres {
+		var unicode bool
+		if err := d.db.QueryRow("SELECT LOWER('É') = 'é'").Scan(&unicode); err != nil {
+			t.Fatal(err)
+		}
+		if !unicode {
+			t.Log("postgres: LC_CTYPE folds ASCII only; the reference does too")
+			foldStored = asciiLower
+		}
+	}
+	for _, v := range foldValues {
+		lv := strings.ToLower(v)
+		for _, c := range []struct {
+			lookup string
+			match  func(s string) bool
+		}{
+			{"ic", func(s string) bool { return strings.Contains(foldStored(s), lv) }},
+			{"isw", func(s string) bool { return strings.HasPrefix(foldStored(s), lv) }},
+			{"iew", func(s string) bool { return strings.HasSuffix(foldStored(s), lv) }},
+			{"ie", func(s string) bool { return foldStored(s) == lv }},
+		} {
+			want, wantNot := []int64{}, []int64{}
+			for i, w := range foldWords {
+				s, ok := w.(string)
+				switch {
+				case ok && c.match(s):
+					want = append(want, int64(i+1))
+				default: // NULL is kept by the negation, as Django's exclude()
+					wantNot = append(wantNot, int64(i+1))
 				}
-				check := func(param string, want []int64) {
-					t.Helper()
-					got, err := listTable(ctx, d, spec, "words", url.Values{param: {v}})
-					if err != nil {
-						t.Fatalf("%s %s=%q: %v", d.name, param, v, err)
-					}
-					if !reflect.DeepEqual(got, want) {
-						t.Errorf("%s %s=%q: got %v, want %v", d.name, param, v, got, want)
-					}
+			}
+			check := func(param string, want []int64) {
+				t.Helper()
+				got, err := listTable(ctx, d, spec, table, url.Values{param: {v}})
+				if err != nil {
+					t.Fatalf("%s %s %s=%q: %v", d.name, table, param, v, err)
 				}
-				check("name__"+c.lookup, want)
-				check("name__n"+c.lookup, wantNot)
-				if c.lookup == "ic" {
-					check("q", want)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s %s %s=%q: got %v, want %v", d.name, table, param, v, got, want)
 				}
+			}
+			check("name__"+c.lookup, want)
+			check("name__n"+c.lookup, wantNot)
+			if c.lookup == "ic" {
+				check("q", want)
 			}
 		}
 	}

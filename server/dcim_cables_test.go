@@ -230,7 +230,11 @@ func TestCableLifecycle(t *testing.T) {
 			t.Errorf("terminations after deleting e2: %d, want 2", n)
 		}
 
-		// Deleting the cable clears its ends, without records of theirs.
+		// Deleting the cable clears its ends, with an update record of each
+		// (their cable and connection changed: the issue asks for an event
+		// for each endpoint whose connection changed; NetBox's post_delete
+		// signal writes them with update() and records none, see the
+		// README's differences).
 		r = e.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/dcim/cables/%d/", cid), nil)
 		for _, key := range []string{"e1", "f2"} {
 			if x := iface(key); x["cable"] != nil || x["cable_end"] != nil || x["_occupied"] != false {
@@ -238,7 +242,7 @@ func TestCableLifecycle(t *testing.T) {
 			}
 		}
 		if got := recordsOf(t, e, r.Header.Get("X-Request-ID")); !slices.Equal(got, []string{"delete dcim.cabletermination",
-			"delete dcim.cabletermination", "delete dcim.cable"}) {
+			"delete dcim.cabletermination", "delete dcim.cable", "update dcim.interface", "update dcim.interface"}) {
 			t.Errorf("delete records: %v", got)
 		}
 		if n := total(t, e, "/api/dcim/cable-terminations/"); n != 0 {
@@ -285,25 +289,25 @@ func TestCableLinkPeersQueries(t *testing.T) {
 		}
 		e.Must(http.StatusCreated, "POST", "/api/dcim/cables/", resolveRefs(ids, ends([]string{"dcim.consoleport:@cp1"},
 			[]string{"dcim.consoleserverport:@csp1"})))
-		cost := func(q string) int64 {
-			e.DB.Cache.Bump()
-			before := e.Statements()
-			e.Must(http.StatusOK, "GET", q, nil)
-			return e.Statements() - before
-		}
-		// Both ends of one cable (their devices are on the page, as the six's
-		// are) against all six: short pages, which know their count.
-		two := cost(fmt.Sprintf("%s?id=%d&id=%d", compPath("interfaces"), ids["e1"], ids["f1"]))
+		cost := e.Cost
+		// Both pages are short (no count query). The bigger page may cost
+		// one query less than the single row, never more: nested rows are
+		// cached by their id set within a request, and the page of six asks
+		// for both devices as its link peers' did.
+		one := cost(fmt.Sprintf("%s?id=%d", compPath("interfaces"), ids["e1"]))
 		six := cost(fmt.Sprintf("%s?cabled=true&limit=10", compPath("interfaces")))
-		if two != six {
-			t.Errorf("interfaces with link peers: %d statements for 2, %d for 6 (N+1)", two, six)
+		if six > one {
+			t.Errorf("interfaces with link peers: %d queries for 1, %d for 6 (N+1)", one, six)
 		}
-		// Cables with their ends' objects: the same for 1 and 2 (short
-		// pages past the first both: PostgreSQL selects their ids first).
-		oneCable := cost("/api/dcim/cables/?termination_a_type=dcim.interface&limit=10&offset=2")
-		twoCables := cost("/api/dcim/cables/?termination_a_type=dcim.interface&limit=10&offset=1")
-		if oneCable != twoCables {
-			t.Errorf("cables: %d statements for 1, %d for 2 (N+1)", oneCable, twoCables)
+		// Cables with their ends' objects: no more for 3 than for 1.
+		cables := e.Must(http.StatusOK, "GET", "/api/dcim/cables/?termination_a_type=dcim.interface", nil).Results()
+		if len(cables) != 3 {
+			t.Fatalf("%d interface cables, want 3", len(cables))
+		}
+		oneCable := cost(fmt.Sprintf("/api/dcim/cables/?id=%v", cables[0]["id"]))
+		three := cost("/api/dcim/cables/?termination_a_type=dcim.interface&limit=10")
+		if three > oneCable {
+			t.Errorf("cables: %d queries for 1, %d for 3 (N+1)", oneCable, three)
 		}
 	})
 }

@@ -68,15 +68,7 @@ func TestDCIMComponentRules(t *testing.T) {
 		}
 		return body
 	}
-	cases := []struct {
-		name   string
-		method string // POST (default) or PATCH
-		path   string // "@key/" in it is replaced by the key's id
-		body   map[string]any
-		status int
-		// field and text: the 400 names field with a message containing text.
-		field, text string
-	}{
+	cases := []ruleCase{
 		// Names unique per device.
 		{name: "name clash on a device", path: compPath("power-ports"),
 			body: map[string]any{"device": "@d1", "name": "PSU0"}, status: 400,
@@ -207,34 +199,7 @@ func TestDCIMComponentRules(t *testing.T) {
 	}
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		ids := componentsWorld(t, e)
-		for _, c := range cases {
-			t.Run(c.name, func(t *testing.T) {
-				method := c.method
-				if method == "" {
-					method = "POST"
-				}
-				path := c.path
-				for k, id := range ids {
-					path = strings.ReplaceAll(path, "@"+k+"/", fmt.Sprintf("%d/", id))
-				}
-				nc, ne := counts(t, e)
-				r := e.Do(method, path, resolveRefs(ids, c.body))
-				want := map[int]int{200: http.StatusOK, 201: http.StatusCreated, 400: http.StatusBadRequest}[c.status]
-				if r.Status != want {
-					t.Fatalf("%s %s: %d %s, want %d", method, path, r.Status, r.Body, want)
-				}
-				if want != http.StatusBadRequest {
-					return
-				}
-				msgs := r.Object()[c.field]
-				if msgs == nil || !strings.Contains(fmt.Sprint(msgs), c.text) {
-					t.Errorf("400 body %s: want %s naming %q", r.Body, c.field, c.text)
-				}
-				if nc2, ne2 := counts(t, e); nc2 != nc || ne2 != ne {
-					t.Errorf("a refused write made %d change records and %d events", nc2-nc, ne2-ne)
-				}
-			})
-		}
+		runRuleCases(t, e, ids, cases)
 	})
 }
 

@@ -348,12 +348,7 @@ func TestParentDevice(t *testing.T) {
 		}
 		parent, child, loose := mk("chassis", "dtP"), mk("blade-1", "dtC"), mk("blade-2", "dtC")
 		bay := id(e.Must(http.StatusCreated, "POST", dbPath, map[string]any{"device": parent, "name": "Slot 1", "installed_device": child}))
-		cost := func(q string) int64 {
-			e.DB.Cache.Bump()
-			before := e.Statements()
-			e.Must(http.StatusOK, "GET", q, nil)
-			return e.Statements() - before
-		}
+		cost := e.Cost
 		got := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", devPath, child), nil).Object()["parent_device"]
 		// NestedDeviceSerializer with NestedDeviceBaySerializer (whose
 		// device is a NestedDeviceSerializer too).

@@ -287,14 +287,13 @@ func TestCablePathListQueries(t *testing.T) {
 		}
 		a.Must(http.StatusCreated, "POST", "/api/dcim/cables/", cables)
 		cost := func(query string) int64 {
-			e.DB.Cache.Bump()
-			before := e.Statements()
-			for _, r := range a.Must(http.StatusOK, "GET", compPath("interfaces")+"?limit=100&"+query, nil).Results() {
+			n, page := a.CostOf(compPath("interfaces") + "?limit=100&" + query)
+			for _, r := range page.Results() {
 				if list, _ := r["connected_endpoints"].([]any); len(list) != 1 || r["connected_endpoints_reachable"] != true {
 					t.Fatalf("interface without its connected endpoint: %v", r)
 				}
 			}
-			return e.Statements() - before
+			return n
 		}
 		two, all := cost(q[0]), cost(strings.Join(q, "&"))
 		if two != all {
@@ -323,10 +322,8 @@ func TestCablePathListQueries(t *testing.T) {
 		}
 		one, four := chain(1), chain(4)
 		traceCost := func(id int) (int64, int) {
-			e.DB.Cache.Bump()
-			before := e.Statements()
-			segs := a.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/trace/", compPath("interfaces"), id), nil).JSON().([]any)
-			return e.Statements() - before, len(segs)
+			n, r := a.CostOf(fmt.Sprintf("%s%d/trace/", compPath("interfaces"), id))
+			return n, len(r.JSON().([]any))
 		}
 		c1, n1 := traceCost(one)
 		c4, n4 := traceCost(four)

@@ -46,6 +46,52 @@ func typesWorld(t *testing.T, e *servertest.Env) map[string]int {
 	return ids
 }
 
+// ruleCase is a write that a rule of NetBox's clean() admits or refuses.
+type ruleCase struct {
+	name   string
+	method string // POST (default) or PATCH
+	path   string // "@key/" in it is replaced by the key's id
+	body   map[string]any
+	status int
+	// field and text: the 400 names field with a message containing text
+	// (a list of messages, or one per list element for rear_ports).
+	field, text string
+}
+
+// runRuleCases runs each case as a subtest over the objects ids names: the
+// status, the 400's message, and that a refused write leaves no change
+// record and no event.
+func runRuleCases(t *testing.T, e *servertest.Env, ids map[string]int, cases []ruleCase) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			method := c.method
+			if method == "" {
+				method = "POST"
+			}
+			path := c.path
+			for k, id := range ids {
+				path = strings.ReplaceAll(path, "@"+k+"/", fmt.Sprintf("%d/", id))
+			}
+			nc, ne := counts(t, e)
+			r := e.Do(method, path, resolveRefs(ids, c.body))
+			want := map[int]int{200: http.StatusOK, 201: http.StatusCreated, 400: http.StatusBadRequest}[c.status]
+			if r.Status != want {
+				t.Fatalf("%s %s: %d %s, want %d", method, path, r.Status, r.Body, want)
+			}
+			if want != http.StatusBadRequest {
+				return
+			}
+			msgs := r.Object()[c.field]
+			if msgs == nil || !strings.Contains(fmt.Sprint(msgs), c.text) {
+				t.Errorf("400 body %s: want %s naming %q", r.Body, c.field, c.text)
+			}
+			if nc2, ne2 := counts(t, e); nc2 != nc || ne2 != ne {
+				t.Errorf("a refused write made %d change records and %d events", nc2-nc, ne2-ne)
+			}
+		})
+	}
+}
+
 // resolveRefs replaces "@key" strings (also inside lists and objects) by
 // the ids of earlier objects.
 func resolveRefs(ids map[string]int, v any) any {
@@ -73,15 +119,7 @@ func resolveRefs(ids map[string]int, v any) any {
 }
 
 func TestDCIMTypeRules(t *testing.T) {
-	cases := []struct {
-		name   string
-		method string // POST (default) or PATCH
-		path   string // "@key" in it is replaced by the key's id
-		body   map[string]any
-		status int
-		// field and text: the 400 names field with a message containing text.
-		field, text string
-	}{
+	cases := []ruleCase{
 		// Exactly one parent (ModularComponentTemplateModel.clean()).
 		{name: "template without a parent", path: tplPath("console-port"),
 			body: map[string]any{"name": "con"}, status: 400,
@@ -212,35 +250,7 @@ func TestDCIMTypeRules(t *testing.T) {
 		ids := typesWorld(t, e)
 		// A device bay template: dt1 may no longer stop being a parent.
 		e.Must(http.StatusCreated, "POST", tplPath("device-bay"), map[string]any{"name": "bay0", "device_type": ids["dt1"]})
-		for _, c := range cases {
-			t.Run(c.name, func(t *testing.T) {
-				method := c.method
-				if method == "" {
-					method = "POST"
-				}
-				path := c.path
-				for k, id := range ids {
-					path = strings.ReplaceAll(path, "@"+k+"/", fmt.Sprintf("%d/", id))
-				}
-				nc, ne := counts(t, e)
-				r := e.Do(method, path, resolveRefs(ids, c.body))
-				want := map[int]int{200: http.StatusOK, 201: http.StatusCreated, 400: http.StatusBadRequest}[c.status]
-				if r.Status != want {
-					t.Fatalf("%s %s: %d %s, want %d", method, path, r.Status, r.Body, want)
-				}
-				if want != http.StatusBadRequest {
-					return
-				}
-				// A list of messages, or per list element for rear_ports.
-				msgs := r.Object()[c.field]
-				if msgs == nil || !strings.Contains(fmt.Sprint(msgs), c.text) {
-					t.Errorf("400 body %s: want %s naming %q", r.Body, c.field, c.text)
-				}
-				if nc2, ne2 := counts(t, e); nc2 != nc || ne2 != ne {
-					t.Errorf("a refused write made %d change records and %d events", nc2-nc, ne2-ne)
-				}
-			})
-		}
+		runRuleCases(t, e, ids, cases)
 	})
 }
 

@@ -120,21 +120,15 @@ func TestTaggedObjects(t *testing.T) {
 		}
 
 		// A page costs the same whatever its size and its object types.
-		cost := func(q string) int64 {
-			e.DB.Cache.Bump()
-			before := e.Statements()
-			e.Must(http.StatusOK, "GET", list+q, nil)
-			return e.Statements() - before
-		}
-		small := cost("?tag=zulu")
+		small := e.Cost(list + "?tag=zulu")
 		for i := range 20 {
 			e.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{
 				"name": "Site " + itoa(i), "slug": "site-" + itoa(i), "tags": []int{alpha, bravo}})
 			e.Must(http.StatusCreated, "POST", "/api/tenancy/tenants/", map[string]any{
 				"name": "Tenant " + itoa(i), "slug": "tenant-" + itoa(i), "tags": []int{zulu}})
 		}
-		if big, n := cost("?limit=100"), len(e.Must(http.StatusOK, "GET", list+"?limit=100", nil).Results()); n != 63 || big != small {
-			t.Errorf("read queries: %d for a page of 1 object, %d for a page of %d objects of two types", small, big, n)
+		if big, r := e.CostOf(list + "?limit=100"); len(r.Results()) != 63 || big != small {
+			t.Errorf("read queries: %d for a page of 1 object, %d for a page of %d objects of two types", small, big, len(r.Results()))
 		}
 
 		// Assignments go with their object, and with their tag.

@@ -376,13 +376,7 @@ func TestRouteTargetsAndPresentInVRF(t *testing.T) {
 			t.Errorf("import_targets after deleting 65000:100: %v", imp)
 		}
 		// A list of VRFs with targets costs the same whatever its length.
-		cost := func(q string) int64 {
-			e.DB.Cache.Bump()
-			before := e.Statements()
-			w.e.Must(http.StatusOK, "GET", q, nil)
-			return e.Statements() - before
-		}
-		if one, all := cost(fmt.Sprintf("/api/ipam/vrfs/?id=%d", w.vrfA)), cost("/api/ipam/vrfs/"); one != all {
+		if one, all := w.e.Cost(fmt.Sprintf("/api/ipam/vrfs/?id=%d", w.vrfA)), w.e.Cost("/api/ipam/vrfs/"); one != all {
 			t.Errorf("queries for 1 VRF %d, for 4 %d", one, all)
 		}
 	})
@@ -437,13 +431,7 @@ func TestVLANGroupUtilization(t *testing.T) {
 				t.Errorf("%s: utilization %v, want %v", c.name, got[c.name], c.want)
 			}
 		}
-		cost := func(q string) int64 {
-			e.DB.Cache.Bump()
-			before := e.Statements()
-			w.e.Must(http.StatusOK, "GET", q, nil)
-			return e.Statements() - before
-		}
-		if one, all := cost("/api/ipam/vlan-groups/?name=Default"), cost("/api/ipam/vlan-groups/"); one != all {
+		if one, all := w.e.Cost("/api/ipam/vlan-groups/?name=Default"), w.e.Cost("/api/ipam/vlan-groups/"); one != all {
 			t.Errorf("queries for 1 VLAN group %d, for %d groups %d", one, len(cases), all)
 		}
 		if fields := w.e.Must(http.StatusOK, "GET", "/api/ipam/vlan-groups/?name=Third&fields=utilization", nil).Results(); len(fields) != 1 ||

@@ -64,7 +64,7 @@ func bench(args []string) error {
 	fs.IntVar(&o.clients, "clients", envInt("INVENTORY_BENCH_CLIENTS", 8), "concurrent client goroutines per read scenario (env INVENTORY_BENCH_CLIENTS)")
 	fs.DurationVar(&o.duration, "duration", envDuration("INVENTORY_BENCH_DURATION", 5*time.Second), "measured time per scenario (env INVENTORY_BENCH_DURATION)")
 	fs.DurationVar(&o.warmup, "warmup", envDuration("INVENTORY_BENCH_WARMUP", time.Second), "unmeasured warm-up per read scenario (env INVENTORY_BENCH_WARMUP)")
-	fs.IntVar(&o.sites, "sites", envInt("INVENTORY_BENCH_SITES", 2000), "sites to seed (env INVENTORY_BENCH_SITES)")
+	fs.IntVar(&o.sites, "sites", envInt("INVENTORY_BENCH_SITES", 20000), "sites to seed (env INVENTORY_BENCH_SITES)")
 	fs.IntVar(&o.devices, "devices", envInt("INVENTORY_BENCH_DEVICES", 1000), "devices to seed, 28 to a rack (env INVENTORY_BENCH_DEVICES)")
 	fs.IntVar(&o.vms, "vms", envInt("INVENTORY_BENCH_VMS", 1000), "virtual machines to seed, each with an interface and primary IPv4 and IPv6 addresses (env INVENTORY_BENCH_VMS)")
 	fs.IntVar(&o.vlans, "vlans", envInt("INVENTORY_BENCH_VLANS", 10000), "VLANs to seed (env INVENTORY_BENCH_VLANS)")

@@ -259,6 +259,7 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 		{name: "filter name__ic (VLANs)", clients: C, warm: true, next: get("/api/ipam/vlans/?limit=50&name__ic=n-0012")},
 		{name: "filter tag", clients: C, warm: true, next: get(model + "?limit=50&tag=" + tag)},
 		{name: "filter cf_" + benchCF, clients: C, warm: true, next: get(model + "?limit=50&cf_" + benchCF + "=value-42")},
+		{name: "filter cf_" + benchCFInt, clients: C, warm: true, next: get(model + "?limit=50&cf_" + benchCFInt + "=42")},
 		{name: "filter name__ic+tag+cf_ (sites)", clients: C, warm: true, next: get("/api/dcim/sites/?limit=50&name__ic=site%200&tag=" + tag + "&cf_" + benchCF + "=value-4")},
 		// Issue 15: searches and string lookups against an equality filter
 		// on an indexed column (the prefixes' cached site), and an offset
@@ -267,11 +268,22 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 		{name: "q", clients: C, warm: true, next: get(model + "?limit=50&q=" + url.QueryEscape("benchmark prefix 1234"))},
 		{name: "filter description__ic", clients: C, warm: true, next: get(model + "?limit=50&description__ic=" + url.QueryEscape("PREFIX 777"))},
 		{name: "filter description__isw", clients: C, warm: true, next: get(model + "?limit=50&description__isw=" + url.QueryEscape("Benchmark prefix 4321"))},
+		{name: "filter description__iew", clients: C, warm: true, next: get(model + "?limit=50&description__iew=" + url.QueryEscape("PREFIX 4321"))},
+		{name: "filter description__ie", clients: C, warm: true, next: get(model + "?limit=50&description__ie=" + url.QueryEscape("Benchmark PREFIX 4321"))},
+		{name: "filter description__nic (a negation: no index)", clients: C, warm: true, next: get(model + "?limit=50&description__nic=" + url.QueryEscape("prefix 1"))},
 		{name: "filter status", clients: C, warm: true, next: get(model + "?limit=50&status=container")},
 		{name: "offset first page", clients: C, warm: true, next: get(model + "?limit=50")},
 		{name: "offset deep page (90%)", clients: C, warm: true, next: get(fmt.Sprintf("%s?limit=50&offset=%d", model, len(ids)*9/10))},
+		{name: "OPTIONS", clients: C, warm: true, next: func(*rand.Rand, int64) benchReq { return benchReq{method: "OPTIONS", path: model} }},
+		{name: "single PATCH", clients: 1, next: func(rng *rand.Rand, n int64) benchReq {
+			return benchReq{method: "PATCH", path: fmt.Sprintf("%s%d/", model, pick(rng, ids)), body: fmt.Appendf(nil, `{"description":"patched %d"}`, n)}
+		}},
 		{name: "cursor first page", clients: C, warm: true, next: get(model + "?start=0&limit=50")},
 		{name: "cursor deep page (90%)", clients: C, warm: true, next: get(fmt.Sprintf("%s?start=%d&limit=50", model, deep))},
+	}
+	if len(s.tenants) > 0 && s.hasPrefix {
+		out = append(out, &benchScenario{name: "filter tenant", clients: C, warm: true,
+			next: get(fmt.Sprintf("%s?limit=50&tenant_id=%d", model, s.tenants[7]))})
 	}
 	if len(s.devices) > 0 {
 		out = append(out,

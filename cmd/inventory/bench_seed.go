@@ -11,12 +11,18 @@ import (
 	"github.com/inventory/inventory/webhooks"
 )
 
-// benchCF is the text custom field set on every seeded object.
-const benchCF = "bench_text"
+// benchCF is the text custom field set on every seeded object (loose:
+// its filter is a substring match); benchCFInt an integer one (its filter
+// an equality).
+const (
+	benchCF    = "bench_text"
+	benchCFInt = "bench_int"
+)
 
 // benchSeed is what the scenarios need to know about the seeded data.
 type benchSeed struct {
 	tagSlugs  []string
+	tenants   []int // prefixes point at one of them each (the tenant filter)
 	sites     []int
 	vlans     []int
 	prefixes  []int // the /24s, in creation (id) order
@@ -33,6 +39,10 @@ type benchSeed struct {
 	// cables: the interfaces of the cable scenarios (bench_cables.go).
 	cables cableSeed
 }
+
+// benchTenants is the number of tenants seeded: every prefix has one, so
+// the tenant filter selects 1% of them.
+const benchTenants = 100
 
 // benchTemplates is the number of interface templates of the benchmark's
 // device type (the issue's 48-port device type; it has 2 power port
@@ -141,7 +151,10 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 	if resource.ByContentType("ipam.ipaddress") != nil {
 		types = append(types, "ipam.ipaddress")
 	}
-	if _, err := create("extras.customfield", 1, func(int) resource.Input {
+	if _, err := create("extras.customfield", 2, func(i int) resource.Input {
+		if i == 1 {
+			return jsonInput("name", benchCFInt, "type", "integer", "object_types", types)
+		}
 		return jsonInput("name", benchCF, "type", "text", "object_types", types)
 	}); err != nil {
 		return nil, err
@@ -155,8 +168,17 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		}
 		return []int{a, b}
 	}
-	cf := func(i int) map[string]any { return map[string]any{benchCF: fmt.Sprintf("value-%d", i%100)} }
+	cf := func(i int) map[string]any {
+		return map[string]any{benchCF: fmt.Sprintf("value-%d", i%100), benchCFInt: i % 100}
+	}
 
+	if resource.ByContentType("tenancy.tenant") != nil {
+		if s.tenants, err = create("tenancy.tenant", benchTenants, func(i int) resource.Input {
+			return jsonInput("name", fmt.Sprintf("Bench tenant %03d", i), "slug", fmt.Sprintf("bench-tenant-%03d", i))
+		}); err != nil {
+			return nil, err
+		}
+	}
 	if s.sites, err = create("dcim.site", o.sites, func(i int) resource.Input {
 		return jsonInput("name", fmt.Sprintf("Site %05d", i), "slug", fmt.Sprintf("site-%05d", i),
 			"status", "active", "facility", fmt.Sprintf("DC-%d", i%50),
@@ -188,6 +210,9 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 			in := jsonInput("prefix", net, "status", status, "description", desc, "tags", tags(i), "custom_fields", cf(i))
 			if i%4 == 0 {
 				in["scope_type"], in["scope_id"] = json.RawMessage(`"dcim.site"`), json.RawMessage(fmt.Sprint(s.sites[i%len(s.sites)]))
+			}
+			if len(s.tenants) > 0 {
+				in["tenant"] = json.RawMessage(fmt.Sprint(s.tenants[i%len(s.tenants)]))
 			}
 			return in
 		}

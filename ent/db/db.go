@@ -167,6 +167,7 @@ const CacheTTL = 2 * time.Second
 func withCache(d *DB) *DB {
 	d.Cache = resource.NewCache(CacheTTL)
 	d.Client.Use(resource.NaturalHook())
+	d.Client.Use(resource.CustomFieldIndexHook())
 	d.Client.Use(func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			v, err := next.Mutate(ctx, m)
@@ -208,6 +209,10 @@ func withStatementTimeout(rawURL string, d time.Duration) (string, error) {
 
 var migrateMu sync.Mutex
 
+// searchWarned: the missing-FTS5 warning is the build's, said once per
+// process (tests migrate many databases).
+var searchWarned atomic.Bool
+
 // Migrate creates or upgrades the schema; existing data is kept. Cached
 // columns added by an upgrade (the prefixes' cached scope, the natural sort
 // keys) are filled.
@@ -239,14 +244,19 @@ func (d *DB) Migrate(ctx context.Context) error {
 	if err := resource.OrderingIndexes(ctx, c, d.Dialect); err != nil {
 		return err
 	}
-	if d.Dialect == dialect.Postgres {
-		ok, err := resource.SearchIndexes(ctx, c, d.Dialect)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			slog.Warn("pg_trgm is not available (CREATE EXTENSION pg_trgm failed): q and the case-insensitive lookups scan their tables; create the extension as a superuser and restart to index them")
-		}
+	ok, err := resource.SearchIndexes(ctx, c, d.Dialect)
+	if err != nil {
+		return err
+	}
+	switch {
+	case ok:
+	case d.Dialect == dialect.Postgres:
+		slog.Warn("pg_trgm is not available (CREATE EXTENSION pg_trgm failed): q and the case-insensitive lookups scan their tables; create the extension as a superuser and restart to index them")
+	case d.Dialect == dialect.SQLite && !searchWarned.Swap(true):
+		slog.Warn("this build's SQLite has no FTS5 (build with -tags sqlite_fts5, as make build does): q and the case-insensitive lookups scan their tables")
+	}
+	if err := resource.CustomFieldIndexes(ctx, c, d.Dialect); err != nil {
+		return err
 	}
 	return ipam.RebuildPrefixScopes(ctx, c)
 }

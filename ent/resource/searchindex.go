@@ -8,6 +8,8 @@ import (
 	"sort"
 
 	"entgo.io/ent/dialect"
+
+	"github.com/inventory/inventory/filters"
 )
 
 // Substring searches (q and the ic/isw/iew/ie lookups) compare
@@ -24,15 +26,21 @@ import (
 // role without CREATE on the database, cannot have it: the searches then
 // scan as before, with the same results, and Migrate logs it.
 //
-// SQLite has no index for "%text%" short of FTS5, which go-sqlite3 only
-// compiles in under a build tag every build and `go test` would then need,
-// and whose trigram folding is not Go's Unicode folding (it could only
-// pre-filter); its scans are made cheap instead (filters.sqliteFolded).
+// On SQLite each model with search columns gets an FTS5 trigram table
+// over them, used as a candidate prefilter in front of the exact
+// predicate (why, and what it cannot serve: filters/trigram.go). go-sqlite3
+// compiles FTS5 in only under the sqlite_fts5 build tag (the Makefile sets
+// it for every build and test); a binary built without it searches by
+// scanning, with the same results, and Migrate logs it.
 
 // SearchIndexes creates the trigram indexes of every model's search
-// columns on PostgreSQL (nothing on SQLite). It reports false, without an
-// error, when pg_trgm cannot be created there.
+// columns: pg_trgm GIN indexes on PostgreSQL, FTS5 trigram tables on
+// SQLite. It reports false, without an error, when the database cannot
+// have them (no pg_trgm; a go-sqlite3 built without FTS5).
 func SearchIndexes(ctx context.Context, ex SQLExecer, dia string) (bool, error) {
+	if dia == dialect.SQLite {
+		return sqliteSearchIndexes(ctx, ex)
+	}
 	if dia != dialect.Postgres {
 		return false, nil
 	}
@@ -70,4 +78,87 @@ func searchIndexName(table, column string) string {
 	}
 	h := sha1.Sum([]byte(n))
 	return n[:50] + "_" + hex.EncodeToString(h[:6])
+}
+
+// sqliteSearchIndexes creates (or rebuilds, when a model's search columns
+// changed) the FTS5 trigram index of every model with search columns and
+// the triggers that keep it (filters.SQLiteSearchIndex), then tells the
+// filters to use them.
+func sqliteSearchIndexes(ctx context.Context, ex SQLExecer) (bool, error) {
+	var fts5 int
+	if _, err := queryRow(ctx, ex, "SELECT sqlite_compileoption_used('ENABLE_FTS5')", &fts5); err != nil {
+		return false, err
+	}
+	if fts5 == 0 {
+		// A tagged build may have migrated this database: its triggers
+		// would fail every write here (filters.DropSearchTriggers).
+		return false, DropSearchTriggers(ctx, ex)
+	}
+	for _, d := range All() {
+		if len(d.Search) == 0 {
+			continue
+		}
+		if err := sqliteSearchIndex(ctx, ex, d.Table, d.Search); err != nil {
+			return true, fmt.Errorf("search index of %s: %w", d.Table, err)
+		}
+		filters.IndexedSearch(d.Table, d.Search)
+	}
+	return true, nil
+}
+
+// DropSearchTriggers drops the triggers of every SQLite trigram index, as
+// a build without FTS5 does at Migrate (filters.DropSearchTriggers says
+// why); the next Migrate of a build with FTS5 rebuilds the indexes.
+func DropSearchTriggers(ctx context.Context, ex SQLExecer) error {
+	for _, d := range All() {
+		if len(d.Search) == 0 {
+			continue
+		}
+		for _, stmt := range filters.DropSearchTriggers(d.Table) {
+			if _, err := ex.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("search index of %s: %s: %w", d.Table, stmt, err)
+			}
+		}
+	}
+	return nil
+}
+
+func sqliteSearchIndex(ctx context.Context, ex SQLExecer, table string, columns []string) error {
+	create, build := filters.SQLiteSearchIndex(table, columns)
+	var have string
+	if _, err := queryRow(ctx, ex, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", &have, table+filters.SearchIndexSuffix); err != nil {
+		return err
+	}
+	if have == create {
+		// Up to date unless a build without FTS5 dropped its triggers in
+		// between (rows written since are missing from the index).
+		names := filters.SearchTriggerNames(table)
+		var n int
+		if _, err := queryRow(ctx, ex, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?, ?)", &n, names[0], names[1], names[2]); err != nil {
+			return err
+		}
+		if n == len(names) {
+			return nil
+		}
+	}
+	for _, stmt := range build {
+		if _, err := ex.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("%s: %w", stmt, err)
+		}
+	}
+	return nil
+}
+
+// queryRow scans the first row of query into dst, reporting whether there
+// was one.
+func queryRow(ctx context.Context, ex SQLExecer, query string, dst any, args ...any) (bool, error) {
+	rows, err := ex.QueryContext(ctx, query, args...)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		return false, rows.Err()
+	}
+	return true, rows.Scan(dst)
 }

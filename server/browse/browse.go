@@ -317,6 +317,24 @@ func byID(v any) any {
 // writePlain writes v as indented JSON (no markup: the textarea's text,
 // which the template escapes).
 func writePlain(b *strings.Builder, v any, depth int) {
+	writeIndented(b, v, depth, func(k string) string {
+		kb, _ := json.Marshal(k)
+		return string(kb)
+	}, func(b *strings.Builder, v any) {
+		if n, ok := v.(json.Number); ok {
+			b.WriteString(n.String())
+			return
+		}
+		raw, _ := json.Marshal(v)
+		b.Write(raw)
+	})
+}
+
+// writeIndented writes the objects and arrays of v indented four spaces
+// a level, as Django REST framework's browsable API shows a body, with
+// key rendering an object's keys and leaf writing every other value: the
+// one layout of the page's body and of its form's text.
+func writeIndented(b *strings.Builder, v any, depth int, key func(string) string, leaf func(*strings.Builder, any)) {
 	indent := strings.Repeat("    ", depth)
 	switch x := v.(type) {
 	case *object:
@@ -326,9 +344,8 @@ func writePlain(b *strings.Builder, v any, depth int) {
 		}
 		b.WriteString("{\n")
 		for i, k := range x.keys {
-			kb, _ := json.Marshal(k)
-			b.WriteString(indent + "    " + string(kb) + ": ")
-			writePlain(b, x.vals[i], depth+1)
+			b.WriteString(indent + "    " + key(k) + ": ")
+			writeIndented(b, x.vals[i], depth+1, key, leaf)
 			if i < len(x.keys)-1 {
 				b.WriteString(",")
 			}
@@ -343,18 +360,15 @@ func writePlain(b *strings.Builder, v any, depth int) {
 		b.WriteString("[\n")
 		for i, e := range x {
 			b.WriteString(indent + "    ")
-			writePlain(b, e, depth+1)
+			writeIndented(b, e, depth+1, key, leaf)
 			if i < len(x)-1 {
 				b.WriteString(",")
 			}
 			b.WriteString("\n")
 		}
 		b.WriteString(indent + "]")
-	case json.Number:
-		b.WriteString(x.String())
 	default:
-		raw, _ := json.Marshal(x)
-		b.Write(raw)
+		leaf(b, x)
 	}
 }
 
@@ -398,54 +412,29 @@ func body(raw []byte, origin string) template.HTML {
 	return template.HTML(b.String())
 }
 
+// writeValue writes v as the page shows a body: indented JSON with its
+// keys and values marked for the stylesheet, and URLs of this service as
+// links.
 func writeValue(b *strings.Builder, v any, origin string, depth int) {
-	indent := strings.Repeat("    ", depth)
-	switch x := v.(type) {
-	case *object:
-		if len(x.keys) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteString("{\n")
-		for i, k := range x.keys {
-			b.WriteString(indent + "    ")
-			b.WriteString(`<span class="key">` + template.HTMLEscapeString(strconv.Quote(k)) + `</span>: `)
-			writeValue(b, x.vals[i], origin, depth+1)
-			if i < len(x.keys)-1 {
-				b.WriteString(",")
+	writeIndented(b, v, depth, func(k string) string {
+		return `<span class="key">` + template.HTMLEscapeString(strconv.Quote(k)) + `</span>`
+	}, func(b *strings.Builder, v any) {
+		switch x := v.(type) {
+		case string:
+			quoted := template.HTMLEscapeString(strconv.Quote(x))
+			if origin != "" && (x == origin || strings.HasPrefix(x, origin+"/")) {
+				b.WriteString(`<a href="` + template.HTMLEscapeString(x) + `">` + quoted + `</a>`)
+				return
 			}
-			b.WriteString("\n")
+			b.WriteString(`<span class="str">` + quoted + `</span>`)
+		case json.Number:
+			b.WriteString(`<span class="num">` + template.HTMLEscapeString(x.String()) + `</span>`)
+		case bool:
+			b.WriteString(`<span class="lit">` + strconv.FormatBool(x) + `</span>`)
+		case nil:
+			b.WriteString(`<span class="lit">null</span>`)
 		}
-		b.WriteString(indent + "}")
-	case []any:
-		if len(x) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteString("[\n")
-		for i, e := range x {
-			b.WriteString(indent + "    ")
-			writeValue(b, e, origin, depth+1)
-			if i < len(x)-1 {
-				b.WriteString(",")
-			}
-			b.WriteString("\n")
-		}
-		b.WriteString(indent + "]")
-	case string:
-		quoted := template.HTMLEscapeString(strconv.Quote(x))
-		if origin != "" && (x == origin || strings.HasPrefix(x, origin+"/")) {
-			b.WriteString(`<a href="` + template.HTMLEscapeString(x) + `">` + quoted + `</a>`)
-			return
-		}
-		b.WriteString(`<span class="str">` + quoted + `</span>`)
-	case json.Number:
-		b.WriteString(`<span class="num">` + template.HTMLEscapeString(x.String()) + `</span>`)
-	case bool:
-		b.WriteString(`<span class="lit">` + strconv.FormatBool(x) + `</span>`)
-	case nil:
-		b.WriteString(`<span class="lit">null</span>`)
-	}
+	})
 }
 
 // object is a JSON object with its keys in the answer's order (the

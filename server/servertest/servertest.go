@@ -7,13 +7,11 @@ package servertest
 import (
 	"bytes"
 	"context"
-	stdsql "database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,14 +94,15 @@ func (e *Env) Statements() int64 { return e.stmts.Load() }
 // in order (see Statements).
 func (e *Env) Record(fn func()) []string { return e.stmts.Record(fn) }
 
-// New opens a fresh database of kind "sqlite" or "postgres".
+// New opens a fresh database of kind "sqlite" or "postgres": a copy of a
+// migrated template (template.go).
 func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
 	t.Helper()
 	ctx := context.Background()
 	var dsn string
 	switch kind {
 	case "sqlite":
-		dsn = filepath.Join(t.TempDir(), "test.db")
+		dsn = freshSQLite(t)
 	case "postgres":
 		dsn = freshPostgres(t)
 	default:
@@ -121,9 +120,6 @@ func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
 		// (or a few at once), so a few connections each are plenty.
 		d.Write.SetMaxOpenConns(pgConnsPerEnv)
 		d.Write.SetMaxIdleConns(2)
-	}
-	if err := d.Migrate(ctx); err != nil {
-		t.Fatal(err)
 	}
 	cfg := server.Defaults()
 	cfg.Peppers = Pepper
@@ -144,45 +140,13 @@ type liveServer struct {
 	http *httptest.Server
 }
 
-// pgConnsPerEnv caps each Env's PostgreSQL pool: with `make test`'s
-// -parallel 12, at most 12*(6+1) = 84 connections (the +1 is the admin
-// connection that created the database), below max_connections = 100.
-const pgConnsPerEnv = 6
-
-var pgCounter struct {
-	sync.Mutex
-	n int
-}
-
-// freshPostgres creates a database for one test and drops it afterwards.
-func freshPostgres(t testing.TB) string {
-	admin := os.Getenv("INVENTORY_TEST_POSTGRES")
-	if admin == "" {
-		t.Skip("INVENTORY_TEST_POSTGRES not set")
-	}
-	pgCounter.Lock()
-	pgCounter.n++
-	name := fmt.Sprintf("inv_%d_%d", os.Getpid(), pgCounter.n)
-	pgCounter.Unlock()
-	conn, err := stdsql.Open("pgx", admin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.Exec("CREATE DATABASE " + name); err != nil {
-		conn.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
-		conn.Close()
-	})
-	u, err := url.Parse(admin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	return u.String()
-}
+// pgConnsPerEnv caps each Env's PostgreSQL pool and pgAdminConns the
+// process's admin pool (template.go): with `make test`'s -parallel 12,
+// at most 12*6+4 = 76 connections, below max_connections = 100.
+const (
+	pgConnsPerEnv = 6
+	pgAdminConns  = 4
+)
 
 // URL starts a real HTTP server on loopback (for clients such as pynetbox)
 // and returns its base URL.
@@ -285,6 +249,26 @@ func (e *Env) Must(want int, method, path string, body any, headers ...string) *
 		e.T.Fatalf("%s %s: status %d, want %d: %s", method, path, r.Status, want, r.Body)
 	}
 	return r
+}
+
+// Cost is the number of SQL statements (Statements) a GET of path makes as
+// this Env's caller, for the tests that guard against N+1 loads. The read
+// cache is emptied first, so that the request's own reads are counted,
+// not what earlier requests left cached. The answer must be a 200.
+func (e *Env) Cost(path string) int64 {
+	e.T.Helper()
+	n, _ := e.CostOf(path)
+	return n
+}
+
+// CostOf is Cost that returns the answer too, for checks of what the
+// counted page holds.
+func (e *Env) CostOf(path string) (int64, *Response) {
+	e.T.Helper()
+	e.DB.Cache.Bump()
+	before := e.Statements()
+	r := e.Must(http.StatusOK, "GET", path, nil)
+	return e.Statements() - before, r
 }
 
 // NewUser creates a user who is not a superuser (as the admin, through the

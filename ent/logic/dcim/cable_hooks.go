@@ -164,10 +164,13 @@ func cableUpdate(ctx context.Context, m rawsql.Mutation, next ent.Mutator) (ent.
 }
 
 // cableDelete clears the cable's ends on the objects it terminates
-// (NetBox's nullify_connected_endpoints, an update() without records),
-// after the change capture has seen the cable with them (the generic
-// delete leaves the cabled objects' key to this hook:
-// api.Field.ClearedByHooks).
+// (NetBox's nullify_connected_endpoints), after the change capture has
+// seen the cable with them (the generic delete leaves the cabled objects'
+// key to this hook: api.Field.ClearedByHooks). Each object gets an update
+// record and event, as when a cable is created or an end moved: NetBox's
+// signal writes them with update() and records none, but the issue asks
+// for an event for every endpoint whose connection changed, and a front
+// or rear port whose cable went changed as much.
 func cableDelete(ctx context.Context, m rawsql.Mutation, next ent.Mutator) (ent.Value, error) {
 	ids, err := rawsql.TargetIDs(ctx, m)
 	if err != nil {
@@ -193,7 +196,7 @@ func cableDelete(ctx context.Context, m rawsql.Mutation, next ent.Mutator) (ent.
 				keep = append(keep, id)
 			}
 		}
-		if err := clearCabled(ctx, m, ct, keep, false); err != nil {
+		if err := clearCabled(ctx, m, ct, keep); err != nil {
 			return nil, fmt.Errorf("cable hook: %w", err)
 		}
 	}
@@ -417,34 +420,27 @@ func removeTerminations(ctx context.Context, m rawsql.Mutation, cable int, end s
 				return err
 			}
 		}
-		if err := clearCabled(ctx, m, ct, ids[ct], true); err != nil {
+		if err := clearCabled(ctx, m, ct, ids[ct]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// clearCabled clears the cable columns of objects ids of type ct; logged
-// says whether each gets an update record (termination.save()) or not
-// (NetBox's update() as a cable goes).
-func clearCabled(ctx context.Context, m rawsql.Mutation, ct string, ids []int, logged bool) error {
+// clearCabled clears the cable columns of objects ids of type ct, each
+// with an update record (termination.save()).
+func clearCabled(ctx context.Context, m rawsql.Mutation, ct string, ids []int) error {
 	table := cabledTable[ct]
 	if table == "" || len(ids) == 0 {
 		return nil
 	}
-	if logged {
-		if err := api.Saving(ctx, m, ct, ids); err != nil {
-			return err
-		}
+	if err := api.Saving(ctx, m, ct, ids); err != nil {
+		return err
 	}
 	return rawsql.Chunks(ids, func(ids []int) error {
 		a := &rawsql.Args{PG: rawsql.Postgres(m)}
-		q := `UPDATE ` + table + ` SET cable_id = NULL, cable_end = NULL, cable_connector = NULL, cable_positions = NULL, ` +
-			`"_occupied" = mark_connected`
-		if logged {
-			q += `, last_updated = ` + a.P(now())
-		}
-		return rawsql.Exec(ctx, m, q+` WHERE id IN (`+rawsql.In(a, ids)+`)`, a)
+		return rawsql.Exec(ctx, m, `UPDATE `+table+` SET cable_id = NULL, cable_end = NULL, cable_connector = NULL, cable_positions = NULL, `+
+			`"_occupied" = mark_connected, last_updated = `+a.P(now())+` WHERE id IN (`+rawsql.In(a, ids)+`)`, a)
 	})
 }
 
@@ -565,7 +561,7 @@ func terminationDeleteHook(next ent.Mutator) ent.Mutator {
 				continue // the cable's delete hook clears its ends
 			}
 			if !api.Deleting(ctx, ct, oid) {
-				if err := clearCabled(ctx, sm, ct, []int{oid}, true); err != nil {
+				if err := clearCabled(ctx, sm, ct, []int{oid}); err != nil {
 					return nil, err
 				}
 			}
