@@ -31,7 +31,7 @@ export GOFLAGS := -tags=sqlite_fts5 $(GOFLAGS)
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: help build release run generate generate-check scale-check lint test test-update bench clean
+.PHONY: help build release run generate generate-check scale-check lint test test-update bench conformance clean
 
 help: ## Show this help
 	@echo 'Usage: make <target>'
@@ -103,6 +103,9 @@ bench: release ## Run the benchmark against SQLite, then PostgreSQL if INVENTORY
 	else \
 		echo 'bench: INVENTORY_TEST_POSTGRES not set; skipping the PostgreSQL benchmark'; \
 	fi
+
+conformance: ## Fuzz a live server against /api/schema/ with schemathesis (pinned; SQLite, and PostgreSQL when INVENTORY_TEST_POSTGRES is set)
+	.ci/conformance.sh
 
 clean: ## Remove build output and local data (bin/, data/)
 	rm -rf bin data

@@ -124,3 +124,20 @@ func (s *Server) setAllowNoMethod(c *gin.Context) {
 		c.Header("Allow", best)
 	}
 }
+
+// staticMethod answers 405 for a method that a static route lacks when
+// the router fell through to a parameter route beside it: PUT
+// /api/users/tokens/provision/ reaches tokens/:id/ (gin matches per
+// method), where Django resolves the URL to the provision view first and
+// answers 405 with that view's Allow.
+func (s *Server) staticMethod(c *gin.Context) {
+	full := c.FullPath()
+	if !strings.Contains(full, "/:") {
+		return
+	}
+	if a := s.allow[c.Request.URL.Path]; a != "" {
+		c.Header("Allow", a)
+		s.render(c, detailErr(http.StatusMethodNotAllowed, `Method "`+c.Request.Method+`" not allowed.`))
+		c.Abort()
+	}
+}

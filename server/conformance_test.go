@@ -581,6 +581,7 @@ func TestConformance(t *testing.T) {
 			t.Parallel()
 			fx := loadFixture(t, d.ContentType())
 			servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
+				e.CheckOpenAPI()
 				s := &suite{e: e, d: d, fx: fx, w: newWorld(e, d), db: t.Name()[strings.LastIndex(t.Name(), "/")+1:]}
 				start := time.Now()
 				for i, a := range aspects {

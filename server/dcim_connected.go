@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"entgo.io/ent/dialect"
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gin-gonic/gin"
 
 	"github.com/inventory/inventory/ent/logic/dcim"
@@ -14,6 +15,27 @@ import (
 )
 
 func init() {
+	// trace/ (ent/schema/dcim_cablepath.go): a list of three-item arrays,
+	// [near ends, cable, far ends]; the ends are lists of nested objects,
+	// the cable a nested cable or [] when there is none (NetBox's).
+	oasShape("CableTraceSegment", func(*oasBuilder) *openapi3.Schema {
+		ends := oasVal(oasArrayOf(oasVal(oasFreeObject())))
+		s := oasArrayOf(oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{ends, oasVal(oasFreeObject())}}))
+		s.MinItems, s.MaxItems = 3, openapi3.Uint64Ptr(3)
+		s.Description = "[near ends, cable ([] when none), far ends]."
+		return s
+	})
+	// paths/ of pass-through ports and circuit terminations: NetBox's
+	// CablePathSerializer.
+	oasShape("CablePath", func(*oasBuilder) *openapi3.Schema {
+		return oasObject(map[string]*openapi3.SchemaRef{
+			"id":          oasVal(oasTyped("integer")),
+			"path":        oasVal(oasArrayOf(oasVal(oasArrayOf(oasVal(oasFreeObject()))))),
+			"is_active":   oasVal(oasTyped("boolean")),
+			"is_complete": oasVal(oasTyped("boolean")),
+			"is_split":    oasVal(oasTyped("boolean")),
+		}, "id", "path", "is_active", "is_complete", "is_split")
+	})
 	handle("dcim.connected-device", (*Server).connectedDevice)
 	registerEndpoint(api.Endpoint{App: "dcim", Path: "connected-device", InRoot: true, Ops: []api.Op{{
 		Method: http.MethodGet, Permission: api.PermAPI, Handler: "dcim.connected-device",

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -166,8 +167,7 @@ func openAPIFor(version string) (*builtDoc, error) {
 	if d, ok := openAPICache.docs[version]; ok {
 		return d, nil
 	}
-	doc := BuildOpenAPI(version)
-	j, err := json.Marshal(doc)
+	j, err := oasMarshal(BuildOpenAPI(version))
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}
@@ -177,6 +177,52 @@ func openAPIFor(version string) (*builtDoc, error) {
 	}
 	openAPICache.docs[version] = d
 	return d, nil
+}
+
+// oasTopOrder is the conventional order of the document's top-level keys
+// (the specification's and drf-spectacular's): tools that sniff the first
+// bytes for `{"openapi":` (or `openapi:` in YAML, converted from this JSON
+// with its order kept) recognise it. kin-openapi marshals the top level
+// through a map, hence alphabetically (components first).
+var oasTopOrder = []string{"openapi", "info", "jsonSchemaDialect", "servers", "paths", "webhooks", "components", "security", "tags", "externalDocs"}
+
+// oasMarshal encodes doc as JSON with its top-level keys in oasTopOrder
+// (any other key, an extension, after them in name order).
+func oasMarshal(doc *openapi3.T) ([]byte, error) {
+	top, err := doc.MarshalYAML()
+	if err != nil {
+		return nil, fmt.Errorf("openapi: %w", err)
+	}
+	m := top.(map[string]any)
+	keys := slices.Clone(oasTopOrder)
+	var rest []string
+	for k := range m {
+		if !slices.Contains(oasTopOrder, k) {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for _, k := range append(keys, rest...) {
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		val, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("openapi: %s: %w", k, err)
+		}
+		if buf.Len() > 1 {
+			buf.WriteByte(',')
+		}
+		name, _ := json.Marshal(k)
+		buf.Write(name)
+		buf.WriteByte(':')
+		buf.Write(val)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
 }
 
 // BuildOpenAPI describes the API served by this build: every model of
@@ -203,6 +249,13 @@ func BuildOpenAPI(version string) *openapi3.T {
 		b.modelPaths(d.App, d.Path, d)
 	}
 	b.specialPaths(mustRegistry())
+	for _, item := range b.paths.Map() {
+		for _, o := range item.Operations() {
+			if o.RequestBody != nil {
+				o.Responses.Set("413", oasErrorRef("PayloadTooLarge"))
+			}
+		}
+	}
 	return &openapi3.T{
 		OpenAPI: "3.0.3",
 		Info: &openapi3.Info{
@@ -234,6 +287,9 @@ type oasBuilder struct {
 	schemas openapi3.Schemas
 	paths   *openapi3.Paths
 	apps    map[string]bool
+	// forms are the multipart forms of the special endpoints' shapes
+	// that carry a file, by shape name.
+	forms map[string]*openapi3.Schema
 }
 
 // --- small schema helpers ---------------------------------------------
@@ -328,6 +384,8 @@ func (b *oasBuilder) responses() openapi3.ResponseBodies {
 			WithDescription("The object is protected by related objects, or (allocations) the space is exhausted.").WithJSONSchemaRef(oasRef("Error"))},
 		"UnprocessableContent": &openapi3.ResponseRef{Value: openapi3.NewResponse().
 			WithDescription("The Idempotency-Key was used for a different request.").WithJSONSchemaRef(oasRef("Error"))},
+		"PayloadTooLarge": &openapi3.ResponseRef{Value: openapi3.NewResponse().
+			WithDescription("The request body is larger than the server accepts.").WithJSONSchemaRef(oasRef("Error"))},
 		"PreconditionFailed": &openapi3.ResponseRef{Value: openapi3.NewResponse().
 			WithDescription("If-Match does not match the object's ETag.").WithJSONSchemaRef(oasRef("Error"))},
 	}
@@ -348,17 +406,27 @@ func (b *oasBuilder) tags() openapi3.Tags {
 
 // --- model schemas -----------------------------------------------------
 
+// oasCount is a page's count: null under cursor pagination (?start=),
+// which does not count.
+func oasCount() *openapi3.SchemaRef {
+	s := oasTyped("integer")
+	s.Nullable = true
+	return oasVal(s)
+}
+
 // model adds the schemas of one model.
 func (b *oasBuilder) model(d *resource.Descriptor) {
 	t := d.Type
 	// The complete representation.
+	// No property is required: ?fields=, ?omit= and ?brief= leave any of
+	// them out of a response, and a required property that can be absent
+	// breaks generated clients (issue 16). The nested forms (Brief, Nested)
+	// are always complete and keep theirs.
 	full := oasObject(map[string]*openapi3.SchemaRef{})
 	for _, f := range d.FullFields() {
 		full.Properties[f.Name] = b.readField(f)
-		if f.ReadOnly || f.Required {
-			full.Required = append(full.Required, f.Name)
-		}
 	}
+	full.Description = "Every property may be left out by ?fields=, ?omit= or ?brief=."
 	b.schemas[t] = oasVal(full)
 
 	// Brief: ?brief=1 and the object nested in an FK (which leaves out
@@ -377,7 +445,7 @@ func (b *oasBuilder) model(d *resource.Descriptor) {
 	b.schemas["Brief"+t] = oasVal(brief)
 
 	b.schemas["Paginated"+t+"List"] = oasVal(oasObject(map[string]*openapi3.SchemaRef{
-		"count":    oasVal(oasTyped("integer")),
+		"count":    oasCount(),
 		"next":     oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri", Nullable: true}),
 		"previous": oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri", Nullable: true}),
 		"results":  oasVal(oasArrayOf(oasRef(t))),
@@ -394,7 +462,11 @@ func (b *oasBuilder) model(d *resource.Descriptor) {
 			continue
 		}
 		w.Properties[f.Name] = b.writeField(f)
-		p.Properties[f.Name] = b.writeField(f)
+		if !f.CreateOnly {
+			// Ignored on update: any value is accepted there, so the
+			// partial form does not describe it.
+			p.Properties[f.Name] = b.writeField(f)
+		}
 		if f.Required {
 			w.Required = append(w.Required, f.Name)
 		}
@@ -402,8 +474,9 @@ func (b *oasBuilder) model(d *resource.Descriptor) {
 	if d.Tagged {
 		tags := oasVal(&openapi3.Schema{
 			Type:        &openapi3.Types{"array"},
-			Description: "Tags by id or by attributes (name, slug).",
+			Description: "Tags by id or by attributes (name, slug); null is no change.",
 			Items:       oasRef("ObjectReference"),
+			Nullable:    true,
 		})
 		for _, name := range []string{"tags", "add_tags", "remove_tags"} {
 			w.Properties[name], p.Properties[name] = tags, tags
@@ -549,7 +622,11 @@ func (b *oasBuilder) stringish(f *resource.Field) *openapi3.Schema {
 		return s
 	case "email":
 		s := oasTyped("string")
-		s.Format = "email"
+		if f.Required {
+			// An optional address is "" when not set: no format then,
+			// as formats hold only where every value satisfies them.
+			s.Format = "email"
+		}
 		return s
 	case "password":
 		s := oasTyped("string")
@@ -580,7 +657,17 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 		return r
 	case resource.KindCoalesce:
 		return oasNullableRef(oasRef("Brief"+f.TargetModel().Type), true)
-	case resource.KindM2M, resource.KindReverse:
+	case resource.KindReverse:
+		if f.Reverse.Exists {
+			s := oasTyped("boolean")
+			s.ReadOnly = true
+			return oasVal(s)
+		}
+		if !f.Reverse.Many {
+			return b.reverseOne(f)
+		}
+		return oasVal(oasArrayOf(oasRef(b.relatedSchema(f))))
+	case resource.KindM2M:
 		if f.ByLookup {
 			return oasVal(oasArrayOf(oasVal(oasTyped("string")))) // a config context's tag slugs
 		}
@@ -590,18 +677,37 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 		return oasVal(oasArrayOf(oasRef(b.relatedSchema(f))))
 	case resource.KindTags:
 		return oasVal(oasArrayOf(oasRef("NestedTag")))
+	case resource.KindComputedRefs:
+		// link_peers, connected_endpoints: the objects nested (a list,
+		// [] or null when there are none), or the content type of the
+		// first (their _type: null when none).
+		s := oasArrayOf(oasVal(oasFreeObject()))
+		if f.RefsRender == resource.RefsType {
+			s = oasTyped("string")
+		}
+		s.Nullable, s.ReadOnly = true, true
+		return oasVal(s)
+	case resource.KindGenericRefs:
+		// A cable's a_terminations/b_terminations: type, id and the object nested.
+		ref := oasObject(map[string]*openapi3.SchemaRef{
+			"object_type": oasVal(oasTyped("string")), "object_id": oasVal(oasTyped("integer")), "object": oasVal(oasFreeObject()),
+		}, "object_type", "object_id")
+		return oasVal(oasArrayOf(oasVal(ref)))
 	case resource.KindCustomFields:
 		s := oasFreeObject()
 		s.Description = "Custom field name → value."
 		return oasVal(s)
 	case resource.KindGenericObject:
+		// anyOf, not oneOf: the brief forms of several models share their
+		// properties (id, url, display, name), so one object can match
+		// more than one of them.
 		s := &openapi3.Schema{Nullable: true, ReadOnly: true}
 		for _, t := range f.Types {
 			if td := resource.ByContentType(t); td != nil {
-				s.OneOf = append(s.OneOf, oasRef("Brief"+td.Type))
+				s.AnyOf = append(s.AnyOf, oasRef("Brief"+td.Type))
 			}
 		}
-		if len(s.OneOf) == 0 {
+		if len(s.AnyOf) == 0 {
 			s = oasFreeObject()
 			s.Nullable, s.ReadOnly = true, true
 			s.Description = "The brief representation of the related object."
@@ -627,7 +733,45 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 	if f.ReadOnly {
 		s.ReadOnly = true
 	}
+	switch {
+	case f.Kind == resource.KindComputed, f.Kind == resource.KindCount && f.Count.Percent != "":
+		// Filled per page or a percentage (a VLAN group's utilization):
+		// null when there is nothing to show.
+		s.Nullable = true
+	}
 	return oasVal(s)
+}
+
+// reverseOne is a reverse relation rendering at most one row: that row
+// nested, or with Through the object its Through key points at, the row
+// itself nested under As; null when there is none.
+func (b *oasBuilder) reverseOne(f *resource.Field) *openapi3.SchemaRef {
+	if f.Reverse.Through == "" {
+		return oasNullableRef(oasRef(b.relatedSchema(f)), true)
+	}
+	td := f.TargetModel()
+	via := td.Field(f.Reverse.Through)
+	form, asForm := via.TargetModel().NestedFields(), td.NestedFields()
+	if len(f.Nested) > 0 {
+		form, asForm = f.RelatedForm(), f.AsForm()
+	}
+	s := b.formObject(form)
+	if f.Reverse.As != "" {
+		s.Properties[f.Reverse.As] = oasVal(b.formObject(asForm))
+		s.Required = append(s.Required, f.Reverse.As)
+	}
+	s.Nullable, s.ReadOnly = true, true
+	return oasVal(s)
+}
+
+// formObject is an object rendered in a nested form: every field present.
+func (b *oasBuilder) formObject(form []*resource.Field) *openapi3.Schema {
+	s := oasObject(map[string]*openapi3.SchemaRef{})
+	for _, tf := range form {
+		s.Properties[tf.Name] = b.readField(tf)
+		s.Required = append(s.Required, tf.Name)
+	}
+	return s
 }
 
 // writeField is a field in a request.
@@ -638,9 +782,8 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 		s.Description = "The image: a file part of multipart/form-data, or in JSON a base64 data URI (data:image/png;base64,...)."
 		return oasVal(s)
 	case resource.KindFK:
-		if f.PK {
-			return oasPK(f)
-		}
+		// PK fields render as the bare id but are written like any
+		// relation: an id or identifying attributes.
 		if f.Nullable {
 			return oasNullableRef(oasRef("ObjectReference"), false)
 		}
@@ -650,18 +793,99 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 			return oasVal(oasArrayOf(oasVal(oasTyped("string"))))
 		}
 		return oasVal(oasArrayOf(oasRef("ObjectReference")))
+	case resource.KindGenericRefs:
+		// A cable's a_terminations/b_terminations: the objects by type and id.
+		ref := oasObject(map[string]*openapi3.SchemaRef{
+			"object_type": oasVal(oasTyped("string")), "object_id": oasVal(oasTyped("integer")),
+		}, "object_type", "object_id")
+		return oasVal(oasArrayOf(oasVal(ref)))
 	case resource.KindCustomFields:
 		s := oasFreeObject()
-		s.Description = "Custom field name → value."
+		s.Description = "Custom field name → value; null is no change."
+		s.Nullable = true
 		return oasVal(s)
 	case resource.KindChoice:
 		vals, typ := oasChoiceValues(f)
 		s := oasTyped(typ)
 		s.Enum = vals
-		s.Nullable = f.Nullable
+		if f.Nullable && !f.Required {
+			// Blank (or null) clears it: it reads back as null.
+			s.Nullable = true
+			if typ == "string" {
+				s.Enum = append(s.Enum, "")
+			} else {
+				// An integer choice (a console port's speed) is cleared by
+				// "" too, as DRF's ChoiceField with allow_blank.
+				blank := oasTyped("string")
+				blank.Enum = []any{""}
+				return oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(s), oasVal(blank)}, Nullable: true})
+			}
+		}
 		return oasVal(s)
+	case "password":
+		// Any length: only its hash is stored (NetBox's serializer field
+		// has no max_length).
+		s := oasTyped("string")
+		s.WriteOnly = true
+		return oasVal(s)
+	case resource.KindString, resource.KindText, resource.KindSecret, "slug":
+		if len(f.Choices) == 0 {
+			// DRF's CharField takes a number too and stores its text
+			// (pynetbox scripts send serial=12345), and so does the server.
+			// The trade-off: NetBox's document says plain `type: string`,
+			// which gives generated clients a plain string field, but
+			// promises a 400 for a number that neither NetBox nor this
+			// server gives (a fuzzer's negative-data check reports every
+			// text field of every model). Refusing numbers instead would
+			// break NetBox clients that send them. So request bodies say
+			// anyOf[string, number]: exact, and a client that sends only
+			// strings still conforms; generators that model anyOf as a
+			// union pay for it in requests only, as they already do for
+			// related objects (an id or attributes, as in NetBox's own
+			// document). Responses, what generated clients decode, keep
+			// plain strings.
+			s := b.baseField(f)
+			num := oasTyped("number")
+			return oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(s), oasVal(num)}, Nullable: s.Nullable})
+		}
 	}
-	return oasVal(b.baseField(f))
+	base := b.baseField(f)
+	if len(base.Enum) > 0 && base.Nullable && base.Type.Is("string") && !f.Required {
+		// A bare-value choice (an FHRP group's auth_type): blank clears it.
+		base.Enum = append(base.Enum, "")
+	}
+	if alt := oasLenientAlt(f, base); alt != nil {
+		return oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(base), oasVal(alt)}, Nullable: base.Nullable})
+	}
+	return oasVal(base)
+}
+
+// Texts the server reads as numbers and booleans, as DRF's fields do.
+const (
+	oasNumericText = `^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$`
+	oasBoolText    = `^(?i)(true|false|1|0|yes|no|on|off|t|f|y|n)$`
+)
+
+// oasLenientAlt is what DRF's fields accept besides their JSON type, so
+// that the document does not promise a 400 the server does not give: an
+// integer or a number as numeric text, a boolean as 0/1 or text ("true",
+// "yes", "on"...).
+func oasLenientAlt(f *resource.Field, base *openapi3.Schema) *openapi3.Schema {
+	if len(f.Choices) > 0 || len(base.Enum) > 0 || base.Type == nil {
+		return nil
+	}
+	switch {
+	case base.Type.Is("integer") && f.Kind == resource.KindInt, base.Type.Is("number") && f.Kind == resource.KindFloat:
+		s := oasTyped("string")
+		s.Pattern = oasNumericText
+		return s
+	case base.Type.Is("boolean"):
+		return &openapi3.Schema{AnyOf: openapi3.SchemaRefs{
+			oasVal(&openapi3.Schema{Type: &openapi3.Types{"integer"}, Enum: []any{0, 1}}),
+			oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Pattern: oasBoolText}),
+		}}
+	}
+	return nil
 }
 
 // --- model paths -------------------------------------------------------
@@ -684,7 +908,8 @@ func (b *oasBuilder) op(app, id, summary string, params openapi3.Parameters) *op
 // viewParams are the representation parameters of list and detail GETs.
 func oasViewParams() openapi3.Parameters {
 	return openapi3.Parameters{
-		oasQueryParam("brief", "Render the brief representation.", oasTyped("boolean")),
+		oasQueryParam("brief", "Render the brief representation: any non-empty value, false included, as NetBox reads it.",
+			&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(oasTyped("boolean")), oasVal(oasTyped("string"))}}),
 		oasQueryParam("fields", "Comma-separated fields to render (all others are left out).", oasTyped("string")),
 		oasQueryParam("omit", "Comma-separated fields to leave out.", oasTyped("string")),
 		oasQueryParam("exclude", "Comma-separated fields to leave out (accepted for compatibility).", oasTyped("string")),
@@ -755,7 +980,8 @@ func (b *oasBuilder) modelPaths(app, p string, d *resource.Descriptor) {
 			{"PATCH", "_partial_update", "Partially update " + a + verbose, pw},
 		} {
 			o := b.op(app, prefix+m.id, m.summary, openapi3.Parameters{idParam, ifMatch})
-			o.RequestBody = oasJSONBody(m.body, true)
+			// A PATCH without a body changes nothing and answers the object.
+			o.RequestBody = oasJSONBody(m.body, m.method != "PATCH")
 			oasMultipart(d, o.RequestBody, m.body)
 			o.Responses.Set("200", oasJSONResponse("The updated "+verbose+".", oasRef(t)))
 			o.Responses.Set("400", oasErrorRef("BadRequest"))
@@ -763,8 +989,12 @@ func (b *oasBuilder) modelPaths(app, p string, d *resource.Descriptor) {
 			o.Responses.Set("412", oasErrorRef("PreconditionFailed"))
 			detail.SetOperation(m.method, o)
 		}
-		del := b.op(app, prefix+"_destroy", "Delete "+a+verbose, openapi3.Parameters{idParam})
+		del := b.op(app, prefix+"_destroy", "Delete "+a+verbose, openapi3.Parameters{idParam, ifMatch})
 		del.Responses.Set("204", oasEmptyResponse("Deleted."))
+		// A body is read (changelog_message), so it may be invalid or too large.
+		del.Responses.Set("400", oasErrorRef("BadRequest"))
+		del.Responses.Set("412", oasErrorRef("PreconditionFailed"))
+		del.Responses.Set("413", oasErrorRef("PayloadTooLarge"))
 		del.Responses.Set("404", oasErrorRef("NotFound"))
 		del.Responses.Set("409", oasErrorRef("Conflict"))
 		detail.Delete = del
@@ -786,8 +1016,8 @@ func (b *oasBuilder) listParams(d *resource.Descriptor) openapi3.Parameters {
 	}
 	sort.Strings(ordering)
 	ps := openapi3.Parameters{
-		oasQueryParam("limit", "Number of results per page (0: as many as allowed).", oasTyped("integer")),
-		oasQueryParam("offset", "Index of the first result.", oasTyped("integer")),
+		oasQueryParam("limit", "Number of results per page (0: as many as allowed); a value that is not a non-negative integer is ignored, as Django REST framework does.", oasLenientInt()),
+		oasQueryParam("offset", "Index of the first result; a value that is not a non-negative integer is ignored.", oasLenientInt()),
 		oasQueryParam("start", "Cursor: return objects whose id is at least this (ordered by id; not with offset or ordering).", oasTyped("integer")),
 		oasQueryParam("ordering", "Comma-separated fields to order by, \"-\" for descending: "+strings.Join(ordering, ", ")+".", oasTyped("string")),
 	}
@@ -821,6 +1051,14 @@ func (b *oasBuilder) listParams(d *resource.Descriptor) openapi3.Parameters {
 	return ps
 }
 
+// oasLenientInt is limit's and offset's schema: a non-negative integer,
+// though any other text is accepted and ignored (DRF's
+// LimitOffsetPagination falls back to its default), so the document does
+// not promise a 400 for it.
+func oasLenientInt() *openapi3.Schema {
+	return &openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(oasTyped("integer")), oasVal(oasTyped("string"))}}
+}
+
 // filterParam is one filter parameter; values may be repeated (ORed)
 // except for booleans and __empty.
 func oasFilterParam(name string, f *filters.Filter, lookup string) *openapi3.ParameterRef {
@@ -852,6 +1090,15 @@ func oasFilterParam(name string, f *filters.Filter, lookup string) *openapi3.Par
 		for i, c := range f.Choices {
 			item.Enum[i] = c
 		}
+		if f.Nullable {
+			item.Enum = append(item.Enum, "null") // FILTERS_NULL_CHOICE_VALUE
+		}
+	}
+	if (f.Kind == filters.ForeignID || f.Kind == filters.TreeID || f.Nullable && item.Type.Is("integer")) && (lookup == "" || lookup == "n") {
+		// An id, or "null" for none.
+		null := oasTyped("string")
+		null.Enum = []any{"null"}
+		item = &openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(item), oasVal(null)}}
 	}
 	if f.Kind == filters.Boolean {
 		return oasQueryParam(name, "", item)
@@ -896,7 +1143,7 @@ func (b *oasBuilder) shape(name string) *openapi3.SchemaRef {
 	case strings.HasPrefix(name, "page:"):
 		nstr := oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri", Nullable: true})
 		return oasVal(oasObject(map[string]*openapi3.SchemaRef{
-			"count": oasVal(oasTyped("integer")), "next": nstr, "previous": nstr,
+			"count": oasCount(), "next": nstr, "previous": nstr,
 			"results": oasVal(oasArrayOf(b.shape(strings.TrimPrefix(name, "page:")))),
 		}, "count", "next", "previous", "results"))
 	}
@@ -925,15 +1172,34 @@ func (b *oasBuilder) specialPaths(reg []*special) {
 	for _, e := range reg {
 		for _, sh := range e.Shapes {
 			o := oasObject(map[string]*openapi3.SchemaRef{})
+			// The same shape as a multipart form, when it has a file.
+			form := oasObject(map[string]*openapi3.SchemaRef{})
+			hasFile := false
 			for _, p := range sh.Props {
-				ps := oasTyped(p.Type)
-				ps.Nullable = p.Nullable
-				o.Properties[p.Name] = oasVal(ps)
+				ps, fs := oasTyped(p.Type), oasTyped(p.Type)
+				if p.Type == "file" {
+					// A file: a part of multipart/form-data, or in JSON a
+					// base64 data URI, as an image field (SPEC.md §4.12).
+					hasFile = true
+					ps = oasTyped("string")
+					ps.Description = "The file as a base64 data URI (data:text/x-python;name=x.py;base64,...); or send multipart/form-data."
+					fs = oasTyped("string")
+					fs.Format = "binary"
+				}
+				ps.Nullable, fs.Nullable = p.Nullable, p.Nullable
+				o.Properties[p.Name], form.Properties[p.Name] = oasVal(ps), oasVal(fs)
 				if !p.Optional {
 					o.Required = append(o.Required, p.Name)
+					form.Required = append(form.Required, p.Name)
 				}
 			}
 			b.schemas[sh.Name] = oasVal(o)
+			if hasFile {
+				if b.forms == nil {
+					b.forms = map[string]*openapi3.Schema{}
+				}
+				b.forms[sh.Name] = form
+			}
 		}
 	}
 	for _, e := range reg {
@@ -977,6 +1243,11 @@ func (b *oasBuilder) specialPaths(reg []*special) {
 			}
 			if op.Request != "" {
 				o.RequestBody = oasJSONBody(b.shape(op.Request), true)
+				if form := b.forms[op.Request]; form != nil {
+					// Uploads are multipart first (what a browser or
+					// pynetbox's files= sends); JSON with a data URI too.
+					o.RequestBody.Value.Content["multipart/form-data"] = openapi3.NewMediaType().WithSchema(form)
+				}
 			}
 			status, desc := op.Status, op.Description
 			if status == 0 {

@@ -91,11 +91,12 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Fatalf("sites: parameter %s missing", n)
 		}
 	}
-	if enum := params["status"].Schema.Value.Items.Value.Enum; len(enum) != 5 || enum[0] != "planned" {
+	if enum := params["status"].Schema.Value.Items.Value.Enum; len(enum) != 6 || enum[0] != "planned" || enum[5] != "null" {
 		t.Fatalf("status choices %v", enum)
 	}
-	if params["region_id"].Schema.Value.Items.Value.Type.Slice()[0] != "integer" {
-		t.Fatal("region_id is not a list of integers")
+	// An id, or "null" for none.
+	if any := params["region_id"].Schema.Value.Items.Value.AnyOf; len(any) != 2 || !any[0].Value.Type.Is("integer") || any[1].Value.Enum[0] != "null" {
+		t.Fatal("region_id is not a list of integers or null")
 	}
 	// A choice renders as {value, label}; an FK as its brief form.
 	site := doc.Components.Schemas["Site"].Value
@@ -118,6 +119,24 @@ func TestOpenAPIDocument(t *testing.T) {
 		t.Fatal("yaml and json documents differ")
 	}
 	e.Anonymous().Must(http.StatusNotFound, "GET", "/api/schema/?format=xml", nil)
+
+	// Conventional key order, for tools that sniff the first bytes.
+	for _, c := range []struct{ query, order string }{
+		{"?format=json", `{"openapi":"3.0.3","info":{`},
+		{"?format=yaml", "openapi: 3.0.3\ninfo:\n"},
+	} {
+		body := string(e.Anonymous().Must(http.StatusOK, "GET", "/api/schema/"+c.query, nil).Body)
+		if !strings.HasPrefix(body, c.order) {
+			t.Fatalf("%s begins %.40q, want %q", c.query, body, c.order)
+		}
+		paths, components := strings.Index(body, `"paths":`), strings.Index(body, `"components":`)
+		if c.query == "?format=yaml" {
+			paths, components = strings.Index(body, "\npaths:"), strings.Index(body, "\ncomponents:")
+		}
+		if paths < 0 || components < paths {
+			t.Fatalf("%s: paths at %d, components at %d", c.query, paths, components)
+		}
+	}
 }
 
 // TestOpenAPIMatchesResponses checks real responses and requests against
@@ -197,5 +216,25 @@ func TestSwaggerUI(t *testing.T) {
 		if r := e.WithToken("Token 0000000000000000000000000000000000000000").Do("GET", "/api/schema/", nil); r.Status != http.StatusForbidden {
 			t.Fatalf("invalid token: %d", r.Status)
 		}
+	})
+}
+
+// TestStaticRouteMethod: a method a static route lacks is a 405 with that
+// route's Allow, even where a parameter route beside it serves the method
+// (the document declares POST only for tokens/provision/).
+func TestStaticRouteMethod(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		for _, c := range []struct{ method, path, allow string }{
+			{"PUT", "/api/users/tokens/provision/", "POST, OPTIONS"},
+			{"DELETE", "/api/users/tokens/provision/", "POST, OPTIONS"},
+		} {
+			r := e.Do(c.method, c.path, map[string]any{})
+			if r.Status != http.StatusMethodNotAllowed || r.Header.Get("Allow") != c.allow {
+				t.Errorf("%s %s: %d, Allow %q, want 405 and %q: %s", c.method, c.path, r.Status, r.Header.Get("Allow"), c.allow, r.Body)
+			}
+		}
+		// The parameter route still serves its own ids.
+		e.Must(http.StatusNotFound, "PUT", "/api/users/tokens/999/", map[string]any{})
 	})
 }

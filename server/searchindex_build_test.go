@@ -22,7 +22,7 @@ func TestSearchIndexAcrossBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Admin().Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "Zebra Alpha", "slug": "zebra-alpha"})
-	if err := func() error { for _, s := range []string{"sites"} { _ = s }; _, err := e.DB.Write.ExecContext(ctx, "DROP TRIGGER dcim_site_search_ai"); return err }(); err != nil {
+	if err := resource.DropSearchTriggers(ctx, e.DB.Write); err != nil {
 		t.Fatal(err)
 	}
 	// The build without FTS5 writes: no trigger touches the index.

@@ -81,6 +81,7 @@ func New(cfg Config, database *db.DB) *Server {
 		e.GET("/metrics", gin.WrapH(s.MetricsHandler()))
 	}
 	e.Use(s.browsable, s.requestContext, s.recover, s.authenticate)
+	e.Use(s.staticMethod)
 	s.routes()
 	s.sessionRoutes()
 	s.indexAllow()

@@ -88,6 +88,24 @@ func (p *Page) loadM2M(ctx context.Context, f *Field, ids []int) error {
 			return err
 		}
 	}
+	// The related objects' own relations (a config context's device
+	// types show their manufacturer) render nested, as NetBox's nested
+	// serializers do: loaded with the page's, not as bare ids.
+	if !p.nested && !f.ByLookup && !f.Full {
+		var fks []*Field
+		for _, nf := range f.relatedForm() {
+			if nf.Kind == KindFK && !nf.PK {
+				fks = append(fks, nf)
+			}
+		}
+		var all []*Row
+		for _, rows := range m {
+			all = append(all, rows...)
+		}
+		if len(fks) > 0 && len(all) > 0 {
+			p.more = append(p.more, relatedWant{fks, all})
+		}
+	}
 	return nil
 }
 

@@ -15,5 +15,9 @@ func (d *Descriptor) NestedFields() []*Field { return d.nested }
 // TagFields are the fields of a tag inside an object's tags.
 func (d *Descriptor) TagFields() []*Field { return d.tagForm }
 
+// AsForm is how a Through reverse renders its own row under Reverse.As
+// (nil: the row model's nested fields).
+func (f *Field) AsForm() []*Field { return f.asForm }
+
 // TargetModel is the model an FK or many-to-many field points at.
 func (f *Field) TargetModel() *Descriptor { return f.target }

@@ -23,7 +23,7 @@ func init() {
 		Table:       "circuits_circuittermination",
 		Display:     "",
 		DisplayFunc: logiccircuits.CircuitTerminationDisplay,
-		Endpoints:   endpoints(`[{"name":"paths","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/dcim","name":"CircuitTerminationPaths"},"summary":"Return all CablePaths which traverse a given pass-through port.","response":"list:object","errors":[404]}]}]`),
+		Endpoints:   endpoints(`[{"name":"paths","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/dcim","name":"CircuitTerminationPaths"},"summary":"Return all CablePaths which traverse a given pass-through port.","response":"list:CablePath","errors":[404]}]}]`),
 		Handlers: map[string]api.Handler{
 			"github.com/inventory/inventory/ent/logic/dcim.CircuitTerminationPaths": logicdcim.CircuitTerminationPaths,
 		},

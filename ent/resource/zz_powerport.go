@@ -22,7 +22,7 @@ func init() {
 		Table:       "dcim_powerport",
 		Display:     "",
 		DisplayFunc: logicdcim.TemplateDisplay,
-		Endpoints:   endpoints(`[{"name":"trace","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/dcim","name":"TracePowerPort"},"summary":"Trace a complete cable path and return each segment as a three-tuple of (termination, cable, termination).","response":"list:object","errors":[404]}]}]`),
+		Endpoints:   endpoints(`[{"name":"trace","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/dcim","name":"TracePowerPort"},"summary":"Trace a complete cable path and return each segment as a three-tuple of (termination, cable, termination).","response":"list:CableTraceSegment","errors":[404]}]}]`),
 		Handlers: map[string]api.Handler{
 			"github.com/inventory/inventory/ent/logic/dcim.TracePowerPort": logicdcim.TracePowerPort,
 		},

@@ -22,7 +22,7 @@ func init() {
 		Table:       "dcim_rearport",
 		Display:     "",
 		DisplayFunc: logicdcim.TemplateDisplay,
-		Endpoints:   endpoints(`[{"name":"paths","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/dcim","name":"RearPortPaths"},"summary":"Return all CablePaths which traverse a given pass-through port.","response":"list:object","errors":[404]}]}]`),
+		Endpoints:   endpoints(`[{"name":"paths","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/dcim","name":"RearPortPaths"},"summary":"Return all CablePaths which traverse a given pass-through port.","response":"list:CablePath","errors":[404]}]}]`),
 		Handlers: map[string]api.Handler{
 			"github.com/inventory/inventory/ent/logic/dcim.RearPortPaths": logicdcim.RearPortPaths,
 		},

@@ -22,7 +22,7 @@ func init() {
 		Table:       "circuits_virtualcircuittermination",
 		Display:     "",
 		DisplayFunc: logiccircuits.VirtualCircuitTerminationDisplay,
-		Endpoints:   endpoints(`[{"name":"paths","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/circuits","name":"TerminationPaths"},"summary":"The cable paths that pass through the termination","response":"list:object","description":"A list of cable paths (a virtual circuit termination takes no cable: none).","errors":[404]}]}]`),
+		Endpoints:   endpoints(`[{"name":"paths","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/circuits","name":"TerminationPaths"},"summary":"The cable paths that pass through the termination","response":"list:CablePath","description":"A list of cable paths (a virtual circuit termination takes no cable: none).","errors":[404]}]}]`),
 		Handlers: map[string]api.Handler{
 			"github.com/inventory/inventory/ent/logic/circuits.TerminationPaths": logiccircuits.TerminationPaths,
 		},

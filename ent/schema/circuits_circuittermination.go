@@ -79,7 +79,7 @@ func (CircuitTermination) Hooks() []ent.Hook { return circuits.CircuitTerminatio
 func terminationPaths() api.Endpoint {
 	return api.Endpoint{Name: "paths", Detail: true, Ops: []api.Op{{
 		Method: "GET", Permission: "view", Func: api.Func(api.LogicPkg("circuits"), "TerminationPaths"),
-		Summary: "The cable paths that pass through the termination", Response: "list:object",
+		Summary: "The cable paths that pass through the termination", Response: "list:CablePath",
 		Description: "A list of cable paths (a virtual circuit termination takes no cable: none).", Errors: []int{404},
 	}}}
 }

@@ -94,7 +94,7 @@ func traceEndpoint(handler string) api.Endpoint {
 	return api.Endpoint{Name: "trace", Detail: true, Ops: []api.Op{{
 		Method: "GET", Permission: "view", Func: api.Func(api.LogicPkg("dcim"), handler),
 		Summary:  "Trace a complete cable path and return each segment as a three-tuple of (termination, cable, termination).",
-		Response: "list:object", Errors: []int{404},
+		Response: "list:CableTraceSegment", Errors: []int{404},
 	}}}
 }
 
@@ -104,6 +104,6 @@ func passThroughPaths(handler string) api.Endpoint {
 	return api.Endpoint{Name: "paths", Detail: true, Ops: []api.Op{{
 		Method: "GET", Permission: "view", Func: api.Func(api.LogicPkg("dcim"), handler),
 		Summary:  "Return all CablePaths which traverse a given pass-through port.",
-		Response: "list:object", Errors: []int{404},
+		Response: "list:CablePath", Errors: []int{404},
 	}}}
 }

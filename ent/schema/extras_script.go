@@ -70,7 +70,7 @@ func (Script) Annotations() []schema.Annotation {
 					Response: "ScriptModule", Status: 201, Errors: []int{400},
 					Description: "The stored module; its Script classes are listed under /api/extras/scripts/.",
 				}}, Shapes: []api.Shape{
-					{Name: "ScriptModuleRequest", Props: []api.Prop{{Name: "file", Type: "string"}}},
+					{Name: "ScriptModuleRequest", Props: []api.Prop{{Name: "file", Type: "file"}}},
 					{Name: "ScriptModule", Props: []api.Prop{{Name: "id", Type: "integer"}, {Name: "display", Type: "string"},
 						{Name: "file_path", Type: "string"}, {Name: "created", Type: "string"},
 						{Name: "last_updated", Type: "string", Nullable: true}}},

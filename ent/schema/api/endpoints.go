@@ -52,7 +52,10 @@ type Shape struct {
 // Prop is one property of a Shape; all are required unless Optional.
 type Prop struct {
 	Name string `json:"name"`
-	Type string `json:"type"` // "string", "integer", "boolean", "number", "object"
+	// Type is "string", "integer", "boolean", "number", "object", or
+	// "file": an uploaded file, a part of a multipart/form-data request
+	// or in JSON a base64 data URI (the document offers both).
+	Type string `json:"type"`
 	// Nullable properties may be null.
 	Nullable bool `json:"nullable,omitempty"`
 	// Optional properties may be absent.
