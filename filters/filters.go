@@ -134,6 +134,10 @@ type Options struct {
 	Dialect  string         // dialect.SQLite or dialect.Postgres, for the existence queries
 	Exec     Querier        // required by ForeignAttr, TreeAttr and tag filters; optional checks for *ID
 	Location *time.Location // zone of date/times given without offset; nil = UTC
+	// Cached, when set, keeps the related rows' lookups (a tag's or a
+	// tenant's slug to its ids) between requests: load runs on a miss.
+	// The caller's cache must drop them on every write (resource.Cache).
+	Cached func(key string, load func() (any, error)) (any, error)
 }
 
 // Unknown says what a parameter that names no filter (or a lookup the
@@ -698,26 +702,20 @@ func resolve(ctx context.Context, opt Options, table, column string, raw []strin
 			d = dialect.SQLite
 		}
 		query, qargs := sql.Dialect(d).Select("id", column).From(sql.Table(table)).Where(sql.In(column, args...)).Query()
-		rows, err := opt.Exec.QueryContext(ctx, query, qargs...)
+		load := func() (any, error) { return lookupIDs(ctx, opt.Exec, query, qargs) }
+		var (
+			v   any
+			err error
+		)
+		if opt.Cached != nil {
+			v, err = opt.Cached("resolve:"+query+fmt.Sprint(qargs), load)
+		} else {
+			v, err = load()
+		}
 		if err != nil {
 			return nil, err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			var key any
-			if err := rows.Scan(&id, &key); err != nil {
-				return nil, err
-			}
-			if b, ok := key.([]byte); ok {
-				key = string(b)
-			}
-			k := fmt.Sprint(key)
-			ids[k] = append(ids[k], id)
-		}
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+		ids = v.(map[string][]any)
 	}
 	out := make([]any, len(vals))
 	for i, v := range vals {
@@ -732,6 +730,30 @@ func resolve(ctx context.Context, opt Options, table, column string, raw []strin
 		}
 	}
 	return out, nil
+}
+
+// lookupIDs runs resolve's query: the ids of the rows per key value. The
+// map is never modified once returned (it may be cached).
+func lookupIDs(ctx context.Context, exec Querier, query string, args []any) (map[string][]any, error) {
+	rows, err := exec.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := map[string][]any{}
+	for rows.Next() {
+		var id int64
+		var key any
+		if err := rows.Scan(&id, &key); err != nil {
+			return nil, err
+		}
+		if b, ok := key.([]byte); ok {
+			key = string(b)
+		}
+		k := fmt.Sprint(key)
+		ids[k] = append(ids[k], id)
+	}
+	return ids, rows.Err()
 }
 
 // flat expands the per-value id lists of resolve.

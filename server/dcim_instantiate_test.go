@@ -45,10 +45,10 @@ func TestInstantiatePortsAndInterfaces(t *testing.T) {
 			e.Must(http.StatusCreated, "POST", tplPath("front-port"), map[string]any{"device_type": dt,
 				"name": "Front1", "type": "lc", "rear_ports": []any{map[string]any{"position": 1, "rear_port": rear, "rear_port_position": 2}}})
 
-			before := e.DB.Statements.Load()
+			before := e.Statements()
 			r := e.Must(http.StatusCreated, "POST", devPath, map[string]any{"name": fmt.Sprintf("sw-%d", n),
 				"device_type": dt, "role": w["r"], "site": w["s1"], "rack": w["r1"], "position": 10 + n/5, "face": "front"})
-			statements[n] = e.DB.Statements.Load() - before
+			statements[n] = e.Statements() - before
 			dev := id(r)
 
 			ifaces := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/interfaces/?device_id=%d&limit=100", dev), nil).Results()

@@ -75,10 +75,10 @@ func TestInstantiateDeviceComponents(t *testing.T) {
 					e.Must(http.StatusCreated, "POST", tplPath("inventory-item"), map[string]any{"device_type": dt,
 						"name": fmt.Sprintf("Fan %d", i), "parent": root})
 				}
-				before := e.DB.Statements.Load()
+				before := e.Statements()
 				r := e.Must(http.StatusCreated, "POST", devPath, map[string]any{"name": fmt.Sprintf("dev-%d", n),
 					"device_type": dt, "role": w["r"], "site": w["s1"]})
-				statements[n] = e.DB.Statements.Load() - before
+				statements[n] = e.Statements() - before
 				dev, req := id(r), r.Header.Get("X-Request-ID")
 
 				bays := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s?device_id=%d&ordering=name&limit=100", mbPath, dev), nil).Results()

@@ -61,7 +61,7 @@ func (s *Server) filterPreds(c *gin.Context, d *resource.Descriptor, detail bool
 		mode = filters.Ignore
 	}
 	res, err := d.Filters().Resolve(ctx, c.Request.URL.Query(), filters.Options{
-		Unknown: mode, Reserved: filters.Reserved, Dialect: s.db.Dialect, Exec: st.Q,
+		Unknown: mode, Reserved: filters.Reserved, Dialect: s.db.Dialect, Exec: st.Q, Cached: st.Cache.Load,
 	})
 	if err != nil {
 		return nil, err

@@ -58,9 +58,9 @@ func TestPagingDepth(t *testing.T) {
 		}
 
 		cost := func(q string) int64 {
-			before := e.DB.Queries.Load()
+			before := e.Statements()
 			e.Must(http.StatusOK, "GET", q, nil)
-			return e.DB.Queries.Load() - before
+			return e.Statements() - before
 		}
 		e.DB.Cache.Bump()
 		first := cost("/api/dcim/sites/?limit=2&" + url.Values{"q": {"site"}}.Encode())

@@ -497,7 +497,9 @@ func truncateRunes(s string, n int) string {
 // change-logged models, for the API, the CLI and the benchmarks alike.
 func Write(ctx context.Context, d *db.DB, actor Actor, fn func(ctx context.Context, tx *resource.Tx) error) error {
 	return d.InTx(ctx, func(etx *ent.Tx) error {
-		return fn(Track(ctx, etx, actor), &resource.Tx{Client: etx.Client(), Dialect: d.Dialect})
+		// Custom field definitions are read once per transaction, not per
+		// object written (resource.WithTransactionDefs).
+		return fn(resource.WithTransactionDefs(Track(ctx, etx, actor)), &resource.Tx{Client: etx.Client(), Dialect: d.Dialect})
 	})
 }
 

@@ -100,7 +100,7 @@ func bench(args []string) error {
 	}
 	defer cleanup()
 
-	d, err := db.Open(ctx, dsn, db.CountStatements())
+	d, err := db.Open(ctx, dsn)
 	if err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func bench(args []string) error {
 	}
 
 	l := newLoader("http://"+ln.Addr().String(), "Token "+token, o)
-	l.statements = func() int64 { return d.Queries.Load() + d.Statements.Load() }
+	l.statements = d.Statements.Load
 	return l.run(ctx, seed)
 }
 

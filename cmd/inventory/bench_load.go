@@ -70,9 +70,10 @@ func (r *benchResult) pct(p float64) time.Duration {
 type loader struct {
 	base, auth string
 	// statements is the number of SQL statements the server has sent so
-	// far (ent/db's counters: every read through the resource layer's
-	// store, every statement of the write client); "stmts" is its growth
-	// per request of a scenario.
+	// far (db.DB.Statements, counted at the database driver: every
+	// statement of every pool, background writes such as a token's
+	// last_used included); "stmts" is its growth per request of a
+	// scenario.
 	statements func() int64
 	o          *benchOptions
 	client     *http.Client

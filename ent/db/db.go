@@ -48,11 +48,8 @@ type DB struct {
 	Cache *resource.Cache
 	// dsn reopens the database (PostgreSQL's invalidation listener).
 	dsn string
-	// Queries counts the reads made through Store, for the query-count
-	// tests that guard against N+1 regressions.
-	Queries atomic.Int64
-	// Statements counts the statements of the write client when Open was
-	// given CountStatements, for the tests that guard batched writes.
+	// Statements counts every statement sent on this DB's pools, by
+	// anyone (count.go): the benchmark's statements per request.
 	Statements atomic.Int64
 
 	// migrateURL is the PostgreSQL URL as given, without the statement
@@ -65,7 +62,6 @@ type DB struct {
 type Option func(*options)
 
 type options struct {
-	countStatements  bool
 	statementTimeout time.Duration
 }
 
@@ -84,23 +80,6 @@ func StatementTimeout(d time.Duration) Option {
 	return func(o *options) { o.statementTimeout = d }
 }
 
-// CountStatements makes the write client count every statement it sends,
-// inside transactions too (DB.Statements). It costs a little formatting
-// per statement, so only tests ask for it.
-func CountStatements() Option { return func(o *options) { o.countStatements = true } }
-
-// writer is the write client's driver, counting statements if asked.
-func writer(drv dialect.Driver, o options, n *atomic.Int64) dialect.Driver {
-	if !o.countStatements {
-		return drv
-	}
-	return dialect.DebugWithContext(drv, func(_ context.Context, a ...any) {
-		if s, ok := a[0].(string); ok && (strings.Contains(s, ".Exec") || strings.Contains(s, ".Query")) {
-			n.Add(1)
-		}
-	})
-}
-
 // Open opens url: "postgres://..." or "postgresql://..." for PostgreSQL;
 // anything else is a SQLite file path (optionally "sqlite://path" or
 // "file:path"), created with its directory when missing.
@@ -115,7 +94,7 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*DB, error) {
 		if err != nil {
 			return nil, err
 		}
-		w, err := stdsql.Open("pgx", serving)
+		w, err := openCounted("pgx", serving, &d.Statements)
 		if err != nil {
 			return nil, err
 		}
@@ -129,7 +108,7 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*DB, error) {
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 		}
 		// Writes notify the other replicas' caches (replicas.go).
-		c := ent.NewClient(ent.Driver(writer(notify.Driver(entsql.OpenDB(dialect.Postgres, w)), o, &d.Statements)))
+		c := ent.NewClient(ent.Driver(notify.Driver(entsql.OpenDB(dialect.Postgres, w))))
 		d.dsn = rawURL
 		d.Client, d.ReadClient, d.Read, d.Write, d.Dialect = c, c, w, w, dialect.Postgres
 		return withCache(d), nil
@@ -154,7 +133,7 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*DB, error) {
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate")
 	dsn := "file:" + path + "?" + q.Encode()
-	w, err := stdsql.Open(filters.SQLiteDriver, dsn)
+	w, err := openCounted(filters.SQLiteDriver, dsn, &d.Statements)
 	if err != nil {
 		return nil, err
 	}
@@ -165,14 +144,14 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*DB, error) {
 	}
 	q.Set("_txlock", "deferred")
 	q.Set("_query_only", "1")
-	r, err := stdsql.Open(filters.SQLiteDriver, "file:"+path+"?"+q.Encode())
+	r, err := openCounted(filters.SQLiteDriver, "file:"+path+"?"+q.Encode(), &d.Statements)
 	if err != nil {
 		w.Close()
 		return nil, err
 	}
 	r.SetMaxOpenConns(8)
 	r.SetMaxIdleConns(8)
-	d.Client = ent.NewClient(ent.Driver(writer(entsql.OpenDB(dialect.SQLite, w), o, &d.Statements)))
+	d.Client = ent.NewClient(ent.Driver(entsql.OpenDB(dialect.SQLite, w)))
 	d.ReadClient = ent.NewClient(ent.Driver(entsql.OpenDB(dialect.SQLite, r)))
 	d.Read, d.Write, d.Dialect = r, w, dialect.SQLite
 	return withCache(d), nil
@@ -248,7 +227,7 @@ func (d *DB) Migrate(ctx context.Context) error {
 		// Without the serving pool's statement timeout; the steps below
 		// are schema changes and raw SQL, which need none of the
 		// client's hooks.
-		conn, err := stdsql.Open("pgx", d.migrateURL)
+		conn, err := openCounted("pgx", d.migrateURL, &d.Statements)
 		if err != nil {
 			return err
 		}
@@ -284,17 +263,7 @@ func (d *DB) Migrate(ctx context.Context) error {
 
 // Store is the read side as the resource layer sees it.
 func (d *DB) Store() resource.Store {
-	return resource.Store{Dialect: d.Dialect, Q: counting{d.Read, &d.Queries}, Cache: d.Cache}
-}
-
-type counting struct {
-	q *stdsql.DB
-	n *atomic.Int64
-}
-
-func (c counting) QueryContext(ctx context.Context, query string, args ...any) (*stdsql.Rows, error) {
-	c.n.Add(1)
-	return c.q.QueryContext(ctx, query, args...)
+	return resource.Store{Dialect: d.Dialect, Q: d.Read, Cache: d.Cache}
 }
 
 // InTx runs fn in one transaction: committed when fn returns nil, rolled

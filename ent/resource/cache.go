@@ -108,3 +108,17 @@ func (c *Cache) Gen() uint64 {
 	}
 	return c.gen.Load()
 }
+
+// Load returns the value cached under key, or computes it with load and
+// caches it (unless a write raced with load; errors are not cached).
+func (c *Cache) Load(key string, load func() (any, error)) (any, error) {
+	if v, ok := c.Get(key); ok {
+		return v, nil
+	}
+	gen := c.Gen()
+	v, err := load()
+	if err == nil {
+		c.Put(key, gen, v)
+	}
+	return v, err
+}

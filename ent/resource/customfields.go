@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/inventory/inventory/ent/logic/choicesets"
@@ -42,6 +43,11 @@ func (def *CustomFieldDef) hasChoice(s string) bool {
 // CustomFieldsFor returns the custom fields assigned to content type ct, in
 // NetBox's order (group name, weight, name).
 func CustomFieldsFor(ctx context.Context, st Store, ct string) ([]CustomFieldDef, error) {
+	if st.Cache == nil {
+		if m, ok := ctx.Value(defsKey{}).(*defsMemo); ok {
+			return m.get(ctx, st, ct)
+		}
+	}
 	if v, ok := st.Cache.Get("cf:" + ct); ok {
 		return v.([]CustomFieldDef), nil
 	}
@@ -49,6 +55,57 @@ func CustomFieldsFor(ctx context.Context, st Store, ct string) ([]CustomFieldDef
 	defs, err := customFieldsFor(ctx, st, ct)
 	if err == nil {
 		st.Cache.Put("cf:"+ct, gen, defs)
+	}
+	return defs, err
+}
+
+// defsMemo keeps the custom field definitions read in one write
+// transaction (WithTransactionDefs), per content type.
+type defsMemo struct {
+	mu sync.Mutex
+	m  map[string][]CustomFieldDef
+}
+
+type defsKey struct{}
+
+// WithTransactionDefs returns the context of a write transaction in which
+// custom field definitions are read once per content type rather than
+// once per object: a bulk write validates every object against them, and
+// the change log renders each before and after. Reads inside a
+// transaction cannot use the process's cache (they must see the
+// transaction's own writes), so a write of a custom field or choice set
+// through the resource layer (Create, Update, Delete) drops what was read.
+func WithTransactionDefs(ctx context.Context) context.Context {
+	return context.WithValue(ctx, defsKey{}, &defsMemo{})
+}
+
+// wroteDefs notes a write of d's objects in ctx's transaction.
+func wroteDefs(ctx context.Context, d *Descriptor) {
+	switch d.ContentType() {
+	case "extras.customfield", "extras.customfieldchoiceset":
+		if m, ok := ctx.Value(defsKey{}).(*defsMemo); ok {
+			m.mu.Lock()
+			m.m = nil
+			m.mu.Unlock()
+		}
+	}
+}
+
+func (m *defsMemo) get(ctx context.Context, st Store, ct string) ([]CustomFieldDef, error) {
+	m.mu.Lock()
+	defs, ok := m.m[ct]
+	m.mu.Unlock()
+	if ok {
+		return defs, nil
+	}
+	defs, err := customFieldsFor(ctx, st, ct)
+	if err == nil {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if m.m == nil {
+			m.m = map[string][]CustomFieldDef{}
+		}
+		m.m[ct] = defs
 	}
 	return defs, err
 }

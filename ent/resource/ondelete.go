@@ -45,6 +45,7 @@ func (d *Descriptor) Delete(ctx context.Context, tx *Tx, ids []int, ins ...Input
 	if len(ids) == 0 {
 		return nil
 	}
+	wroteDefs(ctx, d)
 	for _, in := range ins {
 		if _, err := in.Message(); err != nil {
 			return err

@@ -332,6 +332,7 @@ func (d *Descriptor) decodeGeneric(ctx context.Context, tx *Tx, in Input, existi
 // Create validates and inserts one object, returning its id.
 func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (_ int, err error) {
 	defer func() { err = d.inOrder(err) }()
+	wroteDefs(ctx, d)
 	if d.ReadOnlyAPI {
 		return 0, &DetailError{Status: 405, Detail: `Method "POST" not allowed.`}
 	}
@@ -372,6 +373,7 @@ func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (_ int, err e
 // Update validates and applies a PUT (partial=false) or PATCH to existing.
 func (d *Descriptor) Update(ctx context.Context, tx *Tx, existing *Row, in Input, partial bool) (err error) {
 	defer func() { err = d.inOrder(err) }()
+	wroteDefs(ctx, d)
 	ch, err := d.decode(ctx, tx, in, existing, partial)
 	if err != nil {
 		return err

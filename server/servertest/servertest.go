@@ -77,7 +77,22 @@ type Env struct {
 
 	// live is shared by the copies Anonymous and WithToken make.
 	live *liveServer
+	// stmts counts the SQL statements of the requests Do sent (shared by
+	// the copies too): see Statements.
+	stmts *db.Counter
 }
+
+// Statements is the number of SQL statements the requests sent through Do
+// (by this Env and its copies) have made so far, counted at the database
+// driver (db.CountingStatements): every statement a request runs under
+// its own context, and none of what runs beside it (a token's background
+// last_used write, another test's requests). The query-count tests take
+// the difference around one request.
+func (e *Env) Statements() int64 { return e.stmts.Load() }
+
+// Record runs fn and returns the statements its requests through Do made,
+// in order (see Statements).
+func (e *Env) Record(fn func()) []string { return e.stmts.Record(fn) }
 
 // New opens a fresh database of kind "sqlite" or "postgres": a copy of a
 // migrated template (template.go).
@@ -93,7 +108,7 @@ func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
 	default:
 		t.Fatalf("unknown database %q", kind)
 	}
-	d, err := db.Open(ctx, dsn, db.CountStatements())
+	d, err := db.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +132,7 @@ func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
 	if err := s.CreateSuperuser(ctx, "admin", "admin", "admin@example.com", Token, false); err != nil {
 		t.Fatal(err)
 	}
-	return &Env{T: t, DB: d, Server: s, Config: cfg, Handler: guard(t, s.Handler()), DSN: dsn, token: "Token " + Token, live: &liveServer{}}
+	return &Env{T: t, DB: d, Server: s, Config: cfg, Handler: guard(t, s.Handler()), DSN: dsn, token: "Token " + Token, live: &liveServer{}, stmts: new(db.Counter)}
 }
 
 type liveServer struct {
@@ -210,6 +225,7 @@ func (e *Env) Do(method, path string, body any, headers ...string) *Response {
 		rd = bytes.NewReader(raw)
 	}
 	req := httptest.NewRequest(method, "http://inventory.test"+path, rd)
+	req = req.WithContext(db.CountingStatements(req.Context(), e.stmts))
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -235,7 +251,7 @@ func (e *Env) Must(want int, method, path string, body any, headers ...string) *
 	return r
 }
 
-// Cost is the number of read queries (DB.Queries) a GET of path makes as
+// Cost is the number of SQL statements (Statements) a GET of path makes as
 // this Env's caller, for the tests that guard against N+1 loads. The read
 // cache is emptied first, so that the request's own reads are counted,
 // not what earlier requests left cached. The answer must be a 200.
@@ -250,9 +266,9 @@ func (e *Env) Cost(path string) int64 {
 func (e *Env) CostOf(path string) (int64, *Response) {
 	e.T.Helper()
 	e.DB.Cache.Bump()
-	before := e.DB.Queries.Load()
+	before := e.Statements()
 	r := e.Must(http.StatusOK, "GET", path, nil)
-	return e.DB.Queries.Load() - before, r
+	return e.Statements() - before, r
 }
 
 // NewUser creates a user who is not a superuser (as the admin, through the
