@@ -311,3 +311,73 @@ func TestCableLinkPeersQueries(t *testing.T) {
 		}
 	})
 }
+
+// maxStatementsPerCable bounds what one more cable of a bulk create costs
+// (interface to interface): the cable and its lookup, per end its
+// termination, the interface's snapshot (its row, many-to-many lists and
+// tags) and its cable columns, and a share of the batched path writes.
+// Paths are traced once for the whole request (api.Postpone), so nothing
+// here grows with the request's size.
+const maxStatementsPerCable = 14
+
+// TestCableBulkCreate creates cables between fresh interfaces in bulk
+// requests of 2 and of 10: every interface shows its peer as link peer
+// and connected endpoint and has its update record, and the tenth cable
+// costs no more statements than the second.
+func TestCableBulkCreate(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		ids := cablesWorld(t, e)
+		ifaces := func(dev string, n int, prefix string) []int {
+			var body []any
+			for i := range n {
+				body = append(body, map[string]any{"device": ids[dev], "name": fmt.Sprintf("%s%d", prefix, i), "type": "1000base-t"})
+			}
+			var out []int
+			for _, o := range e.Must(http.StatusCreated, "POST", compPath("interfaces"), body).JSON().([]any) {
+				out = append(out, int(o.(map[string]any)["id"].(float64)))
+			}
+			return out
+		}
+		bulk := func(n int, prefix string) (int64, string, []int, []int) {
+			a, b := ifaces("d1", n, prefix), ifaces("d2", n, prefix)
+			var body []any
+			for i := range n {
+				body = append(body, map[string]any{
+					"a_terminations": []any{map[string]any{"object_type": "dcim.interface", "object_id": a[i]}},
+					"b_terminations": []any{map[string]any{"object_type": "dcim.interface", "object_id": b[i]}},
+				})
+			}
+			before := e.Statements()
+			r := e.Must(http.StatusCreated, "POST", "/api/dcim/cables/", body)
+			return e.Statements() - before, r.Header.Get("X-Request-ID"), a, b
+		}
+		two, _, _, _ := bulk(2, "two")
+		ten, reqID, a, b := bulk(10, "ten")
+		t.Logf("bulk cables: %d statements for 2, %d for 10", two, ten)
+		if per := (ten - two) / 8; per > maxStatementsPerCable || ten-two < 0 {
+			t.Errorf("bulk cables: %d statements for 2, %d for 10: %d per cable, want at most %d", two, ten, per, maxStatementsPerCable)
+		}
+		for i := range a {
+			for _, c := range [][2]int{{a[i], b[i]}, {b[i], a[i]}} {
+				o := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", compPath("interfaces"), c[0]), nil).Object()
+				peers, _ := o["link_peers"].([]any)
+				eps, _ := o["connected_endpoints"].([]any)
+				if len(peers) != 1 || len(eps) != 1 || o["connected_endpoints_reachable"] != true ||
+					int(eps[0].(map[string]any)["id"].(float64)) != c[1] || int(peers[0].(map[string]any)["id"].(float64)) != c[1] {
+					t.Errorf("interface %d: link_peers %v, connected_endpoints %v (reachable %v), want interface %d",
+						c[0], o["link_peers"], o["connected_endpoints"], o["connected_endpoints_reachable"], c[1])
+				}
+			}
+		}
+		recs := recordsOf(t, e, reqID)
+		updated := 0
+		for _, r := range recs {
+			if strings.HasPrefix(r, "update dcim.interface") {
+				updated++
+			}
+		}
+		if updated != 20 || len(recs) != 10+20+20 {
+			t.Errorf("bulk cables: %d records, %d interface updates, want 50 and 20: %v", len(recs), updated, recs)
+		}
+	})
+}

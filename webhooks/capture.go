@@ -116,7 +116,10 @@ func Track(ctx context.Context, tx *ent.Tx, actor Actor) context.Context {
 		})
 	})
 	ctx = context.WithValue(ctx, changesetKey{}, cs)
-	return api.WithToucher(api.WithCreator(api.WithSaver(ctx, cs.saving), cs.creating), cs.touching)
+	ctx = api.WithSaver(ctx, cs.saving)
+	ctx = api.WithRemover(ctx, cs.removing)
+	ctx = api.WithCreator(ctx, cs.creating)
+	return api.WithToucher(ctx, cs.touching)
 }
 
 // touching records rows whose representation changed without their
@@ -127,14 +130,14 @@ func (cs *changeset) touching(ctx context.Context, m ent.Mutation, contentType s
 	if d == nil || !d.Logged || !ok {
 		return nil
 	}
-	if err := cs.capture(ctx, resource.Store{Dialect: mc.DriverDialect(), Q: mc.Client()}, d, ids, "", false); err != nil {
+	if err := cs.snapshot(ctx, resource.Store{Dialect: mc.DriverDialect(), Q: mc.Client()}, d, ids); err != nil {
 		return err
 	}
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	for _, id := range ids {
 		if e := cs.objs[objKey{d.ContentType(), id}]; e != nil {
-			e.touched = true
+			e.touched, e.implicit = true, false
 		}
 	}
 	return nil
@@ -152,9 +155,20 @@ func (cs *changeset) creating(_ context.Context, _ ent.Mutation, contentType str
 	return nil
 }
 
-// saving captures rows a hook rewrites as NetBox's save() would (api.Saving):
-// those that changed get an update record at commit.
+// saving snapshots rows a hook rewrites as NetBox's save() would
+// (api.Saving): those that changed get an update record at commit.
 func (cs *changeset) saving(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
+	d := resource.ByContentType(contentType)
+	mc, ok := m.(mutationClient)
+	if d == nil || !d.Logged || !ok {
+		return nil
+	}
+	return cs.snapshot(ctx, resource.Store{Dialect: mc.DriverDialect(), Q: mc.Client()}, d, ids)
+}
+
+// removing captures rows a hook deletes with SQL (api.Removing): their
+// last state and representation make their delete record and event.
+func (cs *changeset) removing(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
 	d := resource.ByContentType(contentType)
 	mc, ok := m.(mutationClient)
 	if d == nil || !d.Logged || !ok {
@@ -299,6 +313,46 @@ func (cs *changeset) capture(ctx context.Context, st resource.Store, d *resource
 		e.lastSnap, e.lastData, e.lastRepr = snaps[r.ID], page.JSON(r), d.DisplayOf(r)
 		if msg != "" && !implicit {
 			e.message = msg
+		}
+	}
+	return nil
+}
+
+// snapshot takes the pre-change snapshot of rows a hook is about to
+// rewrite (api.Saving, api.Touching) and that the transaction has not
+// captured yet: only the columns and many-to-many lists an update record
+// compares, not the full representation a delete event carries (an
+// object deleted later in the transaction is captured in full by its
+// delete). A row seen before keeps its first snapshot, so a bulk write
+// that touches each row twice (a cable's end, then its path) reads it
+// once.
+func (cs *changeset) snapshot(ctx context.Context, st resource.Store, d *resource.Descriptor, ids []int) error {
+	cs.mu.Lock()
+	var fresh []int
+	for _, id := range ids {
+		if e := cs.objs[objKey{d.ContentType(), id}]; e == nil || !e.captured {
+			fresh = append(fresh, id)
+		}
+	}
+	cs.mu.Unlock()
+	if len(fresh) == 0 {
+		return nil
+	}
+	rows, err := d.GetMany(ctx, st, fresh)
+	if err != nil {
+		return err
+	}
+	snaps, err := d.SnapshotsOf(ctx, st, rows)
+	if err != nil {
+		return err
+	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	for _, r := range rows {
+		e := cs.get(d, r.ID)
+		if !e.captured {
+			e.pre, e.captured, e.implicit = snaps[r.ID], true, true
+			e.lastSnap, e.lastRepr = snaps[r.ID], d.DisplayOf(r)
 		}
 	}
 	return nil
@@ -498,8 +552,14 @@ func truncateRunes(s string, n int) string {
 func Write(ctx context.Context, d *db.DB, actor Actor, fn func(ctx context.Context, tx *resource.Tx) error) error {
 	return d.InTx(ctx, func(etx *ent.Tx) error {
 		// Custom field definitions are read once per transaction, not per
-		// object written (resource.WithTransactionDefs).
-		return fn(resource.WithTransactionDefs(Track(ctx, etx, actor)), &resource.Tx{Client: etx.Client(), Dialect: d.Dialect})
+		// object written (resource.WithTransactionDefs); hooks may leave
+		// work for the end of the write (api.Postpone: paths traced once
+		// for a bulk request's cables).
+		ctx := api.WithPostponed(resource.WithTransactionDefs(Track(ctx, etx, actor)))
+		if err := fn(ctx, &resource.Tx{Client: etx.Client(), Dialect: d.Dialect}); err != nil {
+			return err
+		}
+		return api.RunPostponed(ctx)
 	})
 }
 

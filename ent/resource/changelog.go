@@ -271,6 +271,26 @@ func (d *Descriptor) Snapshots(ctx context.Context, st Store, rows []*Row, page 
 	return out, nil
 }
 
+// SnapshotsOf is Snapshots for rows whose representation is not loaded:
+// it reads only the many-to-many lists the snapshots hold (the change
+// capture's snapshot of a row a hook is about to rewrite).
+func (d *Descriptor) SnapshotsOf(ctx context.Context, st Store, rows []*Row) (map[int]json.RawMessage, error) {
+	p := &Page{d: d, st: st, nested: true}
+	ids := make([]int, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	for _, f := range d.Fields {
+		if f.Kind != KindM2M || f.Join == "" || f.Inverse || len(ids) == 0 {
+			continue
+		}
+		if err := p.loadM2M(ctx, f, ids); err != nil {
+			return nil, err
+		}
+	}
+	return d.Snapshots(ctx, st, rows, p)
+}
+
 // appendSnapshotValue renders a value as Django's JSON encoder does:
 // datetimes with milliseconds and Z, decimals as strings.
 func appendSnapshotValue(b []byte, v any) []byte {

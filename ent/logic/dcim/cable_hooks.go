@@ -411,7 +411,7 @@ func removeTerminations(ctx context.Context, m rawsql.Mutation, cable int, end s
 			n, _ := rawsql.IntOf(r["id"])
 			tids = append(tids, n)
 		}
-		if err := api.Saving(ctx, m, "dcim.cabletermination", tids); err != nil {
+		if err := api.Removing(ctx, m, "dcim.cabletermination", tids); err != nil {
 			return err
 		}
 		if len(tids) > 0 {

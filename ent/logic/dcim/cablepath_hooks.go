@@ -17,7 +17,49 @@ import (
 // and after cabled objects went; the port mapping hooks after mappings
 // changed. Each endpoint whose connection changed gets an update record
 // and event, as the connection is part of what it shows.
+//
+// Within a write that postpones work (api.Postpone) the tracing waits for
+// the end of the write, and then runs once for everything the write's
+// hooks named: a bulk request's cables are traced in one batch. What it
+// reads is the write's final state, which is what the traces of each
+// change in turn would have left.
 func Retrace(ctx context.Context, m rawsql.Mutation, cables []int, nodes []Node) error {
+	if r, ok := api.Postpone(ctx, retraceKey{}, func() *retrace { return &retrace{m: m, seen: map[Node]bool{}} }); ok {
+		r.add(cables, nodes)
+		return nil
+	}
+	return retraceNow(ctx, m, cables, nodes)
+}
+
+type retraceKey struct{}
+
+// retrace is a write's postponed Retrace: the cables and nodes its hooks
+// named, each once.
+type retrace struct {
+	m      rawsql.Mutation
+	cables []int
+	nodes  []Node
+	seen   map[Node]bool
+}
+
+func (r *retrace) add(cables []int, nodes []Node) {
+	for _, id := range cables {
+		if n := (Node{CTCable, id}); !r.seen[n] {
+			r.seen[n] = true
+			r.cables = append(r.cables, id)
+		}
+	}
+	for _, n := range nodes {
+		if !r.seen[n] {
+			r.seen[n] = true
+			r.nodes = append(r.nodes, n)
+		}
+	}
+}
+
+func (r *retrace) Run(ctx context.Context) error { return retraceNow(ctx, r.m, r.cables, r.nodes) }
+
+func retraceNow(ctx context.Context, m rawsql.Mutation, cables []int, nodes []Node) error {
 	changed, err := RetracePaths(ctx, m, rawsql.Postgres(m), cables, nodes)
 	if err != nil {
 		return err

@@ -348,7 +348,7 @@ func RetracePaths(ctx context.Context, q DB, pg bool, cables []int, nodes []Node
 	if len(all) == 0 {
 		return nil, nil
 	}
-	g := NewGraph(q, pg)
+	g := newMemoGraph(NewGraph(q, pg))
 	// The cables' ends now: paths through them (a path that ended at a
 	// pass-through port just cabled) are traced again too.
 	var ends []Node
@@ -424,8 +424,11 @@ func RetracePaths(ctx context.Context, q DB, pg bool, cables []int, nodes []Node
 	if err := deletePaths(ctx, q, pg, stale, cands); err != nil {
 		return nil, err
 	}
-	// The origins now, grouped by the cable end they are on.
-	terms, err := g.Terms(ctx, cands)
+	// The origins now, grouped by the cable end they are on; their
+	// cables and the objects on those cables' other ends are read for all
+	// of them at once (the first hop of every trace, and the whole of an
+	// endpoint-to-endpoint one).
+	terms, err := g.prefetch(ctx, cands)
 	if err != nil {
 		return nil, err
 	}
@@ -448,6 +451,7 @@ func RetracePaths(ctx context.Context, q DB, pg bool, cables []int, nodes []Node
 		groups[k] = append(groups[k], n)
 	}
 	after := map[Node]*Path{}
+	var traced []*Path
 	for _, k := range keys {
 		// All the endpoints on that end, not only the candidates.
 		origins := groups[k]
@@ -458,12 +462,13 @@ func RetracePaths(ctx context.Context, q DB, pg bool, cables []int, nodes []Node
 		if p == nil {
 			continue
 		}
-		if err := savePath(ctx, q, pg, p); err != nil {
-			return nil, err
-		}
+		traced = append(traced, p)
 		for _, n := range origins {
 			after[n] = p
 		}
+	}
+	if err := savePaths(ctx, q, pg, traced); err != nil {
+		return nil, err
 	}
 	var changed []Node
 	for _, n := range cands {
@@ -549,8 +554,113 @@ func deletePaths(ctx context.Context, q DB, pg bool, ids []int, cands []Node) er
 	})
 }
 
-// savePath stores a path, its nodes, and points its origins at it.
-func savePath(ctx context.Context, q DB, pg bool, p *Path) error {
+// savePaths stores paths, their nodes, and points their origins at
+// them, in a fixed number of statements per chunk of paths: one INSERT
+// of the paths (their ids matched back by their first origin, which no
+// two paths share, as RETURNING's order is not promised), one of their
+// nodes, and one UPDATE per endpoint type.
+func savePaths(ctx context.Context, q DB, pg bool, paths []*Path) error {
+	const perInsert = rawsql.ChunkSize / 4
+	for len(paths) > 0 {
+		chunk := paths[:min(len(paths), perInsert)]
+		paths = paths[len(chunk):]
+		a := &rawsql.Args{PG: pg}
+		vals := make([]string, len(chunk))
+		byOrigin := make(map[Node]*Path, len(chunk))
+		for i, p := range chunk {
+			raw, err := json.Marshal(p.steps())
+			if err != nil {
+				return err
+			}
+			val := a.P(string(raw))
+			if pg {
+				val += "::jsonb"
+			}
+			vals[i] = `(` + val + `, ` + a.P(p.IsActive) + `, ` + a.P(p.IsComplete) + `, ` + a.P(p.IsSplit) + `)`
+			byOrigin[p.Origins()[0]] = p
+		}
+		rows, err := rawsql.Rows(ctx, q, `INSERT INTO dcim_cablepath (path, is_active, is_complete, is_split) VALUES `+
+			strings.Join(vals, ", ")+` RETURNING id, path`, a)
+		if err != nil {
+			return err
+		}
+		ids := make(map[*Path]int, len(chunk))
+		for _, r := range rows {
+			id, _ := rawsql.IntOf(r["id"])
+			var steps [][]string
+			if err := json.Unmarshal([]byte(rawsql.StringOf(r["path"])), &steps); err != nil {
+				return fmt.Errorf("stored path %d: %w", id, err)
+			}
+			if len(steps) == 0 || len(steps[0]) == 0 {
+				return fmt.Errorf("stored path %d has no origin", id)
+			}
+			origin, err := ParseNode(steps[0][0])
+			if err != nil {
+				return err
+			}
+			if p := byOrigin[origin]; p != nil {
+				ids[p] = id
+			}
+		}
+		if len(ids) != len(chunk) {
+			return fmt.Errorf("stored %d paths, matched %d", len(chunk), len(ids))
+		}
+		var nodes [][3]any
+		origins := map[string][][2]int{} // endpoint type → (endpoint, path)
+		var types []string
+		for _, p := range chunk {
+			for _, n := range p.Nodes() {
+				nodes = append(nodes, [3]any{ids[p], n.Type, n.ID})
+			}
+			for _, n := range p.Origins() {
+				if origins[n.Type] == nil {
+					types = append(types, n.Type)
+				}
+				origins[n.Type] = append(origins[n.Type], [2]int{n.ID, ids[p]})
+			}
+		}
+		for len(nodes) > 0 {
+			n := min(len(nodes), rawsql.ChunkSize/3)
+			a := &rawsql.Args{PG: pg}
+			vals := make([]string, n)
+			for i, node := range nodes[:n] {
+				vals[i] = `(` + a.P(node[0]) + `, ` + a.P(node[1]) + `, ` + a.P(node[2]) + `)`
+			}
+			if err := rawsql.Exec(ctx, q, `INSERT INTO dcim_cablepath_node (path_id, node_type, node_id) VALUES `+
+				strings.Join(vals, ", "), a); err != nil {
+				return err
+			}
+			nodes = nodes[n:]
+		}
+		for _, ct := range types {
+			pairs := origins[ct]
+			for len(pairs) > 0 {
+				n := min(len(pairs), rawsql.ChunkSize/3)
+				a := &rawsql.Args{PG: pg}
+				// Placeholders in the order the text binds them: the
+				// WHENs, then the IN list.
+				var when strings.Builder
+				eps := make([]int, n)
+				for i, pr := range pairs[:n] {
+					when.WriteString(` WHEN ` + a.P(pr[0]) + ` THEN ` + a.P(pr[1]))
+					if pg {
+						when.WriteString("::bigint")
+					}
+					eps[i] = pr[0]
+				}
+				if err := rawsql.Exec(ctx, q, `UPDATE `+tableOf(ct)+` SET _path_id = CASE id`+when.String()+
+					` END WHERE id IN (`+rawsql.In(a, eps)+`)`, a); err != nil {
+					return err
+				}
+				pairs = pairs[n:]
+			}
+		}
+	}
+	return nil
+}
+
+// steps is the path as stored: each step's nodes as strings.
+func (p *Path) steps() [][]string {
 	steps := make([][]string, len(p.Path))
 	for i, step := range p.Path {
 		steps[i] = make([]string, len(step))
@@ -558,41 +668,103 @@ func savePath(ctx context.Context, q DB, pg bool, p *Path) error {
 			steps[i][j] = n.String()
 		}
 	}
-	raw, err := json.Marshal(steps)
+	return steps
+}
+
+// memoGraph remembers the objects and cables a Graph read, for the
+// traces of one retrace: a trace asks again for what an earlier one read
+// (the far end of a cable is the origin of the path back), and prefetch
+// reads the first hop of every trace at once.
+type memoGraph struct {
+	Graph
+	terms  map[Node]Term
+	read   map[Node]bool // asked for, found or not
+	cables map[int]Cable
+	gone   map[int]bool
+}
+
+func newMemoGraph(g Graph) *memoGraph {
+	return &memoGraph{Graph: g, terms: map[Node]Term{}, read: map[Node]bool{}, cables: map[int]Cable{}, gone: map[int]bool{}}
+}
+
+func (m *memoGraph) Terms(ctx context.Context, nodes []Node) (map[Node]Term, error) {
+	var missing []Node
+	for _, n := range nodes {
+		if !m.read[n] {
+			m.read[n] = true
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		got, err := m.Graph.Terms(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		for n, t := range got {
+			m.terms[n] = t
+		}
+	}
+	out := make(map[Node]Term, len(nodes))
+	for _, n := range nodes {
+		if t, ok := m.terms[n]; ok {
+			out[n] = t
+		}
+	}
+	return out, nil
+}
+
+func (m *memoGraph) Cables(ctx context.Context, ids []int) (map[int]Cable, error) {
+	var missing []int
+	for _, id := range ids {
+		if _, ok := m.cables[id]; !ok && !m.gone[id] {
+			m.gone[id] = true // until read
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 {
+		got, err := m.Graph.Cables(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		for id, c := range got {
+			m.cables[id] = c
+			delete(m.gone, id)
+		}
+	}
+	out := make(map[int]Cable, len(ids))
+	for _, id := range ids {
+		if c, ok := m.cables[id]; ok {
+			out[id] = c
+		}
+	}
+	return out, nil
+}
+
+// prefetch reads nodes, their cables and the objects on those cables,
+// and returns the nodes' Terms.
+func (m *memoGraph) prefetch(ctx context.Context, nodes []Node) (map[Node]Term, error) {
+	terms, err := m.Terms(ctx, nodes)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	a := &rawsql.Args{PG: pg}
-	val := a.P(string(raw))
-	if pg {
-		val += "::jsonb"
+	var ids []int
+	seen := map[int]bool{}
+	for _, n := range nodes {
+		if t, ok := terms[n]; ok && t.Cable != 0 && !seen[t.Cable] {
+			seen[t.Cable] = true
+			ids = append(ids, t.Cable)
+		}
 	}
-	id, err := rawsql.Int(ctx, q, `INSERT INTO dcim_cablepath (path, is_active, is_complete, is_split) VALUES (`+val+`, `+
-		a.P(p.IsActive)+`, `+a.P(p.IsComplete)+`, `+a.P(p.IsSplit)+`) RETURNING id`, a)
+	cables, err := m.Cables(ctx, ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	nodes := p.Nodes()
-	for len(nodes) > 0 {
-		n := min(len(nodes), rawsql.ChunkSize/3)
-		a := &rawsql.Args{PG: pg}
-		vals := make([]string, n)
-		for i, node := range nodes[:n] {
-			vals[i] = `(` + a.P(id) + `, ` + a.P(node.Type) + `, ` + a.P(node.ID) + `)`
-		}
-		if err := rawsql.Exec(ctx, q, `INSERT INTO dcim_cablepath_node (path_id, node_type, node_id) VALUES `+
-			strings.Join(vals, ", "), a); err != nil {
-			return err
-		}
-		nodes = nodes[n:]
+	var far []Node
+	for _, id := range ids {
+		far = append(append(far, cables[id].A...), cables[id].B...)
 	}
-	_, byType := groupByType(p.Origins())
-	for ct, ids := range byType {
-		a := &rawsql.Args{PG: pg}
-		if err := rawsql.Exec(ctx, q, `UPDATE `+tableOf(ct)+` SET _path_id = `+a.P(id)+` WHERE id IN (`+
-			rawsql.In(a, ids)+`)`, a); err != nil {
-			return err
-		}
+	if _, err := m.Terms(ctx, far); err != nil {
+		return nil, err
 	}
-	return nil
+	return terms, nil
 }

@@ -13,8 +13,11 @@ import (
 // fixed number of statements; before they do, they name the rows with
 // Saving, and the change capture (package webhooks, through WithSaver)
 // snapshots them so that the rows that changed get an update record and
-// event as NetBox's save() would give them. Handlers that use a queryset's
-// update() (NetBox's placement signals) write no records, and call nothing.
+// event as NetBox's save() would give them. Rows a hook deletes with SQL
+// (a cable's terminations) are named with Removing instead: their full
+// representation is kept for the delete event. Handlers that use a
+// queryset's update() (NetBox's placement signals) write no records, and
+// call nothing.
 
 // Saver snapshots the rows ids of the model contentType before a hook
 // rewrites them on m's connection.
@@ -32,6 +35,27 @@ func WithSaver(ctx context.Context, s Saver) context.Context {
 // alone) it does nothing.
 func Saving(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
 	if s, _ := ctx.Value(saverKey{}).(Saver); s != nil && len(ids) > 0 {
+		return s(ctx, m, contentType, ids)
+	}
+	return nil
+}
+
+type removingKey struct{}
+
+// WithRemover returns ctx carrying the change capture's Saver for
+// Removing.
+func WithRemover(ctx context.Context, s Saver) context.Context {
+	return context.WithValue(ctx, removingKey{}, s)
+}
+
+// Removing names rows that a hook is about to delete with SQL: the
+// change capture keeps their last state and representation for their
+// delete record and event. Saving takes only what an update record
+// needs (the snapshot), once per row and transaction, which keeps a
+// bulk write's hooks at a few statements per object; without change
+// capture in ctx it does nothing.
+func Removing(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
+	if s, _ := ctx.Value(removingKey{}).(Saver); s != nil && len(ids) > 0 {
 		return s(ctx, m, contentType, ids)
 	}
 	return nil
