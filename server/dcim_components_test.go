@@ -259,10 +259,12 @@ func TestDCIMComponentEffects(t *testing.T) {
 				t.Errorf("interfaces?%s: %d, want %d", q, n, want)
 			}
 		}
-		// A mark_connected port is occupied.
+		// A mark_connected port is occupied; with no path its endpoints
+		// are not reachable (NetBox 4.6's get_connected_endpoints_reachable
+		// answers False, not None, without a path).
 		r = e.Must(http.StatusCreated, "POST", compPath("console-ports"), map[string]any{"device": ids["d1"], "name": "con",
 			"mark_connected": true}).Object()
-		if r["_occupied"] != true || r["cable"] != nil || r["connected_endpoints_reachable"] != nil {
+		if r["_occupied"] != true || r["cable"] != nil || r["connected_endpoints_reachable"] != false || r["connected_endpoints"] != nil {
 			t.Errorf("marked console port: %v", r)
 		}
 	})
