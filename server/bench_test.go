@@ -42,7 +42,7 @@ func benchInput(kv ...any) resource.Input {
 // benchEnv is a server over a fresh database seeded with tags, a text
 // custom field, sites and /24 prefixes (every 4th scoped to a site) below
 // /16 containers, all through the resource layer's write path.
-func benchEnv(b *testing.B, kind string) (*servertest.Env, []int) {
+func benchEnv(b testing.TB, kind string) (*servertest.Env, []int) {
 	b.Helper()
 	e := servertest.New(b, kind)
 	ctx := context.Background()

@@ -16,6 +16,9 @@ import (
 	"time"
 )
 
+// searchBase is the scenario issue 15's searches are measured against.
+const searchBase = "filter tenant_id (indexed equality, a full page)"
+
 // benchReq is one request of a scenario.
 type benchReq struct {
 	method, path string
@@ -256,15 +259,24 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 		{name: "list 50 brief", clients: C, warm: true, next: get(model + "?limit=50&brief=1")},
 		{name: "list 1000 complete", clients: C, warm: true, next: get(model + "?limit=1000")},
 		{name: "list 1000 complete, 1 client", clients: 1, warm: true, target: p50(40 * time.Millisecond), next: get(model + "?limit=1000")},
+		// Issue 15: searches and string lookups against an equality filter
+		// on an indexed column (the prefixes' cached site), and an offset
+		// page at 90% against the first.
+		{name: "filter site_id (indexed equality)", clients: C, warm: true, next: get(fmt.Sprintf("%s?limit=50&site_id=%d", model, s.sites[4]))},
+	}
+	// The searches' measure: an indexed equality filter whose answer is a
+	// full page, as theirs are (a site holds a few prefixes; a tenant,
+	// about 1,000).
+	if len(s.tenants) > 0 && s.hasPrefix {
+		out = append(out, &benchScenario{name: searchBase, clients: C, warm: true,
+			next: get(fmt.Sprintf("%s?limit=50&tenant_id=%d", model, s.tenants[7]))})
+	}
+	out = append(out, []*benchScenario{
 		{name: "filter name__ic (VLANs)", clients: C, warm: true, next: get("/api/ipam/vlans/?limit=50&name__ic=n-0012")},
 		{name: "filter tag", clients: C, warm: true, next: get(model + "?limit=50&tag=" + tag)},
 		{name: "filter cf_" + benchCF, clients: C, warm: true, next: get(model + "?limit=50&cf_" + benchCF + "=value-42")},
 		{name: "filter cf_" + benchCFInt, clients: C, warm: true, next: get(model + "?limit=50&cf_" + benchCFInt + "=42")},
 		{name: "filter name__ic+tag+cf_ (sites)", clients: C, warm: true, next: get("/api/dcim/sites/?limit=50&name__ic=site%200&tag=" + tag + "&cf_" + benchCF + "=value-4")},
-		// Issue 15: searches and string lookups against an equality filter
-		// on an indexed column (the prefixes' cached site), and an offset
-		// page at 90% against the first.
-		{name: "filter site_id (indexed equality)", clients: C, warm: true, next: get(fmt.Sprintf("%s?limit=50&site_id=%d", model, s.sites[4]))},
 		{name: "q", clients: C, warm: true, next: get(model + "?limit=50&q=" + url.QueryEscape("benchmark prefix 1234"))},
 		{name: "filter description__ic", clients: C, warm: true, next: get(model + "?limit=50&description__ic=" + url.QueryEscape("PREFIX 777"))},
 		{name: "filter description__isw", clients: C, warm: true, next: get(model + "?limit=50&description__isw=" + url.QueryEscape("Benchmark prefix 4321"))},
@@ -280,11 +292,7 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 		}},
 		{name: "cursor first page", clients: C, warm: true, next: get(model + "?start=0&limit=50")},
 		{name: "cursor deep page (90%)", clients: C, warm: true, next: get(fmt.Sprintf("%s?start=%d&limit=50", model, deep))},
-	}
-	if len(s.tenants) > 0 && s.hasPrefix {
-		out = append(out, &benchScenario{name: "filter tenant", clients: C, warm: true,
-			next: get(fmt.Sprintf("%s?limit=50&tenant_id=%d", model, s.tenants[7]))})
-	}
+	}...)
 	if len(s.devices) > 0 {
 		out = append(out,
 			&benchScenario{name: "list 50 devices with config contexts", clients: C, warm: true, next: get("/api/dcim/devices/?limit=50")},
@@ -416,7 +424,11 @@ func (l *loader) run(ctx context.Context, s *benchSeed) error {
 		case sc.name == "offset deep page (90%)":
 			ratioTo("offset first page", 2)
 		case sc.name == "q" || strings.HasPrefix(sc.name, "filter description__") || strings.HasPrefix(sc.name, "filter cf_"):
-			ratioTo("filter site_id (indexed equality)", 3)
+			if results[searchBase] != nil {
+				ratioTo(searchBase, 3)
+			} else {
+				ratioTo("filter site_id (indexed equality)", 3)
+			}
 		}
 		fmt.Printf("%-34s %7d %8d %9.1f %9s %9s %6s %6.1f  %s\n", r.name, r.clients, r.requests, r.rps(),
 			fmtDur(r.pct(0.5)), fmtDur(r.pct(0.99)), fmtRows(r.rows), r.stmts, target)

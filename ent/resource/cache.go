@@ -22,7 +22,19 @@ type Cache struct {
 	off atomic.Bool
 	mu  sync.RWMutex
 	m   map[string]cacheEntry
+	// big holds the few large values (a list's ordered ids, for its deep
+	// offset pages): at most maxBigEntries, the oldest going first, so
+	// that many distinct lists cannot fill memory.
+	big []bigEntry
 }
+
+type bigEntry struct {
+	key string
+	cacheEntry
+}
+
+// maxBigEntries bounds the large values kept (PutBig).
+const maxBigEntries = 8
 
 type cacheEntry struct {
 	gen uint64
@@ -99,6 +111,44 @@ func (c *Cache) Put(key string, gen uint64, v any) {
 	}
 	c.m[key] = cacheEntry{gen: gen, at: time.Now(), v: v}
 	c.mu.Unlock()
+}
+
+// GetBig returns the large value cached under key (PutBig), if still
+// valid.
+func (c *Cache) GetBig(key string) (any, bool) {
+	if c == nil || c.off.Load() {
+		return nil, false
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, e := range c.big {
+		if e.key == key {
+			if e.gen != c.gen.Load() || time.Since(e.at) > time.Duration(c.ttl.Load()) {
+				return nil, false
+			}
+			return e.v, true
+		}
+	}
+	return nil, false
+}
+
+// PutBig caches a large value under key, among at most maxBigEntries.
+func (c *Cache) PutBig(key string, gen uint64, v any) {
+	if c == nil || c.off.Load() || gen != c.gen.Load() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	kept := c.big[:0]
+	for _, e := range c.big {
+		if e.key != key && e.gen == gen {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) >= maxBigEntries {
+		kept = append(kept[:0], kept[1:]...)
+	}
+	c.big = append(kept, bigEntry{key: key, cacheEntry: cacheEntry{gen: gen, at: time.Now(), v: v}})
 }
 
 // Gen is the current generation, to pass to Put.

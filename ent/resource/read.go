@@ -129,6 +129,13 @@ func (d *Descriptor) page(ctx context.Context, st Store, p ListParams) ([]*Row, 
 	for _, pr := range p.Preds {
 		pr(s)
 	}
+	if ids && p.Offset >= deepOffset && p.Limit >= 0 && st.Cache != nil {
+		if order, ok, err := d.orderedIDs(ctx, st, s); err != nil {
+			return nil, err
+		} else if ok {
+			return d.rowsInOrder(ctx, st, order[min(p.Offset, len(order)):min(p.Offset+p.Limit, len(order))])
+		}
+	}
 	if p.Limit >= 0 {
 		s.Limit(p.Limit)
 	}
@@ -160,12 +167,16 @@ func (d *Descriptor) page(ctx context.Context, st Store, p ListParams) ([]*Row, 
 	if err := rs.Err(); err != nil {
 		return nil, err
 	}
+	return d.rowsInOrder(ctx, st, order)
+}
+
+// rowsInOrder reads the rows of ids, in that order. The predicates that
+// selected the ids are not repeated: a row written in between is shown
+// as it is now, as any page shows the rows of the moment they were read.
+func (d *Descriptor) rowsInOrder(ctx context.Context, st Store, order []int) ([]*Row, error) {
 	if len(order) == 0 {
 		return nil, nil
 	}
-	// The predicates are not repeated: the ids were selected under them
-	// in this request, and a row written in between is shown as it is
-	// now, as any page shows the rows of the moment they were read.
 	rows, err := d.GetMany(ctx, st, order)
 	if err != nil {
 		return nil, err
