@@ -18,6 +18,9 @@ var foldWords = []any{
 	"Straße", "STRASSE", "École Élémentaire", "école", "ÅNGSTRÖM", "Ångström", "Δέλτα", "ΔΈΛΤΑ", "Ärger-3", "ärger",
 	"İstanbul", "istanbul", "KELVIN", "Kelvin sign", "naïve_50%", "NAÏVE", "plain", "PLAIN ascii", "日本語テキスト", "", nil,
 	"\u212aelvin sign", "İSTANBUL",
+	// quotes, backslashes, placeholders: PostgreSQL's searches render
+	// their patterns as constants (pgLiteral)
+	"it's a?b", `back\slash`, "$1 and ?", "E'x'",
 }
 
 // foldValues are the filter values tried with every case-insensitive
@@ -25,7 +28,8 @@ var foldWords = []any{
 var foldValues = []string{"é", "É", "école", "ÉCOLE", "ström", "STRÖM", "ß", "δέλ", "ΔΈΛ", "ärg", "ÄRG", "i", "İ", "k", "K",
 	"ï", "Ï", "_", "%", "plain", "PLAIN", "テキ", "語", "e",
 	// three characters or more: the trigram prefilter's needles
-	"İst", "ist", "IST", "kel", "KEL", "\u212aelvin", "naïve_5", "ïve_50%", "Straße", "STRASSE", "テキスト", "ngstr", "LAIN A", "aïv"}
+	"İst", "ist", "IST", "kel", "KEL", "\u212aelvin", "naïve_5", "ïve_50%", "Straße", "STRASSE", "テキスト", "ngstr", "LAIN A", "aïv",
+	"'", "?", `\`, "'s a?", `k\s`, "$1", "$1 AND ?", "e'x", "\\"}
 
 // TestCaseFoldingUnicode pins the case-insensitive lookups' results on
 // non-ASCII text against a reference computed in Go, on both databases:
