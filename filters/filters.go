@@ -556,7 +556,11 @@ func (s *Spec) positive(ctx context.Context, f *Filter, lookup string, raw []str
 	}
 	switch f.Kind {
 	case TagSlug, TagID:
-		c := s.tagCond(lookup, vals)
+		walk, err := s.denseTags(ctx, opt, lookup, vals)
+		if err != nil {
+			return nil, false, false, err
+		}
+		c := s.tagCond(lookup, vals, walk)
 		return func(sel *sql.Selector, pg bool, _ string) frag { return c(sel, pg) }, false, false, nil
 	case TreeID, TreeAttr:
 		return treeCond(f, vals), neg, matchNull, nil
@@ -797,9 +801,13 @@ func treeCond(f *Filter, vals []any) func(sel *sql.Selector, pg bool, col string
 }
 
 // tagCond: tag=a&tag=b needs both, tag__any either, tag__n neither.
-func (s *Spec) tagCond(lookup string, vals []any) cond {
+func (s *Spec) tagCond(lookup string, vals []any, walk bool) cond {
 	return func(sel *sql.Selector, pg bool) frag {
 		tagged := func(ids []any) frag {
+			if walk {
+				return fr("EXISTS (SELECT 1 FROM "+sel.Quote(s.TagTable)+" fti WHERE fti.object_type = ? AND fti.object_id = "+
+					sel.C("id")+" AND fti.tag_id IN (?))", s.ObjectType, ids)
+			}
 			return fr(sel.C("id")+" IN (SELECT fti.object_id FROM "+sel.Quote(s.TagTable)+
 				" fti WHERE fti.object_type = ? AND fti.tag_id IN (?))", s.ObjectType, ids)
 		}
@@ -813,6 +821,71 @@ func (s *Spec) tagCond(lookup string, vals []any) cond {
 		return negate(tagged(flat(vals)), lookup == "n")
 	}
 }
+
+// denseTags reports whether a tag filter should walk the list's order
+// and probe each row's tags (EXISTS) rather than collect the tagged rows
+// and sort them (IN): on SQLite only, whose planner takes the IN list as
+// the driver whatever its size. Tagged rows that are a fair share of the
+// table (1 in denseShare or more: a page of 50 is found within a few
+// thousand rows of the ordering's index) are walked; rarer ones, which a
+// walk would look for through the whole index, are collected. Counted up
+// to the threshold only, and cached with the other lookups until the next
+// write. The negation (tag__n) keeps its NOT IN.
+func (s *Spec) denseTags(ctx context.Context, opt Options, lookup string, vals []any) (bool, error) {
+	if opt.Dialect == dialect.Postgres || lookup == "n" || opt.Exec == nil || s.Table == "" || s.TagTable == "" {
+		return false, nil
+	}
+	groups := [][]any{flat(vals)} // tag__any: one group
+	if lookup == "" {
+		groups = groups[:0]
+		for _, v := range vals {
+			l, _ := v.([]any)
+			groups = append(groups, l)
+		}
+	}
+	for _, g := range groups {
+		if len(g) == 0 {
+			return false, nil
+		}
+		ph := strings.TrimSuffix(strings.Repeat("?, ", len(g)), ", ")
+		table := quoteIdent(s.Table)
+		query := `SELECT count(*) >= (SELECT COALESCE(MAX(id), 0) FROM ` + table + `) / ` + strconv.Itoa(denseShare) +
+			` FROM (SELECT 1 FROM ` + quoteIdent(s.TagTable) + ` WHERE object_type = ? AND tag_id IN (` + ph + `) LIMIT (SELECT COALESCE(MAX(id), 0) FROM ` +
+			table + `) / ` + strconv.Itoa(denseShare) + ` + 1)`
+		args := append([]any{s.ObjectType}, g...)
+		load := func() (any, error) {
+			rows, err := opt.Exec.QueryContext(ctx, query, args...)
+			if err != nil {
+				return nil, err
+			}
+			defer rows.Close()
+			dense := false
+			if rows.Next() {
+				if err := rows.Scan(&dense); err != nil {
+					return nil, err
+				}
+			}
+			return dense, rows.Err()
+		}
+		var v any
+		var err error
+		if opt.Cached != nil {
+			v, err = opt.Cached("dense:"+query+fmt.Sprint(args), load)
+		} else {
+			v, err = load()
+		}
+		if err != nil {
+			return false, err
+		}
+		if !v.(bool) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// denseShare: tagged rows are walked from one in denseShare of the table.
+const denseShare = 64
 
 // frag is SQL text whose '?' are replaced, in order, by args when rendered.
 // Text is built at render time from quoted identifiers only; values always
