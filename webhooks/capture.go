@@ -122,15 +122,26 @@ func Track(ctx context.Context, tx *ent.Tx, actor Actor) context.Context {
 	return api.WithToucher(ctx, cs.touching)
 }
 
-// touching records rows whose representation changed without their
-// columns (api.Touching): each gets an update record and event.
-func (cs *changeset) touching(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
+// logged is the descriptor of a change-logged model contentType and the
+// store of m's transaction, for the signals hooks send about rows they
+// write with SQL; false for a model the change log does not record.
+func logged(m ent.Mutation, contentType string) (*resource.Descriptor, resource.Store, bool) {
 	d := resource.ByContentType(contentType)
 	mc, ok := m.(mutationClient)
 	if d == nil || !d.Logged || !ok {
+		return nil, resource.Store{}, false
+	}
+	return d, resource.Store{Dialect: mc.DriverDialect(), Q: mc.Client()}, true
+}
+
+// touching records rows whose representation changed without their
+// columns (api.Touching): each gets an update record and event.
+func (cs *changeset) touching(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
+	d, st, ok := logged(m, contentType)
+	if !ok {
 		return nil
 	}
-	if err := cs.snapshot(ctx, resource.Store{Dialect: mc.DriverDialect(), Q: mc.Client()}, d, ids); err != nil {
+	if err := cs.snapshot(ctx, st, d, ids); err != nil {
 		return err
 	}
 	cs.mu.Lock()
@@ -144,9 +155,9 @@ func (cs *changeset) touching(ctx context.Context, m ent.Mutation, contentType s
 }
 
 // creating records rows a hook inserted with SQL as created (api.Created).
-func (cs *changeset) creating(_ context.Context, _ ent.Mutation, contentType string, ids []int) error {
-	d := resource.ByContentType(contentType)
-	if d == nil || !d.Logged {
+func (cs *changeset) creating(_ context.Context, m ent.Mutation, contentType string, ids []int) error {
+	d, _, ok := logged(m, contentType)
+	if !ok {
 		return nil
 	}
 	for _, id := range ids {
@@ -158,40 +169,38 @@ func (cs *changeset) creating(_ context.Context, _ ent.Mutation, contentType str
 // saving snapshots rows a hook rewrites as NetBox's save() would
 // (api.Saving): those that changed get an update record at commit.
 func (cs *changeset) saving(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
-	d := resource.ByContentType(contentType)
-	mc, ok := m.(mutationClient)
-	if d == nil || !d.Logged || !ok {
+	d, st, ok := logged(m, contentType)
+	if !ok {
 		return nil
 	}
-	return cs.snapshot(ctx, resource.Store{Dialect: mc.DriverDialect(), Q: mc.Client()}, d, ids)
+	return cs.snapshot(ctx, st, d, ids)
 }
 
 // removing captures rows a hook deletes with SQL (api.Removing): their
 // last state and representation make their delete record and event.
 func (cs *changeset) removing(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
-	d := resource.ByContentType(contentType)
-	mc, ok := m.(mutationClient)
-	if d == nil || !d.Logged || !ok {
+	d, st, ok := logged(m, contentType)
+	if !ok {
 		return nil
 	}
-	return cs.capture(ctx, resource.Store{Dialect: mc.DriverDialect(), Q: mc.Client()}, d, ids, "", true)
+	return cs.capture(ctx, st, d, ids, "", true)
 }
 
 var (
-	loggedOnce sync.Once
-	logged     map[string]*resource.Descriptor // ent type name → descriptor
+	loggedOnce  sync.Once
+	loggedTypes map[string]*resource.Descriptor // ent type name → descriptor
 )
 
 func loggedType(typ string) *resource.Descriptor {
 	loggedOnce.Do(func() {
-		logged = map[string]*resource.Descriptor{}
+		loggedTypes = map[string]*resource.Descriptor{}
 		for _, d := range resource.All() {
 			if d.Logged {
-				logged[d.Type] = d
+				loggedTypes[d.Type] = d
 			}
 		}
 	})
-	return logged[typ]
+	return loggedTypes[typ]
 }
 
 var installed sync.Map // *ent.Client → struct{}
