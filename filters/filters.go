@@ -420,7 +420,11 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 		}
 		c := sel.C(f.Column)
 		if f.Through == nil {
-			return prefiltered(sel, pg, []string{f.Column}, needles, negate(pos(sel, pg, c), neg))
+			e := negate(pos(sel, pg, c), neg)
+			if pre, ok := prefixPrefilter(sel, f.Column, fixedLookup(f, lookup), needles); ok && pg && !neg {
+				return cat(fr("("), pre, fr(" AND "), e, fr(")"))
+			}
+			return prefiltered(sel, pg, []string{f.Column}, needles, e)
 		}
 		e := cat(fr(c+" IN (SELECT fth.id FROM "+sel.Quote(f.Through.Table)+" fth WHERE "),
 			beyond(sel, pg, "fth."+sel.Quote(f.Through.Column), f.Beyond, matchNull, pos), fr(")"))
@@ -435,9 +439,7 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 // lookup on a string column (ic, isw, iew, ie), which a trigram index can
 // prefilter (trigram.go); nil for anything else, the negations included.
 func substringNeedles(f *Filter, lookup string, raw []string) []string {
-	if lookup == "" {
-		lookup = f.Fixed
-	}
+	lookup = fixedLookup(f, lookup)
 	if f.Kind != String || f.Into != nil || f.Through != nil {
 		return nil
 	}
@@ -452,6 +454,15 @@ func substringNeedles(f *Filter, lookup string, raw []string) []string {
 		}
 	}
 	return raw
+}
+
+// fixedLookup is the lookup a parameter applies: its own, or the
+// filter's fixed one.
+func fixedLookup(f *Filter, lookup string) string {
+	if lookup == "" {
+		return f.Fixed
+	}
+	return lookup
 }
 
 // beyond renders the predicate on col, or, when further hops follow, col

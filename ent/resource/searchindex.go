@@ -44,6 +44,16 @@ func SearchIndexes(ctx context.Context, ex SQLExecer, dia string) (bool, error) 
 	if dia != dialect.Postgres {
 		return false, nil
 	}
+	for _, stmt := range prefixIndexStatements() {
+		if _, err := ex.ExecContext(ctx, stmt); err != nil {
+			return false, fmt.Errorf("prefix index: %s: %w", stmt, err)
+		}
+	}
+	for _, d := range All() {
+		if len(d.Search) > 0 {
+			filters.IndexedPrefix(d.Table, d.Search)
+		}
+	}
 	if _, err := ex.ExecContext(ctx, "CREATE EXTENSION IF NOT EXISTS pg_trgm"); err != nil {
 		return false, nil
 	}
@@ -69,10 +79,29 @@ func searchIndexStatements() []string {
 	return out
 }
 
+// prefixIndexStatements are the CREATE INDEX statements of the prefix
+// B-trees of every model's search columns on PostgreSQL, which serve
+// their isw and ie lookups (filters/prefix.go), in a stable order.
+func prefixIndexStatements() []string {
+	var out []string
+	for _, d := range All() {
+		for _, c := range d.Search {
+			out = append(out, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (%s)",
+				quote(indexName(d.Table, c, "_lpfx")), quote(d.Table), filters.PrefixIndexExpr(c)))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // searchIndexName is "<table>_<column>_trgm", shortened with a hash to
 // PostgreSQL's 63-byte identifiers.
-func searchIndexName(table, column string) string {
-	n := table + "_" + column + "_trgm"
+func searchIndexName(table, column string) string { return indexName(table, column, "_trgm") }
+
+// indexName is "<table>_<column><suffix>", shortened with a hash to
+// PostgreSQL's 63-byte identifiers.
+func indexName(table, column, suffix string) string {
+	n := table + "_" + column + suffix
 	if len(n) <= 63 {
 		return n
 	}
