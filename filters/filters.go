@@ -420,11 +420,15 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 		}
 		c := sel.C(f.Column)
 		if f.Through == nil {
-			e := negate(pos(sel, pg, c), neg)
 			if pre, ok := prefixPrefilter(sel, f.Column, fixedLookup(f, lookup), needles); ok && pg && !neg {
-				return cat(fr("("), pre, fr(" AND "), e, fr(")"))
+				return cat(fr("("), pre, fr(" AND "), negate(pos(sel, pg, c), neg), fr(")"))
 			}
-			return prefiltered(sel, pg, []string{f.Column}, needles, e)
+			return prefiltered(sel, pg, []string{f.Column}, needles, func(noIndex bool) frag {
+				if noIndex {
+					return negate(pos(sel, pg, pgNoIndex(c)), neg)
+				}
+				return negate(pos(sel, pg, c), neg)
+			})
 		}
 		e := cat(fr(c+" IN (SELECT fth.id FROM "+sel.Quote(f.Through.Table)+" fth WHERE "),
 			beyond(sel, pg, "fth."+sel.Quote(f.Through.Column), f.Beyond, matchNull, pos), fr(")"))
@@ -1096,11 +1100,17 @@ func Search(columns ...string) func(lookup string, values []string) (func(*sql.S
 			return nil, nil
 		}
 		return where(func(sel *sql.Selector, pg bool) frag {
-			fs := make([]frag, len(columns))
-			for i, c := range columns {
-				fs[i] = cmp(pg, fr(sel.C(c)), "ic", v)
-			}
-			return prefiltered(sel, pg, columns, []string{v}, join(" OR ", fs))
+			return prefiltered(sel, pg, columns, []string{v}, func(noIndex bool) frag {
+				fs := make([]frag, len(columns))
+				for i, c := range columns {
+					col := sel.C(c)
+					if noIndex {
+						col = pgNoIndex(col)
+					}
+					fs[i] = cmp(pg, fr(col), "ic", v)
+				}
+				return join(" OR ", fs)
+			})
 		}), nil
 	}
 }
