@@ -381,3 +381,26 @@ func TestCableBulkCreate(t *testing.T) {
 		}
 	})
 }
+
+// TestCableBulkCreateErrors: a failed bulk create answers one error object
+// per item, {} for an item without errors or left unchecked once a failed
+// statement ended the transaction; never null (schemathesis: the 400
+// body then matched no schema of the document).
+func TestCableBulkCreateErrors(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		body := []any{
+			map[string]any{"a_terminations": []any{map[string]any{"object_type": "dcim.interface", "object_id": 99}}},
+			map[string]any{"a_terminations": []any{}},
+			map[string]any{},
+		}
+		items := e.Must(http.StatusBadRequest, "POST", "/api/dcim/cables/", body).JSON().([]any)
+		if len(items) != len(body) {
+			t.Fatalf("%d error items for %d items", len(items), len(body))
+		}
+		for i, it := range items {
+			if _, ok := it.(map[string]any); !ok {
+				t.Errorf("item %d: %v, want an object", i, it)
+			}
+		}
+	})
+}

@@ -90,6 +90,20 @@ func TestChoiceSetRules(t *testing.T) {
 				400, `{"__all__": ["Duplicate value 'a' found in extra choices."]}`},
 			{"unknown color value", map[string]any{"name": "g", "base_choices": "ISO_3166", "extra_choices": [][]string{{"q", "Q"}}, "choice_colors": map[string]string{"ZZ": "red", "AD": "red", "Q": "blue"}},
 				400, `{"choice_colors": ["Color mappings must reference an existing choice value. Invalid value(s): Q, ZZ."]}`},
+			// Pairs of exactly two texts (a number is its text), as
+			// NetBox's ListField(child=ListField(min_length=2,
+			// max_length=2)); these were a 500 (index out of range) or
+			// stored null as "" (schemathesis).
+			{"pair of none", map[string]any{"name": "p1", "base_choices": "IATA", "extra_choices": []any{[]any{}}},
+				400, `{"extra_choices": ["Ensure this field has at least 2 elements."]}`},
+			{"null pair", map[string]any{"name": "p2", "base_choices": "IATA", "extra_choices": []any{nil}},
+				400, `{"extra_choices": ["This field may not be null."]}`},
+			{"pair of three", map[string]any{"name": "p3", "extra_choices": []any{[]any{"a", "b", "c"}}},
+				400, `{"extra_choices": ["Ensure this field has no more than 2 elements."]}`},
+			{"null in a pair", map[string]any{"name": "p4", "extra_choices": []any{[]any{nil, "A"}}},
+				400, `{"extra_choices": ["This field may not be null."]}`},
+			{"number in a pair", map[string]any{"name": "p5", "extra_choices": []any{[]any{1, "One"}}},
+				201, `{"extra_choices": [["1", "One"]]}`},
 		} {
 			r := admin.Must(tc.status, "POST", list, tc.body)
 			got := r.Body

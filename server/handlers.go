@@ -454,10 +454,15 @@ func (s *Server) bulkCreate(c *gin.Context, d *resource.Descriptor, raw json.Raw
 	}
 	ids := make([]int, 0, len(list))
 	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
+		// Every item starts valid ({}, as DRF reports an item without
+		// errors), including those left unchecked once a failed statement
+		// ended the transaction: never null.
 		errs := make(bulkError, len(list))
+		for i := range errs {
+			errs[i] = map[string]any{}
+		}
 		failed := false
 		for i, item := range list {
-			errs[i] = map[string]any{}
 			in, err := object(item)
 			if err == nil {
 				if err = s.checkGrant(c, d, in); err != nil {

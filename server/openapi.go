@@ -256,7 +256,7 @@ func BuildOpenAPI(version string) *openapi3.T {
 			}
 		}
 	}
-	return &openapi3.T{
+	doc := &openapi3.T{
 		OpenAPI: "3.0.3",
 		Info: &openapi3.Info{
 			Title:       "inventory REST API",
@@ -280,6 +280,63 @@ func BuildOpenAPI(version string) *openapi3.T {
 		},
 		Security: openapi3.SecurityRequirements{{"tokenAuth": []string{}}, {}},
 		Tags:     b.tags(),
+	}
+	oasNullEnums(doc)
+	return doc
+}
+
+// oasNullEnums adds null to the enum of every nullable schema with one:
+// JSON Schema validators (schemathesis among them) read an enum as the
+// complete list of allowed values, nullable or not, so a nullable choice
+// without null in its enum would promise a 400 for the null the server
+// takes (a VLAN group's scope_type).
+func oasNullEnums(doc *openapi3.T) {
+	seen := map[*openapi3.Schema]bool{}
+	var visit func(r *openapi3.SchemaRef)
+	visit = func(r *openapi3.SchemaRef) {
+		if r == nil || r.Value == nil || seen[r.Value] {
+			return
+		}
+		s := r.Value
+		seen[s] = true
+		if s.Nullable && len(s.Enum) > 0 && !slices.Contains(s.Enum, nil) {
+			s.Enum = append(s.Enum, nil)
+		}
+		for _, l := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, c := range l {
+				visit(c)
+			}
+		}
+		visit(s.Not)
+		visit(s.Items)
+		visit(s.AdditionalProperties.Schema)
+		for _, p := range s.Properties {
+			visit(p)
+		}
+	}
+	for _, r := range doc.Components.Schemas {
+		visit(r)
+	}
+	for _, item := range doc.Paths.Map() {
+		for _, o := range item.Operations() {
+			for _, p := range o.Parameters {
+				if p.Value != nil {
+					visit(p.Value.Schema)
+				}
+			}
+			if o.RequestBody != nil && o.RequestBody.Value != nil {
+				for _, mt := range o.RequestBody.Value.Content {
+					visit(mt.Schema)
+				}
+			}
+			for _, resp := range o.Responses.Map() {
+				if resp.Value != nil {
+					for _, mt := range resp.Value.Content {
+						visit(mt.Schema)
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -579,7 +636,12 @@ func oasValueSchema(f *resource.Field) *openapi3.Schema {
 	case "map[string]interface {}":
 		return oasFreeObject()
 	case "[][]string":
-		return oasArrayOf(oasVal(oasArrayOf(oasVal(oasTyped("string")))))
+		// [value, label] pairs (a choice set's extra_choices): exactly two
+		// items each, text or a number stored as its text
+		// (resource.decodeJSON).
+		pair := oasArrayOf(oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(oasTyped("string")), oasVal(oasTyped("number"))}}))
+		pair.MinItems, pair.MaxItems = 2, openapi3.Uint64Ptr(2)
+		return oasArrayOf(oasVal(pair))
 	case "[][]int":
 		return oasArrayOf(oasVal(oasArrayOf(oasVal(oasTyped("integer")))))
 	case "[]string":
@@ -790,7 +852,9 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 		return oasRef("ObjectReference")
 	case resource.KindM2M, resource.KindReverse: // a writable reverse: the ids that move here
 		if f.ByLookup {
-			return oasVal(oasArrayOf(oasVal(oasTyped("string"))))
+			// Slugs; a number is looked up as its text (DRF's
+			// SlugRelatedField, as the server).
+			return oasVal(oasArrayOf(oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(oasTyped("string")), oasVal(oasTyped("number"))}})))
 		}
 		return oasVal(oasArrayOf(oasRef("ObjectReference")))
 	case resource.KindGenericRefs:
@@ -863,7 +927,9 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 // Texts the server reads as numbers and booleans, as DRF's fields do.
 const (
 	oasNumericText = `^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$`
-	oasBoolText    = `^(?i)(true|false|1|0|yes|no|on|off|t|f|y|n)$`
+	// Any letter case (decodeBool lowers it), spelled out: patterns are
+	// ECMA 262 regular expressions, which have no (?i).
+	oasBoolText = `^(` + "[tT][rR][uU][eE]|[fF][aA][lL][sS][eE]|1|0|[yY][eE][sS]|[nN][oO]|[oO][nN]|[oO][fF][fF]|[tT]|[fF]|[yY]|[nN]" + `)$`
 )
 
 // oasLenientAlt is what DRF's fields accept besides their JSON type, so
@@ -1054,9 +1120,11 @@ func (b *oasBuilder) listParams(d *resource.Descriptor) openapi3.Parameters {
 // oasLenientInt is limit's and offset's schema: a non-negative integer,
 // though any other text is accepted and ignored (DRF's
 // LimitOffsetPagination falls back to its default), so the document does
-// not promise a 400 for it.
+// not promise a 400 for it. Repeated, one value counts and the others
+// are ignored (Django's QueryDict reads one of them), hence the array.
 func oasLenientInt() *openapi3.Schema {
-	return &openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(oasTyped("integer")), oasVal(oasTyped("string"))}}
+	return &openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(oasTyped("integer")), oasVal(oasTyped("string")),
+		oasVal(oasArrayOf(oasVal(oasTyped("string"))))}}
 }
 
 // filterParam is one filter parameter; values may be repeated (ORed)
@@ -1227,6 +1295,11 @@ func (b *oasBuilder) specialPaths(reg []*special) {
 			ps := slices.Clone(params)
 			for _, q := range op.Query {
 				qs := oasTyped(q.Type)
+				if (q.Name == "limit" || q.Name == "offset") && q.Type == "integer" {
+					// Pagination reads them as model lists do: any other
+					// text is ignored (logicRequest.Limit, page).
+					qs = oasLenientInt()
+				}
 				for _, v := range q.Enum {
 					qs.Enum = append(qs.Enum, v)
 				}
@@ -1242,7 +1315,10 @@ func (b *oasBuilder) specialPaths(reg []*special) {
 				o.Security = &openapi3.SecurityRequirements{{}}
 			}
 			if op.Request != "" {
-				o.RequestBody = oasJSONBody(b.shape(op.Request), true)
+				// A free-form object (a render's context, the user's
+				// preferences to merge) may be left out: NetBox reads no
+				// body as an empty one.
+				o.RequestBody = oasJSONBody(b.shape(op.Request), op.Request != "object")
 				if form := b.forms[op.Request]; form != nil {
 					// Uploads are multipart first (what a browser or
 					// pynetbox's files= sends); JSON with a data URI too.

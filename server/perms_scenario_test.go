@@ -199,6 +199,13 @@ func TestPermissionsMisc(t *testing.T) {
 		if c := u.Must(http.StatusOK, "GET", "/api/users/config/", nil).Object(); len(c["tables"].(map[string]any)) != 2 {
 			t.Fatalf("config not merged %v", c)
 		}
+		// No body merges nothing (NetBox reads it as {}); null or a list
+		// is no dictionary.
+		if c := u.Must(http.StatusOK, "PATCH", "/api/users/config/", nil).Object(); len(c["tables"].(map[string]any)) != 2 {
+			t.Fatalf("config after an empty PATCH %v", c)
+		}
+		u.Must(http.StatusBadRequest, "PATCH", "/api/users/config/", "null")
+		u.Must(http.StatusBadRequest, "PATCH", "/api/users/config/", "[]")
 	})
 }
 

@@ -62,8 +62,10 @@ func (s *Server) userConfig(c *gin.Context) error {
 		if err != nil {
 			return err
 		}
-		var patch map[string]any
-		if raw == nil || json.Unmarshal(raw, &patch) != nil {
+		// No body merges nothing, as NetBox (its request.data is then an
+		// empty dictionary); null or any other non-object is refused.
+		patch := map[string]any{}
+		if raw != nil && (json.Unmarshal(raw, &patch) != nil || patch == nil) {
 			return resource.Invalid("non_field_errors", "Invalid data. Expected a dictionary.")
 		}
 		cfg = deepMerge(cfg, patch)

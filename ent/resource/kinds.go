@@ -396,12 +396,40 @@ func decodeJSON(f *Field, raw json.RawMessage) (any, []string) {
 		}
 		return out, nil
 	case "[][]string":
-		var out [][]string
-		if err := json.Unmarshal(raw, &out); err != nil {
+		// Pairs (a choice set's [value, label]): NetBox's
+		// ListField(child=ListField(min_length=2, max_length=2)) over an
+		// ArrayField of CharFields: a number is stored as its text, null
+		// is refused.
+		var items [][]json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
 			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
 		}
-		if out == nil {
-			out = [][]string{}
+		out := make([][]string, 0, len(items))
+		for _, p := range items {
+			switch {
+			case p == nil:
+				return nil, []string{"This field may not be null."}
+			case len(p) < 2:
+				return nil, []string{"Ensure this field has at least 2 elements."}
+			case len(p) > 2:
+				return nil, []string{"Ensure this field has no more than 2 elements."}
+			}
+			pair := make([]string, len(p))
+			for i, v := range p {
+				var s string
+				var n json.Number
+				switch {
+				case json.Unmarshal(v, &s) == nil && string(v) != "null":
+					pair[i] = s
+				case json.Unmarshal(v, &n) == nil && string(v) != "null":
+					pair[i] = n.String()
+				case string(v) == "null":
+					return nil, []string{"This field may not be null."}
+				default:
+					return nil, []string{"Not a valid string."}
+				}
+			}
+			out = append(out, pair)
 		}
 		return out, nil
 	case "json.RawMessage":

@@ -124,21 +124,24 @@ func checkChoiceSet(ctx context.Context, m rawsql.Mutation, id int, row, old map
 // pairsOf reads extra_choices from a mutation ([][]string) or a stored row
 // (JSON text); null is no choices.
 func pairsOf(v any) ([][]string, error) {
+	var out [][]string
 	switch x := v.(type) {
 	case [][]string:
-		return x, nil
+		out = x
 	case nil:
 		return nil, nil
-	}
-	var out [][]string
-	if s := rawsql.StringOf(v); s != "" && s != "null" {
-		if err := json.Unmarshal([]byte(s), &out); err != nil {
-			return nil, fmt.Errorf("extra_choices: %w", err)
+	default:
+		if s := rawsql.StringOf(v); s != "" && s != "null" {
+			if err := json.Unmarshal([]byte(s), &out); err != nil {
+				return nil, fmt.Errorf("extra_choices: %w", err)
+			}
 		}
 	}
 	for _, p := range out {
 		if len(p) != 2 {
-			return nil, fmt.Errorf("extra_choices: pair of %d items", len(p))
+			// The API decoder refuses these (resource.decodeJSON); a
+			// mutation from elsewhere gets the same message.
+			return nil, &api.FieldError{Field: "extra_choices", Message: fmt.Sprintf("Each choice needs a value and a label (got %d items).", len(p))}
 		}
 	}
 	return out, nil
