@@ -67,12 +67,15 @@ fuzz() {
 		--checks all --exclude-checks positive_data_acceptance \
 		--exclude-operation-id-regex '^users_(tokens|users)_(update|partial_update|destroy|bulk_update|bulk_partial_update|bulk_destroy)$' \
 		--max-examples "$examples" --workers 1 --seed 1 --no-color \
-		${CONFORMANCE_ARGS:-}
+		${CONFORMANCE_ARGS:-} || failed="$failed $name"
 	kill "$pid"
 	wait "$pid" 2>/dev/null || true
 	pid=""
 }
 
+# Findings on SQLite do not skip PostgreSQL: both databases are fuzzed,
+# then the run fails if either had findings.
+failed=""
 fuzz sqlite "$work/sqlite.db"
 if [ -n "${INVENTORY_TEST_POSTGRES:-}" ]; then
 	name="inv_conformance_$$"
@@ -81,4 +84,8 @@ if [ -n "${INVENTORY_TEST_POSTGRES:-}" ]; then
 	fuzz postgres "$(python3 -c 'import sys, urllib.parse as u; p=u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(path="/"+sys.argv[2])))' "$INVENTORY_TEST_POSTGRES" "$name")"
 else
 	echo 'conformance: INVENTORY_TEST_POSTGRES not set; PostgreSQL skipped'
+fi
+if [ -n "$failed" ]; then
+	echo "conformance: findings on:$failed" >&2
+	exit 1
 fi

@@ -534,7 +534,9 @@ func (s *Spec) positive(ctx context.Context, f *Filter, lookup string, raw []str
 			return func(_ *sql.Selector, _ bool, col string) frag { return fr(col+" = ?", b) }, false, false, nil
 		}
 		return func(_ *sql.Selector, _ bool, col string) frag {
-			if f.Kind == String || f.Kind == Choice {
+			if f.Kind == String || f.Kind == Choice && !intChoices(f.Choices) {
+				// An integer choice (a console port's speed) is never
+				// blank: comparing it with '' is an error on PostgreSQL.
 				return fr("(" + col + " = '' OR " + col + " IS NULL)")
 			}
 			return fr(col + " IS NULL")
@@ -1166,4 +1168,15 @@ func SearchOrNumber(columns, numbers []string) func(lookup string, values []stri
 			return join(" OR ", fs)
 		}), nil
 	}
+}
+
+// intChoices says whether every choice value is an integer: the column is
+// then an integer one.
+func intChoices(cs []string) bool {
+	for _, c := range cs {
+		if _, err := strconv.Atoi(c); err != nil {
+			return false
+		}
+	}
+	return len(cs) > 0
 }

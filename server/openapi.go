@@ -1127,6 +1127,26 @@ func oasLenientInt() *openapi3.Schema {
 		oasVal(oasArrayOf(oasVal(oasTyped("string"))))}}
 }
 
+// oasOrBlank lets a filter value be blank too: blank values are dropped
+// (filters.Parse, as NetBox's filter sets), so ?created__gte= filters
+// nothing and is no 400.
+func oasOrBlank(s *openapi3.Schema) *openapi3.Schema {
+	if s.Type.Is("string") && len(s.Enum) == 0 && s.Format == "" && s.Pattern == "" {
+		return s // "" is one already
+	}
+	if s.Type.Is("string") && len(s.Enum) > 0 {
+		s.Enum = append(s.Enum, "") // a choice
+		return s
+	}
+	if n := len(s.AnyOf); s.Type == nil && n > 0 && s.AnyOf[n-1].Value.Type.Is("string") && len(s.AnyOf[n-1].Value.Enum) > 0 {
+		s.AnyOf[n-1].Value.Enum = append(s.AnyOf[n-1].Value.Enum, "") // an id or "null"
+		return s
+	}
+	blank := oasTyped("string")
+	blank.Enum = []any{""}
+	return &openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(s), oasVal(blank)}}
+}
+
 // filterParam is one filter parameter; values may be repeated (ORed)
 // except for booleans and __empty.
 func oasFilterParam(name string, f *filters.Filter, lookup string) *openapi3.ParameterRef {
@@ -1151,7 +1171,7 @@ func oasFilterParam(name string, f *filters.Filter, lookup string) *openapi3.Par
 	case "ic", "nic", "isw", "nisw", "iew", "niew", "ie", "nie", "regex", "iregex":
 		item = oasTyped("string")
 	case "empty":
-		return oasQueryParam(name, "true: the value is empty; false: it is not.", oasTyped("boolean"))
+		return oasQueryParam(name, "true: the value is empty; false: it is not.", oasOrBlank(oasTyped("boolean")))
 	}
 	if f.Kind == filters.Choice && (lookup == "" || lookup == "n") && len(f.Choices) > 0 {
 		item.Enum = make([]any, len(f.Choices))
@@ -1168,6 +1188,7 @@ func oasFilterParam(name string, f *filters.Filter, lookup string) *openapi3.Par
 		null.Enum = []any{"null"}
 		item = &openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(item), oasVal(null)}}
 	}
+	item = oasOrBlank(item)
 	if f.Kind == filters.Boolean {
 		return oasQueryParam(name, "", item)
 	}

@@ -91,7 +91,8 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Fatalf("sites: parameter %s missing", n)
 		}
 	}
-	if enum := params["status"].Schema.Value.Items.Value.Enum; len(enum) != 6 || enum[0] != "planned" || enum[5] != "null" {
+	// The choices, "null" for none, and "" (a blank value filters nothing).
+	if enum := params["status"].Schema.Value.Items.Value.Enum; len(enum) != 7 || enum[0] != "planned" || enum[5] != "null" || enum[6] != "" {
 		t.Fatalf("status choices %v", enum)
 	}
 	// An id, or "null" for none.
