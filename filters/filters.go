@@ -140,6 +140,14 @@ type Options struct {
 	Cached func(key string, load func() (any, error)) (any, error)
 }
 
+// cached runs load through Cached when there is one.
+func (o Options) cached(key string, load func() (any, error)) (any, error) {
+	if o.Cached != nil {
+		return o.Cached(key, load)
+	}
+	return load()
+}
+
 // Unknown says what a parameter that names no filter (or a lookup the
 // filter lacks) does: the setting FILTER_UNKNOWN.
 type Unknown string
@@ -723,16 +731,7 @@ func resolve(ctx context.Context, opt Options, table, column string, raw []strin
 			d = dialect.SQLite
 		}
 		query, qargs := sql.Dialect(d).Select("id", column).From(sql.Table(table)).Where(sql.In(column, args...)).Query()
-		load := func() (any, error) { return lookupIDs(ctx, opt.Exec, query, qargs) }
-		var (
-			v   any
-			err error
-		)
-		if opt.Cached != nil {
-			v, err = opt.Cached("resolve:"+query+fmt.Sprint(qargs), load)
-		} else {
-			v, err = load()
-		}
+		v, err := opt.cached("resolve:"+query+fmt.Sprint(qargs), func() (any, error) { return lookupIDs(ctx, opt.Exec, query, qargs) })
 		if err != nil {
 			return nil, err
 		}
@@ -884,13 +883,7 @@ func (s *Spec) denseTags(ctx context.Context, opt Options, lookup string, vals [
 			}
 			return dense, rows.Err()
 		}
-		var v any
-		var err error
-		if opt.Cached != nil {
-			v, err = opt.Cached("dense:"+query+fmt.Sprint(args), load)
-		} else {
-			v, err = load()
-		}
+		v, err := opt.cached("dense:"+query+fmt.Sprint(args), load)
 		if err != nil {
 			return false, err
 		}

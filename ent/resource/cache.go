@@ -93,10 +93,16 @@ func (c *Cache) Get(key string) (any, bool) {
 	c.mu.RLock()
 	e, ok := c.m[key]
 	c.mu.RUnlock()
-	if !ok || e.gen != c.gen.Load() || time.Since(e.at) > time.Duration(c.ttl.Load()) {
+	if !ok || !c.fresh(e) {
 		return nil, false
 	}
 	return e.v, true
+}
+
+// fresh reports whether e was cached in this generation and within the
+// TTL.
+func (c *Cache) fresh(e cacheEntry) bool {
+	return e.gen == c.gen.Load() && time.Since(e.at) <= time.Duration(c.ttl.Load())
 }
 
 // Put caches v under key. gen is the generation read before v was
@@ -123,7 +129,7 @@ func (c *Cache) GetBig(key string) (any, bool) {
 	defer c.mu.RUnlock()
 	for _, e := range c.big {
 		if e.key == key {
-			if e.gen != c.gen.Load() || time.Since(e.at) > time.Duration(c.ttl.Load()) {
+			if !c.fresh(e.cacheEntry) {
 				return nil, false
 			}
 			return e.v, true
