@@ -77,6 +77,11 @@ type Filter struct {
 	// values of the parameter; lookup is "" for the base name. An Errors or any
 	// other error is reported as a 400 for the parameter.
 	Func func(lookup string, values []string) (func(*sql.Selector), error)
+	// Search makes a Custom filter a case-insensitive substring match
+	// over these columns (OR), the `q` of a model, built by Apply
+	// (buildSearch); Func, when set, is the same filter for use outside
+	// Apply (Search(columns...)).
+	Search []string
 	// Fixed is the lookup the base name applies (time_after is "time"
 	// with gte); such a filter takes no suffixes.
 	Fixed string
@@ -392,6 +397,9 @@ func where(c cond) func(*sql.Selector) {
 }
 
 func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string, opt Options) (func(*sql.Selector), error) {
+	if f.Search != nil {
+		return s.buildSearch(ctx, f, raw, opt)
+	}
 	if f.Kind == Custom {
 		if f.Func == nil {
 			return nil, fmt.Errorf("filters: custom filter %q has no Func", f.Name)
@@ -412,7 +420,7 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 		return pred, nil
 	}
 	if f.cf != nil {
-		return s.buildCF(f, lookup, raw, opt)
+		return s.buildCF(ctx, f, lookup, raw, opt)
 	}
 	pos, neg, matchNull, err := s.positive(ctx, f, lookup, raw, opt)
 	if pos == nil || err != nil {
@@ -422,6 +430,10 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 		return where(func(sel *sql.Selector, pg bool) frag { return pos(sel, pg, "") }), nil
 	}
 	needles := substringNeedles(f, lookup, raw)
+	walk, err := s.matchWalk(ctx, opt, []string{f.Column}, needles)
+	if err != nil {
+		return nil, err
+	}
 	return where(func(sel *sql.Selector, pg bool) frag {
 		if f.Into != nil {
 			return negate(into(sel, f, matchNull, pos, pg), neg)
@@ -431,7 +443,7 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 			if pre, ok := prefixPrefilter(sel, f.Column, fixedLookup(f, lookup), needles); ok && pg && !neg {
 				return cat(fr("("), pre, fr(" AND "), negate(pos(sel, pg, c), neg), fr(")"))
 			}
-			return prefiltered(sel, pg, []string{f.Column}, needles, func(noIndex bool) frag {
+			return prefiltered(sel, pg, []string{f.Column}, needles, walk, func(noIndex bool) frag {
 				if noIndex {
 					return negate(pos(sel, pg, pgNoIndex(c)), neg)
 				}
@@ -1087,27 +1099,46 @@ func sqliteFolded(op, ascii, unicode frag) frag {
 
 // Search returns the Func of a `q` filter: a case-insensitive substring
 // match over columns (OR). The last value counts, like NetBox's CharFilter;
-// a blank or whitespace-only q is no filter.
+// a blank or whitespace-only q is no filter. A Filter's Search field
+// (Spec.buildSearch) is the same filter with the trigram index's walk
+// decided per request; this Func drives the query with the candidates.
 func Search(columns ...string) func(lookup string, values []string) (func(*sql.Selector), error) {
 	return func(_ string, values []string) (func(*sql.Selector), error) {
-		v := values[len(values)-1]
-		if strings.TrimSpace(v) == "" {
-			return nil, nil
-		}
-		return where(func(sel *sql.Selector, pg bool) frag {
-			return prefiltered(sel, pg, columns, []string{v}, func(noIndex bool) frag {
-				fs := make([]frag, len(columns))
-				for i, c := range columns {
-					col := sel.C(c)
-					if noIndex {
-						col = pgNoIndex(col)
-					}
-					fs[i] = cmp(pg, fr(col), "ic", v)
-				}
-				return join(" OR ", fs)
-			})
-		}), nil
+		return searchPred(columns, values, false), nil
 	}
+}
+
+// buildSearch builds the predicate of a filter with Search columns.
+func (s *Spec) buildSearch(ctx context.Context, f *Filter, raw []string, opt Options) (func(*sql.Selector), error) {
+	v := raw[len(raw)-1]
+	if strings.TrimSpace(v) == "" {
+		return nil, nil
+	}
+	walk, err := s.matchWalk(ctx, opt, f.Search, []string{v})
+	if err != nil {
+		return nil, err
+	}
+	return searchPred(f.Search, raw, walk), nil
+}
+
+func searchPred(columns, values []string, walk bool) func(*sql.Selector) {
+	v := values[len(values)-1]
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	return where(func(sel *sql.Selector, pg bool) frag {
+		return prefiltered(sel, pg, columns, []string{v}, walk, func(noIndex bool) frag {
+			fs := make([]frag, len(columns))
+			for i, c := range columns {
+				col := sel.C(c)
+				if noIndex {
+					col = pgNoIndex(col)
+				}
+				fs[i] = cmp(pg, fr(col), "ic", v)
+			}
+			return join(" OR ", fs)
+		})
+	})
 }
 
 // SearchRelated is Search that also matches the rows that a row of table

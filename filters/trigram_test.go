@@ -2,6 +2,8 @@ package filters
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/url"
 	"reflect"
 	"strings"
@@ -152,3 +154,222 @@ func TestTrigramPrefilter(t *testing.T) {
 }
 
 func has(s, sub string) bool { return strings.Contains(strings.ToLower(s), sub) }
+
+// TestCustomFieldTrigramPrefilter checks the SQLite trigram prefilter of
+// the substring filters of text custom fields (cfPrefilter): an index of
+// the whole custom field JSON as the service writes it (Go's encoder,
+// which escapes <, > and & and keeps other non-ASCII text as is), used
+// only for needles whose characters JSON stores as themselves, and the
+// same answers as the reference folding in Go whether used or not.
+func TestCustomFieldTrigramPrefilter(t *testing.T) {
+	ctx := context.Background()
+	var d testDB
+	for _, x := range openDBs(t) {
+		if x.dialect == dialect.SQLite {
+			d = x
+		}
+	}
+	const table = "cf_trigram_items"
+	spec := &Spec{Table: table, CustomFieldColumn: "cfd", CustomFields: func(context.Context) ([]CustomField, error) {
+		return []CustomField{{"txt", "text", "loose"}, {"txte", "text", "exact"}, {"ms", "multiselect", "loose"}}, nil
+	}}
+	if _, err := d.db.Exec("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, cfd JSON NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	var fts5 bool
+	if err := d.db.QueryRow("SELECT sqlite_compileoption_used('ENABLE_FTS5')").Scan(&fts5); err != nil {
+		t.Fatal(err)
+	}
+	if fts5 {
+		_, build := SQLiteSearchIndex(table, []string{"cfd"})
+		for _, stmt := range build {
+			if _, err := d.db.Exec(stmt); err != nil {
+				t.Fatalf("%s: %v", stmt, err)
+			}
+		}
+		IndexedSearch(table, []string{"cfd"})
+	} else {
+		t.Log("go-sqlite3 built without FTS5 (-tags sqlite_fts5): every filter scans")
+	}
+	txt := map[int64]any{ // id -> the txt value (txte holds the same)
+		1: "Value-42", 2: "value-420 <core> & edge", 3: "Straße İSTANBUL", 4: `say "hi" \ there`, 5: nil, 6: "other value-4",
+	}
+	for id := int64(1); id <= 7; id++ {
+		var cfd any
+		if v, ok := txt[id]; ok {
+			raw, err := json.Marshal(map[string]any{"txt": v, "txte": v, "ms": []string{"value-42"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfd = string(raw)
+		} // 7: no custom field data at all
+		if _, err := d.db.Exec("INSERT INTO "+table+" (id, cfd) VALUES (?, ?)", id, cfd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	contains := func(sub string) func(string) bool { return func(v string) bool { return has(v, strings.ToLower(sub)) } }
+	cases := []struct {
+		q         url.Values
+		prefilter bool
+		match     func(v string) bool
+	}{
+		{url.Values{"cf_txt": {"value-42"}}, true, contains("value-42")},
+		{url.Values{"cf_txt": {"VALUE-42", "istanbul"}}, true, func(v string) bool { return has(v, "value-42") || has(v, "istanbul") }},
+		{url.Values{"cf_txt": {"straße"}}, true, contains("straße")},
+		{url.Values{"cf_txte__ic": {"core"}}, true, contains("core")},
+		{url.Values{"cf_txte__isw": {"value"}}, true, func(v string) bool { return strings.HasPrefix(strings.ToLower(v), "value") }},
+		{url.Values{"cf_txte__iew": {"-42"}}, true, func(v string) bool { return strings.HasSuffix(strings.ToLower(v), "-42") }},
+		{url.Values{"cf_txte__ie": {"VALUE-42"}}, true, func(v string) bool { return strings.ToLower(v) == "value-42" }},
+		// Characters Go's encoder escapes: no prefilter, same answers.
+		{url.Values{"cf_txt": {"<core>"}}, false, contains("<core>")},
+		{url.Values{"cf_txt": {"& edge"}}, false, contains("& edge")},
+		{url.Values{"cf_txt": {`"hi"`}}, false, contains(`"hi"`)},
+		{url.Values{"cf_txt": {`\ there`}}, false, contains(`\ there`)},
+		// Too short, null, negations, exact matches, multi-valued fields.
+		{url.Values{"cf_txt": {"42"}}, false, contains("42")},
+		{url.Values{"cf_txt": {"null"}}, false, func(v string) bool { return v == "\x00null" }},
+		{url.Values{"cf_txte__nic": {"value"}}, false, func(v string) bool { return !has(v, "value") }},
+		{url.Values{"cf_txte": {"Value-42"}}, false, func(v string) bool { return v == "Value-42" }},
+		{url.Values{"cf_ms": {"value-42"}}, false, func(v string) bool { return v != "\x00none" }},
+	}
+	for _, c := range cases {
+		want := []int64{}
+		for id := int64(1); id <= 7; id++ {
+			v, ok := txt[id].(string)
+			switch {
+			case !ok && id == 7:
+				v = "\x00none" // no data: like null, and no multiselect either
+				if c.match("\x00null") && !c.q.Has("cf_ms") {
+					want = append(want, id)
+					continue
+				}
+			case !ok:
+				v = "\x00null"
+			}
+			if c.match(v) {
+				want = append(want, id)
+			}
+		}
+		got, err := listTable(ctx, d, spec, table, c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q.Encode(), err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %v, want %v", c.q.Encode(), got, want)
+		}
+		preds, err := spec.Apply(ctx, c.q, Options{Unknown: Strict, Reserved: Reserved, Dialect: d.dialect, Exec: d.db})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sel := sql.Dialect(d.dialect).Select("id").From(sql.Table(table))
+		for _, p := range preds {
+			p(sel)
+		}
+		query, _ := sel.Query()
+		if used := strings.Contains(query, " MATCH "); used != (c.prefilter && fts5) {
+			t.Errorf("%s: prefilter used %v, want %v: %s", c.q.Encode(), used, c.prefilter && fts5, query)
+		}
+	}
+}
+
+// TestTrigramWalk checks matchWalk's choice on SQLite: a search with many
+// candidates (more than the square root of the table's rows) walks the
+// list's order and probes the candidates (a unary plus keeps the IN from
+// driving the query), a rarer one drives the query with its candidates,
+// and both answer the same pages as the scan.
+func TestTrigramWalk(t *testing.T) {
+	ctx := context.Background()
+	var d testDB
+	for _, x := range openDBs(t) {
+		if x.dialect == dialect.SQLite {
+			d = x
+		}
+	}
+	var fts5 bool
+	if err := d.db.QueryRow("SELECT sqlite_compileoption_used('ENABLE_FTS5')").Scan(&fts5); err != nil {
+		t.Fatal(err)
+	}
+	if !fts5 {
+		t.Skip("go-sqlite3 built without FTS5 (-tags sqlite_fts5): no trigram index to walk")
+	}
+	const table, rows = "walk_items", 400
+	if _, err := d.db.Exec("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, name TEXT NOT NULL, rank INTEGER NOT NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	_, build := SQLiteSearchIndex(table, []string{"name"})
+	for _, stmt := range build {
+		if _, err := d.db.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	IndexedSearch(table, []string{"name"})
+	name := func(i int) string {
+		switch {
+		case i%4 == 0:
+			return fmt.Sprintf("Common item %d", i) // 100 rows: walked (100² > 400)
+		case i%100 == 1:
+			return fmt.Sprintf("Rarity %d", i) // 4 rows: driven (4² < 400)
+		}
+		return fmt.Sprintf("other %d", i)
+	}
+	for i := 1; i <= rows; i++ {
+		if _, err := d.db.Exec("INSERT INTO "+table+" (id, name, rank) VALUES (?, ?, ?)", i, name(i), (i*37)%rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec := &Spec{Table: table, Filters: []*Filter{
+		{Name: "name", Kind: String, Column: "name"},
+		{Name: "q", Kind: Custom, Search: []string{"name"}},
+	}}
+	for _, c := range []struct {
+		param, needle string
+		walk          bool
+	}{
+		{"q", "common", true}, {"name__ic", "COMMON ITEM", true}, {"q", "rarity", false}, {"name__isw", "rarity", false},
+	} {
+		q := url.Values{c.param: {c.needle}}
+		opt := Options{Unknown: Strict, Reserved: Reserved, Dialect: d.dialect, Exec: d.db}
+		preds, err := spec.Apply(ctx, q, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sel := sql.Dialect(d.dialect).Select("id").From(sql.Table(table))
+		for _, p := range preds {
+			p(sel)
+		}
+		sel.OrderBy(sel.C("rank"), sel.C("id")).Limit(10)
+		query, args := sel.Query()
+		if walked := strings.Contains(query, "+`"+table+"`.`id` IN"); walked != c.walk || !strings.Contains(query, " MATCH ") {
+			t.Errorf("%s: walked %v, want %v: %s", q.Encode(), walked, c.walk, query)
+		}
+		got := []int{}
+		r, err := d.db.QueryContext(ctx, query, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+		for r.Next() {
+			var id int
+			if err := r.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, id)
+		}
+		r.Close()
+		want := []int{}
+		for rank := 0; rank < rows && len(want) < 10; rank++ {
+			for i := 1; i <= rows; i++ {
+				n := strings.ToLower(name(i))
+				match := strings.Contains(n, strings.ToLower(c.needle))
+				if c.param == "name__isw" {
+					match = strings.HasPrefix(n, c.needle)
+				}
+				if (i*37)%rows == rank && match {
+					want = append(want, i)
+				}
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %v, want %v", q.Encode(), got, want)
+		}
+	}
+}

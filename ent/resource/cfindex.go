@@ -60,6 +60,9 @@ import (
 // dropped. Fields whose filters no index can serve (booleans, date/times,
 // multi-valued, JSON) get none: see filters.CFIndexes.
 
+// customFieldColumn is the JSON column of a model's custom field values.
+const customFieldColumn = "custom_field_data"
+
 // cfIndexPrefix names the indexes this file owns.
 const cfIndexPrefix = "cfidx_"
 
@@ -104,7 +107,7 @@ func CustomFieldIndexes(ctx context.Context, ex SQLExecer, dia string) error {
 			if d == nil || !d.Custom {
 				continue
 			}
-			for _, x := range filters.CFIndexes(cf, "custom_field_data", pg) {
+			for _, x := range filters.CFIndexes(cf, customFieldColumn, pg) {
 				if x.Trigram && !trgm {
 					continue
 				}

@@ -107,7 +107,7 @@ func (d *Descriptor) buildFilters() error {
 		add(&filters.Filter{Name: "ancestor", Kind: filters.TreeAttr, Column: "id", RelTable: d.Table, RelColumn: "slug", RelParent: "parent_id"})
 	}
 	if len(d.Search) > 0 {
-		add(&filters.Filter{Name: "q", Kind: filters.Custom, Lookups: []string{}, Func: filters.Search(d.Search...)})
+		add(&filters.Filter{Name: "q", Kind: filters.Custom, Lookups: []string{}, Search: d.Search, Func: filters.Search(d.Search...)})
 	}
 	if d.Tagged {
 		add(&filters.Filter{Name: "tag", Kind: filters.TagSlug})
@@ -116,7 +116,7 @@ func (d *Descriptor) buildFilters() error {
 	}
 	if d.Custom {
 		ct := d.ContentType()
-		s.CustomFieldColumn = "custom_field_data"
+		s.CustomFieldColumn = customFieldColumn
 		s.CustomFields = func(ctx context.Context) ([]filters.CustomField, error) {
 			st, ok := StoreFrom(ctx)
 			if !ok {

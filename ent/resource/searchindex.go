@@ -124,15 +124,29 @@ func sqliteSearchIndexes(ctx context.Context, ex SQLExecer) (bool, error) {
 		return false, DropSearchTriggers(ctx, ex)
 	}
 	for _, d := range All() {
-		if len(d.Search) == 0 {
+		cols := sqliteSearchColumns(d)
+		if len(cols) == 0 {
 			continue
 		}
-		if err := sqliteSearchIndex(ctx, ex, d.Table, d.Search); err != nil {
+		if err := sqliteSearchIndex(ctx, ex, d.Table, cols); err != nil {
 			return true, fmt.Errorf("search index of %s: %w", d.Table, err)
 		}
-		filters.IndexedSearch(d.Table, d.Search)
+		filters.IndexedSearch(d.Table, cols)
 	}
 	return true, nil
+}
+
+// sqliteSearchColumns are the columns of d's FTS5 trigram index on
+// SQLite: those its q searches, and the custom field JSON of a model with
+// custom fields, which prefilters the substring filters of its text
+// fields (filters.cfPrefilter; on PostgreSQL each such field has a
+// trigram index of its own, cfindex.go).
+func sqliteSearchColumns(d *Descriptor) []string {
+	cols := d.Search
+	if d.Custom {
+		cols = append(cols[:len(cols):len(cols)], customFieldColumn)
+	}
+	return cols
 }
 
 // DropSearchTriggers drops the triggers of every SQLite trigram index, as
@@ -140,7 +154,7 @@ func sqliteSearchIndexes(ctx context.Context, ex SQLExecer) (bool, error) {
 // why); the next Migrate of a build with FTS5 rebuilds the indexes.
 func DropSearchTriggers(ctx context.Context, ex SQLExecer) error {
 	for _, d := range All() {
-		if len(d.Search) == 0 {
+		if len(sqliteSearchColumns(d)) == 0 {
 			continue
 		}
 		for _, stmt := range filters.DropSearchTriggers(d.Table) {

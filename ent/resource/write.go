@@ -421,7 +421,7 @@ func (d *Descriptor) apply(ctx context.Context, tx *Tx, m ent.Mutation, ch *chan
 		}
 	}
 	if ch.cfGiven {
-		if err := m.SetField("custom_field_data", ch.cfData); err != nil {
+		if err := m.SetField(customFieldColumn, ch.cfData); err != nil {
 			return err
 		}
 	}
