@@ -67,11 +67,7 @@ func TestCaseFoldingUnicode(t *testing.T) {
 // name, reporting false when this build of SQLite has no FTS5.
 func trigramIndexed(t *testing.T, d testDB, table string) bool {
 	t.Helper()
-	var fts5 bool
-	if err := d.db.QueryRow("SELECT sqlite_compileoption_used('ENABLE_FTS5')").Scan(&fts5); err != nil {
-		t.Fatal(err)
-	}
-	if !fts5 {
+	if !hasFTS5(t, d) {
 		t.Log("go-sqlite3 built without FTS5 (-tags sqlite_fts5): the trigram prefilter is not tried")
 		return false
 	}
@@ -81,14 +77,61 @@ func trigramIndexed(t *testing.T, d testDB, table string) bool {
 	if _, err := d.db.Exec("INSERT INTO " + table + " SELECT * FROM words"); err != nil {
 		t.Fatal(err)
 	}
-	_, build := SQLiteSearchIndex(table, []string{"name"})
+	trigramIndex(t, d, table, "name")
+	return true
+}
+
+// hasFTS5 reports whether this build of SQLite has FTS5.
+func hasFTS5(t *testing.T, d testDB) bool {
+	t.Helper()
+	var fts5 bool
+	if err := d.db.QueryRow("SELECT sqlite_compileoption_used('ENABLE_FTS5')").Scan(&fts5); err != nil {
+		t.Fatal(err)
+	}
+	return fts5
+}
+
+// trigramIndex gives table a trigram index of columns (the migration's
+// DDL) and registers it.
+func trigramIndex(t *testing.T, d testDB, table string, columns ...string) {
+	t.Helper()
+	_, build := SQLiteSearchIndex(table, columns)
 	for _, stmt := range build {
 		if _, err := d.db.Exec(stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
 	}
-	IndexedSearch(table, []string{"name"})
-	return true
+	IndexedSearch(table, columns)
+}
+
+// sqliteOf is the SQLite database of openDBs.
+func sqliteOf(t *testing.T) testDB {
+	t.Helper()
+	for _, x := range openDBs(t) {
+		if x.dialect == dialect.SQLite {
+			return x
+		}
+	}
+	t.Fatal("no SQLite database")
+	return testDB{}
+}
+
+// renderQuery is the SQL of spec's filters q over table, as Apply
+// renders it with opt.
+func renderQuery(t *testing.T, ctx context.Context, spec *Spec, d testDB, table string, q url.Values, finish func(*sql.Selector)) (string, []any) {
+	t.Helper()
+	preds, err := spec.Apply(ctx, q, Options{Unknown: Strict, Reserved: Reserved, Dialect: d.dialect, Exec: d.db})
+	if err != nil {
+		t.Fatalf("%s: %v", q.Encode(), err)
+	}
+	sel := sql.Dialect(d.dialect).Select("id").From(sql.Table(table))
+	for _, p := range preds {
+		p(sel)
+	}
+	if finish != nil {
+		finish(sel)
+	}
+	return sel.Query()
 }
 
 // checkFolding compares every case-insensitive lookup on table's words

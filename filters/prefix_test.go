@@ -68,15 +68,7 @@ func TestPrefixIndex(t *testing.T) {
 		// the prefilter of both lookups.
 		for _, q := range []string{"name__isw=ab%25c", "name__ie=%C3%A9cole"} {
 			vals, _ := url.ParseQuery(q)
-			preds, err := spec.Apply(ctx, vals, Options{Dialect: d.dialect, Exec: d.db})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sel := sql.Dialect(d.dialect).Select("id").From(sql.Table("prefixed_words"))
-			for _, p := range preds {
-				p(sel)
-			}
-			text, args := sel.Query()
+			text, args := renderQuery(t, ctx, spec, d, "prefixed_words", vals, nil)
 			tx, err := d.db.Begin()
 			if err != nil {
 				t.Fatal(err)

@@ -99,15 +99,7 @@ func TestTagDensity(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s %s: %d rows %v, want %d", d.name, c.q, len(got), got[:min(len(got), 12)], len(want))
 			}
-			preds, err := spec.Apply(ctx, q, Options{Dialect: d.dialect, Exec: d.db})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sel := sql.Dialect(d.dialect).Select("id").From(sql.Table("dense_items"))
-			for _, p := range preds {
-				p(sel)
-			}
-			text, _ := sel.Query()
+			text, _ := renderQuery(t, ctx, spec, d, "dense_items", q, nil)
 			walks := d.dialect == dialect.SQLite && c.walk
 			if strings.Contains(text, "EXISTS") != walks {
 				t.Errorf("%s %s: walks %v, want %v: %s", d.name, c.q, !walks, walks, text)

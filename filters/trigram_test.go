@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 )
 
@@ -20,12 +19,7 @@ import (
 // must scan, with the same answers.
 func TestTrigramPrefilter(t *testing.T) {
 	ctx := context.Background()
-	var d testDB
-	for _, x := range openDBs(t) {
-		if x.dialect == dialect.SQLite {
-			d = x
-		}
-	}
+	d := sqliteOf(t)
 	const table = "trigram_items"
 	spec := &Spec{Table: table, Filters: []*Filter{
 		{Name: "name", Kind: String, Column: "name", Nullable: true},
@@ -49,18 +43,9 @@ func TestTrigramPrefilter(t *testing.T) {
 	}
 	insert(1)
 	insert(2) // before the index: the build fills it
-	var fts5 bool
-	if err := d.db.QueryRow("SELECT sqlite_compileoption_used('ENABLE_FTS5')").Scan(&fts5); err != nil {
-		t.Fatal(err)
-	}
+	fts5 := hasFTS5(t, d)
 	if fts5 {
-		_, build := SQLiteSearchIndex(table, []string{"name", "description"})
-		for _, stmt := range build {
-			if _, err := d.db.Exec(stmt); err != nil {
-				t.Fatalf("%s: %v", stmt, err)
-			}
-		}
-		IndexedSearch(table, []string{"name", "description"})
+		trigramIndex(t, d, table, "name", "description")
 	} else {
 		t.Log("go-sqlite3 built without FTS5 (-tags sqlite_fts5): every search scans")
 	}
@@ -111,15 +96,7 @@ func TestTrigramPrefilter(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s %s: got %v, want %v", step, q.Encode(), got, want)
 			}
-			preds, err := spec.Apply(ctx, q, Options{Unknown: Strict, Reserved: Reserved, Dialect: d.dialect, Exec: d.db})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sel := sql.Dialect(d.dialect).Select("id").From(sql.Table(table))
-			for _, p := range preds {
-				p(sel)
-			}
-			query, _ := sel.Query()
+			query, _ := renderQuery(t, ctx, spec, d, table, q, nil)
 			if used := strings.Contains(query, " MATCH "); used != (c.prefilter && fts5) {
 				t.Errorf("%s %s: prefilter used %v, want %v: %s", step, q.Encode(), used, c.prefilter && fts5, query)
 			}
@@ -163,12 +140,7 @@ func has(s, sub string) bool { return strings.Contains(strings.ToLower(s), sub) 
 // same answers as the reference folding in Go whether used or not.
 func TestCustomFieldTrigramPrefilter(t *testing.T) {
 	ctx := context.Background()
-	var d testDB
-	for _, x := range openDBs(t) {
-		if x.dialect == dialect.SQLite {
-			d = x
-		}
-	}
+	d := sqliteOf(t)
 	const table = "cf_trigram_items"
 	spec := &Spec{Table: table, CustomFieldColumn: "cfd", CustomFields: func(context.Context) ([]CustomField, error) {
 		return []CustomField{{"txt", "text", "loose"}, {"txte", "text", "exact"}, {"ms", "multiselect", "loose"}}, nil
@@ -176,18 +148,9 @@ func TestCustomFieldTrigramPrefilter(t *testing.T) {
 	if _, err := d.db.Exec("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, cfd JSON NULL)"); err != nil {
 		t.Fatal(err)
 	}
-	var fts5 bool
-	if err := d.db.QueryRow("SELECT sqlite_compileoption_used('ENABLE_FTS5')").Scan(&fts5); err != nil {
-		t.Fatal(err)
-	}
+	fts5 := hasFTS5(t, d)
 	if fts5 {
-		_, build := SQLiteSearchIndex(table, []string{"cfd"})
-		for _, stmt := range build {
-			if _, err := d.db.Exec(stmt); err != nil {
-				t.Fatalf("%s: %v", stmt, err)
-			}
-		}
-		IndexedSearch(table, []string{"cfd"})
+		trigramIndex(t, d, table, "cfd")
 	} else {
 		t.Log("go-sqlite3 built without FTS5 (-tags sqlite_fts5): every filter scans")
 	}
@@ -257,15 +220,7 @@ func TestCustomFieldTrigramPrefilter(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: got %v, want %v", c.q.Encode(), got, want)
 		}
-		preds, err := spec.Apply(ctx, c.q, Options{Unknown: Strict, Reserved: Reserved, Dialect: d.dialect, Exec: d.db})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sel := sql.Dialect(d.dialect).Select("id").From(sql.Table(table))
-		for _, p := range preds {
-			p(sel)
-		}
-		query, _ := sel.Query()
+		query, _ := renderQuery(t, ctx, spec, d, table, c.q, nil)
 		if used := strings.Contains(query, " MATCH "); used != (c.prefilter && fts5) {
 			t.Errorf("%s: prefilter used %v, want %v: %s", c.q.Encode(), used, c.prefilter && fts5, query)
 		}
@@ -279,30 +234,15 @@ func TestCustomFieldTrigramPrefilter(t *testing.T) {
 // and both answer the same pages as the scan.
 func TestTrigramWalk(t *testing.T) {
 	ctx := context.Background()
-	var d testDB
-	for _, x := range openDBs(t) {
-		if x.dialect == dialect.SQLite {
-			d = x
-		}
-	}
-	var fts5 bool
-	if err := d.db.QueryRow("SELECT sqlite_compileoption_used('ENABLE_FTS5')").Scan(&fts5); err != nil {
-		t.Fatal(err)
-	}
-	if !fts5 {
+	d := sqliteOf(t)
+	if !hasFTS5(t, d) {
 		t.Skip("go-sqlite3 built without FTS5 (-tags sqlite_fts5): no trigram index to walk")
 	}
 	const table, rows = "walk_items", 400
 	if _, err := d.db.Exec("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, name TEXT NOT NULL, rank INTEGER NOT NULL)"); err != nil {
 		t.Fatal(err)
 	}
-	_, build := SQLiteSearchIndex(table, []string{"name"})
-	for _, stmt := range build {
-		if _, err := d.db.Exec(stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
-	IndexedSearch(table, []string{"name"})
+	trigramIndex(t, d, table, "name")
 	name := func(i int) string {
 		switch {
 		case i%4 == 0:
@@ -328,17 +268,7 @@ func TestTrigramWalk(t *testing.T) {
 		{"q", "common", true}, {"name__ic", "COMMON ITEM", true}, {"q", "rarity", false}, {"name__isw", "rarity", false},
 	} {
 		q := url.Values{c.param: {c.needle}}
-		opt := Options{Unknown: Strict, Reserved: Reserved, Dialect: d.dialect, Exec: d.db}
-		preds, err := spec.Apply(ctx, q, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sel := sql.Dialect(d.dialect).Select("id").From(sql.Table(table))
-		for _, p := range preds {
-			p(sel)
-		}
-		sel.OrderBy(sel.C("rank"), sel.C("id")).Limit(10)
-		query, args := sel.Query()
+		query, args := renderQuery(t, ctx, spec, d, table, q, func(sel *sql.Selector) { sel.OrderBy(sel.C("rank"), sel.C("id")).Limit(10) })
 		if walked := strings.Contains(query, "+`"+table+"`.`id` IN"); walked != c.walk || !strings.Contains(query, " MATCH ") {
 			t.Errorf("%s: walked %v, want %v: %s", q.Encode(), walked, c.walk, query)
 		}
