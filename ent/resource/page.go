@@ -414,8 +414,12 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 	// covering (object_type, object_id, tag_id) index, then the few tags.
 	// With a join, SQLite's planner may loop over the small tag table and
 	// scan each tag's assignments instead.
-	assigned := map[int][]int{}
-	var tagIDs []int
+	// A page of 1000 has thousands of assignments: they are collected
+	// flat and grouped in one backing array rather than in a slice per
+	// object (allocations are a good part of a large page's cost).
+	type assignment struct{ oid, tid int }
+	var pairs []assignment
+	var oid, tid int // scanned into: declared once, not once a row
 	for _, chunk := range chunks(ids) {
 		ti := sql.Table("extras_taggeditem")
 		s := sql.Dialect(p.st.Dialect).Select(ti.C("object_id"), ti.C("tag_id")).From(ti).
@@ -426,21 +430,23 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 			return err
 		}
 		for rs.Next() {
-			var oid, tid int
 			if err := rs.Scan(&oid, &tid); err != nil {
 				rs.Close()
 				return err
 			}
-			assigned[oid] = append(assigned[oid], tid)
-			tagIDs = append(tagIDs, tid)
+			pairs = append(pairs, assignment{oid, tid})
 		}
 		rs.Close()
 		if err := rs.Err(); err != nil {
 			return err
 		}
 	}
-	if len(tagIDs) == 0 {
+	if len(pairs) == 0 {
 		return nil
+	}
+	tagIDs := make([]int, len(pairs))
+	for i, a := range pairs {
+		tagIDs[i] = a.tid
 	}
 	tag := ByContentType("extras.tag")
 	rows, err := tag.getNested(ctx, p.st, dedupe(tagIDs))
@@ -452,25 +458,34 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 		byID[r.ID] = r
 	}
 	weight, name := tag.byName["weight"].col, tag.byName["name"].col
-	for oid, tids := range assigned {
-		list := make([]*Row, 0, len(tids))
-		for _, tid := range tids {
-			if r := byID[tid]; r != nil {
-				list = append(list, r)
+	// NetBox's tag ordering within an object: weight, then name.
+	slices.SortFunc(pairs, func(a, b assignment) int {
+		if a.oid != b.oid {
+			return a.oid - b.oid
+		}
+		ra, rb := byID[a.tid], byID[b.tid]
+		if ra == nil || rb == nil {
+			return a.tid - b.tid
+		}
+		wa, _ := ra.Vals[weight].(int)
+		wb, _ := rb.Vals[weight].(int)
+		if wa != wb {
+			return wa - wb
+		}
+		na, _ := ra.Vals[name].(string)
+		nb, _ := rb.Vals[name].(string)
+		return strings.Compare(na, nb)
+	})
+	all := make([]*Row, 0, len(pairs))
+	for i := 0; i < len(pairs); {
+		start := len(all)
+		o := pairs[i].oid
+		for ; i < len(pairs) && pairs[i].oid == o; i++ {
+			if r := byID[pairs[i].tid]; r != nil {
+				all = append(all, r)
 			}
 		}
-		// NetBox's tag ordering: weight, then name.
-		sort.Slice(list, func(i, j int) bool {
-			wi, _ := list[i].Vals[weight].(int)
-			wj, _ := list[j].Vals[weight].(int)
-			if wi != wj {
-				return wi < wj
-			}
-			ni, _ := list[i].Vals[name].(string)
-			nj, _ := list[j].Vals[name].(string)
-			return ni < nj
-		})
-		p.tags[oid] = list
+		p.tags[o] = all[start:len(all):len(all)]
 	}
 	return nil
 }

@@ -423,6 +423,9 @@ func normalize(f *Field, v any) any {
 	case "time.Time":
 		switch x := v.(type) {
 		case time.Time:
+			if x.Location() == time.UTC {
+				return v // as is: a new interface value would allocate
+			}
 			return x.UTC()
 		case string:
 			return parseStoredTime(x)
@@ -432,7 +435,7 @@ func normalize(f *Field, v any) any {
 	case "string":
 		switch x := v.(type) {
 		case string:
-			return x
+			return v // as is: a new interface value would allocate
 		case []byte:
 			return string(x)
 		}
