@@ -929,7 +929,8 @@ const (
 	oasNumericText = `^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$`
 	// Any letter case (decodeBool lowers it), spelled out: patterns are
 	// ECMA 262 regular expressions, which have no (?i).
-	oasBoolText = `^(` + "[tT][rR][uU][eE]|[fF][aA][lL][sS][eE]|1|0|[yY][eE][sS]|[nN][oO]|[oO][nN]|[oO][fF][fF]|[tT]|[fF]|[yY]|[nN]" + `)$`
+	oasBoolWords = "(?:[tT][rR][uU][eE]|[fF][aA][lL][sS][eE]|1|0|[yY][eE][sS]|[nN][oO]|[oO][nN]|[oO][fF][fF]|[tT]|[fF]|[yY]|[nN])"
+	oasBoolText  = `^` + oasBoolWords + `$`
 )
 
 // oasLenientAlt is what DRF's fields accept besides their JSON type, so
@@ -1084,7 +1085,7 @@ func (b *oasBuilder) listParams(d *resource.Descriptor) openapi3.Parameters {
 	ps := openapi3.Parameters{
 		oasQueryParam("limit", "Number of results per page (0: as many as allowed); a value that is not a non-negative integer is ignored, as Django REST framework does.", oasLenientInt()),
 		oasQueryParam("offset", "Index of the first result; a value that is not a non-negative integer is ignored.", oasLenientInt()),
-		oasQueryParam("start", "Cursor: return objects whose id is at least this (ordered by id; not with offset or ordering).", oasTyped("integer")),
+		oasQueryParam("start", "Cursor: return objects whose id is at least this (ordered by id; not with offset or ordering).", oasNonNegative()),
 		oasQueryParam("ordering", "Comma-separated fields to order by, \"-\" for descending: "+strings.Join(ordering, ", ")+".", oasTyped("string")),
 	}
 	seen := map[string]bool{}
@@ -1098,7 +1099,7 @@ func (b *oasBuilder) listParams(d *resource.Descriptor) openapi3.Parameters {
 		}
 	}
 	for _, f := range spec.Filters {
-		add(oasFilterParam(f.Name, f, ""))
+		add(b.filterParam(f.Name, f, ""))
 		if f.Fixed != "" {
 			continue
 		}
@@ -1111,7 +1112,7 @@ func (b *oasBuilder) listParams(d *resource.Descriptor) openapi3.Parameters {
 			}
 		}
 		for _, l := range lookups {
-			add(oasFilterParam(f.Name+"__"+l, f, l))
+			add(b.filterParam(f.Name+"__"+l, f, l))
 		}
 	}
 	return ps
@@ -1127,9 +1128,17 @@ func oasLenientInt() *openapi3.Schema {
 		oasVal(oasArrayOf(oasVal(oasTyped("string"))))}}
 }
 
-// oasOrBlank lets a filter value be blank too: blank values are dropped
-// (filters.Parse, as NetBox's filter sets), so ?created__gte= filters
-// nothing and is no 400.
+// oasNonNegative is an integer from 0 (a negative start is a 400).
+func oasNonNegative() *openapi3.Schema {
+	s := oasTyped("integer")
+	s.Min = openapi3.Float64Ptr(0)
+	return s
+}
+
+// oasOrBlank lets a text or choice query value be blank too: blank filter
+// values are dropped (filters.Resolve, as NetBox's filter sets), so
+// ?status= filters nothing and is no 400. (Other types are texts with
+// blank in their pattern, openapi_filtertext.go.)
 func oasOrBlank(s *openapi3.Schema) *openapi3.Schema {
 	if s.Type.Is("string") && len(s.Enum) == 0 && s.Format == "" && s.Pattern == "" {
 		return s // "" is one already
@@ -1138,59 +1147,92 @@ func oasOrBlank(s *openapi3.Schema) *openapi3.Schema {
 		s.Enum = append(s.Enum, "") // a choice
 		return s
 	}
-	if n := len(s.AnyOf); s.Type == nil && n > 0 && s.AnyOf[n-1].Value.Type.Is("string") && len(s.AnyOf[n-1].Value.Enum) > 0 {
-		s.AnyOf[n-1].Value.Enum = append(s.AnyOf[n-1].Value.Enum, "") // an id or "null"
-		return s
+	panic(fmt.Sprintf("openapi: no blank for a query value of type %v", s.Type)) // caught by the OpenAPI test
+}
+
+// filterTexts are the named schemas of filter values read as numbers and
+// dates (openapi_filtertext.go), by kind.
+var oasFilterTexts = map[filters.Kind]struct{ name, body, desc string }{
+	filters.Integer:  {"FilterInteger", oasFilterIntBody, "A whole number (64 bits; a sign, leading zeros, a .000 fraction and surrounding blanks are accepted)"},
+	filters.Decimal:  {"FilterNumber", oasFilterNumBody, "A number (Go's floating-point syntax; surrounding blanks are accepted)"},
+	filters.DateTime: {"FilterDateTime", oasFilterDateTimeBody, "A date/time: YYYY-MM-DD, then T or a space, hh:mm, optional :ss and fraction, an optional zone (Z, ±hh:mm, ±hhmm, ±hh; none: the server's TIME_ZONE); or MM/DD/YYYY (or MM/DD/YY) and a time without zone; or a date alone"},
+	filters.Date:     {"FilterDate", oasFilterDateBody, "A date: YYYY-MM-DD, MM/DD/YYYY or MM/DD/YY"},
+}
+
+// filterText references the schema of a number or date filter value,
+// defining it on first use.
+func (b *oasBuilder) filterText(k filters.Kind, null bool) *openapi3.SchemaRef {
+	t := oasFilterTexts[k]
+	if null {
+		return b.text(t.name+"OrNull", oasFilterText(t.body, true), t.desc+", \"null\" (none), or blank (no filter).")
 	}
-	blank := oasTyped("string")
-	blank.Enum = []any{""}
-	return &openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(s), oasVal(blank)}}
+	return b.text(t.name, oasFilterText(t.body, false), t.desc+", or blank (no filter).")
+}
+
+// text references the named schema of a query text, defining it on first
+// use.
+func (b *oasBuilder) text(name, pattern, desc string) *openapi3.SchemaRef {
+	if _, ok := b.schemas[name]; !ok {
+		s := oasTyped("string")
+		s.Pattern, s.Description = pattern, desc
+		b.schemas[name] = oasVal(s)
+	}
+	return oasRef(name)
+}
+
+// oasFilterBool is a boolean filter value or __empty's (filters.BoolValue),
+// or blank: an enum of the words, not a boolean beside a blank (see
+// openapi_filtertext.go: a fuzzer negating that anyOf sends ?x=5&x=true,
+// which is ?x=true to the server, the last value counting).
+func oasFilterBool() *openapi3.Schema {
+	s := oasTyped("string")
+	s.Enum = []any{"true", "false", "True", "False", "1", "0", ""}
+	return s
 }
 
 // filterParam is one filter parameter; values may be repeated (ORed)
-// except for booleans and __empty.
-func oasFilterParam(name string, f *filters.Filter, lookup string) *openapi3.ParameterRef {
-	var item *openapi3.Schema
-	switch f.Kind {
-	case filters.Integer, filters.ForeignID, filters.TreeID, filters.TagID:
-		item = oasTyped("integer")
-	case filters.Decimal:
-		item = oasTyped("number")
-	case filters.Boolean:
-		item = oasTyped("boolean")
-	case filters.DateTime:
-		item = oasTyped("string")
-		item.Format = "date-time"
-	case filters.Date:
-		item = oasTyped("string")
-		item.Format = "date"
-	default:
-		item = oasTyped("string")
+// except for booleans and __empty. Blank values are dropped, "null"
+// selects none where the filter is nullable (filters.parseValues).
+func (b *oasBuilder) filterParam(name string, f *filters.Filter, lookup string) *openapi3.ParameterRef {
+	if lookup == "empty" {
+		return oasQueryParam(name, "true: the value is empty; false: it is not.", oasFilterBool())
 	}
-	switch lookup {
-	case "ic", "nic", "isw", "nisw", "iew", "niew", "ie", "nie", "regex", "iregex":
-		item = oasTyped("string")
-	case "empty":
-		return oasQueryParam(name, "true: the value is empty; false: it is not.", oasOrBlank(oasTyped("boolean")))
-	}
-	if f.Kind == filters.Choice && (lookup == "" || lookup == "n") && len(f.Choices) > 0 {
-		item.Enum = make([]any, len(f.Choices))
-		for i, c := range f.Choices {
-			item.Enum[i] = c
-		}
-		if f.Nullable {
-			item.Enum = append(item.Enum, "null") // FILTERS_NULL_CHOICE_VALUE
-		}
-	}
-	if (f.Kind == filters.ForeignID || f.Kind == filters.TreeID || f.Nullable && item.Type.Is("integer")) && (lookup == "" || lookup == "n") {
-		// An id, or "null" for none.
-		null := oasTyped("string")
-		null.Enum = []any{"null"}
-		item = &openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(item), oasVal(null)}}
-	}
-	item = oasOrBlank(item)
 	if f.Kind == filters.Boolean {
-		return oasQueryParam(name, "", item)
+		return oasQueryParam(name, "", oasFilterBool())
+	}
+	// The lookup the values are parsed for (negations parse as what they
+	// negate), and whether "null" is one of them.
+	base := lookup
+	if base == "" {
+		base = f.Fixed
+	}
+	switch base {
+	case "n":
+		base = ""
+	case "nic", "nisw", "niew", "nie":
+		base = base[1:]
+	}
+	nullable := (f.Nullable || f.Kind == filters.ForeignID || f.Kind == filters.TreeID) && f.Kind != filters.TagID &&
+		(base == "" || base == "ie")
+	var item *openapi3.SchemaRef
+	switch {
+	case base == "ic" || base == "isw" || base == "iew" || base == "ie" || base == "regex" || base == "iregex":
+		item = oasVal(oasTyped("string"))
+	case f.Kind == filters.Integer || f.Kind == filters.ForeignID || f.Kind == filters.TreeID || f.Kind == filters.TagID:
+		item = b.filterText(filters.Integer, nullable)
+	case f.Kind == filters.Decimal || f.Kind == filters.DateTime || f.Kind == filters.Date:
+		item = b.filterText(f.Kind, nullable)
+	case f.Kind == filters.Choice && base == "" && len(f.Choices) > 0:
+		s := oasTyped("string")
+		for _, c := range f.Choices {
+			s.Enum = append(s.Enum, c)
+		}
+		if nullable {
+			s.Enum = append(s.Enum, "null") // FILTERS_NULL_CHOICE_VALUE
+		}
+		item = oasVal(oasOrBlank(s))
+	default:
+		item = oasVal(oasTyped("string"))
 	}
 	desc := ""
 	switch {
@@ -1201,7 +1243,7 @@ func oasFilterParam(name string, f *filters.Filter, lookup string) *openapi3.Par
 	case name == "q":
 		desc = "Search."
 	}
-	p := openapi3.NewQueryParameter(name).WithSchema(oasArrayOf(oasVal(item)))
+	p := openapi3.NewQueryParameter(name).WithSchema(oasArrayOf(item))
 	explode := true
 	p.Style, p.Explode = "form", &explode
 	p.Description = desc
@@ -1315,16 +1357,31 @@ func (b *oasBuilder) specialPaths(reg []*special) {
 		for _, op := range e.Ops {
 			ps := slices.Clone(params)
 			for _, q := range op.Query {
-				qs := oasTyped(q.Type)
-				if (q.Name == "limit" || q.Name == "offset") && q.Type == "integer" {
+				// Blank is the parameter left out (the handlers read both
+				// as ""): ?status= lists every task. Integers and booleans
+				// are texts, as the filters' (openapi_filtertext.go).
+				var qs *openapi3.SchemaRef
+				switch {
+				case (q.Name == "limit" || q.Name == "offset") && q.Type == "integer":
 					// Pagination reads them as model lists do: any other
 					// text is ignored (logicRequest.Limit, page).
-					qs = oasLenientInt()
+					qs = oasVal(oasLenientInt())
+				case q.Type == "integer":
+					qs = b.text("QueryInteger", oasFilterText(oasAtoiBody, false),
+						"A whole number (64 bits; a sign, leading zeros and surrounding blanks are accepted), or blank.")
+				case q.Type == "boolean":
+					qs = b.text("QueryBoolean", oasQueryBoolText,
+						"true/false, 1/0, yes/no, on/off, t/f, y/n in any letter case, or blank.")
+				default:
+					s := oasTyped(q.Type)
+					for _, v := range q.Enum {
+						s.Enum = append(s.Enum, v)
+					}
+					qs = oasVal(oasOrBlank(s))
 				}
-				for _, v := range q.Enum {
-					qs.Enum = append(qs.Enum, v)
-				}
-				ps = append(ps, oasQueryParam(q.Name, q.Description, qs))
+				qp := openapi3.NewQueryParameter(q.Name)
+				qp.Schema, qp.Description = qs, q.Description
+				ps = append(ps, &openapi3.ParameterRef{Value: qp})
 			}
 			if op.Idempotent {
 				h := openapi3.NewHeaderParameter(IdempotencyHeader).WithSchema(oasTyped("string"))

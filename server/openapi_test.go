@@ -95,9 +95,21 @@ func TestOpenAPIDocument(t *testing.T) {
 	if enum := params["status"].Schema.Value.Items.Value.Enum; len(enum) != 7 || enum[0] != "planned" || enum[5] != "null" || enum[6] != "" {
 		t.Fatalf("status choices %v", enum)
 	}
-	// An id, or "null" for none.
-	if any := params["region_id"].Schema.Value.Items.Value.AnyOf; len(any) != 2 || !any[0].Value.Type.Is("integer") || any[1].Value.Enum[0] != "null" {
-		t.Fatal("region_id is not a list of integers or null")
+	// An id, or "null" for none, as text (openapi_filtertext.go); a
+	// date/time as text; a boolean as its words.
+	if r := params["region_id"].Schema.Value.Items.Ref; r != "#/components/schemas/FilterIntegerOrNull" {
+		t.Fatalf("region_id items %q", r)
+	}
+	if r := params["created__lt"].Schema.Value.Items.Ref; r != "#/components/schemas/FilterDateTime" {
+		t.Fatalf("created__lt items %q", r)
+	}
+	if s := params["name__empty"].Schema.Value; len(s.Enum) != 7 || s.Enum[0] != "true" || s.Enum[6] != "" {
+		t.Fatalf("name__empty: %v", s.Enum)
+	}
+	for name, want := range map[string]bool{"0": true, " -5.00 ": true, "null": true, "": true, "5x": false, "1.5": false} {
+		if err := doc.Components.Schemas["FilterIntegerOrNull"].Value.VisitJSON(name); (err == nil) != want {
+			t.Errorf("FilterIntegerOrNull %q: %v", name, err)
+		}
 	}
 	// A choice renders as {value, label}; an FK as its brief form.
 	site := doc.Components.Schemas["Site"].Value

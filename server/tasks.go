@@ -146,7 +146,10 @@ func (s *Server) listTasks(c *gin.Context) error {
 	}
 	for _, name := range []string{"webhook_id", "webhook"} {
 		if raw := q.Get(name); raw != "" {
-			n, err := strconv.Atoi(raw)
+			// Blanks around it are read, as the rack elevation's exclude
+			// (and Python's int()): one reading of integers for the
+			// document's QueryInteger.
+			n, err := strconv.Atoi(strings.TrimSpace(raw))
 			if err != nil {
 				return bodyError{map[string][]string{name: {"Enter a whole number."}}}
 			}
