@@ -464,12 +464,7 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 // prefilter (trigram.go); nil for anything else, the negations included.
 func substringNeedles(f *Filter, lookup string, raw []string) []string {
 	lookup = fixedLookup(f, lookup)
-	if f.Kind != String || f.Into != nil || f.Through != nil {
-		return nil
-	}
-	switch lookup {
-	case "ic", "isw", "iew", "ie":
-	default:
+	if f.Kind != String || f.Into != nil || f.Through != nil || !substringLookups[lookup] {
 		return nil
 	}
 	for _, v := range raw {
