@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -162,8 +163,9 @@ func (s *Server) list(c *gin.Context, d *resource.Descriptor) error {
 	if err != nil {
 		return err
 	}
-	b := make([]byte, 0, 256+len(rows)*512)
-	b = append(b, `{"count":`...)
+	buf := listBuffers.Get().(*[]byte)
+	defer putListBuffer(buf)
+	b := append((*buf)[:0], `{"count":`...)
 	if pg.start != nil {
 		b = append(b, "null"...)
 	} else {
@@ -182,9 +184,25 @@ func (s *Server) list(c *gin.Context, d *resource.Descriptor) error {
 		b = page.Encode(b, r)
 	}
 	b = append(b, "]}"...)
+	*buf = b
 	c.Header("Vary", "Accept")
-	writeJSON(c, http.StatusOK, b)
+	writeJSON(c, http.StatusOK, b) // every writer copies what it is given
 	return nil
+}
+
+// listBuffers keep the bytes of list responses from one request to the
+// next: a page of 1000 is a megabyte or more, and growing a fresh buffer
+// to that size for each request, then collecting it, cost a good part of
+// what encoding into it does.
+var listBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// putListBuffer returns buf to the pool unless it grew beyond what a
+// large page needs (an unlimited export-sized list), so that one huge
+// response does not stay in memory.
+func putListBuffer(buf *[]byte) {
+	if cap(*buf) <= 8<<20 {
+		listBuffers.Put(buf)
+	}
 }
 
 func appendURL(b []byte, u string) []byte {

@@ -61,7 +61,7 @@ func (p *Page) loadM2M(ctx context.Context, f *Field, ids []int) error {
 			cols = append(cols, tt.C(c))
 		}
 		s := sql.Dialect(p.st.Dialect).Select(cols...).From(j).Join(tt).On(j.C(f.JoinTarget), tt.C("id")).
-			Where(sql.InInts(j.C(f.JoinOwn), chunk...)).OrderBy(relatedOrder(t, tt)...)
+			Where(inIDs(p.st.Dialect, j.C(f.JoinOwn), chunk)).OrderBy(relatedOrder(t, tt)...)
 		q, args := s.Query()
 		rs, err := p.st.Q.QueryContext(ctx, q, args...)
 		if err != nil {
@@ -386,7 +386,7 @@ func (p *Page) loadReverseMany(ctx context.Context, f *Field, ids []int) error {
 			cols = append(cols, tt.C(c))
 		}
 		s := sql.Dialect(p.st.Dialect).Select(cols...).From(tt).
-			Where(sql.InInts(tt.C(own), chunk...)).OrderBy(tt.C("id"))
+			Where(inIDs(p.st.Dialect, tt.C(own), chunk)).OrderBy(tt.C("id"))
 		if tc := f.Reverse.TypeColumn; tc != "" {
 			s.Where(sql.EQ(tt.C(t.column(tc)), p.d.ContentType()))
 		}

@@ -237,7 +237,7 @@ func (p *Page) loadReverse(ctx context.Context, f *Field, ids []int) error {
 	link := map[int]int{} // reverse row id → own id
 	for _, chunk := range chunks(ids) {
 		t := sql.Table(td.Table)
-		s := sql.Dialect(p.st.Dialect).Select(t.C("id"), t.C(rv.Column)).From(t).Where(sql.InInts(t.C(rv.Column), chunk...))
+		s := sql.Dialect(p.st.Dialect).Select(t.C("id"), t.C(rv.Column)).From(t).Where(inIDs(p.st.Dialect, t.C(rv.Column), chunk))
 		q, args := s.Query()
 		rs, err := p.st.Q.QueryContext(ctx, q, args...)
 		if err != nil {
@@ -423,7 +423,7 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 	for _, chunk := range chunks(ids) {
 		ti := sql.Table("extras_taggeditem")
 		s := sql.Dialect(p.st.Dialect).Select(ti.C("object_id"), ti.C("tag_id")).From(ti).
-			Where(sql.And(sql.EQ(ti.C("object_type"), p.d.ContentType()), sql.InInts(ti.C("object_id"), chunk...)))
+			Where(sql.And(sql.EQ(ti.C("object_type"), p.d.ContentType()), inIDs(p.st.Dialect, ti.C("object_id"), chunk)))
 		q, args := s.Query()
 		rs, err := p.st.Q.QueryContext(ctx, q, args...)
 		if err != nil {

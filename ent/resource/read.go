@@ -258,7 +258,7 @@ func (d *Descriptor) GetMany(ctx context.Context, st Store, ids []int, preds ...
 	var out []*Row
 	for _, chunk := range chunks(ids) {
 		s := d.Selector(st.Dialect)
-		s.Where(sql.InInts(s.C("id"), chunk...))
+		s.Where(inIDs(st.Dialect, s.C("id"), chunk))
 		for _, pr := range preds {
 			pr(s)
 		}
@@ -360,7 +360,7 @@ func (d *Descriptor) fetchNested(ctx context.Context, st Store, ids []int) ([]*R
 	var out []*Row
 	for _, chunk := range chunks(ids) {
 		s := d.selectCols(st.Dialect, d.narrow)
-		s.Where(sql.InInts(s.C("id"), chunk...))
+		s.Where(inIDs(st.Dialect, s.C("id"), chunk))
 		rows, err := d.queryCols(ctx, st, s, d.narrow)
 		if err != nil {
 			return nil, err
@@ -453,15 +453,44 @@ func normalize(f *Field, v any) any {
 	return v
 }
 
-// compactJSON copies a stored JSON document without insignificant
-// whitespace: PostgreSQL's jsonb renders `[[1, 4094]]` where SQLite keeps
-// `[[1,4094]]`, and responses must not depend on the database.
+// compactJSON is a stored JSON document without insignificant whitespace:
+// PostgreSQL's jsonb renders `[[1, 4094]]` where SQLite keeps `[[1,4094]]`,
+// and responses must not depend on the database. b is the caller's own
+// copy (database/sql copies bytes scanned into an any): a document that is
+// compact already, as SQLite returns what was written, is used as it is.
 func compactJSON(b []byte) json.RawMessage {
+	if isCompact(b) {
+		return json.RawMessage(b)
+	}
 	var buf bytes.Buffer
+	buf.Grow(len(b))
 	if err := json.Compact(&buf, b); err != nil {
-		return json.RawMessage(append([]byte(nil), b...))
+		return json.RawMessage(b)
 	}
 	return json.RawMessage(buf.Bytes())
+}
+
+// isCompact reports whether JSON text b has no whitespace outside its
+// strings.
+func isCompact(b []byte) bool {
+	in, esc := false, false
+	for _, c := range b {
+		switch {
+		case esc:
+			esc = false
+		case in:
+			if c == '\\' {
+				esc = true
+			} else if c == '"' {
+				in = false
+			}
+		case c == '"':
+			in = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return false
+		}
+	}
+	return true
 }
 
 func parseStoredTime(s string) any {
@@ -518,4 +547,38 @@ func placeholders(dia string, start, n int) string {
 		}
 	}
 	return b.String()
+}
+
+// inIDs is `col IN (ids)` with the ids as one bind parameter: an array on
+// PostgreSQL (= ANY), a JSON array read by json_each on SQLite. One
+// statement serves every number of ids, so it is prepared once (pgx's
+// statement cache, SQLite's) where an IN list of n placeholders is a new
+// statement, parsed and planned again, for each n; and binding a thousand
+// parameters cost more than the lookups. A single id (a detail page) is a
+// plain equality, the cheapest of all to plan.
+func inIDs(dia, col string, ids []int) *sql.Predicate {
+	if len(ids) == 1 {
+		return sql.EQ(col, ids[0])
+	}
+	return sql.P(func(b *sql.Builder) {
+		b.Ident(col)
+		if dia == dialect.Postgres {
+			arr := make([]int64, len(ids))
+			for i, id := range ids {
+				arr[i] = int64(id)
+			}
+			b.WriteString(" = ANY(").Arg(arr).WriteString(")")
+			return
+		}
+		js := make([]byte, 0, len(ids)*6+2)
+		js = append(js, '[')
+		for i, id := range ids {
+			if i > 0 {
+				js = append(js, ',')
+			}
+			js = strconv.AppendInt(js, int64(id), 10)
+		}
+		js = append(js, ']')
+		b.WriteString(" IN (SELECT value FROM json_each(").Arg(string(js)).WriteString("))")
+	})
 }
