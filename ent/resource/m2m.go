@@ -44,8 +44,7 @@ func relatedOrder(t *Descriptor, tt *sql.SelectTable) []string {
 	return append(out, tt.C("id"))
 }
 
-// loadM2M loads the related rows of every row of the page in one query
-// per chunk of ids.
+// loadM2M loads the related rows of every row of the page in one query.
 func (p *Page) loadM2M(ctx context.Context, f *Field, ids []int) error {
 	if p.m2m == nil {
 		p.m2m = map[*Field]map[int][]*Row{}
@@ -53,40 +52,38 @@ func (p *Page) loadM2M(ctx context.Context, f *Field, ids []int) error {
 	m := map[int][]*Row{}
 	p.m2m[f] = m
 	t := f.target
-	for _, chunk := range chunks(ids) {
-		tt := sql.Table(t.Table).As("t")
-		j := sql.Table(f.Join).As("j")
-		cols := []string{j.C(f.JoinOwn)}
-		for _, c := range t.columns {
-			cols = append(cols, tt.C(c))
+	tt := sql.Table(t.Table).As("t")
+	j := sql.Table(f.Join).As("j")
+	cols := []string{j.C(f.JoinOwn)}
+	for _, c := range t.columns {
+		cols = append(cols, tt.C(c))
+	}
+	s := sql.Dialect(p.st.Dialect).Select(cols...).From(j).Join(tt).On(j.C(f.JoinTarget), tt.C("id")).
+		Where(inIDs(p.st.Dialect, j.C(f.JoinOwn), ids)).OrderBy(relatedOrder(t, tt)...)
+	q, args := s.Query()
+	rs, err := p.st.Q.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("load %s.%s: %w", p.d.Type, f.Name, err)
+	}
+	for rs.Next() {
+		var oid int
+		vals := make([]any, len(t.columns))
+		ptrs := []any{&oid}
+		for i := range vals {
+			ptrs = append(ptrs, &vals[i])
 		}
-		s := sql.Dialect(p.st.Dialect).Select(cols...).From(j).Join(tt).On(j.C(f.JoinTarget), tt.C("id")).
-			Where(inIDs(p.st.Dialect, j.C(f.JoinOwn), chunk)).OrderBy(relatedOrder(t, tt)...)
-		q, args := s.Query()
-		rs, err := p.st.Q.QueryContext(ctx, q, args...)
-		if err != nil {
-			return fmt.Errorf("load %s.%s: %w", p.d.Type, f.Name, err)
-		}
-		for rs.Next() {
-			var oid int
-			vals := make([]any, len(t.columns))
-			ptrs := []any{&oid}
-			for i := range vals {
-				ptrs = append(ptrs, &vals[i])
-			}
-			if err := rs.Scan(ptrs...); err != nil {
-				rs.Close()
-				return err
-			}
-			for i, c := range t.columns {
-				vals[i] = normalize(t.byCol[c], vals[i])
-			}
-			m[oid] = append(m[oid], &Row{ID: vals[t.byName["id"].col].(int), Vals: vals})
-		}
-		rs.Close()
-		if err := rs.Err(); err != nil {
+		if err := rs.Scan(ptrs...); err != nil {
+			rs.Close()
 			return err
 		}
+		for i, c := range t.columns {
+			vals[i] = normalize(t.byCol[c], vals[i])
+		}
+		m[oid] = append(m[oid], &Row{ID: vals[t.byName["id"].col].(int), Vals: vals})
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return err
 	}
 	// The related objects' own relations (a config context's device
 	// types show their manufacturer) render nested, as NetBox's nested
@@ -370,7 +367,7 @@ func m2mMatch(join, own, other, relTable, attr string, numeric bool) func(string
 
 // loadReverseMany loads, for a KindReverse field with Many, the objects
 // of the other model whose FK column holds one of ids (a virtual chassis'
-// members), in one query per chunk, ordered by the model's id.
+// members), in one query, ordered by the model's id.
 func (p *Page) loadReverseMany(ctx context.Context, f *Field, ids []int) error {
 	if p.m2m == nil {
 		p.m2m = map[*Field]map[int][]*Row{}
@@ -379,42 +376,40 @@ func (p *Page) loadReverseMany(ctx context.Context, f *Field, ids []int) error {
 	p.m2m[f] = m
 	t := f.target
 	own := t.column(f.Reverse.Column)
-	for _, chunk := range chunks(ids) {
-		tt := sql.Table(t.Table).As("t")
-		cols := []string{tt.C(own)}
-		for _, c := range t.columns {
-			cols = append(cols, tt.C(c))
+	tt := sql.Table(t.Table).As("t")
+	cols := []string{tt.C(own)}
+	for _, c := range t.columns {
+		cols = append(cols, tt.C(c))
+	}
+	s := sql.Dialect(p.st.Dialect).Select(cols...).From(tt).
+		Where(inIDs(p.st.Dialect, tt.C(own), ids)).OrderBy(tt.C("id"))
+	if tc := f.Reverse.TypeColumn; tc != "" {
+		s.Where(sql.EQ(tt.C(t.column(tc)), p.d.ContentType()))
+	}
+	q, args := s.Query()
+	rs, err := p.st.Q.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("load %s.%s: %w", p.d.Type, f.Name, err)
+	}
+	for rs.Next() {
+		var oid int
+		vals := make([]any, len(t.columns))
+		ptrs := []any{&oid}
+		for i := range vals {
+			ptrs = append(ptrs, &vals[i])
 		}
-		s := sql.Dialect(p.st.Dialect).Select(cols...).From(tt).
-			Where(inIDs(p.st.Dialect, tt.C(own), chunk)).OrderBy(tt.C("id"))
-		if tc := f.Reverse.TypeColumn; tc != "" {
-			s.Where(sql.EQ(tt.C(t.column(tc)), p.d.ContentType()))
-		}
-		q, args := s.Query()
-		rs, err := p.st.Q.QueryContext(ctx, q, args...)
-		if err != nil {
-			return fmt.Errorf("load %s.%s: %w", p.d.Type, f.Name, err)
-		}
-		for rs.Next() {
-			var oid int
-			vals := make([]any, len(t.columns))
-			ptrs := []any{&oid}
-			for i := range vals {
-				ptrs = append(ptrs, &vals[i])
-			}
-			if err := rs.Scan(ptrs...); err != nil {
-				rs.Close()
-				return err
-			}
-			for i, c := range t.columns {
-				vals[i] = normalize(t.byCol[c], vals[i])
-			}
-			m[oid] = append(m[oid], &Row{ID: vals[t.byName["id"].col].(int), Vals: vals})
-		}
-		rs.Close()
-		if err := rs.Err(); err != nil {
+		if err := rs.Scan(ptrs...); err != nil {
+			rs.Close()
 			return err
 		}
+		for i, c := range t.columns {
+			vals[i] = normalize(t.byCol[c], vals[i])
+		}
+		m[oid] = append(m[oid], &Row{ID: vals[t.byName["id"].col].(int), Vals: vals})
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return err
 	}
 	// The rows' own relations (a bridge member's device) render nested,
 	// loaded with the page's.

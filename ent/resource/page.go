@@ -235,26 +235,24 @@ func (p *Page) loadReverse(ctx context.Context, f *Field, ids []int) error {
 	m := map[int]*Row{}
 	p.reverse[f] = m
 	link := map[int]int{} // reverse row id → own id
-	for _, chunk := range chunks(ids) {
-		t := sql.Table(td.Table)
-		s := sql.Dialect(p.st.Dialect).Select(t.C("id"), t.C(rv.Column)).From(t).Where(inIDs(p.st.Dialect, t.C(rv.Column), chunk))
-		q, args := s.Query()
-		rs, err := p.st.Q.QueryContext(ctx, q, args...)
-		if err != nil {
-			return fmt.Errorf("reverse %s: %w", f.Name, err)
-		}
-		for rs.Next() {
-			var id, own int
-			if err := rs.Scan(&id, &own); err != nil {
-				rs.Close()
-				return err
-			}
-			link[id] = own
-		}
-		rs.Close()
-		if err := rs.Err(); err != nil {
+	t := sql.Table(td.Table)
+	s := sql.Dialect(p.st.Dialect).Select(t.C("id"), t.C(rv.Column)).From(t).Where(inIDs(p.st.Dialect, t.C(rv.Column), ids))
+	q, args := s.Query()
+	rs, err := p.st.Q.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("reverse %s: %w", f.Name, err)
+	}
+	for rs.Next() {
+		var id, own int
+		if err := rs.Scan(&id, &own); err != nil {
+			rs.Close()
 			return err
 		}
+		link[id] = own
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return err
 	}
 	if rv.Exists || len(link) == 0 {
 		for id, own := range link {
@@ -420,26 +418,24 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 	type assignment struct{ oid, tid int }
 	var pairs []assignment
 	var oid, tid int // scanned into: declared once, not once a row
-	for _, chunk := range chunks(ids) {
-		ti := sql.Table("extras_taggeditem")
-		s := sql.Dialect(p.st.Dialect).Select(ti.C("object_id"), ti.C("tag_id")).From(ti).
-			Where(sql.And(sql.EQ(ti.C("object_type"), p.d.ContentType()), inIDs(p.st.Dialect, ti.C("object_id"), chunk)))
-		q, args := s.Query()
-		rs, err := p.st.Q.QueryContext(ctx, q, args...)
-		if err != nil {
+	ti := sql.Table("extras_taggeditem")
+	s := sql.Dialect(p.st.Dialect).Select(ti.C("object_id"), ti.C("tag_id")).From(ti).
+		Where(sql.And(sql.EQ(ti.C("object_type"), p.d.ContentType()), inIDs(p.st.Dialect, ti.C("object_id"), ids)))
+	q, args := s.Query()
+	rs, err := p.st.Q.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	for rs.Next() {
+		if err := rs.Scan(&oid, &tid); err != nil {
+			rs.Close()
 			return err
 		}
-		for rs.Next() {
-			if err := rs.Scan(&oid, &tid); err != nil {
-				rs.Close()
-				return err
-			}
-			pairs = append(pairs, assignment{oid, tid})
-		}
-		rs.Close()
-		if err := rs.Err(); err != nil {
-			return err
-		}
+		pairs = append(pairs, assignment{oid, tid})
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return err
 	}
 	if len(pairs) == 0 {
 		return nil

@@ -255,21 +255,13 @@ func (d *Descriptor) Get(ctx context.Context, st Store, id int, preds ...func(*s
 
 // GetMany selects rows by id, ordered by id.
 func (d *Descriptor) GetMany(ctx context.Context, st Store, ids []int, preds ...func(*sql.Selector)) ([]*Row, error) {
-	var out []*Row
-	for _, chunk := range chunks(ids) {
-		s := d.Selector(st.Dialect)
-		s.Where(inIDs(st.Dialect, s.C("id"), chunk))
-		for _, pr := range preds {
-			pr(s)
-		}
-		s.OrderBy(s.C("id"))
-		rows, err := d.query(ctx, st, s)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rows...)
+	s := d.Selector(st.Dialect)
+	s.Where(inIDs(st.Dialect, s.C("id"), ids))
+	for _, pr := range preds {
+		pr(s)
 	}
-	return out, nil
+	s.OrderBy(s.C("id"))
+	return d.query(ctx, st, s)
 }
 
 // Where selects rows matching predicates (used by attribute lookups).
@@ -357,17 +349,9 @@ func (d *Descriptor) getNested(ctx context.Context, st Store, ids []int) ([]*Row
 }
 
 func (d *Descriptor) fetchNested(ctx context.Context, st Store, ids []int) ([]*Row, error) {
-	var out []*Row
-	for _, chunk := range chunks(ids) {
-		s := d.selectCols(st.Dialect, d.narrow)
-		s.Where(inIDs(st.Dialect, s.C("id"), chunk))
-		rows, err := d.queryCols(ctx, st, s, d.narrow)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rows...)
-	}
-	return out, nil
+	s := d.selectCols(st.Dialect, d.narrow)
+	s.Where(inIDs(st.Dialect, s.C("id"), ids))
+	return d.queryCols(ctx, st, s, d.narrow)
 }
 
 // normalize turns what either driver returns into one Go type per field:
