@@ -514,54 +514,50 @@ func (p *Page) loadCount(ctx context.Context, f *Field, ids []int) error {
 	m := map[int]int{}
 	p.counts[f] = m
 	table := countTable(f.Count)
-	for _, chunk := range chunks(ids) {
-		var q string
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
+	var q string
+	args := []any{idsParam(p.st.Dialect, ids)}
+	first := placeholders(p.st.Dialect, 1, 1)
+	if b := f.Count.Between; b[0] != "" {
+		// Rows whose column lies between this row's two fields.
+		q = fmt.Sprintf(`SELECT o.id, COUNT(c.id) FROM %[1]s o JOIN %[2]s c ON c.%[3]s >= o.%[4]s AND c.%[3]s <= o.%[5]s `+
+			`WHERE %[6]s GROUP BY o.id`,
+			quote(p.d.Table), quote(table), quote(f.Count.Column), quote(p.d.column(b[0])), quote(p.d.column(b[1])),
+			idsMatch(p.st.Dialect, "o.id", first))
+	} else if f.Count.Cumulative && p.d.Tree {
+		// Rows pointing at the node or any of its descendants.
+		counted := "c.id"
+		if f.Count.Distinct != "" {
+			counted = "DISTINCT c." + quote(f.Count.Distinct)
 		}
-		in := placeholders(p.st.Dialect, 1, len(chunk))
-		if b := f.Count.Between; b[0] != "" {
-			// Rows whose column lies between this row's two fields.
-			q = fmt.Sprintf(`SELECT o.id, COUNT(c.id) FROM %[1]s o JOIN %[2]s c ON c.%[3]s >= o.%[4]s AND c.%[3]s <= o.%[5]s `+
-				`WHERE o.id IN (%[6]s) GROUP BY o.id`,
-				quote(p.d.Table), quote(table), quote(f.Count.Column), quote(p.d.column(b[0])), quote(p.d.column(b[1])), in)
-		} else if f.Count.Cumulative && p.d.Tree {
-			// Rows pointing at the node or any of its descendants.
-			counted := "c.id"
-			if f.Count.Distinct != "" {
-				counted = "DISTINCT c." + quote(f.Count.Distinct)
-			}
-			q = fmt.Sprintf(`WITH RECURSIVE sub(root, id) AS (SELECT id, id FROM %[1]s WHERE id IN (%[2]s) `+
-				`UNION SELECT sub.root, n.id FROM %[1]s n JOIN sub ON n.parent_id = sub.id) `+
-				`SELECT sub.root, COUNT(%[5]s) FROM sub JOIN %[3]s c ON c.%[4]s = sub.id GROUP BY sub.root`,
-				quote(p.d.Table), in, quote(table), quote(f.Count.Column), counted)
-		} else {
-			where := ""
-			if tc := f.Count.TypeColumn; tc != "" {
-				// A generic relation: only rows pointing at this model.
-				where = " AND " + quote(tc) + " = " + placeholders(p.st.Dialect, len(chunk)+1, 1)
-				args = append(args, p.d.ContentType())
-			}
-			q = fmt.Sprintf(`SELECT %[2]s, COUNT(*) FROM %[1]s WHERE %[2]s IN (%[3]s)%[4]s GROUP BY %[2]s`,
-				quote(table), quote(f.Count.Column), in, where)
+		q = fmt.Sprintf(`WITH RECURSIVE sub(root, id) AS (SELECT id, id FROM %[1]s WHERE %[2]s `+
+			`UNION SELECT sub.root, n.id FROM %[1]s n JOIN sub ON n.parent_id = sub.id) `+
+			`SELECT sub.root, COUNT(%[5]s) FROM sub JOIN %[3]s c ON c.%[4]s = sub.id GROUP BY sub.root`,
+			quote(p.d.Table), idsMatch(p.st.Dialect, "id", first), quote(table), quote(f.Count.Column), counted)
+	} else {
+		where := ""
+		if tc := f.Count.TypeColumn; tc != "" {
+			// A generic relation: only rows pointing at this model.
+			where = " AND " + quote(tc) + " = " + placeholders(p.st.Dialect, 2, 1)
+			args = append(args, p.d.ContentType())
 		}
-		rs, err := p.st.Q.QueryContext(ctx, q, args...)
-		if err != nil {
-			return fmt.Errorf("count %s: %w", f.Name, err)
-		}
-		for rs.Next() {
-			var id, n int
-			if err := rs.Scan(&id, &n); err != nil {
-				rs.Close()
-				return err
-			}
-			m[id] = n
-		}
-		rs.Close()
-		if err := rs.Err(); err != nil {
+		q = fmt.Sprintf(`SELECT %[2]s, COUNT(*) FROM %[1]s WHERE %[3]s%[4]s GROUP BY %[2]s`,
+			quote(table), quote(f.Count.Column), idsMatch(p.st.Dialect, quote(f.Count.Column), first), where)
+	}
+	rs, err := p.st.Q.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("count %s: %w", f.Name, err)
+	}
+	for rs.Next() {
+		var id, n int
+		if err := rs.Scan(&id, &n); err != nil {
+			rs.Close()
 			return err
 		}
+		m[id] = n
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return err
 	}
 	return nil
 }

@@ -537,32 +537,46 @@ func placeholders(dia string, start, n int) string {
 // PostgreSQL (= ANY), a JSON array read by json_each on SQLite. One
 // statement serves every number of ids, so it is prepared once (pgx's
 // statement cache, SQLite's) where an IN list of n placeholders is a new
-// statement, parsed and planned again, for each n; and binding a thousand
-// parameters cost more than the lookups. A single id (a detail page) is a
+// statement, parsed and planned again, for each n; binding a thousand
+// parameters cost more than the lookups; and no list needs cutting into
+// statements of at most so many ids. A single id (a detail page) is a
 // plain equality, the cheapest of all to plan.
 func inIDs(dia, col string, ids []int) *sql.Predicate {
 	if len(ids) == 1 {
 		return sql.EQ(col, ids[0])
 	}
 	return sql.P(func(b *sql.Builder) {
-		b.Ident(col)
-		if dia == dialect.Postgres {
-			arr := make([]int64, len(ids))
-			for i, id := range ids {
-				arr[i] = int64(id)
-			}
-			b.WriteString(" = ANY(").Arg(arr).WriteString(")")
-			return
-		}
-		js := make([]byte, 0, len(ids)*6+2)
-		js = append(js, '[')
-		for i, id := range ids {
-			if i > 0 {
-				js = append(js, ',')
-			}
-			js = strconv.AppendInt(js, int64(id), 10)
-		}
-		js = append(js, ']')
-		b.WriteString(" IN (SELECT value FROM json_each(").Arg(string(js)).WriteString("))")
+		before, after, _ := strings.Cut(idsMatch(dia, "", "?"), "?")
+		b.Ident(col).WriteString(before).Arg(idsParam(dia, ids)).WriteString(after)
 	})
+}
+
+// idsMatch is inIDs' condition in SQL text, on column expression col, with
+// placeholder for its parameter (idsParam).
+func idsMatch(dia, col, placeholder string) string {
+	if dia == dialect.Postgres {
+		return col + " = ANY(" + placeholder + ")"
+	}
+	return col + " IN (SELECT value FROM json_each(" + placeholder + "))"
+}
+
+// idsParam is the parameter of idsMatch: the ids as an int8 array for
+// PostgreSQL, as a JSON array for SQLite.
+func idsParam(dia string, ids []int) any {
+	if dia == dialect.Postgres {
+		arr := make([]int64, len(ids))
+		for i, id := range ids {
+			arr[i] = int64(id)
+		}
+		return arr
+	}
+	js := make([]byte, 0, len(ids)*6+2)
+	js = append(js, '[')
+	for i, id := range ids {
+		if i > 0 {
+			js = append(js, ',')
+		}
+		js = strconv.AppendInt(js, int64(id), 10)
+	}
+	return string(append(js, ']'))
 }
