@@ -44,6 +44,35 @@ func relatedOrder(t *Descriptor, tt *sql.SelectTable) []string {
 	return append(out, tt.C("id"))
 }
 
+// scanOwned runs s, whose columns are an owner's id then every column of
+// t, into m: the rows of t by owner, in the order selected.
+func (p *Page) scanOwned(ctx context.Context, s *sql.Selector, t *Descriptor, m map[int][]*Row) error {
+	q, args := s.Query()
+	rs, err := p.st.Q.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	var oid int
+	ptrs := make([]any, 1+len(t.columns))
+	ptrs[0] = &oid
+	idCol := t.byName["id"].col
+	for rs.Next() {
+		vals := make([]any, len(t.columns))
+		for i := range vals {
+			ptrs[1+i] = &vals[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			return err
+		}
+		for i, c := range t.columns {
+			vals[i] = normalize(t.byCol[c], vals[i])
+		}
+		m[oid] = append(m[oid], &Row{ID: vals[idCol].(int), Vals: vals})
+	}
+	return rs.Err()
+}
+
 // loadM2M loads the related rows of every row of the page in one query.
 func (p *Page) loadM2M(ctx context.Context, f *Field, ids []int) error {
 	if p.m2m == nil {
@@ -60,30 +89,8 @@ func (p *Page) loadM2M(ctx context.Context, f *Field, ids []int) error {
 	}
 	s := sql.Dialect(p.st.Dialect).Select(cols...).From(j).Join(tt).On(j.C(f.JoinTarget), tt.C("id")).
 		Where(inIDs(p.st.Dialect, j.C(f.JoinOwn), ids)).OrderBy(relatedOrder(t, tt)...)
-	q, args := s.Query()
-	rs, err := p.st.Q.QueryContext(ctx, q, args...)
-	if err != nil {
+	if err := p.scanOwned(ctx, s, t, m); err != nil {
 		return fmt.Errorf("load %s.%s: %w", p.d.Type, f.Name, err)
-	}
-	for rs.Next() {
-		var oid int
-		vals := make([]any, len(t.columns))
-		ptrs := []any{&oid}
-		for i := range vals {
-			ptrs = append(ptrs, &vals[i])
-		}
-		if err := rs.Scan(ptrs...); err != nil {
-			rs.Close()
-			return err
-		}
-		for i, c := range t.columns {
-			vals[i] = normalize(t.byCol[c], vals[i])
-		}
-		m[oid] = append(m[oid], &Row{ID: vals[t.byName["id"].col].(int), Vals: vals})
-	}
-	rs.Close()
-	if err := rs.Err(); err != nil {
-		return err
 	}
 	// The related objects' own relations (a config context's device
 	// types show their manufacturer) render nested, as NetBox's nested
@@ -386,30 +393,8 @@ func (p *Page) loadReverseMany(ctx context.Context, f *Field, ids []int) error {
 	if tc := f.Reverse.TypeColumn; tc != "" {
 		s.Where(sql.EQ(tt.C(t.column(tc)), p.d.ContentType()))
 	}
-	q, args := s.Query()
-	rs, err := p.st.Q.QueryContext(ctx, q, args...)
-	if err != nil {
+	if err := p.scanOwned(ctx, s, t, m); err != nil {
 		return fmt.Errorf("load %s.%s: %w", p.d.Type, f.Name, err)
-	}
-	for rs.Next() {
-		var oid int
-		vals := make([]any, len(t.columns))
-		ptrs := []any{&oid}
-		for i := range vals {
-			ptrs = append(ptrs, &vals[i])
-		}
-		if err := rs.Scan(ptrs...); err != nil {
-			rs.Close()
-			return err
-		}
-		for i, c := range t.columns {
-			vals[i] = normalize(t.byCol[c], vals[i])
-		}
-		m[oid] = append(m[oid], &Row{ID: vals[t.byName["id"].col].(int), Vals: vals})
-	}
-	rs.Close()
-	if err := rs.Err(); err != nil {
-		return err
 	}
 	// The rows' own relations (a bridge member's device) render nested,
 	// loaded with the page's.
