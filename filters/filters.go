@@ -475,6 +475,36 @@ func substringNeedles(f *Filter, lookup string, raw []string) []string {
 	return raw
 }
 
+// ValueLookup is the lookup a parameter's values are parsed for (its own
+// or the filter's fixed one, without its negation: "n" parses as exact,
+// "nic" as "ic"), and whether the text "null" among them means none
+// (FILTERS_NULL_CHOICE_VALUE). The OpenAPI document describes the values
+// from it.
+func (f *Filter) ValueLookup(lookup string) (base string, null bool) {
+	base = fixedLookup(f, lookup)
+	if b, ok := negated[base]; ok {
+		base = b
+	}
+	return base, takesNull(f.Kind, f.Nullable, base)
+}
+
+// IsSubstring reports whether lookup (without negation) matches values
+// that contain the given text, folded: ic, isw, iew, ie.
+func IsSubstring(lookup string) bool { return substringLookups[lookup] }
+
+// takesNull reports whether a filter of kind k reads the value "null" as
+// none under lookup (stripped of its negation): related objects always,
+// tags never, other kinds when nullable; for equality and ie only.
+func takesNull(k Kind, nullable bool, lookup string) bool {
+	switch k {
+	case ForeignID, ForeignAttr, TreeID, TreeAttr:
+		nullable = true
+	case TagSlug, TagID:
+		nullable = false
+	}
+	return nullable && (lookup == "" || lookup == "ie")
+}
+
 // fixedLookup is the lookup a parameter applies: its own, or the
 // filter's fixed one.
 func fixedLookup(f *Filter, lookup string) string {
@@ -612,15 +642,10 @@ func parseValues(k Kind, lookup string, raw []string, nullable bool, choices []s
 	if loc == nil {
 		loc = time.UTC
 	}
-	switch k {
-	case ForeignID, ForeignAttr, TreeID, TreeAttr:
-		nullable = true
-	case TagSlug, TagID:
-		nullable = false
-	}
+	nulls := takesNull(k, nullable, lookup)
 	vals := make([]any, len(raw))
 	for i, v := range raw {
-		if v == "null" && nullable && (lookup == "" || lookup == "ie") {
+		if v == "null" && nulls {
 			vals[i] = null
 			continue
 		}

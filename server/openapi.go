@@ -1200,23 +1200,10 @@ func (b *oasBuilder) filterParam(name string, f *filters.Filter, lookup string) 
 	if f.Kind == filters.Boolean {
 		return oasQueryParam(name, "", oasFilterBool())
 	}
-	// The lookup the values are parsed for (negations parse as what they
-	// negate), and whether "null" is one of them.
-	base := lookup
-	if base == "" {
-		base = f.Fixed
-	}
-	switch base {
-	case "n":
-		base = ""
-	case "nic", "nisw", "niew", "nie":
-		base = base[1:]
-	}
-	nullable := (f.Nullable || f.Kind == filters.ForeignID || f.Kind == filters.TreeID) && f.Kind != filters.TagID &&
-		(base == "" || base == "ie")
+	base, nullable := f.ValueLookup(lookup)
 	var item *openapi3.SchemaRef
 	switch {
-	case base == "ic" || base == "isw" || base == "iew" || base == "ie" || base == "regex" || base == "iregex":
+	case filters.IsSubstring(base) || base == "regex" || base == "iregex":
 		item = oasVal(oasTyped("string"))
 	case f.Kind == filters.Integer || f.Kind == filters.ForeignID || f.Kind == filters.TreeID || f.Kind == filters.TagID:
 		item = b.filterText(filters.Integer, nullable)
