@@ -132,6 +132,11 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*DB, error) {
 	q.Set("_busy_timeout", "10000")
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate")
+	// Each connection keeps its last 128 prepared statements: a request
+	// runs the same few statements as the last one of its kind, and
+	// preparing them again was 0.3 ms of a page of 1000 prefixes and a
+	// quarter of a detail GET. (pgx caches its own on PostgreSQL.)
+	q.Set("_stmt_cache_size", "128")
 	dsn := "file:" + path + "?" + q.Encode()
 	w, err := openCounted(filters.SQLiteDriver, dsn, &d.Statements)
 	if err != nil {
