@@ -240,8 +240,7 @@ func (p *Page) loadCustomFields(ctx context.Context, rows []*Row) error {
 			continue
 		}
 		for _, r := range rows {
-			data := cfData(r.Vals[f.col])
-			switch v := data[def.Name].(type) {
+			switch v := p.cfValues(r.Vals[f.col]).get(def.Name).(type) {
 			case float64:
 				wanted[def.RelatedType] = append(wanted[def.RelatedType], int(v))
 			case []any:
@@ -280,7 +279,7 @@ func cfData(v any) map[string]any {
 }
 
 func (p *Page) encodeCustomFields(b []byte, v any) []byte {
-	data := cfData(v)
+	data := p.cfValues(v)
 	b = append(b, '{')
 	for i, def := range p.cfs {
 		if i > 0 {
@@ -288,8 +287,8 @@ func (p *Page) encodeCustomFields(b []byte, v any) []byte {
 		}
 		b = appendString(b, def.Name)
 		b = append(b, ':')
-		val, ok := data[def.Name]
-		if !ok || val == nil {
+		val := data.get(def.Name)
+		if val == nil {
 			b = append(b, "null"...)
 			continue
 		}

@@ -232,11 +232,12 @@ type Descriptor struct {
 	NewUpdate  func(c *gen.Client, id int) ent.Mutation
 	DeleteOne  func(ctx context.Context, c *gen.Client, id int) error
 
-	columns []string // selected columns, in row order
-	allCols []int    // 0..len(columns)-1
-	narrow  []int    // columns of the nested representation
-	nested  []*Field // fields of the nested representation
-	tagForm []*Field // fields of a tag inside an object's tags
+	columns   []string // selected columns, in row order
+	colFields []*Field // the field of each column (byCol, without the map lookup per value)
+	allCols   []int    // 0..len(columns)-1
+	narrow    []int    // columns of the nested representation
+	nested    []*Field // fields of the nested representation
+	tagForm   []*Field // fields of a tag inside an object's tags
 	// displayField is the field of a display rule that is just "{field}"
 	// of a string column.
 	displayField *Field

@@ -65,12 +65,15 @@ func appendString(b []byte, s string) []byte {
 
 // FormatTime renders a timestamp as NetBox does: UTC, "Z", microseconds
 // only when non-zero (then always six digits, like Python's isoformat).
-func FormatTime(t time.Time) string {
+func FormatTime(t time.Time) string { return string(appendTime(nil, t)) }
+
+// appendTime appends FormatTime(t) to b.
+func appendTime(b []byte, t time.Time) []byte {
 	t = t.UTC()
 	if t.Nanosecond()/1000 != 0 {
-		return t.Format("2006-01-02T15:04:05.000000Z")
+		return t.AppendFormat(b, "2006-01-02T15:04:05.000000Z")
 	}
-	return t.Format("2006-01-02T15:04:05Z")
+	return t.AppendFormat(b, "2006-01-02T15:04:05Z")
 }
 
 // ETag is NetBox's weak ETag of a timestamp: Python's isoformat with +00:00.
@@ -103,7 +106,8 @@ func appendAny(b []byte, v any) []byte {
 	case bool:
 		return strconv.AppendBool(b, x)
 	case time.Time:
-		return appendString(b, FormatTime(x))
+		b = appendTime(append(b, '"'), x) // nothing in it to escape
+		return append(b, '"')
 	case json.RawMessage:
 		if len(x) == 0 {
 			return append(b, "null"...)

@@ -65,8 +65,8 @@ func (p *Page) scanOwned(ctx context.Context, s *sql.Selector, t *Descriptor, m 
 		if err := rs.Scan(ptrs...); err != nil {
 			return err
 		}
-		for i, c := range t.columns {
-			vals[i] = normalize(t.byCol[c], vals[i])
+		for i, f := range t.colFields {
+			vals[i] = normalize(f, vals[i])
 		}
 		m[oid] = append(m[oid], &Row{ID: vals[idCol].(int), Vals: vals})
 	}
@@ -83,10 +83,7 @@ func (p *Page) loadM2M(ctx context.Context, f *Field, ids []int) error {
 	t := f.target
 	tt := sql.Table(t.Table).As("t")
 	j := sql.Table(f.Join).As("j")
-	cols := []string{j.C(f.JoinOwn)}
-	for _, c := range t.columns {
-		cols = append(cols, tt.C(c))
-	}
+	cols := append([]string{j.C(f.JoinOwn)}, t.columnList(p.st.Dialect, tt, t.allCols)...)
 	s := sql.Dialect(p.st.Dialect).Select(cols...).From(j).Join(tt).On(j.C(f.JoinTarget), tt.C("id")).
 		Where(inIDs(p.st.Dialect, j.C(f.JoinOwn), ids)).OrderBy(relatedOrder(t, tt)...)
 	if err := p.scanOwned(ctx, s, t, m); err != nil {
@@ -384,10 +381,7 @@ func (p *Page) loadReverseMany(ctx context.Context, f *Field, ids []int) error {
 	t := f.target
 	own := t.column(f.Reverse.Column)
 	tt := sql.Table(t.Table).As("t")
-	cols := []string{tt.C(own)}
-	for _, c := range t.columns {
-		cols = append(cols, tt.C(c))
-	}
+	cols := append([]string{tt.C(own)}, t.columnList(p.st.Dialect, tt, t.allCols)...)
 	s := sql.Dialect(p.st.Dialect).Select(cols...).From(tt).
 		Where(inIDs(p.st.Dialect, tt.C(own), ids)).OrderBy(tt.C("id"))
 	if tc := f.Reverse.TypeColumn; tc != "" {

@@ -1,6 +1,7 @@
 package resource
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -33,20 +34,21 @@ type View struct {
 // Page is a set of rows of one model with everything their representation
 // needs, loaded in a fixed number of batched queries whatever the row count.
 type Page struct {
-	d       *Descriptor
-	st      Store
-	base    string
-	fields  []*Field
-	nested  bool
-	related map[*Descriptor]map[int]*Row // FK targets, by model then id
-	tags    map[int][]*Row
-	counts  map[*Field]map[int]int
-	generic map[*Field]map[string]map[int]*Row
-	cfs     []CustomFieldDef
-	cfObjs  map[string]map[int]*Row // custom field object targets: content type → id → row
-	m2m     map[*Field]map[int][]*Row
-	full    map[*Field]*Page        // KindM2M fields rendered in full: their rows' page
-	reverse map[*Field]map[int]*Row // KindReverse: own id → the row pointing here
+	d         *Descriptor
+	st        Store
+	base      string
+	fields    []*Field
+	nested    bool
+	related   map[*Descriptor]map[int]*Row // FK targets, by model then id
+	tags      map[int][]*Row
+	counts    map[*Field]map[int]int
+	generic   map[*Field]map[string]map[int]*Row
+	cfs       []CustomFieldDef
+	cfObjs    map[string]map[int]*Row // custom field object targets: content type → id → row
+	cfScratch []cfMember              // cfValues' members of the row being read
+	m2m       map[*Field]map[int][]*Row
+	full      map[*Field]*Page        // KindM2M fields rendered in full: their rows' page
+	reverse   map[*Field]map[int]*Row // KindReverse: own id → the row pointing here
 	// more are rows loaded beside the page (reverse rows) whose FK fields
 	// loadRelated resolves with the page's own.
 	more   []relatedWant
@@ -416,26 +418,40 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 	// flat and grouped in one backing array rather than in a slice per
 	// object (allocations are a good part of a large page's cost).
 	type assignment struct{ oid, tid int }
-	var pairs []assignment
-	var oid, tid int // scanned into: declared once, not once a row
+	// The assignments come back as one value, "object:tag,object:tag,...",
+	// not as a row each: handing over thousands of two-integer rows one
+	// by one (database/sql's Next and Scan, the driver's values) cost more
+	// than finding them.
 	ti := sql.Table("extras_taggeditem")
-	s := sql.Dialect(p.st.Dialect).Select(ti.C("object_id"), ti.C("tag_id")).From(ti).
+	agg := "group_concat(" + ti.C("object_id") + " || ':' || " + ti.C("tag_id") + ")"
+	if p.st.Dialect == dialect.Postgres {
+		agg = "string_agg(" + ti.C("object_id") + "::text || ':' || " + ti.C("tag_id") + "::text, ',')"
+	}
+	s := sql.Dialect(p.st.Dialect).Select(agg).From(ti).
 		Where(sql.And(sql.EQ(ti.C("object_type"), p.d.ContentType()), inIDs(p.st.Dialect, ti.C("object_id"), ids)))
 	q, args := s.Query()
-	rs, err := p.st.Q.QueryContext(ctx, q, args...)
-	if err != nil {
+	var list []byte
+	if _, err := queryRow(ctx, p.st.Q, q, &list, args...); err != nil {
 		return err
 	}
-	for rs.Next() {
-		if err := rs.Scan(&oid, &tid); err != nil {
-			rs.Close()
-			return err
+	pairs := make([]assignment, 0, bytes.Count(list, []byte{','})+1)
+	var a assignment
+	n := &a.oid
+	for _, c := range list {
+		switch {
+		case c >= '0' && c <= '9':
+			*n = *n*10 + int(c-'0')
+		case c == ':':
+			n = &a.tid
+		case c == ',':
+			pairs = append(pairs, a)
+			a, n = assignment{}, &a.oid
+		default:
+			return fmt.Errorf("tags of %s: unexpected %q in %q", p.d.Table, c, list)
 		}
-		pairs = append(pairs, assignment{oid, tid})
 	}
-	rs.Close()
-	if err := rs.Err(); err != nil {
-		return err
+	if len(list) > 0 {
+		pairs = append(pairs, a)
 	}
 	if len(pairs) == 0 {
 		return nil

@@ -16,6 +16,7 @@ func (d *Descriptor) prepare() error {
 		if f.Column != "" {
 			f.col = len(d.columns)
 			d.columns = append(d.columns, f.Column)
+			d.colFields = append(d.colFields, f)
 			d.byCol[f.Column] = f
 		}
 		if f.Target != "" {

@@ -301,7 +301,7 @@ func (d *Descriptor) queryCols(ctx context.Context, st Store, s *sql.Selector, i
 		}
 		vals := make([]any, n)
 		for i, c := range idx {
-			vals[c] = normalize(d.byCol[d.columns[c]], scan[i])
+			vals[c] = normalize(d.colFields[c], scan[i])
 			scan[i] = nil
 		}
 		out = append(out, &Row{ID: vals[idCol].(int), Vals: vals})
@@ -310,22 +310,28 @@ func (d *Descriptor) queryCols(ctx context.Context, st Store, s *sql.Selector, i
 }
 
 // selectCols starts a SELECT of the columns at index idx.
+func (d *Descriptor) selectCols(dia string, idx []int) *sql.Selector {
+	t := sql.Table(d.Table)
+	return sql.Dialect(dia).Select(d.columnList(dia, t, idx)...).From(t)
+}
+
+// columnList is the select list of the columns at index idx of t, a
+// reference to d's table.
 //
 // On SQLite a timestamp column is selected as its text: go-sqlite3 turns a
 // column declared as a timestamp into a time.Time by trying its layouts
 // one by one with time.Parse, which was a fifth of the cost of reading a
 // page of 1000 prefixes; parseStoredTime reads the one layout the driver
 // writes directly (normalize).
-func (d *Descriptor) selectCols(dia string, idx []int) *sql.Selector {
-	t := sql.Table(d.Table)
+func (d *Descriptor) columnList(dia string, t *sql.SelectTable, idx []int) []string {
 	cols := make([]string, len(idx))
 	for i, c := range idx {
 		cols[i] = t.C(d.columns[c])
-		if dia == dialect.SQLite && d.byCol[d.columns[c]].GoType == "time.Time" {
+		if dia == dialect.SQLite && d.colFields[c].GoType == "time.Time" {
 			cols[i] = "CAST(" + cols[i] + " AS TEXT)"
 		}
 	}
-	return sql.Dialect(dia).Select(cols...).From(t)
+	return cols
 }
 
 // getNested selects rows by id with only the columns their nested
@@ -553,18 +559,9 @@ func parseDriverTime(s string) (t time.Time, ok bool) {
 
 // queryInt runs a query that returns one integer.
 func queryInt(ctx context.Context, st Store, q string, args ...any) (int, error) {
-	rs, err := st.Q.QueryContext(ctx, q, args...)
-	if err != nil {
-		return 0, err
-	}
-	defer rs.Close()
 	var n int
-	if rs.Next() {
-		if err := rs.Scan(&n); err != nil {
-			return 0, err
-		}
-	}
-	return n, rs.Err()
+	_, err := queryRow(ctx, st.Q, q, &n, args...)
+	return n, err
 }
 
 // chunks splits ids into IN lists small enough for both databases.

@@ -194,7 +194,7 @@ func sqliteSearchIndex(ctx context.Context, ex SQLExecer, table string, columns 
 
 // queryRow scans the first row of query into dst, reporting whether there
 // was one.
-func queryRow(ctx context.Context, ex SQLExecer, query string, dst any, args ...any) (bool, error) {
+func queryRow(ctx context.Context, ex Querier, query string, dst any, args ...any) (bool, error) {
 	rows, err := ex.QueryContext(ctx, query, args...)
 	if err != nil {
 		return false, err
