@@ -3,6 +3,7 @@ package resource
 import (
 	"context"
 	"encoding/json"
+	"sync"
 
 	"entgo.io/ent"
 
@@ -235,9 +236,12 @@ type Descriptor struct {
 	columns   []string // selected columns, in row order
 	colFields []*Field // the field of each column (byCol, without the map lookup per value)
 	allCols   []int    // 0..len(columns)-1
-	narrow    []int    // columns of the nested representation
-	nested    []*Field // fields of the nested representation
-	tagForm   []*Field // fields of a tag inside an object's tags
+	// allColList caches columnList of allCols by dialect and table
+	// reference.
+	allColList *sync.Map
+	narrow     []int    // columns of the nested representation
+	nested     []*Field // fields of the nested representation
+	tagForm    []*Field // fields of a tag inside an object's tags
 	// displayField is the field of a display rule that is just "{field}"
 	// of a string column.
 	displayField *Field

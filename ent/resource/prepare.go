@@ -3,6 +3,7 @@ package resource
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // prepare indexes a descriptor's fields, fixes the column list that every
@@ -95,6 +96,7 @@ func displayFields(rule string) []string {
 // plain column, but never timestamps or JSON).
 func (d *Descriptor) narrowColumns() {
 	d.allCols = make([]int, len(d.columns))
+	d.allColList = &sync.Map{}
 	for i := range d.columns {
 		d.allCols[i] = i
 	}

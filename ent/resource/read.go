@@ -295,16 +295,26 @@ func (d *Descriptor) queryCols(ctx context.Context, st Store, s *sql.Selector, i
 		ptrs[i] = &scan[i]
 	}
 	idCol := d.byName["id"].col
+	// Rows and their values are allocated a block at a time, not one by
+	// one: on a page of 1000 the allocations are a good part of the cost.
+	var rows []Row
+	var vals []any
 	for rs.Next() {
 		if err := rs.Scan(ptrs...); err != nil {
 			return nil, err
 		}
-		vals := make([]any, n)
+		if len(rows) == cap(rows) {
+			size := min(max(len(out), 8), 256)
+			rows, vals = make([]Row, 0, size), make([]any, size*n)
+		}
+		v := vals[:n:n]
+		vals = vals[n:]
 		for i, c := range idx {
-			vals[c] = normalize(d.colFields[c], scan[i])
+			v[c] = normalize(d.colFields[c], scan[i])
 			scan[i] = nil
 		}
-		out = append(out, &Row{ID: vals[idCol].(int), Vals: vals})
+		rows = append(rows, Row{ID: v[idCol].(int), Vals: v})
+		out = append(out, &rows[len(rows)-1])
 	}
 	return out, rs.Err()
 }
@@ -324,12 +334,25 @@ func (d *Descriptor) selectCols(dia string, idx []int) *sql.Selector {
 // page of 1000 prefixes; parseStoredTime reads the one layout the driver
 // writes directly (normalize).
 func (d *Descriptor) columnList(dia string, t *sql.SelectTable, idx []int) []string {
+	// The whole row, the most common list, is built once per dialect and
+	// table reference (capped, so that appending copies).
+	all := len(idx) == len(d.allCols) && len(idx) > 0 && &idx[0] == &d.allCols[0]
+	key := ""
+	if all {
+		key = dia + " " + t.C("")
+		if cols, ok := d.allColList.Load(key); ok {
+			return cols.([]string)
+		}
+	}
 	cols := make([]string, len(idx))
 	for i, c := range idx {
 		cols[i] = t.C(d.columns[c])
 		if dia == dialect.SQLite && d.colFields[c].GoType == "time.Time" {
 			cols[i] = "CAST(" + cols[i] + " AS TEXT)"
 		}
+	}
+	if all {
+		d.allColList.Store(key, cols[:len(cols):len(cols)])
 	}
 	return cols
 }
