@@ -10,7 +10,8 @@ func TestCompactJSON(t *testing.T) {
 		{`{"a\" b":"\\ "}`, `{"a\" b":"\\ "}`}, // escaped quote and backslash
 		{`{"a\\": "x"}`, `{"a\\":"x"}`},        // a string ending in a backslash
 		{"[1,\n\t2]\r\n", `[1,2]`},             // every kind of blank
-		{`{"a": `, `{"a": `},                   // not JSON: returned as read
+		{`{"a": `, `{"a":`},                    // not JSON (never stored): blanks dropped all the same
+		{`"x y" `, `"x y"`},
 		{``, ``},
 	} {
 		if got := string(compactJSON([]byte(tc.in))); got != tc.want {

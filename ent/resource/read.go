@@ -1,7 +1,6 @@
 package resource
 
 import (
-	"bytes"
 	"context"
 	stdsql "database/sql"
 	"encoding/json"
@@ -471,23 +470,12 @@ func normalize(f *Field, v any) any {
 // compactJSON is a stored JSON document without insignificant whitespace:
 // PostgreSQL's jsonb renders `[[1, 4094]]` where SQLite keeps `[[1,4094]]`,
 // and responses must not depend on the database. b is the caller's own
-// copy (database/sql copies bytes scanned into an any): a document that is
-// compact already, as SQLite returns what was written, is used as it is.
+// copy (database/sql copies bytes scanned into an any) and is compacted
+// in place: blanks outside strings are dropped without json.Compact's
+// validation and buffer, as a stored document is JSON already (a third
+// of reading a page of 1000 prefixes on PostgreSQL went to json.Compact).
 func compactJSON(b []byte) json.RawMessage {
-	if isCompact(b) {
-		return json.RawMessage(b)
-	}
-	var buf bytes.Buffer
-	buf.Grow(len(b))
-	if err := json.Compact(&buf, b); err != nil {
-		return json.RawMessage(b)
-	}
-	return json.RawMessage(buf.Bytes())
-}
-
-// isCompact reports whether JSON text b has no whitespace outside its
-// strings.
-func isCompact(b []byte) bool {
+	out := b[:0]
 	in, esc := false, false
 	for _, c := range b {
 		switch {
@@ -502,10 +490,11 @@ func isCompact(b []byte) bool {
 		case c == '"':
 			in = true
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			return false
+			continue
 		}
+		out = append(out, c)
 	}
-	return true
+	return json.RawMessage(out)
 }
 
 func parseStoredTime(s string) any {
