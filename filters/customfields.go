@@ -85,7 +85,7 @@ func (s *Spec) buildCF(ctx context.Context, f *Filter, lookup string, raw []stri
 	if !neg && !multi && !hasNull && kind == String && substringLookups[base] {
 		needles = cfNeedles(values)
 	}
-	walk, err := s.matchWalk(ctx, opt, []string{s.CustomFieldColumn}, needles)
+	plan, err := s.planTrigrams(ctx, opt, []string{s.CustomFieldColumn}, needles)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (s *Spec) buildCF(ctx context.Context, f *Filter, lookup string, raw []stri
 		}
 		e := negate(join(" OR ", fs), neg)
 		if !pg {
-			if pre, ok := trigramPrefilter(sel, []string{s.CustomFieldColumn}, needles, walk); ok {
+			if pre, ok := trigramPrefilter(sel, []string{s.CustomFieldColumn}, needles, plan); ok {
 				return cat(fr("("), pre, fr(" AND "), e, fr(")"))
 			}
 		}

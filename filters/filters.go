@@ -430,7 +430,7 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 		return where(func(sel *sql.Selector, pg bool) frag { return pos(sel, pg, "") }), nil
 	}
 	needles := substringNeedles(f, lookup, raw)
-	walk, err := s.matchWalk(ctx, opt, []string{f.Column}, needles)
+	plan, err := s.planTrigrams(ctx, opt, []string{f.Column}, needles)
 	if err != nil {
 		return nil, err
 	}
@@ -443,7 +443,7 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 			if pre, ok := prefixPrefilter(sel, f.Column, fixedLookup(f, lookup), needles); ok && pg && !neg {
 				return cat(fr("("), pre, fr(" AND "), negate(pos(sel, pg, c), neg), fr(")"))
 			}
-			return prefiltered(sel, pg, []string{f.Column}, needles, walk, func(noIndex bool) frag {
+			return prefiltered(sel, pg, []string{f.Column}, needles, plan, func(noIndex bool) frag {
 				if noIndex {
 					return negate(pos(sel, pg, pgNoIndex(c)), neg)
 				}
@@ -1124,7 +1124,7 @@ func sqliteFolded(op, ascii, unicode frag) frag {
 // decided per request; this Func drives the query with the candidates.
 func Search(columns ...string) func(lookup string, values []string) (func(*sql.Selector), error) {
 	return func(_ string, values []string) (func(*sql.Selector), error) {
-		return searchPred(columns, values, false), nil
+		return searchPred(columns, values, trigramPlan{}), nil
 	}
 }
 
@@ -1134,20 +1134,20 @@ func (s *Spec) buildSearch(ctx context.Context, f *Filter, raw []string, opt Opt
 	if strings.TrimSpace(v) == "" {
 		return nil, nil
 	}
-	walk, err := s.matchWalk(ctx, opt, f.Search, []string{v})
+	plan, err := s.planTrigrams(ctx, opt, f.Search, []string{v})
 	if err != nil {
 		return nil, err
 	}
-	return searchPred(f.Search, raw, walk), nil
+	return searchPred(f.Search, raw, plan), nil
 }
 
-func searchPred(columns, values []string, walk bool) func(*sql.Selector) {
+func searchPred(columns, values []string, plan trigramPlan) func(*sql.Selector) {
 	v := values[len(values)-1]
 	if strings.TrimSpace(v) == "" {
 		return nil
 	}
 	return where(func(sel *sql.Selector, pg bool) frag {
-		return prefiltered(sel, pg, columns, []string{v}, walk, func(noIndex bool) frag {
+		return prefiltered(sel, pg, columns, []string{v}, plan, func(noIndex bool) frag {
 			fs := make([]frag, len(columns))
 			for i, c := range columns {
 				col := sel.C(c)

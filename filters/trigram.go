@@ -3,6 +3,7 @@ package filters
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -102,72 +103,184 @@ func trigramMatch(table string, columns []string, needles []string) (string, boo
 
 // trigramPrefilter is the candidate prefilter of a substring search for
 // any of needles in columns of sel's table, false when there is none
-// (trigramMatch). walk (matchWalk) renders it so that SQLite walks the
-// list's order and probes each row's id in the candidates instead of
+// (trigramMatch): plan's (planTrigrams), or when plan is for no table or
+// another one (a predicate built without the Spec's table or database),
+// the covering trigrams, driven. plan.walk renders it so that SQLite walks
+// the list's order and probes each row's id in the candidates instead of
 // reading the candidates and sorting them.
-func trigramPrefilter(sel *sql.Selector, columns []string, needles []string, walk bool) (frag, bool) {
+func trigramPrefilter(sel *sql.Selector, columns, needles []string, plan trigramPlan) (frag, bool) {
 	table := selectorTable(sel)
-	match, ok := trigramMatch(table, columns, needles)
-	if !ok {
-		return frag{}, false
+	if plan.match == "" || plan.table != table {
+		match, ok := trigramMatch(table, columns, needles)
+		if !ok {
+			return frag{}, false
+		}
+		plan = trigramPlan{table: table, match: match}
 	}
 	id := sel.C("id")
-	if walk {
+	if plan.walk {
 		id = "+" + id // a unary plus: no index may serve the IN
 	}
 	fts := quoteIdent(table + SearchIndexSuffix)
-	return fr(id+" IN (SELECT rowid FROM "+fts+" WHERE "+fts+" MATCH ?)", match), true
+	return fr(id+" IN (SELECT rowid FROM "+fts+" WHERE "+fts+" MATCH ?)", plan.match), true
 }
 
-// matchWalk reports whether the trigram prefilter of a search on table
-// (trigramMatch) should walk the list's order rather than drive the
-// query with its candidates; SQLite only, whose planner takes the
-// candidates' IN list as the driver whatever its size, as with tags
-// (denseTags).
+// trigramPlan is the SQLite trigram prefilter of a substring search: the
+// FTS5 query that finds its candidates ("" for none) on table, and
+// whether to walk the list's order rather than drive the query with them.
+type trigramPlan struct {
+	table, match string
+	walk         bool
+}
+
+// planTrigrams plans the trigram prefilter of a search for any of needles
+// in columns of the Spec's table (SQLite only; trigramMatch says which
+// searches have one).
 //
-// Driving costs each candidate a row read, the exact predicate and a
-// place in the sort (about 2.5µs at 100,000 prefixes: 1,000 candidates
-// take 2.8 ms); walking costs each row of the order's index passed over a
-// probe of the candidates' Bloom filter (about 45ns), and a page of 50 is
-// found within 50·N/C rows of a table of N rows with C candidates. Walking
-// is cheaper from C² > N·50·45/2500, about C > √N: 317 candidates at
-// 100,000 rows (a page of candidates that rare: 0.06 ms driven, against
-// 4.4 ms for a walk of the whole index). The candidates are counted up to
-// maxMatchCount (the FTS query stops there), and the answer is cached
-// with the other lookups until the next write: counts move slowly, and a
-// stale answer costs time, never results.
-func (s *Spec) matchWalk(ctx context.Context, opt Options, columns, needles []string) (bool, error) {
-	if opt.Dialect != dialect.SQLite || opt.Exec == nil || s.Table == "" {
-		return false, nil
+// Which trigrams: FTS5 reads the whole doclist of every trigram of its
+// query, and trigrams common to every row (`val`, `alu`, `lue` of
+// "value-42" in a custom field whose values are all "value-<n>") hold
+// the whole table: the three covering trigrams of "value-42" took 0.96 ms
+// at 100,000 prefixes, its rarest one alone ("-42", 1,004 rows) 0.04 ms.
+// So each trigram of a needle is counted (up to maxMatchCount, in one
+// statement) and a needle with trigrams rarer than that is looked up by
+// its rarest ones (at most rareTrigrams, none over 4 times as common as
+// the rarest; of its first maxProbed); a needle without any by its
+// covering trigrams (trigramCover), as each holds most rows anyway. Any
+// trigrams of the needle make a superset of the rows that hold it; the
+// exact predicate decides.
+//
+// Walk or drive: driving costs each candidate a row read, the exact
+// predicate and a place in the sort (about 2.5µs at 100,000 prefixes:
+// 1,000 candidates take 2.8 ms); walking costs each row of the order's
+// index passed over a probe of the candidates' Bloom filter (about 45ns),
+// and a page of 50 is found within 50·N/C rows of a table of N rows with C
+// candidates. Walking is cheaper from C² > N·50·45/2500, about C > √N: 317
+// candidates at 100,000 rows (a page of candidates that rare: 0.06 ms
+// driven, against 4.4 ms for a walk of the whole index). SQLite's planner
+// takes the candidates' IN list as the driver whatever its size, as with
+// tags (denseTags). The candidates of the chosen trigrams are counted (up
+// to maxMatchCount) in a second statement: one trigram alone can leave
+// many more candidates than rows that match, and a walk is only cheap
+// when many match.
+//
+// The plan is cached with the other lookups until the next write: counts
+// move slowly, and a stale plan costs time, never results. Without a
+// database to ask (opt.Exec nil), the covering trigrams are driven.
+func (s *Spec) planTrigrams(ctx context.Context, opt Options, columns, needles []string) (trigramPlan, error) {
+	if opt.Dialect != dialect.SQLite || s.Table == "" {
+		return trigramPlan{}, nil
 	}
-	match, ok := trigramMatch(s.Table, columns, needles)
+	cover, ok := trigramMatch(s.Table, columns, needles)
 	if !ok {
-		return false, nil
+		return trigramPlan{}, nil
 	}
-	fts := quoteIdent(s.Table + SearchIndexSuffix)
-	query := "SELECT (SELECT COALESCE(MAX(id), 0) FROM " + quoteIdent(s.Table) + "), (SELECT count(*) FROM (SELECT 1 FROM " + fts +
-		" WHERE " + fts + " MATCH ? LIMIT " + strconv.Itoa(maxMatchCount) + "))"
-	v, err := opt.cached("walk:"+s.Table+":"+match, func() (any, error) {
-		rows, err := opt.Exec.QueryContext(ctx, query, match)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		var n, c int64
-		if rows.Next() {
-			if err := rows.Scan(&n, &c); err != nil {
-				return nil, err
-			}
-		}
-		return c*c > n, rows.Err()
+	if opt.Exec == nil {
+		return trigramPlan{table: s.Table, match: cover}, nil
+	}
+	v, err := opt.cached("trigrams:"+s.Table+":"+cover, func() (any, error) {
+		return s.countTrigrams(ctx, opt, columns, needles, cover)
 	})
 	if err != nil {
-		return false, err
+		return trigramPlan{}, err
 	}
-	return v.(bool), nil
+	return v.(trigramPlan), nil
 }
 
-// maxMatchCount bounds the count of matchWalk: enough to tell √N for
+func (s *Spec) countTrigrams(ctx context.Context, opt Options, columns, needles []string, cover string) (trigramPlan, error) {
+	fts := quoteIdent(s.Table + SearchIndexSuffix)
+	scope := "{" + strings.Join(columns, " ") + "} : "
+	counted := "(SELECT count(*) FROM (SELECT 1 FROM " + fts + " WHERE " + fts + " MATCH ? LIMIT " + strconv.Itoa(maxMatchCount) + "))"
+	var args []any
+	trigrams := make([][]string, len(needles))
+	sel := []string{"(SELECT COALESCE(MAX(id), 0) FROM " + quoteIdent(s.Table) + ")"}
+	for i, n := range needles {
+		trigrams[i] = trigramsOf(strings.ToLower(n))
+		// A long needle is judged by its first trigrams: each count
+		// reads up to maxMatchCount entries.
+		trigrams[i] = trigrams[i][:min(len(trigrams[i]), maxProbed)]
+		for _, t := range trigrams[i] {
+			sel = append(sel, counted)
+			args = append(args, scope+t)
+		}
+	}
+	counts := make([]int64, len(sel))
+	if err := queryInts(ctx, opt.Exec, "SELECT "+strings.Join(sel, ", "), args, counts); err != nil {
+		return trigramPlan{}, err
+	}
+	rows, k := counts[0], 1
+	groups := make([]string, len(needles))
+	for i, ts := range trigrams {
+		// The needle's rare trigrams, rarest first, at most rareTrigrams.
+		var rare []int
+		for j := range ts {
+			if counts[k+j] < maxMatchCount {
+				rare = append(rare, j)
+			}
+		}
+		slices.SortStableFunc(rare, func(a, b int) int { return int(counts[k+a] - counts[k+b]) })
+		if len(rare) == 0 {
+			groups[i] = "(" + strings.Join(trigramCover(strings.ToLower(needles[i])), " ") + ")"
+		} else {
+			// The rarest, and those at most 4 times as common (each costs
+			// its doclist; the commoner ones narrow little).
+			var terms []string
+			for _, j := range rare[:min(len(rare), rareTrigrams)] {
+				if counts[k+j] <= 4*counts[k+rare[0]] {
+					terms = append(terms, ts[j])
+				}
+			}
+			groups[i] = "(" + strings.Join(terms, " ") + ")"
+		}
+		k += len(ts)
+	}
+	plan := trigramPlan{table: s.Table, match: scope + "(" + strings.Join(groups, " OR ") + ")"}
+	c := make([]int64, 1)
+	if err := queryInts(ctx, opt.Exec, "SELECT "+counted, []any{plan.match}, c); err != nil {
+		return trigramPlan{}, err
+	}
+	plan.walk = c[0]*c[0] > rows
+	return plan, nil
+}
+
+// rareTrigrams bounds the trigrams of a needle that planTrigrams looks
+// up: each costs its doclist, and a few rare ones leave few candidates.
+// maxProbed bounds those it counts.
+const rareTrigrams, maxProbed = 3, 24
+
+// queryInts reads the one row of integers of query into out.
+func queryInts(ctx context.Context, q Querier, query string, args []any, out []int64) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if rows.Next() {
+		ptrs := make([]any, len(out))
+		for i := range out {
+			ptrs[i] = &out[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// trigramsOf are the distinct trigrams of needle, quoted for FTS5.
+func trigramsOf(needle string) []string {
+	r := []rune(needle)
+	var out []string
+	for i := 0; i+minTrigramNeedle <= len(r); i++ {
+		t := `"` + strings.ReplaceAll(string(r[i:i+minTrigramNeedle]), `"`, `""`) + `"`
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// maxMatchCount bounds the counts of planTrigrams: enough to tell √N for
 // tables of up to 16 million rows.
 const maxMatchCount = 4096
 
@@ -204,11 +317,11 @@ func selectorTable(sel *sql.Selector) string {
 
 // prefiltered puts the trigram prefilter of needles in columns in front
 // of the exact condition, render(false). On SQLite that is the FTS5
-// lookup (trigramPrefilter). On PostgreSQL it is pgTrigramCover, and the
+// lookup of plan (trigramPrefilter). On PostgreSQL it is pgTrigramCover, and the
 // exact condition is rendered on an expression the trigram indexes do not
 // hold, render(true), so that the planner reads the indexes for the
 // prefilter's few trigrams rather than for all of the needle's.
-func prefiltered(sel *sql.Selector, pg bool, columns, needles []string, walk bool, render func(noIndex bool) frag) frag {
+func prefiltered(sel *sql.Selector, pg bool, columns, needles []string, plan trigramPlan, render func(noIndex bool) frag) frag {
 	if pg {
 		if pre, ok := pgTrigramCover(sel, columns, needles); ok {
 			return cat(fr("("), pre, fr(" AND "), render(true), fr(")"))
@@ -216,7 +329,7 @@ func prefiltered(sel *sql.Selector, pg bool, columns, needles []string, walk boo
 		return render(false)
 	}
 	e := render(false)
-	if pre, ok := trigramPrefilter(sel, columns, needles, walk); ok {
+	if pre, ok := trigramPrefilter(sel, columns, needles, plan); ok {
 		return cat(fr("("), pre, fr(" AND "), e, fr(")"))
 	}
 	return e

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -227,11 +228,14 @@ func TestCustomFieldTrigramPrefilter(t *testing.T) {
 	}
 }
 
-// TestTrigramWalk checks matchWalk's choice on SQLite: a search with many
-// candidates (more than the square root of the table's rows) walks the
-// list's order and probes the candidates (a unary plus keeps the IN from
-// driving the query), a rarer one drives the query with its candidates,
-// and both answer the same pages as the scan.
+// TestTrigramWalk checks planTrigrams' choices on SQLite: a search with
+// many candidates (more than the square root of the table's rows) walks
+// the list's order and probes the candidates (a unary plus keeps the IN
+// from driving the query), a rarer one drives the query with its
+// candidates; a needle is looked up by its rarest trigrams, at most
+// three, none over 4 times as common as the rarest (every "other" row
+// holds "oth", a few "r 4", one " 42"); and all answer the same pages as
+// the scan.
 func TestTrigramWalk(t *testing.T) {
 	ctx := context.Background()
 	d := sqliteOf(t)
@@ -264,13 +268,22 @@ func TestTrigramWalk(t *testing.T) {
 	for _, c := range []struct {
 		param, needle string
 		walk          bool
+		match         string // the FTS5 query
 	}{
-		{"q", "common", true}, {"name__ic", "COMMON ITEM", true}, {"q", "rarity", false}, {"name__isw", "rarity", false},
+		{"q", "common", true, `{name} : (("com" "omm" "mmo"))`},
+		{"name__ic", "COMMON ITEM", true, `{name} : (("com" "omm" "mmo"))`},
+		{"q", "rarity", false, `{name} : (("rar" "ari" "rit"))`},
+		{"name__isw", "rarity", false, `{name} : (("rar" "ari" "rit"))`},
+		{"q", "other 4", false, `{name} : (("r 4"))`},
+		{"q", "other 42", false, `{name} : ((" 42"))`},
 	} {
 		q := url.Values{c.param: {c.needle}}
 		query, args := renderQuery(t, ctx, spec, d, table, q, func(sel *sql.Selector) { sel.OrderBy(sel.C("rank"), sel.C("id")).Limit(10) })
 		if walked := strings.Contains(query, "+`"+table+"`.`id` IN"); walked != c.walk || !strings.Contains(query, " MATCH ") {
 			t.Errorf("%s: walked %v, want %v: %s", q.Encode(), walked, c.walk, query)
+		}
+		if !slices.Contains(args, any(c.match)) {
+			t.Errorf("%s: FTS5 query not %s: %v", q.Encode(), c.match, args)
 		}
 		got := []int{}
 		r, err := d.db.QueryContext(ctx, query, args...)
@@ -301,5 +314,55 @@ func TestTrigramWalk(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: got %v, want %v", q.Encode(), got, want)
 		}
+	}
+}
+
+// TestTrigramCommon: a needle none of whose trigrams is rarer than
+// maxMatchCount rows is looked up by its covering trigrams, and its
+// candidates, counted, decide the walk.
+func TestTrigramCommon(t *testing.T) {
+	ctx := context.Background()
+	d := sqliteOf(t)
+	if !hasFTS5(t, d) {
+		t.Skip("go-sqlite3 built without FTS5 (-tags sqlite_fts5): no trigram index")
+	}
+	const table = "common_items"
+	if _, err := d.db.Exec("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, name TEXT NOT NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	trigramIndex(t, d, table, "name")
+	tx, err := d.db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= maxMatchCount+100; i++ {
+		if _, err := tx.Exec("INSERT INTO "+table+" (id, name) VALUES (?, ?)", i, fmt.Sprintf("common row %d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	spec := &Spec{Table: table, Filters: []*Filter{{Name: "q", Kind: Custom, Search: []string{"name"}}}}
+	q := url.Values{"q": {"Common Row"}}
+	query, args := renderQuery(t, ctx, spec, d, table, q, func(sel *sql.Selector) { sel.OrderBy(sel.C("id")).Limit(10) })
+	if want := `{name} : (("com" "mon" " ro" "row"))`; !slices.Contains(args, any(want)) || !strings.Contains(query, "+`"+table+"`.`id` IN") {
+		t.Errorf("not a walk with %s: %s %v", want, query, args)
+	}
+	var got []int
+	r, err := d.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for r.Next() {
+		var id int
+		if err := r.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, id)
+	}
+	if want := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }
