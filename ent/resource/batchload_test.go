@@ -77,6 +77,27 @@ func TestBatchLoadOneStatement(t *testing.T) {
 				}
 				t.Errorf("loading %d rows: %d statements, %d for 3 rows:\n%s", n, all, few, strings.Join(log, "\n"))
 			}
+			// A page of ids far apart (every third row: its tags are
+			// looked up id by id) and one of close ids with a gap (one
+			// range of the tag index, which holds the missing row's tags
+			// too) render each row as the whole list does.
+			var apart, close []*resource.Row
+			for i, r := range rows {
+				if i%3 == 0 {
+					apart = append(apart, r)
+				}
+				if i >= 10 && i < 20 && i != 15 {
+					close = append(close, r)
+				}
+			}
+			for _, pick := range [][]*resource.Row{apart, close} {
+				p, _ := load(pick)
+				for _, r := range pick {
+					if got, want := string(p.JSON(r)), string(page.JSON(r)); got != want {
+						t.Errorf("row %d in a page of %d: %s, in the whole list: %s", r.ID, len(pick), got, want)
+					}
+				}
+			}
 			// Rows past the first 1000 have their own tags and group.
 			for _, c := range []struct {
 				row       int

@@ -211,7 +211,7 @@ func (e *Env) WithToken(authorization string) *Env {
 func (e *Env) Do(method, path string, body any, headers ...string) *Response {
 	e.T.Helper()
 	rec := httptest.NewRecorder()
-	e.Handler.ServeHTTP(rec, e.request(method, path, body, headers...))
+	e.DoTo(rec, method, path, body, headers...)
 	return &Response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
 }
 
