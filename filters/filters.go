@@ -902,18 +902,9 @@ func (s *Spec) denseTags(ctx context.Context, opt Options, lookup string, vals [
 			table + `) / ` + strconv.Itoa(denseShare) + ` + 1)`
 		args := append([]any{s.ObjectType}, g...)
 		load := func() (any, error) {
-			rows, err := opt.Exec.QueryContext(ctx, query, args...)
-			if err != nil {
-				return nil, err
-			}
-			defer rows.Close()
 			dense := false
-			if rows.Next() {
-				if err := rows.Scan(&dense); err != nil {
-					return nil, err
-				}
-			}
-			return dense, rows.Err()
+			err := queryOne(ctx, opt.Exec, query, args, &dense)
+			return dense, err
 		}
 		v, err := opt.cached("dense:"+query+fmt.Sprint(args), load)
 		if err != nil {

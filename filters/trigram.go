@@ -142,13 +142,13 @@ type trigramPlan struct {
 // "value-42" in a custom field whose values are all "value-<n>") hold
 // the whole table: the three covering trigrams of "value-42" took 0.96 ms
 // at 100,000 prefixes, its rarest one alone ("-42", 1,004 rows) 0.04 ms.
-// So each trigram of a needle is counted (up to maxMatchCount, in one
-// statement) and a needle with trigrams rarer than that is looked up by
-// its rarest ones (at most rareTrigrams, none over 4 times as common as
-// the rarest; of its first maxProbed); a needle without any by its
-// covering trigrams (trigramCover), as each holds most rows anyway. Any
-// trigrams of the needle make a superset of the rows that hold it; the
-// exact predicate decides.
+// So each trigram of a needle (of its first maxProbed) is counted, up to
+// maxMatchCount, in one statement. A needle with trigrams rarer than that
+// is looked up by its rarest ones (at most rareTrigrams, none over 4
+// times as common as the rarest); a needle without any by its covering
+// trigrams (trigramCover), as each holds most rows anyway. Any trigrams
+// of the needle make a superset of the rows that hold it; the exact
+// predicate decides.
 //
 // Walk or drive: driving costs each candidate a row read, the exact
 // predicate and a place in the sort (about 2.5µs at 100,000 prefixes:
@@ -205,7 +205,11 @@ func (s *Spec) countTrigrams(ctx context.Context, opt Options, columns, needles 
 		}
 	}
 	counts := make([]int64, len(sel))
-	if err := queryInts(ctx, opt.Exec, "SELECT "+strings.Join(sel, ", "), args, counts); err != nil {
+	dst := make([]any, len(counts))
+	for i := range counts {
+		dst[i] = &counts[i]
+	}
+	if err := queryOne(ctx, opt.Exec, "SELECT "+strings.Join(sel, ", "), args, dst...); err != nil {
 		return trigramPlan{}, err
 	}
 	rows, k := counts[0], 1
@@ -235,11 +239,11 @@ func (s *Spec) countTrigrams(ctx context.Context, opt Options, columns, needles 
 		k += len(ts)
 	}
 	plan := trigramPlan{table: s.Table, match: scope + "(" + strings.Join(groups, " OR ") + ")"}
-	c := make([]int64, 1)
-	if err := queryInts(ctx, opt.Exec, "SELECT "+counted, []any{plan.match}, c); err != nil {
+	var c int64
+	if err := queryOne(ctx, opt.Exec, "SELECT "+counted, []any{plan.match}, &c); err != nil {
 		return trigramPlan{}, err
 	}
-	plan.walk = c[0]*c[0] > rows
+	plan.walk = c*c > rows
 	return plan, nil
 }
 
@@ -248,19 +252,16 @@ func (s *Spec) countTrigrams(ctx context.Context, opt Options, columns, needles 
 // maxProbed bounds those it counts.
 const rareTrigrams, maxProbed = 3, 24
 
-// queryInts reads the one row of integers of query into out.
-func queryInts(ctx context.Context, q Querier, query string, args []any, out []int64) error {
+// queryOne scans the one row of query into dst (left as they are when
+// the query answers no row).
+func queryOne(ctx context.Context, q Querier, query string, args []any, dst ...any) error {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	if rows.Next() {
-		ptrs := make([]any, len(out))
-		for i := range out {
-			ptrs[i] = &out[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
+		if err := rows.Scan(dst...); err != nil {
 			return err
 		}
 	}
