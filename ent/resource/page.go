@@ -409,7 +409,9 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 	if p.tags != nil {
 		return nil
 	}
-	p.tags = map[int][]*Row{}
+	// Sized for the page: growing a map of a thousand entries step by
+	// step cost a third of reading the tags.
+	p.tags = make(map[int][]*Row, len(ids))
 	// Two small queries rather than one join: the assignments through the
 	// covering (object_type, object_id, tag_id) index, then the few tags.
 	// With a join, SQLite's planner may loop over the small tag table and
@@ -418,14 +420,21 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 	// flat and grouped in one backing array rather than in a slice per
 	// object (allocations are a good part of a large page's cost).
 	type assignment struct{ oid, tid int }
-	// The assignments come back as one value, "object:tag,object:tag,...",
-	// not as a row each: handing over thousands of two-integer rows one
-	// by one (database/sql's Next and Scan, the driver's values) cost more
-	// than finding them.
+	// The assignments come back as two values, the objects' ids and the
+	// tags' ids in the same order ("1,1,2" and "5,7,5"), not as a row
+	// each: handing over thousands of two-integer rows one by one
+	// (database/sql's Next and Scan, the driver's values) cost more than
+	// finding them. Two lists rather than one of "object:tag" pairs: the
+	// database's concatenation of each pair cost as much as the rest
+	// (SQLite: 0.26 against 0.12 ms for 1,800 assignments). Both
+	// aggregates see the rows in the same order, being computed in the
+	// same pass.
 	ti := sql.Table("extras_taggeditem")
-	agg := "group_concat(" + ti.C("object_id") + " || ':' || " + ti.C("tag_id") + ")"
+	agg := func(c string) string { return "group_concat(" + ti.C(c) + ")" }
 	if p.st.Dialect == dialect.Postgres {
-		agg = "string_agg(" + ti.C("object_id") + "::text || ':' || " + ti.C("tag_id") + "::text, ',')"
+		// An integer array (read as "{1,1,2}"): PostgreSQL builds it in
+		// two thirds of the time string_agg takes to write the numbers.
+		agg = func(c string) string { return "array_agg(" + ti.C(c) + ")" }
 	}
 	// A page's ids are often close together (most orderings follow the
 	// order of creation): then one range of the index is read, rather
@@ -436,41 +445,31 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 	if len(ids) > 1 && hi-lo < 2*len(ids) {
 		match = sql.And(sql.GTE(ti.C("object_id"), lo), sql.LTE(ti.C("object_id"), hi))
 	}
-	s := sql.Dialect(p.st.Dialect).Select(agg).From(ti).
+	s := sql.Dialect(p.st.Dialect).Select(agg("object_id"), agg("tag_id")).From(ti).
 		Where(sql.And(sql.EQ(ti.C("object_type"), p.d.ContentType()), match))
 	q, args := s.Query()
-	var list []byte
-	if _, err := queryRow(ctx, p.st.Q, q, &list, args...); err != nil {
+	var objects, tags []byte
+	if _, err := queryRow(ctx, p.st.Q, q, args, &objects, &tags); err != nil {
 		return err
 	}
-	pairs := make([]assignment, 0, bytes.Count(list, []byte{','})+1)
-	var a assignment
-	n := &a.oid
-	for _, c := range list {
-		switch {
-		case c >= '0' && c <= '9':
-			*n = *n*10 + int(c-'0')
-		case c == ':':
-			n = &a.tid
-		case c == ',':
-			pairs = append(pairs, a)
-			a, n = assignment{}, &a.oid
-		default:
-			return fmt.Errorf("tags of %s: unexpected %q in %q", p.d.Table, c, list)
-		}
+	objects, tags = bytes.Trim(objects, "{}"), bytes.Trim(tags, "{}")
+	oids, err := appendIntList(nil, objects)
+	if err != nil {
+		return fmt.Errorf("tags of %s: %w", p.d.Table, err)
 	}
-	if len(list) > 0 {
-		pairs = append(pairs, a)
+	tids, err := appendIntList(make([]int, 0, len(oids)), tags)
+	if err != nil || len(tids) != len(oids) {
+		return fmt.Errorf("tags of %s: %d objects for %d tags (%v)", p.d.Table, len(oids), len(tids), err)
+	}
+	pairs := make([]assignment, len(oids))
+	for i := range pairs {
+		pairs[i] = assignment{oids[i], tids[i]}
 	}
 	if len(pairs) == 0 {
 		return nil
 	}
-	tagIDs := make([]int, len(pairs))
-	for i, a := range pairs {
-		tagIDs[i] = a.tid
-	}
 	tag := ByContentType("extras.tag")
-	rows, err := tag.getNested(ctx, p.st, dedupe(tagIDs))
+	rows, err := tag.getNested(ctx, p.st, dedupe(tids))
 	if err != nil {
 		return err
 	}
@@ -509,6 +508,29 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 		p.tags[o] = all[start:len(all):len(all)]
 	}
 	return nil
+}
+
+// appendIntList appends the non-negative integers of a comma-separated
+// list ("1,20,3"; empty for none) to dst.
+func appendIntList(dst []int, list []byte) ([]int, error) {
+	if len(list) == 0 {
+		return dst, nil
+	}
+	n, digits := 0, 0
+	for _, c := range list {
+		switch {
+		case c >= '0' && c <= '9':
+			n, digits = n*10+int(c-'0'), digits+1
+		case c == ',' && digits > 0:
+			dst, n, digits = append(dst, n), 0, 0
+		default:
+			return dst, fmt.Errorf("unexpected %q in %q", c, list)
+		}
+	}
+	if digits == 0 {
+		return dst, fmt.Errorf("list %q ends with a comma", list)
+	}
+	return append(dst, n), nil
 }
 
 // countTable is the table a count field counts rows of.
