@@ -866,6 +866,13 @@ func (f *Field) label(v any) string {
 		}
 		return ""
 	}
+	if n, ok := v.(int); ok { // an integer choice (a prefix's family)
+		for _, c := range f.Choices {
+			if cn, ok := c.Value.(int); ok && cn == n {
+				return c.Label
+			}
+		}
+	}
 	for _, c := range f.Choices {
 		if fmt.Sprint(c.Value) == fmt.Sprint(v) {
 			return c.Label
