@@ -98,6 +98,42 @@ func TestBatchLoadOneStatement(t *testing.T) {
 					}
 				}
 			}
+			// Rows read one by one come with their tags (Get), and render
+			// as the whole list does without a statement for them; an
+			// untagged row too.
+			var untagged int
+			err = d.InTx(ctx, func(etx *ent.Tx) error {
+				untagged, err = tenants.Create(ctx, tx(d, etx), input(t, map[string]any{"name": "untagged", "slug": "untagged"}))
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := []int{untagged}
+			for _, r := range close {
+				ids = append(ids, r.ID)
+			}
+			var got []*resource.Row
+			for _, id := range ids {
+				r, err := tenants.Get(ctx, st, id)
+				if err != nil || r == nil {
+					t.Fatalf("Get(%d): %v, %v", id, r, err)
+				}
+				got = append(got, r)
+			}
+			p, withTags := load(got)
+			if _, listed := load(close); withTags != listed-1 {
+				t.Errorf("loading %d rows read with their tags: %d statements, %d for the listed rows (want one less)", len(got), withTags, listed)
+			}
+			for _, r := range got {
+				want := `"tags":[]`
+				if r.ID != untagged {
+					want = string(page.JSON(r))
+				}
+				if j := string(p.JSON(r)); !strings.Contains(j, want) {
+					t.Errorf("row %d read by id: %s, want %s", r.ID, j, want)
+				}
+			}
 			// Rows past the first 1000 have their own tags and group.
 			for _, c := range []struct {
 				row       int

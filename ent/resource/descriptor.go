@@ -242,6 +242,7 @@ type Descriptor struct {
 	narrow     []int    // columns of the nested representation
 	nested     []*Field // fields of the nested representation
 	tagForm    []*Field // fields of a tag inside an object's tags
+	tagged     bool     // the model has tags (a KindTags field)
 	// displayField is the field of a display rule that is just "{field}"
 	// of a string column.
 	displayField *Field

@@ -1,7 +1,6 @@
 package resource
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -164,7 +163,7 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 				}
 			}
 		case KindTags:
-			err = p.loadTags(ctx, ids)
+			err = p.loadTags(ctx, rows, ids)
 		case KindCount:
 			if !p.nested {
 				err = p.loadCount(ctx, f, ids)
@@ -405,7 +404,7 @@ func (p *Page) loadRelated(ctx context.Context, fields []*Field, rows []*Row) er
 	return nil
 }
 
-func (p *Page) loadTags(ctx context.Context, ids []int) error {
+func (p *Page) loadTags(ctx context.Context, rows []*Row, ids []int) error {
 	if p.tags != nil {
 		return nil
 	}
@@ -415,52 +414,25 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 	// Two small queries rather than one join: the assignments through the
 	// covering (object_type, object_id, tag_id) index, then the few tags.
 	// With a join, SQLite's planner may loop over the small tag table and
-	// scan each tag's assignments instead.
+	// scan each tag's assignments instead. Rows read with their tags
+	// (Get) need only the second.
+	var oids, tids []int
+	if slices.ContainsFunc(rows, func(r *Row) bool { return !r.tagsRead }) {
+		var err error
+		if oids, tids, err = p.readAssignments(ctx, ids); err != nil {
+			return err
+		}
+	} else {
+		for _, r := range rows {
+			for _, t := range r.tagIDs {
+				oids, tids = append(oids, r.ID), append(tids, t)
+			}
+		}
+	}
 	// A page of 1000 has thousands of assignments: they are collected
 	// flat and grouped in one backing array rather than in a slice per
 	// object (allocations are a good part of a large page's cost).
 	type assignment struct{ oid, tid int }
-	// The assignments come back as two values, the objects' ids and the
-	// tags' ids in the same order ("1,1,2" and "5,7,5"), not as a row
-	// each: handing over thousands of two-integer rows one by one
-	// (database/sql's Next and Scan, the driver's values) cost more than
-	// finding them. Two lists rather than one of "object:tag" pairs: the
-	// database's concatenation of each pair cost as much as the rest
-	// (SQLite: 0.26 against 0.12 ms for 1,800 assignments). Both
-	// aggregates see the rows in the same order, being computed in the
-	// same pass.
-	ti := sql.Table("extras_taggeditem")
-	agg := func(c string) string { return "group_concat(" + ti.C(c) + ")" }
-	if p.st.Dialect == dialect.Postgres {
-		// An integer array (read as "{1,1,2}"): PostgreSQL builds it in
-		// two thirds of the time string_agg takes to write the numbers.
-		agg = func(c string) string { return "array_agg(" + ti.C(c) + ")" }
-	}
-	// A page's ids are often close together (most orderings follow the
-	// order of creation): then one range of the index is read, rather
-	// than the index searched once per id. The assignments of the few
-	// objects in the range but not on the page are kept and never shown.
-	lo, hi := slices.Min(ids), slices.Max(ids)
-	match := inIDs(p.st.Dialect, ti.C("object_id"), ids)
-	if len(ids) > 1 && hi-lo < 2*len(ids) {
-		match = sql.And(sql.GTE(ti.C("object_id"), lo), sql.LTE(ti.C("object_id"), hi))
-	}
-	s := sql.Dialect(p.st.Dialect).Select(agg("object_id"), agg("tag_id")).From(ti).
-		Where(sql.And(sql.EQ(ti.C("object_type"), p.d.ContentType()), match))
-	q, args := s.Query()
-	var objects, tags []byte
-	if _, err := queryRow(ctx, p.st.Q, q, args, &objects, &tags); err != nil {
-		return err
-	}
-	objects, tags = bytes.Trim(objects, "{}"), bytes.Trim(tags, "{}")
-	oids, err := appendIntList(nil, objects)
-	if err != nil {
-		return fmt.Errorf("tags of %s: %w", p.d.Table, err)
-	}
-	tids, err := appendIntList(make([]int, 0, len(oids)), tags)
-	if err != nil || len(tids) != len(oids) {
-		return fmt.Errorf("tags of %s: %d objects for %d tags (%v)", p.d.Table, len(oids), len(tids), err)
-	}
 	pairs := make([]assignment, len(oids))
 	for i := range pairs {
 		pairs[i] = assignment{oids[i], tids[i]}
@@ -469,12 +441,12 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 		return nil
 	}
 	tag := ByContentType("extras.tag")
-	rows, err := tag.getNested(ctx, p.st, dedupe(tids))
+	tagRows, err := tag.getNested(ctx, p.st, dedupe(tids))
 	if err != nil {
 		return err
 	}
-	byID := make(map[int]*Row, len(rows))
-	for _, r := range rows {
+	byID := make(map[int]*Row, len(tagRows))
+	for _, r := range tagRows {
 		byID[r.ID] = r
 	}
 	weight, name := tag.byName["weight"].col, tag.byName["name"].col
@@ -508,6 +480,51 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 		p.tags[o] = all[start:len(all):len(all)]
 	}
 	return nil
+}
+
+// readAssignments reads the tag assignments of the objects ids: each
+// object's id and its tag's, in the same order.
+func (p *Page) readAssignments(ctx context.Context, ids []int) (oids, tids []int, err error) {
+	// The assignments come back as two values, the objects' ids and the
+	// tags' ids in the same order ("1,1,2" and "5,7,5"), not as a row
+	// each: handing over thousands of two-integer rows one by one
+	// (database/sql's Next and Scan, the driver's values) cost more than
+	// finding them. Two lists rather than one of "object:tag" pairs: the
+	// database's concatenation of each pair cost as much as the rest
+	// (SQLite: 0.26 against 0.12 ms for 1,800 assignments). Both
+	// aggregates see the rows in the same order, being computed in the
+	// same pass.
+	ti := sql.Table("extras_taggeditem")
+	agg := func(c string) string { return "group_concat(" + ti.C(c) + ")" }
+	if p.st.Dialect == dialect.Postgres {
+		// An integer array (read as "{1,1,2}"): PostgreSQL builds it in
+		// two thirds of the time string_agg takes to write the numbers.
+		agg = func(c string) string { return "array_agg(" + ti.C(c) + ")" }
+	}
+	// A page's ids are often close together (most orderings follow the
+	// order of creation): then one range of the index is read, rather
+	// than the index searched once per id. The assignments of the few
+	// objects in the range but not on the page are kept and never shown.
+	lo, hi := slices.Min(ids), slices.Max(ids)
+	match := inIDs(p.st.Dialect, ti.C("object_id"), ids)
+	if len(ids) > 1 && hi-lo < 2*len(ids) {
+		match = sql.And(sql.GTE(ti.C("object_id"), lo), sql.LTE(ti.C("object_id"), hi))
+	}
+	s := sql.Dialect(p.st.Dialect).Select(agg("object_id"), agg("tag_id")).From(ti).
+		Where(sql.And(sql.EQ(ti.C("object_type"), p.d.ContentType()), match))
+	q, args := s.Query()
+	var objects, tags []byte
+	if _, err := queryRow(ctx, p.st.Q, q, args, &objects, &tags); err != nil {
+		return nil, nil, err
+	}
+	if oids, err = parseTagList(nil, objects); err != nil {
+		return nil, nil, fmt.Errorf("tags of %s: %w", p.d.Table, err)
+	}
+	tids, err = parseTagList(make([]int, 0, len(oids)), tags)
+	if err != nil || len(tids) != len(oids) {
+		return nil, nil, fmt.Errorf("tags of %s: %d objects for %d tags (%v)", p.d.Table, len(oids), len(tids), err)
+	}
+	return oids, tids, nil
 }
 
 // appendIntList appends the non-negative integers of a comma-separated

@@ -31,6 +31,7 @@ func (d *Descriptor) prepare() error {
 		if !f.WriteOnly && f.Kind != KindHidden {
 			d.full = append(d.full, f)
 		}
+		d.tagged = d.tagged || f.Kind == KindTags
 	}
 	// Tree models keep parent_id selected even when "parent" is an FK field;
 	// every model selects the columns its display rule and uniqueness need.
