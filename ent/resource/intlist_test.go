@@ -31,3 +31,28 @@ func TestAppendIntList(t *testing.T) {
 		}
 	}
 }
+
+// TestParseTagList: a row's tags as either database aggregates them
+// (tagsExpr), as text or bytes, and none.
+func TestParseTagList(t *testing.T) {
+	for _, tc := range []struct {
+		in   any
+		want []int
+		bad  bool
+	}{
+		{nil, nil, false},
+		{"3,7", []int{3, 7}, false},
+		{"{3,7}", []int{3, 7}, false},
+		{[]byte("{12}"), []int{12}, false},
+		{"{}", nil, false},
+		{"{3,,7}", nil, true},
+		{int64(3), nil, true},
+	} {
+		got, err := parseTagList(nil, tc.in)
+		if (err != nil) != tc.bad {
+			t.Errorf("parseTagList(%#v): error %v, want error %v", tc.in, err, tc.bad)
+		} else if !tc.bad && !slices.Equal(got, tc.want) {
+			t.Errorf("parseTagList(%#v) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

@@ -37,9 +37,9 @@ type Row struct {
 	ID   int
 	Vals []any
 	// tagIDs are the ids of the row's tags when the statement that read
-	// the row read them too (Get), tagsRead telling an
-	// untagged row from one whose tags were not read: its page then
-	// needs no statement for its tags (loadTags).
+	// the row read them too (Get); its page then needs no statement for
+	// them (loadTags). tagsRead tells an untagged row from one whose
+	// tags were not read.
 	tagIDs   []int
 	tagsRead bool
 }
@@ -291,8 +291,9 @@ func tagsExpr(dia, contentType, id string) string {
 	return "(SELECT " + agg + " FROM extras_taggeditem WHERE object_type = '" + contentType + "' AND object_id = " + id + ")"
 }
 
-// parseTagList reads a tagsExpr value (or an aggregate of loadTags):
-// "3,7" or "{3,7}", nil for none.
+// parseTagList appends the ids of a list of tags as a tagsExpr or
+// readAssignments' aggregates read it ("3,7" or "{3,7}"; nil for none)
+// to dst.
 func parseTagList(dst []int, v any) ([]int, error) {
 	var b []byte
 	switch x := v.(type) {
