@@ -903,7 +903,7 @@ func (s *Spec) denseTags(ctx context.Context, opt Options, lookup string, vals [
 		args := append([]any{s.ObjectType}, g...)
 		load := func() (any, error) {
 			dense := false
-			err := queryOne(ctx, opt.Exec, query, args, &dense)
+			_, err := QueryRow(ctx, opt.Exec, query, args, &dense)
 			return dense, err
 		}
 		v, err := opt.cached("dense:"+query+fmt.Sprint(args), load)

@@ -209,7 +209,7 @@ func (s *Spec) countTrigrams(ctx context.Context, opt Options, columns, needles 
 	for i := range counts {
 		dst[i] = &counts[i]
 	}
-	if err := queryOne(ctx, opt.Exec, "SELECT "+strings.Join(sel, ", "), args, dst...); err != nil {
+	if _, err := QueryRow(ctx, opt.Exec, "SELECT "+strings.Join(sel, ", "), args, dst...); err != nil {
 		return trigramPlan{}, err
 	}
 	rows, k := counts[0], 1
@@ -240,7 +240,7 @@ func (s *Spec) countTrigrams(ctx context.Context, opt Options, columns, needles 
 	}
 	plan := trigramPlan{table: s.Table, match: scope + "(" + strings.Join(groups, " OR ") + ")"}
 	var c int64
-	if err := queryOne(ctx, opt.Exec, "SELECT "+counted, []any{plan.match}, &c); err != nil {
+	if _, err := QueryRow(ctx, opt.Exec, "SELECT "+counted, []any{plan.match}, &c); err != nil {
 		return trigramPlan{}, err
 	}
 	plan.walk = c*c > rows
@@ -252,20 +252,22 @@ func (s *Spec) countTrigrams(ctx context.Context, opt Options, columns, needles 
 // maxProbed bounds those it counts.
 const rareTrigrams, maxProbed = 3, 24
 
-// queryOne scans the one row of query into dst (left as they are when
-// the query answers no row).
-func queryOne(ctx context.Context, q Querier, query string, args []any, dst ...any) error {
+// QueryRow scans the first row of query into dst, reporting whether there
+// was one (dst is left as it was when there was none). The resource layer
+// reads its one-row statements through it too.
+func QueryRow(ctx context.Context, q Querier, query string, args []any, dst ...any) (bool, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer rows.Close()
-	if rows.Next() {
-		if err := rows.Scan(dst...); err != nil {
-			return err
-		}
+	if !rows.Next() {
+		return false, rows.Err()
 	}
-	return rows.Err()
+	if err := rows.Scan(dst...); err != nil {
+		return false, err
+	}
+	return true, rows.Close()
 }
 
 // trigramsOf are the distinct trigrams of needle, quoted for FTS5.

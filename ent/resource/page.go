@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/inventory/inventory/ent/schema/api"
+	"github.com/inventory/inventory/filters"
 )
 
 // View says which representation of an object to render.
@@ -514,7 +515,7 @@ func (p *Page) readAssignments(ctx context.Context, ids []int) (oids, tids []int
 		Where(sql.And(sql.EQ(ti.C("object_type"), p.d.ContentType()), match))
 	q, args := s.Query()
 	var objects, tags []byte
-	if _, err := queryRow(ctx, p.st.Q, q, args, &objects, &tags); err != nil {
+	if _, err := filters.QueryRow(ctx, p.st.Q, q, args, &objects, &tags); err != nil {
 		return nil, nil, err
 	}
 	if oids, err = parseTagList(nil, objects); err != nil {

@@ -636,7 +636,7 @@ func parseDriverTime(s string) (t time.Time, ok bool) {
 // queryInt runs a query that returns one integer.
 func queryInt(ctx context.Context, st Store, q string, args ...any) (int, error) {
 	var n int
-	_, err := queryRow(ctx, st.Q, q, args, &n)
+	_, err := filters.QueryRow(ctx, st.Q, q, args, &n)
 	return n, err
 }
 

@@ -115,7 +115,7 @@ func indexName(table, column, suffix string) string {
 // filters to use them.
 func sqliteSearchIndexes(ctx context.Context, ex SQLExecer) (bool, error) {
 	var fts5 int
-	if _, err := queryRow(ctx, ex, "SELECT sqlite_compileoption_used('ENABLE_FTS5')", nil, &fts5); err != nil {
+	if _, err := filters.QueryRow(ctx, ex, "SELECT sqlite_compileoption_used('ENABLE_FTS5')", nil, &fts5); err != nil {
 		return false, err
 	}
 	if fts5 == 0 {
@@ -169,7 +169,7 @@ func DropSearchTriggers(ctx context.Context, ex SQLExecer) error {
 func sqliteSearchIndex(ctx context.Context, ex SQLExecer, table string, columns []string) error {
 	create, build := filters.SQLiteSearchIndex(table, columns)
 	var have string
-	if _, err := queryRow(ctx, ex, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", []any{table + filters.SearchIndexSuffix}, &have); err != nil {
+	if _, err := filters.QueryRow(ctx, ex, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", []any{table + filters.SearchIndexSuffix}, &have); err != nil {
 		return err
 	}
 	if have == create {
@@ -177,7 +177,7 @@ func sqliteSearchIndex(ctx context.Context, ex SQLExecer, table string, columns 
 		// between (rows written since are missing from the index).
 		names := filters.SearchTriggerNames(table)
 		var n int
-		if _, err := queryRow(ctx, ex, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?, ?)", []any{names[0], names[1], names[2]}, &n); err != nil {
+		if _, err := filters.QueryRow(ctx, ex, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?, ?)", []any{names[0], names[1], names[2]}, &n); err != nil {
 			return err
 		}
 		if n == len(names) {
@@ -190,21 +190,4 @@ func sqliteSearchIndex(ctx context.Context, ex SQLExecer, table string, columns 
 		}
 	}
 	return nil
-}
-
-// queryRow scans the first row of query into dst, reporting whether there
-// was one.
-func queryRow(ctx context.Context, ex Querier, query string, args []any, dst ...any) (bool, error) {
-	rows, err := ex.QueryContext(ctx, query, args...)
-	if err != nil {
-		return false, err
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		return false, rows.Err()
-	}
-	if err := rows.Scan(dst...); err != nil {
-		return false, err
-	}
-	return true, rows.Close()
 }
