@@ -63,7 +63,7 @@ func (s *Server) Grant(ctx context.Context, name string, types, actions []string
 		return nil, fmt.Errorf("at least one action is required")
 	}
 	var out *ent.ObjectPermission
-	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+	err := s.db.InTx(ctx, func(ctx context.Context, tx *ent.Tx) error {
 		c := tx.Client()
 		q := c.ObjectPermission.Create().SetName(name).SetObjectTypes(types).SetActions(actions)
 		if len(constraints) > 0 && string(constraints) != "null" {

@@ -96,7 +96,7 @@ func (s *Server) principal(r *http.Request) (*Principal, error) {
 		r, s.cfg.HTTPClientIPHeaders, now); err != nil {
 		return nil, err
 	}
-	s.lastUsed.touch(s.db.Client, t, now)
+	s.lastUsed.touch(ctx, s.db.Client, t, now)
 	if p.User == nil || !p.User.IsActive {
 		return nil, auth.ErrUserInactive
 	}

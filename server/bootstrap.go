@@ -21,7 +21,7 @@ func (s *Server) CreateSuperuser(ctx context.Context, username, password, email,
 	if err != nil {
 		return err
 	}
-	return s.db.InTx(ctx, func(tx *ent.Tx) error {
+	return s.db.InTx(ctx, func(ctx context.Context, tx *ent.Tx) error {
 		c := tx.Client()
 		u, err := c.User.Query().Where(user.UsernameEQ(username)).Only(ctx)
 		switch {
@@ -46,7 +46,7 @@ func (s *Server) CreateSuperuser(ctx context.Context, username, password, email,
 			}
 		}
 		d := resource.ByContentType("users.token")
-		ctx, _ := resource.WithReveal(ctx)
+		ctx, _ = resource.WithReveal(ctx)
 		_, err = d.Create(ctx, &resource.Tx{Client: c, Dialect: s.db.Dialect}, resource.Input{
 			"user": json.RawMessage(fmt.Sprint(u.ID)), "version": json.RawMessage("1"),
 			"token": mustJSON(token), "description": mustJSON("created by createsuperuser"),

@@ -269,7 +269,7 @@ func TestChangeLogRollback(t *testing.T) {
 		if _, err := e.DB.Client.Tenant.Create().SetName("x").SetSlug("x").Save(ctx); !errors.Is(err, webhooks.ErrOutsideTransaction) {
 			t.Fatalf("untracked create: %v", err)
 		}
-		err := e.DB.InTx(ctx, func(tx *ent.Tx) error {
+		err := e.DB.InTx(ctx, func(ctx context.Context, tx *ent.Tx) error {
 			_, err := tx.Client().Tenant.Create().SetName("x").SetSlug("x").Save(ctx)
 			return err
 		})
@@ -277,7 +277,7 @@ func TestChangeLogRollback(t *testing.T) {
 			t.Fatalf("untracked create in a transaction: %v", err)
 		}
 		// Tracked, several changes of one object collapse into one event.
-		err = e.DB.InTx(ctx, func(tx *ent.Tx) error {
+		err = e.DB.InTx(ctx, func(ctx context.Context, tx *ent.Tx) error {
 			tctx := webhooks.Track(ctx, tx, webhooks.Actor{RequestID: "00000000-0000-0000-0000-000000000001", Username: "cli"})
 			t1, err := tx.Client().Tenant.Create().SetName("x").SetSlug("x").Save(tctx)
 			if err != nil {
@@ -299,7 +299,7 @@ func TestChangeLogRollback(t *testing.T) {
 		}
 		// A rolled-back tracked transaction writes nothing.
 		nc, ne = counts(t, e)
-		err = e.DB.InTx(ctx, func(tx *ent.Tx) error {
+		err = e.DB.InTx(ctx, func(ctx context.Context, tx *ent.Tx) error {
 			tctx := webhooks.Track(ctx, tx, webhooks.Actor{RequestID: "00000000-0000-0000-0000-000000000002"})
 			if _, err := tx.Client().Tenant.Create().SetName("y").SetSlug("y").Save(tctx); err != nil {
 				return err

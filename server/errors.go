@@ -111,6 +111,11 @@ const RetryAfter = 5 * time.Second
 func (s *Server) renderFault(c *gin.Context, err error) {
 	rid := c.GetString(ctxRequestID)
 	log := slog.With("method", c.Request.Method, "path", c.Request.URL.Path, "request_id", rid, "error", err)
+	if errors.Is(err, db.ErrTransactionTimeout) {
+		log.Warn("write transaction timed out")
+		unavailable(c, "The write did not finish in time (transaction timeout) and nothing was changed; try again later or write less at once.")
+		return
+	}
 	switch db.Classify(err) {
 	case db.Dropped:
 		if retryRead(c) {

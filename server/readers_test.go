@@ -14,10 +14,10 @@ import (
 // TestReadersNeverWaitOnWriter: while a write transaction holds the
 // database's writer (SQLite has one; the service's write pool is one
 // connection there), reads are served from their own pool with what was
-// committed, a first request of a token whose last_used is due is served
-// too (that write happens beside the request), and an oversized bulk is
-// refused before it would queue for the writer. Once the writer is free,
-// the token's last_used is recorded.
+// committed, a token's first request is served too (its last_used write
+// waits for the writer at most a second, then goes on beside the
+// request), and an oversized bulk is refused before it would queue for the
+// writer. Once the writer is free, the token's last_used is recorded.
 func TestReadersNeverWaitOnWriter(t *testing.T) {
 	t.Parallel()
 	const tenants = "/api/tenancy/tenants/"
@@ -82,6 +82,32 @@ func TestReadersNeverWaitOnWriter(t *testing.T) {
 		}
 		if n := e.Must(http.StatusOK, "GET", tenants, nil).Object()["count"]; n != 1.0 {
 			t.Errorf("%v tenants after the refused bulk, want 1", n)
+		}
+	})
+}
+
+// TestTokenFirstUseVisible: a token's first use is recorded before its
+// request is answered (NetBox writes last_used during authentication), so
+// the very next request sees it, every time, on both databases; later uses
+// within LastUsedInterval write nothing (the throttle).
+func TestTokenFirstUseVisible(t *testing.T) {
+	servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
+		_, uid := e.NewUser("user")
+		for i := range 10 {
+			r := e.Must(http.StatusCreated, "POST", "/api/users/tokens/", map[string]any{"user": uid, "version": 1})
+			tok := r.Object()
+			id := itoa(int(tok["id"].(float64)))
+			user := e.WithToken("Token " + tok["token"].(string))
+			user.Must(http.StatusOK, "GET", "/api/", nil)
+			first := e.Must(http.StatusOK, "GET", "/api/users/tokens/"+id+"/", nil).Object()["last_used"]
+			if first == nil {
+				t.Fatalf("token %d: last_used not visible to the request after its first use", i)
+			}
+			user.Must(http.StatusOK, "GET", "/api/", nil)
+			e.Server.Settle()
+			if again := e.Must(http.StatusOK, "GET", "/api/users/tokens/"+id+"/", nil).Object()["last_used"]; again != first {
+				t.Errorf("token %d: last_used rewritten within the interval: %v, then %v", i, first, again)
+			}
 		}
 	})
 }

@@ -559,12 +559,12 @@ func truncateRunes(s string, n int) string {
 // records and outbox events) under actor: the one way to write
 // change-logged models, for the API, the CLI and the benchmarks alike.
 func Write(ctx context.Context, d *db.DB, actor Actor, fn func(ctx context.Context, tx *resource.Tx) error) error {
-	return d.InTx(ctx, func(etx *ent.Tx) error {
+	return d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 		// Custom field definitions are read once per transaction, not per
 		// object written (resource.WithTransactionDefs); hooks may leave
 		// work for the end of the write (api.Postpone: paths traced once
 		// for a bulk request's cables).
-		ctx := api.WithPostponed(resource.WithTransactionDefs(Track(ctx, etx, actor)))
+		ctx = api.WithPostponed(resource.WithTransactionDefs(Track(ctx, etx, actor)))
 		if err := fn(ctx, &resource.Tx{Client: etx.Client(), Dialect: d.Dialect}); err != nil {
 			return err
 		}

@@ -91,7 +91,7 @@ func migrate(args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	d, err := db.Open(ctx, o.database, db.StatementTimeout(o.statementTimeout))
+	d, err := db.Open(ctx, o.database, o.dbOptions()...)
 	if err != nil {
 		return err
 	}

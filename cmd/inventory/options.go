@@ -42,6 +42,13 @@ type options struct {
 	accessLog    string
 	// statementTimeout bounds each PostgreSQL statement (db.StatementTimeout).
 	statementTimeout time.Duration
+	// transactionTimeout bounds each write transaction (db.TransactionTimeout).
+	transactionTimeout time.Duration
+}
+
+// dbOptions are the database's settings among the options.
+func (o *options) dbOptions() []db.Option {
+	return []db.Option{db.StatementTimeout(o.statementTimeout), db.TransactionTimeout(o.transactionTimeout)}
 }
 
 func envOr(key, def string) string {
@@ -93,6 +100,7 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.StringVar(&o.ipHeaders, "http-client-ip-headers", os.Getenv("INVENTORY_HTTP_CLIENT_IP_HEADERS"), "HTTP_CLIENT_IP_HEADERS: comma-separated headers carrying the client address (default: the peer address)")
 	fs.DurationVar(&o.cfg.IdempotencyWindow, "idempotency-window", envDuration("INVENTORY_IDEMPOTENCY_WINDOW", o.cfg.IdempotencyWindow), "how long the answer of an allocation POST with an Idempotency-Key header is replayed to its retries; 0 ignores the header (env INVENTORY_IDEMPOTENCY_WINDOW)")
 	fs.DurationVar(&o.statementTimeout, "statement-timeout", envDuration("INVENTORY_STATEMENT_TIMEOUT", db.DefaultStatementTimeout), "PostgreSQL statement_timeout of the serving connections: a longer query is cancelled and answered 503; 0 uses the server's setting (env INVENTORY_STATEMENT_TIMEOUT)")
+	fs.DurationVar(&o.transactionTimeout, "transaction-timeout", envDuration("INVENTORY_TRANSACTION_TIMEOUT", db.DefaultTransactionTimeout), "deadline of each write transaction, waiting for the writer included: a longer write is rolled back and answered 503, freeing SQLite's writer; 0: none (env INVENTORY_TRANSACTION_TIMEOUT)")
 	fs.StringVar(&o.cfg.Metrics.Guard.Token, "metrics-token", os.Getenv("INVENTORY_METRICS_TOKEN"), "bearer token GET /metrics requires; unset, the allow-list decides (env INVENTORY_METRICS_TOKEN)")
 	fs.StringVar(&o.metricsAllow, "metrics-allow", envOr("INVENTORY_METRICS_ALLOW", "127.0.0.0/8,::1"), "comma-separated client networks that may read /metrics without the token; empty refuses all (env INVENTORY_METRICS_ALLOW)")
 	fs.StringVar(&o.accessLog, "access-log", envOr("INVENTORY_ACCESS_LOG", "text"), "one line per request on stderr: text, json or off (env INVENTORY_ACCESS_LOG)")
@@ -275,7 +283,7 @@ func (o *options) open(ctx context.Context) (*db.DB, server.Config, error) {
 		return nil, o.cfg, err
 	}
 	o.cfg.Peppers = peppers
-	d, err := db.Open(ctx, o.database, db.StatementTimeout(o.statementTimeout))
+	d, err := db.Open(ctx, o.database, o.dbOptions()...)
 	if err != nil {
 		return nil, o.cfg, err
 	}

@@ -6,6 +6,7 @@ package db
 import (
 	"context"
 	stdsql "database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -56,13 +57,17 @@ type DB struct {
 	// timeout of the serving pool: an upgrade's index builds may take
 	// longer than any request should.
 	migrateURL string
+
+	// txTimeout bounds each InTx (TransactionTimeout); 0: unbounded.
+	txTimeout time.Duration
 }
 
 // Option tunes Open.
 type Option func(*options)
 
 type options struct {
-	statementTimeout time.Duration
+	statementTimeout   time.Duration
+	transactionTimeout time.Duration
 }
 
 // DefaultStatementTimeout bounds every PostgreSQL statement of the serving
@@ -80,15 +85,30 @@ func StatementTimeout(d time.Duration) Option {
 	return func(o *options) { o.statementTimeout = d }
 }
 
+// DefaultTransactionTimeout bounds every write transaction (InTx), from
+// asking for the writer to the commit. SQLite has one writer: a write that
+// runs away (a bug in a hook, a path that never ends, a statement that
+// never returns) would otherwise freeze every other write for as long as
+// it runs. At the deadline its statement is interrupted, the transaction
+// rolled back and the client answered 503 (server/errors.go); the writer
+// is free again. Writers queued behind it wait at most as long.
+const DefaultTransactionTimeout = 30 * time.Second
+
+// TransactionTimeout sets the deadline of each write transaction (0:
+// none).
+func TransactionTimeout(d time.Duration) Option {
+	return func(o *options) { o.transactionTimeout = d }
+}
+
 // Open opens url: "postgres://..." or "postgresql://..." for PostgreSQL;
 // anything else is a SQLite file path (optionally "sqlite://path" or
 // "file:path"), created with its directory when missing.
 func Open(ctx context.Context, rawURL string, opts ...Option) (*DB, error) {
-	o := options{statementTimeout: DefaultStatementTimeout}
+	o := options{statementTimeout: DefaultStatementTimeout, transactionTimeout: DefaultTransactionTimeout}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	d := &DB{}
+	d := &DB{txTimeout: o.transactionTimeout}
 	if strings.HasPrefix(rawURL, "postgres://") || strings.HasPrefix(rawURL, "postgresql://") {
 		serving, err := withStatementTimeout(rawURL, o.statementTimeout)
 		if err != nil {
@@ -278,9 +298,40 @@ func (d *DB) Store() resource.Store {
 	return resource.Store{Dialect: d.Dialect, Q: d.Read, Cache: d.Cache}
 }
 
+// ErrTransactionTimeout is the error of a write transaction that ran
+// past its deadline (TransactionTimeout): nothing of it was committed.
+// It matches context.DeadlineExceeded too (Classify: TimedOut).
+var ErrTransactionTimeout = errors.New("the write transaction ran past its deadline")
+
+// txTimedOut wraps the error a transaction ended with when its deadline
+// was the cause (the driver's own error may be an interrupt, a cancelled
+// statement or database/sql's "transaction has already been committed or
+// rolled back").
+type txTimedOut struct{ cause error }
+
+func (e txTimedOut) Error() string { return ErrTransactionTimeout.Error() + ": " + e.cause.Error() }
+func (e txTimedOut) Unwrap() []error {
+	return []error{ErrTransactionTimeout, context.DeadlineExceeded, e.cause}
+}
+
 // InTx runs fn in one transaction: committed when fn returns nil, rolled
-// back otherwise (and on panic).
-func (d *DB) InTx(ctx context.Context, fn func(tx *ent.Tx) error) (err error) {
+// back otherwise (and on panic). The transaction, waiting for the writer
+// included, has until the TransactionTimeout deadline: fn's statements
+// must run with the ctx it is given (database/sql rolls a transaction back
+// at its deadline only once the statement running then has returned).
+func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *ent.Tx) error) (err error) {
+	if d.txTimeout > 0 {
+		parent := ctx
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d.txTimeout)
+		defer cancel()
+		defer func() {
+			// Our deadline, not the caller's going away or deadline.
+			if err != nil && parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				err = txTimedOut{err}
+			}
+		}()
+	}
 	tx, err := d.Client.Tx(ctx)
 	if err != nil {
 		return err
@@ -291,7 +342,7 @@ func (d *DB) InTx(ctx context.Context, fn func(tx *ent.Tx) error) (err error) {
 			panic(p)
 		}
 	}()
-	if err := fn(tx); err != nil {
+	if err := fn(ctx, tx); err != nil {
 		tx.Rollback()
 		return err
 	}

@@ -31,7 +31,7 @@ func TestIPAMWrites(t *testing.T) {
 			t.Fatal(err)
 		}
 		var id int
-		err := d.InTx(ctx, func(tx *ent.Tx) error {
+		err := d.InTx(ctx, func(ctx context.Context, tx *ent.Tx) error {
 			var err error
 			id, err = resource.ByContentType(ct).Create(ctx, &resource.Tx{Client: tx.Client(), Dialect: d.Dialect}, in)
 			return err

@@ -21,7 +21,7 @@ func TestBatchLoadOneStatement(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			tags, groups, tenants := resource.ByContentType("extras.tag"), resource.ByContentType("tenancy.tenantgroup"), resource.ByContentType("tenancy.tenant")
-			err := d.InTx(ctx, func(etx *ent.Tx) error {
+			err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 				for i := range 2 {
 					if _, err := tags.Create(ctx, tx(d, etx), input(t, map[string]any{"name": fmt.Sprintf("t%d", i), "slug": fmt.Sprintf("t%d", i)})); err != nil {
 						return err
@@ -102,7 +102,7 @@ func TestBatchLoadOneStatement(t *testing.T) {
 			// as the whole list does without a statement for them; an
 			// untagged row too.
 			var untagged int
-			err = d.InTx(ctx, func(etx *ent.Tx) error {
+			err = d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 				untagged, err = tenants.Create(ctx, tx(d, etx), input(t, map[string]any{"name": "untagged", "slug": "untagged"}))
 				return err
 			})

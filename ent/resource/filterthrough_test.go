@@ -20,7 +20,7 @@ func mk(t *testing.T, d *db.DB, path string, kv map[string]any) int {
 	ctx := context.Background()
 	desc := byPath(t, path)
 	var id int
-	err := d.InTx(ctx, func(etx *ent.Tx) error {
+	err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 		var err error
 		id, err = desc.Create(ctx, tx(d, etx), input(t, kv))
 		return err
@@ -36,7 +36,7 @@ func patch(t *testing.T, d *db.DB, path string, id int, kv map[string]any) {
 	t.Helper()
 	ctx := context.Background()
 	desc := byPath(t, path)
-	err := d.InTx(ctx, func(etx *ent.Tx) error {
+	err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 		rtx := tx(d, etx)
 		row, err := desc.Get(ctx, rtx.Store(), id)
 		if err != nil || row == nil {
@@ -274,7 +274,7 @@ func throughFilters(t *testing.T, d *db.DB) {
 	// registered by the server package).
 	var alice, bob int
 	ctx := context.Background()
-	if err := d.InTx(ctx, func(etx *ent.Tx) error {
+	if err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 		a, err := etx.User.Create().SetUsername("alice").SetEmail("alice@example.com").Save(ctx)
 		if err != nil {
 			return err

@@ -19,7 +19,7 @@ func TestPowerFeedManyRowUpdate(t *testing.T) {
 			create := func(path string, kv map[string]any) int {
 				t.Helper()
 				var id int
-				err := d.InTx(ctx, func(etx *ent.Tx) error {
+				err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 					var err error
 					id, err = resource.ByPath("dcim", path).Create(ctx, tx(d, etx), input(t, kv))
 					return err
@@ -33,7 +33,7 @@ func TestPowerFeedManyRowUpdate(t *testing.T) {
 			panel := create("power-panels", map[string]any{"name": "P", "site": site})
 			ac := create("power-feeds", map[string]any{"name": "AC", "power_panel": panel})
 			dc := create("power-feeds", map[string]any{"name": "DC", "power_panel": panel, "supply": "dc", "voltage": -48, "phase": "three-phase"})
-			err := d.InTx(ctx, func(etx *ent.Tx) error {
+			err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 				u := etx.PowerFeed.Update()
 				if err := u.Mutation().SetField("amperage", 10); err != nil {
 					return err
@@ -62,7 +62,7 @@ func storedPower(t *testing.T, d *db.DB) map[int]int {
 	t.Helper()
 	ctx := context.Background()
 	out := map[int]int{}
-	err := d.InTx(ctx, func(etx *ent.Tx) error {
+	err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 		rows, err := etx.Client().QueryContext(ctx, `SELECT id, available_power, "_occupied" FROM dcim_powerfeed`)
 		if err != nil {
 			return err

@@ -115,7 +115,7 @@ func seedVRFs(t *testing.T, d *db.DB, n int) {
 	t.Helper()
 	ctx := dupCtx()
 	vrfs := resource.ByPath("ipam", "vrfs")
-	err := d.InTx(ctx, func(etx *ent.Tx) error {
+	err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 		for i := 1; i <= n; i++ {
 			if r, err := vrfs.Get(ctx, tx(d, etx).Store(), i); err != nil || r != nil {
 				continue
@@ -152,7 +152,7 @@ func createPrefix(t testing.TB, d *db.DB, kv map[string]any) (int, error) {
 	t.Helper()
 	ctx := dupCtx()
 	var id int
-	err := d.InTx(ctx, func(etx *ent.Tx) error {
+	err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 		var err error
 		id, err = prefixes().Create(ctx, tx(d, etx), input(t, kv))
 		return err
@@ -181,7 +181,7 @@ func describeErr(err error) string {
 func patchPrefix(t testing.TB, d *db.DB, id int, kv map[string]any) {
 	t.Helper()
 	ctx := dupCtx()
-	err := d.InTx(ctx, func(etx *ent.Tx) error {
+	err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 		rtx := tx(d, etx)
 		row, err := prefixes().Get(ctx, rtx.Store(), id)
 		if err != nil || row == nil {
@@ -197,7 +197,7 @@ func patchPrefix(t testing.TB, d *db.DB, id int, kv map[string]any) {
 func deletePrefixes(t testing.TB, d *db.DB, ids ...int) {
 	t.Helper()
 	ctx := dupCtx()
-	if err := d.InTx(ctx, func(etx *ent.Tx) error { return prefixes().Delete(ctx, tx(d, etx), ids) }); err != nil {
+	if err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error { return prefixes().Delete(ctx, tx(d, etx), ids) }); err != nil {
 		t.Fatalf("delete %v: %v", ids, err)
 	}
 }
@@ -472,7 +472,7 @@ func TestPrefixHierarchy(t *testing.T) {
 
 		// Many-row ent mutations rebuild the VRFs involved.
 		ctx := dupCtx()
-		err := d.InTx(ctx, func(etx *ent.Tx) error {
+		err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 			_, err := etx.Prefix.Update().Where(prefix.VrfKey(1)).SetVrfID(3).Save(ctx)
 			return err
 		})
@@ -480,7 +480,7 @@ func TestPrefixHierarchy(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkHierarchy(t, d, "many-row update vrf 1 -> 3")
-		err = d.InTx(ctx, func(etx *ent.Tx) error {
+		err = d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 			_, err := etx.Prefix.Delete().Where(prefix.FamilyEQ(6)).Exec(ctx)
 			return err
 		})
@@ -490,7 +490,7 @@ func TestPrefixHierarchy(t *testing.T) {
 		checkHierarchy(t, d, "many-row delete of IPv6")
 		// RebuildPrefixCaches agrees with the incremental maintenance.
 		before := listPrefixes(t, d, nil)
-		err = d.InTx(ctx, func(etx *ent.Tx) error {
+		err = d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 			if _, err := etx.ExecContext(ctx, `UPDATE ipam_prefix SET "_depth" = 99, "_children" = 99`); err != nil {
 				return err
 			}
@@ -509,7 +509,7 @@ func TestPrefixRollback(t *testing.T) {
 	eachDB(t, func(t *testing.T, d *db.DB) {
 		mustCreate(t, d, map[string]any{"prefix": "10.0.0.0/8"})
 		ctx := dupCtx()
-		err := d.InTx(ctx, func(etx *ent.Tx) error {
+		err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 			if _, err := prefixes().Create(ctx, tx(d, etx), input(t, map[string]any{"prefix": "10.1.0.0/16"})); err != nil {
 				return err
 			}
@@ -639,7 +639,7 @@ func BenchmarkPrefixBulkCreate(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			ctx := dupCtx()
 			for b.Loop() {
-				err := d.InTx(ctx, func(etx *ent.Tx) error {
+				err := d.InTx(ctx, func(ctx context.Context, etx *ent.Tx) error {
 					rtx := tx(d, etx)
 					for _, in := range inputs {
 						if _, err := prefixes().Create(ctx, rtx, in); err != nil {

@@ -132,7 +132,7 @@ func TestInvalidationAcrossReplicas(t *testing.T) {
 	t.Run("commit", func(t *testing.T) {
 		before := marker("m1") // (a notification: it empties the cache)
 		fill(t)
-		if err := a.InTx(ctx, func(tx *ent.Tx) error {
+		if err := a.InTx(ctx, func(ctx context.Context, tx *ent.Tx) error {
 			return tx.Tenant.Create().SetName("t1").SetSlug("t1").Exec(ctx)
 		}); err != nil {
 			t.Fatal(err)
@@ -158,7 +158,7 @@ func TestInvalidationAcrossReplicas(t *testing.T) {
 	})
 	t.Run("uncached tables", func(t *testing.T) {
 		before := marker("m4")
-		if err := a.InTx(ctx, func(tx *ent.Tx) error {
+		if err := a.InTx(ctx, func(ctx context.Context, tx *ent.Tx) error {
 			return tx.IdempotencyKey.Create().SetUserID(1).SetEndpoint("/x").SetIdempotencyKey("k").SetFingerprint("f").
 				SetStatus(201).SetBody([]byte("{}")).SetExpires(time.Now().Add(time.Hour)).Exec(ctx)
 		}); err != nil {
@@ -210,7 +210,7 @@ func TestInvalidationAcrossReplicas(t *testing.T) {
 		}
 		poll(t, "the listener to reconnect", l.Live)
 		fill(t)
-		if err := a.InTx(ctx, func(tx *ent.Tx) error {
+		if err := a.InTx(ctx, func(ctx context.Context, tx *ent.Tx) error {
 			return tx.Tenant.Create().SetName("t3").SetSlug("t3").Exec(ctx)
 		}); err != nil {
 			t.Fatal(err)
