@@ -16,7 +16,10 @@ import (
 // asking a Graph for what it needs one hop at a time, batched over the
 // hop's objects, so a trace costs a fixed number of reads per hop kind
 // (cablepath_store.go implements the Graph on the database; the tests use
-// an in-memory one).
+// an in-memory one). Unlike NetBox 4.6's, a trace always ends: a path that
+// starts going round a loop ends there, incomplete (loopGuard), and one
+// past MaxPathHops or MaxPathFanout is refused (PathLimitError, a 400 on
+// the write that made it).
 
 // Content types of the objects a path holds.
 const (
@@ -153,6 +156,112 @@ func (p *Path) Nodes() []Node {
 // ErrUnsupportedPath is NetBox's UnsupportedCablePath.
 var ErrUnsupportedPath = errors.New("unsupported cable path")
 
+// Bounds of one trace. NetBox 4.6 has none, and its from_origin never
+// returns on a cabling that leads a path back into a multi-position rear
+// port it already crossed (netbox-community/netbox#17292, not fixed in
+// 4.6.8): here such a loop ends the path (Trace), and these limits bound
+// what a loop-free topology may still make one trace do.
+const (
+	// MaxPathHops is the most cables one path may pass (NetBox's
+	// segments, the [near ends, cable, far ends] triples of trace/).
+	// Real paths pass a handful (an interface, two or three patch panels
+	// and a trunk, maybe a circuit); 256 leaves two orders of magnitude
+	// of room while keeping a write that retraces many paths cheap.
+	MaxPathHops = 256
+	// MaxPathFanout is the most objects and positions one path may hold:
+	// the nodes of all its steps (ports, cables and far ends, once per
+	// step they appear in) and the positions it carries from one
+	// pass-through port to the next. It bounds a path's width times its
+	// length, hence the trace's memory and the stored path's size (its
+	// JSON and its dcim_cablepath_node rows). A full 1024-position rear
+	// port (NetBox's PORT_POSITION_MAX) fanned out to its front ports,
+	// their cables and far ends holds about 4096, so 65536 lets such a
+	// bundle cross 16 panels; real paths hold a few dozen.
+	MaxPathFanout = 65536
+)
+
+// PathLimitError is a trace that went past MaxPathHops or MaxPathFanout.
+type PathLimitError struct {
+	Origins []Node
+	// Fanout is true when MaxPathFanout was passed, false for MaxPathHops.
+	Fanout bool
+	// Path is what was traced when the limit was passed: the written
+	// cable whose end led past it is found on it.
+	Path *Path
+}
+
+func (e *PathLimitError) Error() string {
+	from := "an empty origin"
+	if len(e.Origins) > 0 {
+		from = e.Origins[0].Type + " " + strconv.Itoa(e.Origins[0].ID)
+	}
+	if e.Fanout {
+		return fmt.Sprintf("The cable path from %s holds more than %d objects and positions, the most one path may hold.",
+			from, MaxPathFanout)
+	}
+	return fmt.Sprintf("The cable path from %s passes more than %d cables, the most one path may pass.",
+		from, MaxPathHops)
+}
+
+// loopGuard finds a trace that has begun to repeat itself. What a trace
+// does from one step on depends only on the step's terminations and its
+// position stack; so a step whose terminations and top of stack are those
+// of an earlier step, the stack never having been popped below that
+// earlier top in between, will do again what it did since then, and
+// again, for ever (the stack growing by what each round pushes: the
+// issue's front port cabled back to its own rear port pushes one position
+// a round). Such a trace ends there. A path may cross one port twice at
+// different positions (a hairpin through a trunk and back): the top of
+// stack tells those apart, and they trace on.
+type loopGuard struct {
+	steps   map[string][]int // state key → the steps it was seen at
+	heights []int            // stack height at each step's start
+}
+
+// repeats records step len(g.heights) and reports whether it repeats an
+// earlier one.
+func (g *loopGuard) repeats(terms []Term, stack [][]int) bool {
+	if g.steps == nil {
+		g.steps = map[string][]int{}
+	}
+	var b strings.Builder
+	for _, t := range terms {
+		b.WriteString(t.Node.String())
+		b.WriteByte(',')
+	}
+	b.WriteByte('|')
+	if len(stack) == 0 {
+		b.WriteByte('-') // empty: no top (and no pop ahead) to tell apart
+	} else {
+		for _, pos := range stack[len(stack)-1] {
+			b.WriteString(strconv.Itoa(pos))
+			b.WriteByte(',')
+		}
+	}
+	key := b.String()
+	h, step := len(stack), len(g.heights)
+	earlier := g.steps[key]
+	g.steps[key] = append(earlier, step)
+	g.heights = append(g.heights, h)
+	if len(earlier) == 0 {
+		return false
+	}
+	// From the latest step back, the lowest the stack went since; an
+	// earlier step of the same key repeats if it never went below it.
+	low := h
+	next := len(earlier) - 1
+	for i := step - 1; i >= earlier[0] && next >= 0; i-- {
+		low = min(low, g.heights[i])
+		if i == earlier[next] {
+			if low >= g.heights[i] {
+				return true
+			}
+			next--
+		}
+	}
+	return false
+}
+
 // Trace traces the path from origins (objects of one type on one cable
 // end), as CablePath.from_origin: nil when the first object has no cable.
 func Trace(ctx context.Context, g Graph, origins []Node) (*Path, error) {
@@ -171,7 +280,27 @@ func Trace(ctx context.Context, g Graph, origins []Node) (*Path, error) {
 	p := &Path{IsActive: true}
 	var stack [][]int // positions, as NetBox's position_stack
 	first := true
+	var guard loopGuard
+	hops, held := 0, 0
+	// record appends a step to the path, within MaxPathFanout.
+	record := func(step []Node) error {
+		p.Path = append(p.Path, step)
+		if held += len(step); held > MaxPathFanout {
+			return &PathLimitError{Origins: origins, Fanout: true, Path: p}
+		}
+		return nil
+	}
 	for len(terms) > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// A loop: the path ends where it would start going round again,
+		// incomplete (NetBox's is_complete stays false when from_origin
+		// stops short of an endpoint).
+		if guard.repeats(terms, stack) {
+			p.IsComplete = false
+			return p, nil
+		}
 		for _, t := range terms[1:] {
 			if t.Type != terms[0].Type {
 				return nil, fmt.Errorf("%w: all mid-span terminations must have the same termination type", ErrUnsupportedPath)
@@ -186,7 +315,9 @@ func Trace(ctx context.Context, g Graph, origins []Node) (*Path, error) {
 			p.IsSplit = true
 			break
 		}
-		p.Path = append(p.Path, nodesOf(terms))
+		if err := record(nodesOf(terms)); err != nil {
+			return nil, err
+		}
 		var cableIDs []int
 		unlinked := false
 		for _, t := range terms {
@@ -206,11 +337,16 @@ func Trace(ctx context.Context, g Graph, origins []Node) (*Path, error) {
 		if unlinked {
 			p.IsComplete, p.IsSplit = false, true
 		}
+		if hops++; hops > MaxPathHops {
+			return nil, &PathLimitError{Origins: origins, Path: p}
+		}
 		cableNodes := make([]Node, len(cableIDs))
 		for i, id := range cableIDs {
 			cableNodes[i] = Node{CTCable, id}
 		}
-		p.Path = append(p.Path, cableNodes)
+		if err := record(cableNodes); err != nil {
+			return nil, err
+		}
 		cables, err := g.Cables(ctx, cableIDs)
 		if err != nil {
 			return nil, err
@@ -252,7 +388,9 @@ func Trace(ctx context.Context, g Graph, origins []Node) (*Path, error) {
 				}
 			}
 		}
-		p.Path = append(p.Path, nodesOf(rterms))
+		if err := record(nodesOf(rterms)); err != nil {
+			return nil, err
+		}
 		if len(rterms) == 0 {
 			break
 		}
@@ -316,6 +454,9 @@ func Trace(ctx context.Context, g Graph, origins []Node) (*Path, error) {
 			for _, t := range terms {
 				if t.Positions > 1 {
 					stack = append(stack, nextPositions)
+					if held += len(nextPositions); held > MaxPathFanout {
+						return nil, &PathLimitError{Origins: origins, Fanout: true, Path: p}
+					}
 					break
 				}
 			}
@@ -339,7 +480,12 @@ func Trace(ctx context.Context, g Graph, origins []Node) (*Path, error) {
 				for i, ct := range peers {
 					pns[i] = Node{"circuits.providernetwork", ct.ProviderNetwork}
 				}
-				p.Path = append(p.Path, nodesOf(peers), pns)
+				if err := record(nodesOf(peers)); err != nil {
+					return nil, err
+				}
+				if err := record(pns); err != nil {
+					return nil, err
+				}
 				p.IsComplete = true
 				return p, nil
 			case allAttached:
@@ -347,7 +493,12 @@ func Trace(ctx context.Context, g Graph, origins []Node) (*Path, error) {
 				for i, ct := range peers {
 					att[i] = ct.Attached
 				}
-				p.Path = append(p.Path, nodesOf(peers), att)
+				if err := record(nodesOf(peers)); err != nil {
+					return nil, err
+				}
+				if err := record(att); err != nil {
+					return nil, err
+				}
 				return p, nil
 			case loop:
 				p.IsSplit = true

@@ -3,11 +3,13 @@ package dcim
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/inventory/inventory/ent/logic/rawsql"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 // The stored paths (dcim_cablepath, its nodes in dcim_cablepath_node, and
@@ -457,6 +459,10 @@ func RetracePaths(ctx context.Context, q DB, pg bool, cables []int, nodes []Node
 		origins := groups[k]
 		p, err := Trace(ctx, g, origins)
 		if err != nil {
+			var le *PathLimitError
+			if errors.As(err, &le) {
+				return nil, limitError(ctx, g, cables, le)
+			}
 			return nil, err
 		}
 		if p == nil {
@@ -483,6 +489,34 @@ func RetracePaths(ctx context.Context, q DB, pg bool, cables []int, nodes []Node
 		}
 	}
 	return changed, nil
+}
+
+// limitError is the 400 of a trace past a limit: on the end of a written
+// cable that the path goes on through (the first of cables on the path:
+// the end opposite its near-end step), or on the whole object when the
+// path crosses none of them (a port mapping's write).
+func limitError(ctx context.Context, g Graph, cables []int, le *PathLimitError) error {
+	field := "__all__"
+	steps := le.Path.Path
+	for i := 1; i < len(steps) && field == "__all__"; i += 3 {
+		for _, n := range steps[i] {
+			if n.Type != CTCable || !containsInt(cables, n.ID) {
+				continue
+			}
+			cs, err := g.Cables(ctx, []int{n.ID})
+			if err != nil {
+				return err
+			}
+			field = "a_terminations"
+			for _, near := range steps[i-1] {
+				if containsNode(cs[n.ID].A, near) {
+					field = "b_terminations"
+				}
+			}
+			break
+		}
+	}
+	return &api.FieldError{Field: field, Message: le.Error()}
 }
 
 // sameConnection reports whether two paths (nil: none) show an endpoint
@@ -609,8 +643,14 @@ func savePaths(ctx context.Context, q DB, pg bool, paths []*Path) error {
 		origins := map[string][][2]int{} // endpoint type → (endpoint, path)
 		var types []string
 		for _, p := range chunk {
+			// Each node once: the rows say which paths hold a node, and a
+			// path ended on a loop holds some twice.
+			once := map[Node]bool{}
 			for _, n := range p.Nodes() {
-				nodes = append(nodes, [3]any{ids[p], n.Type, n.ID})
+				if !once[n] {
+					once[n] = true
+					nodes = append(nodes, [3]any{ids[p], n.Type, n.ID})
+				}
 			}
 			for _, n := range p.Origins() {
 				if origins[n.Type] == nil {

@@ -288,6 +288,24 @@ func TestTrace(t *testing.T) {
 		{"front ports of one panel on two cables fan out to one rear port",
 			"if1@d1 if2@d1 fp1@d3 fp2@d3 rp1*2@d3 fp1.1=rp1.1 fp2.1=rp1.2 c1:if1,if2-fp1,fp2", "if1 if2",
 			"[if1 if2] [c1] [fp1 fp2] [rp1] active"},
+		// Loops end the path where it would go round again, incomplete
+		// (NetBox 4.6 never returns on them).
+		{"front port cabled back to its own multi-position rear port (issue 32)",
+			"if1@d1 fp1@d3 fp2@d3 rp1*2@d3 fp1.1=rp1.1 fp2.1=rp1.2 c1:if1-fp1 c2:fp2-rp1", "if1",
+			"[if1] [c1] [fp1] [rp1] [c2] [fp2] [rp1] [c2] [fp2] active"},
+		{"ring of two panels through a rear port's positions",
+			"if1@d1 fp1@d3 fp2@d3 rp1*2@d3 fp1.1=rp1.1 fp2.1=rp1.2 fp3@d4 rp2@d4 fp3.1=rp2.1 " +
+				"c1:if1-fp1 c2:rp1-fp3 c3:rp2-fp2", "if1",
+			"[if1] [c1] [fp1] [rp1] [c2] [fp3] [rp2] [c3] [fp2] [rp1] [c2] [fp3] [rp2] [c3] [fp2] active"},
+		{"loop through a circuit back into the rear port",
+			"if1@d1 fp1@d3 fp2@d3 rp1*2@d3 fp1.1=rp1.1 fp2.1=rp1.2 ctA1@site1 ctZ1@site2 " +
+				"c1:if1-fp1 c2:rp1-ctA1 c3:ctZ1-fp2", "if1",
+			"[if1] [c1] [fp1] [rp1] [c2] [ct1] [ct2] [c3] [fp2] [rp1] [c2] [ct1] [ct2] [c3] [fp2] active"},
+		// Crossing a port twice at different positions is no loop.
+		{"hairpin through a trunk and back",
+			"if1@d1 if2@d1 fp1@d3 fp2@d3 rp1*2@d3 fp1.1=rp1.1 fp2.1=rp1.2 fp3@d4 fp4@d4 rp2*2@d4 fp3.1=rp2.1 fp4.1=rp2.2 " +
+				"c1:if1-fp1 c2:rp1-rp2 c3:fp3-fp4 c4:fp2-if2", "if1",
+			"[if1] [c1] [fp1] [rp1] [c2] [rp2] [fp3] [c3] [fp4] [rp2] [c2] [rp1] [fp2] [c4] [if2] complete active"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -350,5 +368,90 @@ func TestParseNode(t *testing.T) {
 		if _, err := ParseNode(s); err == nil {
 			t.Errorf("ParseNode(%q) succeeded", s)
 		}
+	}
+}
+
+// panelChain is n single-position panels in a row, front to rear, from
+// if1 to if2: n+1 cables.
+func panelChain(n int) string {
+	spec, cables := "if1@d1 if2@d2", " c1:if1-fp1"
+	for i := 1; i <= n; i++ {
+		s := itoa(i)
+		spec += " fp" + s + "@d" + itoa(i+10) + " rp" + s + "@d" + itoa(i+10) + " fp" + s + ".1=rp" + s + ".1"
+		next := "if2"
+		if i < n {
+			next = "fp" + itoa(i+1)
+		}
+		cables += " c" + itoa(i+1) + ":rp" + s + "-" + next
+	}
+	return spec + cables
+}
+
+// A path may pass MaxPathHops cables; one more is refused, with what was
+// traced.
+func TestTraceHopLimit(t *testing.T) {
+	p, err := Trace(context.Background(), topo(t, panelChain(MaxPathHops-1)), []Node{nodeOf(t, "if1")})
+	if err != nil || !p.IsComplete || len(p.Path) != 3*MaxPathHops {
+		t.Fatalf("%d cables: %v, complete %v, %d steps", MaxPathHops, err, p != nil && p.IsComplete, len(p.Path))
+	}
+	_, err = Trace(context.Background(), topo(t, panelChain(MaxPathHops)), []Node{nodeOf(t, "if1")})
+	var le *PathLimitError
+	if !errors.As(err, &le) || le.Fanout || le.Origins[0] != nodeOf(t, "if1") {
+		t.Fatalf("%d cables: got %v, want the hop limit", MaxPathHops+1, err)
+	}
+	if !strings.Contains(err.Error(), "passes more than 256 cables") {
+		t.Errorf("message: %s", err)
+	}
+}
+
+// A path may hold MaxPathFanout objects over all its steps: here n
+// interfaces of one device cabled to n of another, 2n+1 nodes.
+func TestTraceFanoutLimit(t *testing.T) {
+	trace := func(n int) error {
+		g := &memGraph{terms: map[Node]Term{}, cables: map[int]Cable{}, asked: map[string]int{}}
+		c := Cable{ID: 1, Status: StatusConnected}
+		for i := 1; i <= n; i++ {
+			a, b := Node{CTInterface, i}, Node{CTInterface, n + i}
+			g.terms[a] = Term{Node: a, Cable: 1, CableEnd: "A", Parent: Node{"dcim.device", 1}, Positions: 1}
+			g.terms[b] = Term{Node: b, Cable: 1, CableEnd: "B", Parent: Node{"dcim.device", 2}, Positions: 1}
+			c.A, c.B = append(c.A, a), append(c.B, b)
+		}
+		g.cables[1] = c
+		p, err := Trace(context.Background(), g, c.A)
+		if err == nil && !p.IsComplete {
+			t.Errorf("%d a side: %s", n, render(p))
+		}
+		return err
+	}
+	if err := trace((MaxPathFanout - 1) / 2); err != nil {
+		t.Fatalf("within the limit: %v", err)
+	}
+	var le *PathLimitError
+	if err := trace(MaxPathFanout/2 + 1); !errors.As(err, &le) || !le.Fanout {
+		t.Fatalf("past the limit: got %v, want the fan-out limit", err)
+	}
+}
+
+// A serpentine through a trunk: the path crosses the trunk's rear ports
+// eight times, each at another position (hairpins of front ports on both
+// panels), and is no loop.
+func TestTraceSerpentine(t *testing.T) {
+	spec := "if1@d1 if2@d2 rp1*8@d3 rp2*8@d4"
+	for i := 1; i <= 8; i++ {
+		s := itoa(i)
+		spec += " fp" + s + "@d3 fp" + s + ".1=rp1." + s + " fp1" + s + "@d4 fp1" + s + ".1=rp2." + s
+	}
+	spec += " c1:if1-fp1 c2:rp1-rp2 c11:fp11-fp12 c13:fp13-fp14 c15:fp15-fp16 c17:fp17-fp18" +
+		" c3:fp2-fp3 c5:fp4-fp5 c7:fp6-fp7 c9:fp8-if2"
+	p, err := Trace(context.Background(), topo(t, spec), []Node{nodeOf(t, "if1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[if1] [c1] [fp1] [rp1] [c2] [rp2] [fp11] [c11] [fp12] [rp2] [c2] [rp1] [fp2] [c3] [fp3]" +
+		" [rp1] [c2] [rp2] [fp13] [c13] [fp14] [rp2] [c2] [rp1] [fp4] [c5] [fp5]" +
+		" [rp1] [c2] [rp2] [fp15] [c15] [fp16] [rp2] [c2] [rp1] [fp6] [c7] [fp7]" +
+		" [rp1] [c2] [rp2] [fp17] [c17] [fp18] [rp2] [c2] [rp1] [fp8] [c9] [if2] complete active"
+	if got := render(p); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
