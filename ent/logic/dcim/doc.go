@@ -24,8 +24,12 @@
 // and one- and many-row updates. Power panels and feeds (power.go): a
 // panel's location and a feed's rack at the same site, the voltage rules,
 // and the values a feed caches (available_power as PowerFeed.save()
-// computes it, _occupied, the panel's name for q). Device placement and
-// cable paths will live here.
+// computes it, _occupied, the panel's name for q). Cables and their paths
+// (cable*.go, cablepath*.go): NetBox's Cable.clean() and CablePath,
+// traced at the end of each write that changes a cable, a termination or
+// a port mapping, and stored; a trace that would go round a loop ends
+// there, incomplete, and MaxPathHops and MaxPathFanout bound the rest.
+// Device placement: placement.go, racks.go, elevation.go.
 //
 // Like every logic package that ent/schema imports, it must not import the
 // generated ent packages, ent/resource, ent/db, webhooks, server or cmd
