@@ -66,13 +66,15 @@ func TestRackRules(t *testing.T) {
 			body               any
 			field, message     string
 		}{
+			// Rack.clean()'s first check, a non-field error (its later
+			// check keyed by location is unreachable).
 			{"location of another site", "POST", "/api/dcim/racks/",
 				map[string]any{"name": "X", "site": w.siteA, "location": w.locB},
-				"location", "Location must be from the same site, Site A."},
+				"__all__", "Assigned location must belong to parent site (Site A)."},
 			{"move to a location of another site", "PATCH", fmt.Sprintf("/api/dcim/racks/%d/", idOf(r1)),
-				map[string]any{"location": w.locB}, "location", "Location must be from the same site, Site A."},
+				map[string]any{"location": w.locB}, "__all__", "Assigned location must belong to parent site (Site A)."},
 			{"move to another site, keeping the location", "PATCH", fmt.Sprintf("/api/dcim/racks/%d/", idOf(r1)),
-				map[string]any{"site": w.siteB}, "location", "Location must be from the same site, Site B."},
+				map[string]any{"site": w.siteB}, "__all__", "Assigned location must belong to parent site (Site B)."},
 			{"outer dimension without a unit", "POST", "/api/dcim/racks/",
 				map[string]any{"name": "X", "site": w.siteA, "outer_width": 600}, "__all__", "Must specify a unit when setting an outer dimension"},
 			{"weight without a unit", "POST", "/api/dcim/racks/",

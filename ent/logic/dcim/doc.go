@@ -31,6 +31,15 @@
 // there, incomplete, and MaxPathHops and MaxPathFanout bound the rest.
 // Device placement: placement.go, racks.go, elevation.go.
 //
+// Checks of a row against the rows that depend on it: a rack keeps room
+// for the devices mounted in it (Rack.clean(); racks.go), and so does a
+// change of its rack type (beyond NetBox, which copies a rack type's new
+// height to its racks unchecked); a device type's height or depth
+// changes only where its racked devices still fit (DeviceType.clean();
+// types.go); a location's parent is at its site (Location.clean()); a
+// module type profile's new schema accepts its module types' attributes
+// (beyond NetBox).
+//
 // Like every logic package that ent/schema imports, it must not import the
 // generated ent packages, ent/resource, ent/db, webhooks, server or cmd
 // (TestLayering in ent/logic). It may import other logic packages (ipam:

@@ -75,6 +75,13 @@ func locationMoved(ctx context.Context, m rawsql.Mutation, ids []int) error {
 		if err := componentsFollow(ctx, m, `location_id IN (`+rawsql.In(a, locs)+`)`, a); err != nil {
 			return err
 		}
+		// The cable ends in these locations (circuit terminations and
+		// power feeds as well as device components) cache their site.
+		a = &rawsql.Args{PG: rawsql.Postgres(m)}
+		if err := rawsql.Exec(ctx, m, `UPDATE "dcim_cabletermination" SET "_site_id" = (SELECT l.site_id FROM "dcim_location" l `+
+			`WHERE l.id = "dcim_cabletermination"."_location_id") WHERE "_location_id" IN (`+rawsql.In(a, locs)+`)`, a); err != nil {
+			return err
+		}
 		return ipam.RecomputePrefixScopes(ctx, m, ipam.ScopeLocationColumn, locs)
 	})
 }
@@ -103,17 +110,24 @@ func deviceMoved(ctx context.Context, m rawsql.Mutation, ids []int) error {
 // componentsFollow copies each device's site, location and rack into the
 // cached scope of its components, for the devices matching where (a
 // condition on dcim_device with a's parameters): one statement per
-// component table.
+// component table. The cable terminations on the devices' components
+// follow too (one more statement): they cache the same three for the
+// cables' site, location and rack filters. NetBox refreshes them only
+// when a location moves (handle_location_site_change), leaving them
+// stale when a rack or a device moves.
 func componentsFollow(ctx context.Context, m rawsql.Mutation, where string, a *rawsql.Args) error {
-	for _, t := range componentTables {
+	follow := func(t, key string) error {
 		sub := func(col string) string {
-			return `(SELECT d.` + col + ` FROM "dcim_device" d WHERE d.id = "` + t + `".device_id)`
+			return `(SELECT d.` + col + ` FROM "dcim_device" d WHERE d.id = "` + t + `".` + key + `)`
 		}
 		q := `UPDATE "` + t + `" SET "_site_id" = ` + sub("site_id") + `, "_location_id" = ` + sub("location_id") +
-			`, "_rack_id" = ` + sub("rack_id") + ` WHERE device_id IN (SELECT id FROM "dcim_device" WHERE ` + where + `)`
-		if err := rawsql.Exec(ctx, m, q, a); err != nil {
+			`, "_rack_id" = ` + sub("rack_id") + ` WHERE ` + key + ` IN (SELECT id FROM "dcim_device" WHERE ` + where + `)`
+		return rawsql.Exec(ctx, m, q, a)
+	}
+	for _, t := range componentTables {
+		if err := follow(t, "device_id"); err != nil {
 			return err
 		}
 	}
-	return nil
+	return follow("dcim_cabletermination", `"_device_id"`)
 }

@@ -60,12 +60,18 @@ func RackTypeHooks() []ent.Hook {
 			if err != nil {
 				return nil, err
 			}
-			rows, err := states(ctx, sm, "dcim_racktype", rackTypeColumns)
+			rows, err := states(ctx, sm, "dcim_racktype", append([]string{"id"}, rackTypeColumns...))
 			if err != nil {
 				return nil, err
 			}
 			for _, st := range rows {
-				if err := st.checkPhysical(); err != nil {
+				if err := st.checkWeight(); err != nil {
+					return nil, err
+				}
+				if err := st.checkDimensions(); err != nil {
+					return nil, err
+				}
+				if err := st.checkTypeInstalled(ctx, sm); err != nil {
 					return nil, err
 				}
 			}
@@ -119,7 +125,7 @@ func RackHooks() []ent.Hook {
 			if err != nil {
 				return nil, err
 			}
-			cols := append([]string{"site_id", "location_id", "rack_type_id"}, rackTypeColumns...)
+			cols := append([]string{"id", "site_id", "location_id", "rack_type_id"}, rackTypeColumns...)
 			rows, err := states(ctx, sm, "dcim_rack", cols)
 			if err != nil {
 				return nil, err
@@ -136,11 +142,20 @@ func RackHooks() []ent.Hook {
 					return nil, err
 				}
 			}
+			// Rack.clean()'s order: WeightMixin's check (super().clean()),
+			// the location's site, outer dimensions and maximum weight,
+			// then the devices mounted in a stored rack.
 			for _, st := range rows {
+				if err := st.checkWeight(); err != nil {
+					return nil, err
+				}
 				if err := st.checkLocation(ctx, sm); err != nil {
 					return nil, err
 				}
-				if err := st.checkPhysical(); err != nil {
+				if err := st.checkDimensions(); err != nil {
+					return nil, err
+				}
+				if err := st.checkInstalled(ctx, sm); err != nil {
 					return nil, err
 				}
 			}
@@ -275,32 +290,45 @@ func (s *state) clearOuterUnit() error {
 	return nil
 }
 
-// checkPhysical is RackBase's clean(): units for outer dimensions and
-// weights.
-func (s *state) checkPhysical() error {
-	fail := func(msg string) error { return &api.FieldError{Field: "__all__", Message: msg} }
-	nonzero := func(c string) bool {
-		switch x := s.get(c).(type) {
-		case int:
-			return x != 0
-		case float64:
-			return x != 0
-		}
-		return false
+// nonzero reports whether column c holds a number other than 0 (NetBox's
+// truthiness of a dimension or weight).
+func (s *state) nonzero(c string) bool {
+	switch x := s.get(c).(type) {
+	case int:
+		return x != 0
+	case float64:
+		return x != 0
 	}
-	if (nonzero("outer_width") || nonzero("outer_height") || nonzero("outer_depth")) && str(s.get("outer_unit")) == "" {
+	return false
+}
+
+// checkWeight is WeightMixin.clean(): a weight needs its unit. Racks and
+// rack types raise it without a field, as NetBox does (__all__).
+func (s *state) checkWeight() error {
+	if s.nonzero("weight") && str(s.get("weight_unit")) == "" {
+		return &api.FieldError{Field: "__all__", Message: "Must specify a unit when setting a weight"}
+	}
+	return nil
+}
+
+// checkDimensions is the rest of RackBase's clean() (RackType.clean() and
+// Rack.clean() alike): units for outer dimensions and the maximum weight.
+func (s *state) checkDimensions() error {
+	fail := func(msg string) error { return &api.FieldError{Field: "__all__", Message: msg} }
+	if (s.nonzero("outer_width") || s.nonzero("outer_height") || s.nonzero("outer_depth")) && str(s.get("outer_unit")) == "" {
 		return fail("Must specify a unit when setting an outer dimension")
 	}
-	if nonzero("weight") && str(s.get("weight_unit")) == "" {
-		return fail("Must specify a unit when setting a weight")
-	}
-	if nonzero("max_weight") && str(s.get("weight_unit")) == "" {
+	if s.nonzero("max_weight") && str(s.get("weight_unit")) == "" {
 		return fail("Must specify a unit when setting a maximum weight")
 	}
 	return nil
 }
 
-// checkLocation refuses a location of another site than the rack's.
+// checkLocation refuses a location of another site than the rack's with
+// Rack.clean()'s first check: a non-field error naming the rack's site.
+// (Rack.clean() ends with a second check, keyed by location, "Location
+// must be from the same site, {site}.", that the first one leaves
+// unreachable.)
 func (s *state) checkLocation(ctx context.Context, m rawsql.Mutation) error {
 	loc, ok := s.get("location_id").(int)
 	if !ok {
@@ -308,24 +336,125 @@ func (s *state) checkLocation(ctx context.Context, m rawsql.Mutation) error {
 	}
 	site, _ := s.get("site_id").(int)
 	a := &rawsql.Args{PG: rawsql.Postgres(m)}
-	rows, err := m.QueryContext(ctx, `SELECT l.site_id, s.name FROM "dcim_location" l, "dcim_site" s WHERE l.id = `+
-		a.P(loc)+` AND s.id = `+a.P(site), a.List...)
+	r, err := row(ctx, m, `SELECT l.site_id, s.name FROM "dcim_location" l, "dcim_site" s WHERE l.id = `+
+		a.P(loc)+` AND s.id = `+a.P(site), a)
+	if err != nil || r == nil {
+		return err // a missing site or location was refused by the resource layer
+	}
+	if ls, _ := rawsql.IntOf(r["site_id"]); ls != site {
+		return &api.FieldError{Field: "__all__", Message: fmt.Sprintf("Assigned location must belong to parent site (%s).", str(r["name"]))}
+	}
+	return nil
+}
+
+// mounted are the units the devices mounted in some racks take: per rack,
+// the top of the highest device (position + height) and the lowest
+// position.
+type mounted struct {
+	rack      int
+	display   string
+	top, base float64
+}
+
+// mountedIn reads what is mounted in the racks matching where (a
+// condition on dcim_rack r with a's parameters), by rack id.
+func mountedIn(ctx context.Context, q rawsql.Querier, where string, a *rawsql.Args) ([]mounted, error) {
+	rs, err := textRows(ctx, q, `SELECT r.id, MIN(`+rackDisplaySQL+`) AS display, MAX(d.position + t.u_height) AS top, `+
+		`MIN(d.position) AS base FROM "dcim_rack" r JOIN "dcim_device" d ON d.rack_id = r.id `+
+		`JOIN "dcim_devicetype" t ON t.id = d.device_type_id WHERE d.position IS NOT NULL AND `+where+
+		` GROUP BY r.id ORDER BY r.id`, a)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mounted, len(rs))
+	for i, r := range rs {
+		id, _ := rawsql.IntOf(r["id"])
+		out[i] = mounted{rack: id, display: str(r["display"]), top: asFloat(r["top"]), base: asFloat(r["base"])}
+	}
+	return out, nil
+}
+
+// houses says what a rack of height units numbered from start lacks to
+// house what is mounted in it: "" when nothing, "height" when the highest
+// device ends above the rack (need is the height it needs), "start" when
+// the lowest device sits below its first unit.
+func (x mounted) houses(height, start int) (lacks string, need float64) {
+	if need := x.top - float64(start); float64(height) < need {
+		return "height", need
+	}
+	if float64(start) > x.base {
+		return "start", 0
+	}
+	return "", 0
+}
+
+// checkInstalled is the end of Rack.clean() for a stored rack: the rack,
+// as the write leaves it (with its rack type's height and numbering when
+// it has one), still houses every device mounted in it. NetBox asks on
+// every save; here only a write that changes the height, the numbering or
+// the rack type asks, as no other write can make a rack too small. The
+// highest device is the one whose top is highest (NetBox takes the one
+// with the highest position, which is the same device unless a taller
+// device sits lower on the other face).
+func (s *state) checkInstalled(ctx context.Context, m rawsql.Mutation) error {
+	id, stored := s.old["id"].(int)
+	// A rack type's attributes, copied in by the hook, count as touched.
+	if !stored || !rawsql.Touched(s.m, "u_height", "starting_unit", "rack_type_id") {
+		return nil
+	}
+	a := &rawsql.Args{PG: rawsql.Postgres(m)}
+	ms, err := mountedIn(ctx, m, `r.id = `+a.P(id), a)
+	if err != nil || len(ms) == 0 {
+		return err
+	}
+	height, _ := rawsql.IntOf(s.get("u_height"))
+	start, _ := rawsql.IntOf(s.get("starting_unit"))
+	_, typed := rawsql.IntOf(s.get("rack_type_id"))
+	field := func(own string) string {
+		if typed {
+			return "rack_type"
+		}
+		return own
+	}
+	switch lacks, need := ms[0].houses(height, start); lacks {
+	case "height":
+		return fail(field("u_height"), "Rack must be at least %sU tall to house currently installed devices.", decimal(need))
+	case "start":
+		return fail(field("starting_unit"), "Rack unit numbering must begin at %s or less to house currently installed devices.",
+			decimal(ms[0].base))
+	}
+	return nil
+}
+
+// checkTypeInstalled refuses a change of a rack type's height or
+// numbering that would leave a device of one of its racks outside the
+// rack. NetBox makes no such check: RackType.save() copies the new
+// attributes to the racks without cleaning them, leaving devices outside
+// their rack, which Rack.clean() refuses when the rack itself changes.
+// The message is Rack.clean()'s, naming the rack, keyed by the rack
+// type's field.
+func (s *state) checkTypeInstalled(ctx context.Context, m rawsql.Mutation) error {
+	id, stored := s.old["id"].(int)
+	if !stored || !rawsql.Touched(s.m, "u_height", "starting_unit") {
+		return nil
+	}
+	a := &rawsql.Args{PG: rawsql.Postgres(m)}
+	ms, err := mountedIn(ctx, m, `r.rack_type_id = `+a.P(id), a)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	if !rows.Next() {
-		return rows.Err() // a missing site or location was refused by the resource layer
+	height, _ := rawsql.IntOf(s.get("u_height"))
+	start, _ := rawsql.IntOf(s.get("starting_unit"))
+	for _, x := range ms {
+		switch lacks, need := x.houses(height, start); lacks {
+		case "height":
+			return fail("u_height", "Rack %s must be at least %sU tall to house currently installed devices.", x.display, decimal(need))
+		case "start":
+			return fail("starting_unit", "Rack %s unit numbering must begin at %s or less to house currently installed devices.",
+				x.display, decimal(x.base))
+		}
 	}
-	var locSite int
-	var siteName string
-	if err := rows.Scan(&locSite, &siteName); err != nil {
-		return err
-	}
-	if locSite != site {
-		return &api.FieldError{Field: "location", Message: fmt.Sprintf("Location must be from the same site, %s.", siteName)}
-	}
-	return rows.Err()
+	return nil
 }
 
 // RackReservationHooks are the hooks of dcim.RackReservation: its units

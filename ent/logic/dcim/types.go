@@ -56,14 +56,21 @@ func checkDecimal(field string, v float64, digits, places int) error {
 	return nil
 }
 
-// DeviceTypeHooks are the hooks of dcim.DeviceType: a child device type
-// must be 0U, a type that stops being a parent must have no device bay
-// templates left, and a weight needs its unit.
+// DeviceTypeHooks are the hooks of dcim.DeviceType, DeviceType.clean() in
+// its order: a weight needs its unit (WeightMixin), a type whose height
+// grows must leave room for its racked devices and one racked anywhere
+// cannot become 0U, a type that stops being a parent must have no device
+// bay templates left, and a child device type must be 0U.
 func DeviceTypeHooks() []ent.Hook {
-	return []ent.Hook{rawsql.RowHook("dcim_devicetype", []string{"u_height", "subdevice_role", "weight", "weight_unit"},
+	return []ent.Hook{rawsql.RowHook("dcim_devicetype", []string{"u_height", "is_full_depth", "subdevice_role", "weight", "weight_unit"},
 		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-			if role, _ := row["subdevice_role"].(string); role == "child" && asFloat(row["u_height"]) != 0 {
-				return &api.FieldError{Field: "u_height", Message: "Child device types must be 0U."}
+			if err := checkWeightUnit(row); err != nil {
+				return err
+			}
+			if id != 0 {
+				if err := checkRackedDevices(ctx, m, id, row, old); err != nil {
+					return err
+				}
 			}
 			if role, _ := row["subdevice_role"].(string); id != 0 && role != "parent" && rawsql.Touched(m, "subdevice_role") {
 				a := &rawsql.Args{PG: rawsql.Postgres(m)}
@@ -75,8 +82,111 @@ func DeviceTypeHooks() []ent.Hook {
 					return &api.FieldError{Field: "subdevice_role", Message: "Must delete all device bay templates associated with this device before declassifying it as a parent device."}
 				}
 			}
-			return checkWeightUnit(row)
+			if role, _ := row["subdevice_role"].(string); role == "child" && asFloat(row["u_height"]) != 0 {
+				return &api.FieldError{Field: "u_height", Message: "Child device types must be 0U."}
+			}
+			return nil
 		}), DeviceTypeDisplayHook()}
+}
+
+// checkRackedDevices is what DeviceType.clean() asks of the devices of a
+// stored type that are mounted in a rack when the type's height changes:
+// a taller type must still fit at each device's position beside the
+// rack's other devices (on the device's face, or both when full depth),
+// and a type may not become 0U while devices of it hold a position.
+// Beyond NetBox, a type that becomes full depth is checked the same way
+// (NetBox lets it overlap the devices on the other face).
+func checkRackedDevices(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
+	newH, oldH := asFloat(row["u_height"]), asFloat(old["u_height"])
+	full, wasFull := truthy(rawsql.Normal(rawsql.Deref(row["is_full_depth"]))), truthy(rawsql.Normal(old["is_full_depth"]))
+	pg := rawsql.Postgres(m)
+	switch {
+	case newH > oldH || (full && !wasFull && newH > 0):
+		field := "u_height"
+		if newH <= oldH {
+			field = "is_full_depth"
+		}
+		return checkTypeFits(ctx, m, pg, id, newH, full, field)
+	case oldH > 0 && newH == 0:
+		a := &rawsql.Args{PG: pg}
+		n, err := rawsql.Int(ctx, m, `SELECT COUNT(*) FROM "dcim_device" WHERE device_type_id = `+a.P(id)+` AND position IS NOT NULL`, a)
+		if err != nil || n == 0 {
+			return err
+		}
+		// NetBox's text links "N instances" to its web UI's device list,
+		// which this service does not serve: the same words without the
+		// link.
+		return fail("u_height", "Unable to set 0U height: Found %d instances already mounted within racks.", n)
+	}
+	return nil
+}
+
+// checkTypeFits checks that every racked device of device type id fits at
+// its position once the type is height units tall (and full depth when
+// full), as DeviceType.clean() asks Rack.get_available_units for each,
+// the other devices keeping their stored heights. Three statements
+// whatever the number of devices: the devices, their racks, and what the
+// racks hold.
+func checkTypeFits(ctx context.Context, m rawsql.Mutation, pg bool, id int, height float64, full bool, field string) error {
+	// racked is the condition on dcim_device d that d is a racked device
+	// of the type.
+	racked := func(a *rawsql.Args) string {
+		return `d.device_type_id = ` + a.P(id) + ` AND d.position IS NOT NULL AND d.rack_id IS NOT NULL`
+	}
+	a := &rawsql.Args{PG: pg}
+	devices, err := textRows(ctx, m, `SELECT d.id, d.rack_id, d.position, d.face, `+deviceNameSQL+` AS display `+
+		`FROM "dcim_device" d WHERE `+racked(a)+` ORDER BY d.id`, a)
+	if err != nil || len(devices) == 0 {
+		return err
+	}
+	a = &rawsql.Args{PG: pg}
+	racks, err := textRows(ctx, m, `SELECT r.id, r.u_height, r.starting_unit, `+rackDisplaySQL+` AS display FROM "dcim_rack" r `+
+		`WHERE r.id IN (SELECT d.rack_id FROM "dcim_device" d WHERE `+racked(a)+`)`, a)
+	if err != nil {
+		return err
+	}
+	a = &rawsql.Args{PG: pg}
+	held, err := textRows(ctx, m, `SELECT o.id, o.rack_id, o.position, o.face, t.u_height, t.is_full_depth `+
+		`FROM "dcim_device" o JOIN "dcim_devicetype" t ON t.id = o.device_type_id WHERE o.position >= 1 AND `+
+		`o.rack_id IN (SELECT d.rack_id FROM "dcim_device" d WHERE `+racked(a)+`)`, a)
+	if err != nil {
+		return err
+	}
+	geometry := map[int]RackGeometry{}
+	rackName := map[int]string{}
+	for _, r := range racks {
+		rid, _ := rawsql.IntOf(r["id"])
+		h, _ := rawsql.IntOf(r["u_height"])
+		st, _ := rawsql.IntOf(r["starting_unit"])
+		geometry[rid] = RackGeometry{Height: h, Start: st}
+		rackName[rid] = str(r["display"])
+	}
+	occupants := map[int][]Occupant{}
+	for _, o := range held {
+		oid, _ := rawsql.IntOf(o["id"])
+		rid, _ := rawsql.IntOf(o["rack_id"])
+		occupants[rid] = append(occupants[rid], Occupant{ID: oid, Position: asFloat(o["position"]), Height: asFloat(o["u_height"]),
+			Face: str(o["face"]), FullDepth: truthy(o["is_full_depth"])})
+	}
+	for _, d := range devices {
+		did, _ := rawsql.IntOf(d["id"])
+		rid, _ := rawsql.IntOf(d["rack_id"])
+		var others []Occupant
+		for _, o := range occupants[rid] {
+			if o.ID != did {
+				others = append(others, o)
+			}
+		}
+		if !Fits(geometry[rid], Occupant{Position: asFloat(d["position"]), Height: height, Face: str(d["face"]), FullDepth: full}, others) {
+			if field == "is_full_depth" {
+				return fail(field, "Device %s in rack %s does not have sufficient space to become full depth: "+
+					"a device on the other face shares its units.", str(d["display"]), rackName[rid])
+			}
+			return fail(field, "Device %s in rack %s does not have sufficient space to accommodate a height of %sU",
+				str(d["display"]), rackName[rid], decimal(height))
+		}
+	}
+	return nil
 }
 
 // ModuleTypeHooks are the hooks of dcim.ModuleType: its attributes must
@@ -242,19 +352,72 @@ func jsonBytes(v any) []byte {
 
 // ModuleTypeProfileHooks are the hooks of dcim.ModuleTypeProfile: its
 // schema must be a valid JSON Schema (ent's JSON fields take no
-// validators, so a hook checks what a create or update writes).
+// validators, so a hook checks what a create or update writes), and a new
+// schema must accept the attributes of the module types of the profile.
 func ModuleTypeProfileHooks() []ent.Hook {
 	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			if v, ok := m.Field("schema"); ok && m.Op().Is(ent.OpCreate|ent.OpUpdate|ent.OpUpdateOne) {
-				s, _ := v.(map[string]any)
-				if err := ValidateJSONSchema(s); err != nil {
+			v, ok := m.Field("schema")
+			if !ok || !m.Op().Is(ent.OpCreate|ent.OpUpdate|ent.OpUpdateOne) {
+				return next.Mutate(ctx, m)
+			}
+			s, _ := v.(map[string]any)
+			if err := ValidateJSONSchema(s); err != nil {
+				return nil, err
+			}
+			if s != nil && !m.Op().Is(ent.OpCreate) {
+				if err := checkProfileTypes(ctx, m, s); err != nil {
 					return nil, err
 				}
 			}
 			return next.Mutate(ctx, m)
 		})
 	}}
+}
+
+// checkProfileTypes refuses a schema that the attributes of a module type
+// of the updated profiles do not satisfy. NetBox makes no such check: it
+// lets the schema change, and the module type is refused at its next
+// save (ModuleType.clean() validates its attributes against the profile's
+// schema then), whatever that save changes.
+func checkProfileTypes(ctx context.Context, m ent.Mutation, schema map[string]any) error {
+	sm, err := rawsql.As("module type profile hook", m)
+	if err != nil {
+		return err
+	}
+	ids, err := rawsql.TargetIDs(ctx, sm)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	doc, err := json.Marshal(schema)
+	if err != nil {
+		return err
+	}
+	return rawsql.Chunks(ids, func(ids []int) error {
+		a := &rawsql.Args{PG: rawsql.Postgres(sm)}
+		types, err := textRows(ctx, sm, `SELECT model, attribute_data FROM "dcim_moduletype" WHERE profile_id IN (`+
+			rawsql.In(a, ids)+`) ORDER BY id`, a)
+		if err != nil {
+			return err
+		}
+		for _, t := range types {
+			var attrs any
+			if s, ok := t["attribute_data"].(string); ok {
+				if err := json.Unmarshal([]byte(s), &attrs); err != nil {
+					return err
+				}
+			}
+			msg, err := SchemaViolation(doc, attrs)
+			if err != nil {
+				return err
+			}
+			if msg != "" {
+				return &api.FieldError{Field: "schema", Message: fmt.Sprintf("The attributes of module type %s do not conform to this schema: %s",
+					str(t["model"]), msg)}
+			}
+		}
+		return nil
+	})
 }
 
 // SchemaViolation checks v against the JSON schema schemaDoc (JSON text)
