@@ -22,19 +22,7 @@ func SiteHooks() []ent.Hook {
 // descendants, what sits in them and the cached scope of the prefixes on
 // them along (locationMoved).
 func LocationHooks() []ent.Hook {
-	return []ent.Hook{chain(rawsql.AfterUpdate(locationMoved, "site_id"), rawsql.RowHook("dcim_location", []string{"site_id", "parent_id"}, checkLocationParent))}
-}
-
-// chain makes one hook of hooks, the first outermost: the generated
-// runtime registers as many hooks as a schema had when it was generated,
-// so a rule joins a model's hooks without regenerating it this way.
-func chain(hooks ...ent.Hook) ent.Hook {
-	return func(next ent.Mutator) ent.Mutator {
-		for i := len(hooks) - 1; i >= 0; i-- {
-			next = hooks[i](next)
-		}
-		return next
-	}
+	return []ent.Hook{rawsql.Chain(rawsql.AfterUpdate(locationMoved, "site_id"), rawsql.RowHook("dcim_location", []string{"site_id", "parent_id"}, checkLocationParent))}
 }
 
 // checkLocationParent is Location.clean(): a parent location must belong

@@ -160,6 +160,19 @@ func CopyOnRename(field, table, column, copyColumn string) ent.Hook {
 	}
 }
 
+// Chain makes one hook of hooks, the first outermost. The generated
+// runtime registers as many hooks as a schema had when it was generated
+// (runtime.go assigns them by index), so a rule joins a model's existing
+// hooks this way without regenerating the model.
+func Chain(hooks ...ent.Hook) ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		for i := len(hooks) - 1; i >= 0; i-- {
+			next = hooks[i](next)
+		}
+		return next
+	}
+}
+
 // Plain is a mutation's value as a query argument: dereferenced,
 // normalised, bytes as text.
 func Plain(v any) any {
