@@ -89,18 +89,21 @@ func TestCustomFieldDataType(t *testing.T) {
 		if cf["data_type"] != "integer" {
 			t.Fatalf("data_type %v", cf["data_type"])
 		}
-		path := "/api/extras/custom-fields/" + strconv.Itoa(int(cf["id"].(float64))) + "/"
+		// The type is fixed once created (NetBox's
+		// CustomFieldSerializer.validate_type): a field of each type.
 		for typ, want := range map[string]string{"json": "object", "multiselect": "array", "date": "string"} {
-			body := map[string]any{"type": typ}
+			body := map[string]any{"name": "f_" + typ, "type": typ, "object_types": []string{"dcim.site"}}
 			if typ == "multiselect" {
 				cs := e.Must(http.StatusCreated, "POST", "/api/extras/custom-field-choice-sets/", map[string]any{
 					"name": "set", "extra_choices": [][]string{{"a", "A"}}}).Object()
 				body["choice_set"] = cs["id"]
 			}
-			if got := e.Must(http.StatusOK, "PATCH", path, body).Object()["data_type"]; got != want {
+			if got := e.Must(http.StatusCreated, "POST", "/api/extras/custom-fields/", body).Object()["data_type"]; got != want {
 				t.Errorf("%s: data_type %v, want %s", typ, got, want)
 			}
 		}
+		path := "/api/extras/custom-fields/" + strconv.Itoa(int(cf["id"].(float64))) + "/"
+		e.Must(http.StatusBadRequest, "PATCH", path, map[string]any{"type": "json"})
 	})
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	"github.com/inventory/inventory/ent/logic/choicesets"
+	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
+	logicextras "github.com/inventory/inventory/ent/logic/extras"
 )
 
 // CustomFieldDef is a custom field as reads and writes of other models need
@@ -22,10 +23,13 @@ type CustomFieldDef struct {
 	ID                            int
 	Name, Type, FilterLogic       string
 	GroupName, RelatedType, Regex string
-	Weight                        int
-	Required, Unique              bool
-	Default                       json.RawMessage
-	Min, Max                      *float64
+	// Schema is a json field's validation_schema (JSON text), nil for
+	// none.
+	Schema           json.RawMessage
+	Weight           int
+	Required, Unique bool
+	Default          json.RawMessage
+	Min, Max         *float64
 	// ChoiceSet, BaseChoices and Choices are a select or multiselect
 	// field's choice set: its name, its base set (checked through
 	// choicesets, never copied) and its extra values.
@@ -145,6 +149,11 @@ func customFieldsFor(ctx context.Context, st Store, ct string) ([]CustomFieldDef
 		def.Unique, _ = cfd.Value(r, "unique").(bool)
 		if raw, ok := cfd.Value(r, "default").(json.RawMessage); ok && string(raw) != "null" {
 			def.Default = raw
+		}
+		if raw, ok := cfd.Value(r, "validation_schema").(json.RawMessage); ok && def.Type == "json" {
+			if t := strings.TrimSpace(string(raw)); t != "" && t != "null" && t != "{}" {
+				def.Schema = raw
+			}
 		}
 		if v, ok := cfd.Value(r, "validation_minimum").(float64); ok {
 			def.Min = &v
@@ -431,7 +440,15 @@ func (def *CustomFieldDef) validate(ctx context.Context, tx *Tx, v any) (any, st
 			return nil, "Value must be a string."
 		}
 		if def.Regex != "" {
-			if re, err := regexp.Compile(def.Regex); err == nil && !re.MatchString(s) {
+			// Matched from the start of the value, as Python's re.match
+			// (logicextras.CompileValidationRegex). A pattern that does
+			// not compile (stored before definitions were checked at
+			// save) refuses the value rather than letting it through.
+			re, err := logicextras.CompileValidationRegex(def.Regex)
+			if err != nil {
+				return nil, fmt.Sprintf("Value cannot be checked: the field's validation regex '%s' is not a valid regular expression.", def.Regex)
+			}
+			if !re.MatchString(s) {
 				return nil, fmt.Sprintf("Value must match regex '%s'", def.Regex)
 			}
 		}
@@ -441,11 +458,13 @@ func (def *CustomFieldDef) validate(ctx context.Context, tx *Tx, v any) (any, st
 		if !ok || n != math.Trunc(n) {
 			return nil, "Value must be an integer."
 		}
+		// The bounds print as NetBox's DecimalField(decimal_places=4)
+		// holds them ("10.0000").
 		if def.Min != nil && n < *def.Min {
-			return nil, fmt.Sprintf("Value must be at least %v", *def.Min)
+			return nil, fmt.Sprintf("Value must be at least %.4f", *def.Min)
 		}
 		if def.Max != nil && n > *def.Max {
-			return nil, fmt.Sprintf("Value must not exceed %v", *def.Max)
+			return nil, fmt.Sprintf("Value must not exceed %.4f", *def.Max)
 		}
 		return n, ""
 	case "decimal":
@@ -454,10 +473,10 @@ func (def *CustomFieldDef) validate(ctx context.Context, tx *Tx, v any) (any, st
 			return nil, "Value must be a decimal."
 		}
 		if def.Min != nil && n < *def.Min {
-			return nil, fmt.Sprintf("Value must be at least %v", *def.Min)
+			return nil, fmt.Sprintf("Value must be at least %.4f", *def.Min)
 		}
 		if def.Max != nil && n > *def.Max {
-			return nil, fmt.Sprintf("Value must not exceed %v", *def.Max)
+			return nil, fmt.Sprintf("Value must not exceed %.4f", *def.Max)
 		}
 		return n, ""
 	case "boolean":
@@ -480,6 +499,15 @@ func (def *CustomFieldDef) validate(ctx context.Context, tx *Tx, v any) (any, st
 		}
 		return FormatTime(t), ""
 	case "json":
+		if def.Schema != nil {
+			msg, err := logicdcim.SchemaViolation(def.Schema, v)
+			if err != nil {
+				return nil, err.Error()
+			}
+			if msg != "" {
+				return nil, "Value does not conform to the assigned schema: " + msg
+			}
+		}
 		return v, ""
 	case "select":
 		s, ok := v.(string)

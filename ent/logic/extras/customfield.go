@@ -36,12 +36,13 @@ var customFieldDataTypes = map[string]string{
 	"multiselect": "array", "multiobject": "array",
 }
 
-// CustomFieldHooks are the hooks of extras.CustomField: data_type is kept
-// in step with type (NetBox computes it in the serializer; storing it lets
-// it be read, filtered and ordered like any column).
+// CustomFieldHooks are the hooks of extras.CustomField: the definition is
+// checked as NetBox checks it when saved (checkCustomField), and data_type
+// is kept in step with type (NetBox computes it in the serializer; storing
+// it lets it be read, filtered and ordered like any column).
 func CustomFieldHooks() []ent.Hook {
 	return []ent.Hook{
-		func(next ent.Mutator) ent.Mutator {
+		rawsql.Chain(rawsql.RowHook("extras_customfield", customFieldCleanColumns, checkCustomField), func(next ent.Mutator) ent.Mutator {
 			return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 				if v, ok := m.Field("type"); ok && m.Op().Is(ent.OpCreate|ent.OpUpdate|ent.OpUpdateOne) {
 					dt, known := customFieldDataTypes[fmt.Sprint(v)]
@@ -54,7 +55,7 @@ func CustomFieldHooks() []ent.Hook {
 				}
 				return next.Mutate(ctx, m)
 			})
-		},
+		}),
 	}
 }
 
