@@ -4346,7 +4346,8 @@ func (c *CustomLinkClient) Get(ctx context.Context, id int) (*CustomLink, error)
 
 // Hooks returns the client hooks.
 func (c *CustomLinkClient) Hooks() []Hook {
-	return c.hooks.CustomLink
+	hooks := c.hooks.CustomLink
+	return append(hooks[:len(hooks):len(hooks)], customlink.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.

@@ -28,7 +28,9 @@ func (_c *CustomLinkCreate) Mutation() *CustomLinkMutation {
 
 // Save creates the CustomLink in the database.
 func (_c *CustomLinkCreate) Save(ctx context.Context) (*CustomLink, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -55,12 +57,18 @@ func (_c *CustomLinkCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *CustomLinkCreate) defaults() {
+func (_c *CustomLinkCreate) defaults() error {
 	if _, ok := _c.mutation.Created(); !ok {
+		if customlink.DefaultCreated == nil {
+			return fmt.Errorf("ent: uninitialized customlink.DefaultCreated (forgotten import ent/runtime?)")
+		}
 		v := customlink.DefaultCreated()
 		_c.mutation.SetCreated(v)
 	}
 	if _, ok := _c.mutation.LastUpdated(); !ok {
+		if customlink.DefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized customlink.DefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := customlink.DefaultLastUpdated()
 		_c.mutation.SetLastUpdated(v)
 	}
@@ -84,6 +92,7 @@ func (_c *CustomLinkCreate) defaults() {
 		v := customlink.DefaultNewWindow
 		_c.mutation.SetNewWindow(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

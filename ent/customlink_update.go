@@ -43,7 +43,9 @@ func (_u *CustomLinkUpdate) ClearOwner() *CustomLinkUpdate {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *CustomLinkUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -70,11 +72,15 @@ func (_u *CustomLinkUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *CustomLinkUpdate) defaults() {
+func (_u *CustomLinkUpdate) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if customlink.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized customlink.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := customlink.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -244,7 +250,9 @@ func (_u *CustomLinkUpdateOne) Select(field string, fields ...string) *CustomLin
 
 // Save executes the query and returns the updated CustomLink entity.
 func (_u *CustomLinkUpdateOne) Save(ctx context.Context) (*CustomLink, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -271,11 +279,15 @@ func (_u *CustomLinkUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *CustomLinkUpdateOne) defaults() {
+func (_u *CustomLinkUpdateOne) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if customlink.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized customlink.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := customlink.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -2022,6 +2022,8 @@ func init() {
 	// customfieldchoiceset.DefaultChoicesCount holds the default value on creation for the choices_count field.
 	customfieldchoiceset.DefaultChoicesCount = customfieldchoicesetDescChoicesCount.Default.(int)
 	customlinkMixin := schema.CustomLink{}.Mixin()
+	customlinkHooks := schema.CustomLink{}.Hooks()
+	customlink.Hooks[0] = customlinkHooks[0]
 	customlinkMixinFields0 := customlinkMixin[0].Fields()
 	_ = customlinkMixinFields0
 	customlinkFields := schema.CustomLink{}.Fields()

@@ -7,13 +7,14 @@ import (
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
+	"github.com/inventory/inventory/ent/logic/extras"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
 // CustomLink is extras.CustomLink: a link to an external representation of
 // objects of the given types. link_text and link_url are Jinja code that
-// NetBox's UI renders with the object; the API stores them as text, as
-// NetBox does (it does not parse them on save either).
+// NetBox's UI renders with the object; they are stored as text and, unlike
+// NetBox, must parse when saved (Hooks).
 type CustomLink struct{ ent.Schema }
 
 func (CustomLink) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}, Owned{}} }
@@ -37,6 +38,9 @@ func (CustomLink) Fields() []ent.Field {
 		field.Bool("new_window").Default(false),
 	}
 }
+
+// Hooks: link_text and link_url must parse as templates.
+func (CustomLink) Hooks() []ent.Hook { return extras.CustomLinkHooks() }
 
 // Indexes: NetBox's index on the default ordering.
 func (CustomLink) Indexes() []ent.Index {
