@@ -143,6 +143,11 @@ type Options struct {
 	// tenant's slug to its ids) between requests: load runs on a miss.
 	// The caller's cache must drop them on every write (resource.Cache).
 	Cached func(key string, load func() (any, error)) (any, error)
+	// NoLookups judges the parameters without reading related rows: the
+	// values naming related objects (slugs, ids, tags) are not looked up,
+	// so none is refused for naming a row that does not exist (yet). The
+	// predicates are then not to be run: a saved filter is checked so.
+	NoLookups bool
 }
 
 // cached runs load through Cached when there is one.
@@ -747,6 +752,9 @@ func parseTime(v string, loc *time.Location, layouts []string, msg string) (any,
 // and replaces each value by the ids of its rows (a value may match several
 // rows when the column is not unique). It returns one []any per value.
 func resolve(ctx context.Context, opt Options, table, column string, raw []string, vals []any) ([]any, error) {
+	if opt.NoLookups {
+		return vals, nil
+	}
 	if opt.Exec == nil {
 		return nil, fmt.Errorf("filters: Options.Exec is required to look up %s.%s", table, column)
 	}

@@ -1,13 +1,19 @@
 package resource
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"sort"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/inventory/inventory/ent/schema/api"
+	"github.com/inventory/inventory/filters"
 )
 
 // NetBox's object types, as data: every model of NetBox 4.6 with the
@@ -130,5 +136,24 @@ func ModelInfo(ct string) (api.ModelInfo, bool) {
 	if d == nil {
 		return api.ModelInfo{}, false
 	}
-	return api.ModelInfo{Table: d.Table, Label: ContentTypeLabel(ct)}, true
+	return api.ModelInfo{Table: d.Table, Label: ContentTypeLabel(ct), CheckFilters: d.checkFilters}, true
+}
+
+// checkFilters resolves params with the model's filter spec as a list
+// request would, with unknown parameters refused (FILTER_UNKNOWN=strict)
+// and without looking related objects up (filters.Options.NoLookups: the
+// objects a saved filter names may come and go), the custom fields read
+// through q: the parameters refused, with their messages.
+func (d *Descriptor) checkFilters(ctx context.Context, q api.Querier, pg bool, params url.Values) (map[string][]string, error) {
+	dia := dialect.SQLite
+	if pg {
+		dia = dialect.Postgres
+	}
+	_, err := d.Filters().Resolve(WithStore(ctx, Store{Dialect: dia, Q: q}), params, filters.Options{
+		Unknown: filters.Strict, Reserved: filters.Reserved, Dialect: dia, NoLookups: true})
+	var fe filters.Errors
+	if errors.As(err, &fe) {
+		return fe, nil
+	}
+	return nil, err
 }

@@ -2,7 +2,13 @@
 // more than declarations; ent/schema wires them in as hooks and field
 // validators:
 //
-//   - CustomField: the name validator, data_type kept in step with type.
+//   - CustomField: the name validator, data_type kept in step with type,
+//     and the checks NetBox makes of a definition when it is saved
+//     (customfield_clean.go): the type is fixed, validation_regex compiles
+//     (with RE2, CompileValidationRegex, which the values are matched
+//     with), validation_schema is a JSON Schema, the default passes the
+//     field's own value checks, and CustomField.clean()'s rules of which
+//     settings go with which type.
 //   - CustomFieldChoiceSet: choices_count kept equal to the extra choices.
 //   - EventRule: object_types and event_types may not be empty, event
 //     types must be registered (EventTypes), conditions must parse
@@ -15,7 +21,9 @@
 //     then name with local_context_data on top, for a page at once.
 //   - ConfigContextProfile: schema is a valid JSON Schema.
 //   - SavedFilter, TableConfig: the user (a bare-id column) must exist;
-//     a saved filter's parameters are an object (userobjects.go).
+//     a saved filter's parameters are an object of filters that the lists
+//     of its object types take (userobjects.go).
+//   - CustomLink: link_text and link_url parse as templates (customlink.go).
 //   - Notifications (notifications.go): written for subscribers when a
 //     subscribed object changes (the subscription's hook for deletes, the
 //     change capture for updates) and for a notification group's members

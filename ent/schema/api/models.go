@@ -1,6 +1,10 @@
 package api
 
-import "context"
+import (
+	"context"
+	"database/sql"
+	"net/url"
+)
 
 // ModelInfo is what a hook needs to reach a served model it does not know
 // by type: its table and its label ("DCIM | site", Django's ContentType
@@ -8,6 +12,18 @@ import "context"
 // cover this way.
 type ModelInfo struct {
 	Table, Label string
+	// CheckFilters judges filter parameters as the model's list takes
+	// them from a query string: every key one of its filters (with a
+	// lookup it has), every value one the filter accepts, related objects
+	// looked up through q (on PostgreSQL when pg). It answers the refused
+	// parameters with their messages (a saved filter is checked this way
+	// when saved); nil when the lookup cannot judge.
+	CheckFilters func(ctx context.Context, q Querier, pg bool, params url.Values) (map[string][]string, error)
+}
+
+// Querier runs queries: a generated mutation, a *sql.Tx.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
 type modelsKey struct{}
