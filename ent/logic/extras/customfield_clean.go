@@ -180,12 +180,19 @@ func CompileValidationRegex(pattern string) (*regexp.Regexp, error) {
 		msg := fmt.Sprintf("%s is not a valid regular expression.", pattern)
 		var se *syntax.Error
 		if errors.As(err, &se) {
-			switch se.Code {
-			case syntax.ErrInvalidPerlOp, syntax.ErrInvalidEscape, syntax.ErrInvalidRepeatOp, syntax.ErrInvalidRepeatSize,
-				syntax.ErrLarge, syntax.ErrNestingDepth:
+			// A lookbehind reads to RE2 as a named group whose name is
+			// invalid.
+			lookbehind := se.Code == syntax.ErrInvalidNamedCapture && (strings.HasPrefix(se.Expr, "(?<=") || strings.HasPrefix(se.Expr, "(?<!"))
+			switch {
+			case lookbehind, se.Code == syntax.ErrInvalidPerlOp, se.Code == syntax.ErrInvalidEscape, se.Code == syntax.ErrInvalidRepeatOp,
+				se.Code == syntax.ErrInvalidRepeatSize, se.Code == syntax.ErrLarge, se.Code == syntax.ErrNestingDepth:
 				// Python may accept these: say why this service does not.
+				reason := fmt.Sprintf("%s: `%s`", se.Code, se.Expr)
+				if lookbehind {
+					reason = "lookbehind is not supported: `" + se.Expr[:4] + "`"
+				}
 				msg = fmt.Sprintf("%s is not a valid regular expression for this service, which uses RE2 syntax "+
-					"(no lookarounds, backreferences, atomic groups or possessive quantifiers): %s: `%s`.", pattern, se.Code, se.Expr)
+					"(no lookarounds, backreferences, atomic groups or possessive quantifiers): %s.", pattern, reason)
 			}
 		}
 		return nil, &api.FieldError{Field: "validation_regex", Message: msg}
