@@ -29,6 +29,8 @@
 //	             ranges and the allow-list, literal address spellings,
 //	             owned headers, the CA directory (checked on write by
 //	             extras, at delivery by webhooks)
+//	pyrepr/      Python's repr(), str() and type names of decoded JSON
+//	             values, for messages that mirror NetBox's
 //
 // # How a schema uses it
 //
