@@ -21,6 +21,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/gin-gonic/gin"
 
+	"github.com/inventory/inventory/ent/logic/pyrepr"
 	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/filters"
@@ -332,31 +333,12 @@ func object(raw json.RawMessage) (resource.Input, error) {
 	}
 	var in resource.Input
 	if raw[0] != '{' || json.Unmarshal(raw, &in) != nil {
-		return nil, resource.Invalid("non_field_errors", fmt.Sprintf("Invalid data. Expected a dictionary, but got %s.", pyTypeName(raw)))
+		return nil, resource.Invalid("non_field_errors", fmt.Sprintf("Invalid data. Expected a dictionary, but got %s.", pyrepr.TypeOfJSON(raw)))
 	}
 	if in == nil {
 		in = resource.Input{}
 	}
 	return in, nil
-}
-
-func pyTypeName(raw json.RawMessage) string {
-	switch raw[0] {
-	case '"':
-		return "str"
-	case '[':
-		return "list"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "NoneType"
-	case '{':
-		return "dict"
-	}
-	if bytes.ContainsAny(raw, ".eE") {
-		return "float"
-	}
-	return "int"
 }
 
 // items splits the array body of a bulk request into its items, at most
@@ -384,7 +366,7 @@ func items(raw json.RawMessage, max int) ([]json.RawMessage, error) {
 	}
 	t := "dict"
 	if raw != nil {
-		t = pyTypeName(raw)
+		t = pyrepr.TypeOfJSON(raw)
 	}
 	return nil, resource.Invalid("non_field_errors", fmt.Sprintf("Expected a list of items but got type %q.", t))
 }

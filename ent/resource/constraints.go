@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/inventory/inventory/ent/logic/pyrepr"
 	"github.com/inventory/inventory/filters"
 )
 
@@ -271,7 +272,7 @@ func init() {
 	RegisterKind("actions", nil, func(f *Field, raw json.RawMessage) (any, []string) {
 		var list []string
 		if err := json.Unmarshal(raw, &list); err != nil || bytes.TrimSpace(raw)[0] != '[' {
-			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyrepr.TypeOfJSON(raw))}
 		}
 		for _, a := range list {
 			if a == "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/inventory/inventory/ent/logic/choicesets"
 	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
 	logicextras "github.com/inventory/inventory/ent/logic/extras"
+	"github.com/inventory/inventory/ent/logic/pyrepr"
 )
 
 // CustomFieldDef is a custom field as reads and writes of other models need
@@ -352,7 +353,7 @@ func (d *Descriptor) decodeCustomFields(ctx context.Context, tx *Tx, in Input, e
 	var rawInput map[string]json.RawMessage // the values as sent, for integers
 	if given && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &input); err != nil {
-			verr.add("custom_fields", "Invalid data. Expected a dictionary, but got "+pyType(raw)+".")
+			verr.add("custom_fields", "Invalid data. Expected a dictionary, but got "+pyrepr.TypeOfJSON(raw)+".")
 			return nil
 		}
 		_ = json.Unmarshal(raw, &rawInput)
@@ -512,7 +513,7 @@ func (def *CustomFieldDef) validate(ctx context.Context, tx *Tx, v any) (any, st
 	case "select":
 		s, ok := v.(string)
 		if !ok || !def.hasChoice(s) {
-			return nil, fmt.Sprintf("Invalid choice (%s) for choice set %s.", pyText(v), def.ChoiceSet)
+			return nil, fmt.Sprintf("Invalid choice (%s) for choice set %s.", pyrepr.Str(v), def.ChoiceSet)
 		}
 		return s, ""
 	case "multiselect":
@@ -522,13 +523,13 @@ func (def *CustomFieldDef) validate(ctx context.Context, tx *Tx, v any) (any, st
 			ok = ok && isStr && def.hasChoice(s)
 		}
 		if !ok {
-			return nil, fmt.Sprintf("Invalid choice(s) (%s) for choice set %s.", pyText(v), def.ChoiceSet)
+			return nil, fmt.Sprintf("Invalid choice(s) (%s) for choice set %s.", pyrepr.Str(v), def.ChoiceSet)
 		}
 		return list, ""
 	case "object":
 		n, ok := v.(float64)
 		if !ok || n != math.Trunc(n) {
-			return nil, fmt.Sprintf("Value must be an object ID, not %s", pyTypeOf(v))
+			return nil, fmt.Sprintf("Value must be an object ID, not %s", pyrepr.Type(v))
 		}
 		if td := ByContentType(def.RelatedType); td != nil {
 			if r, _ := td.Get(ctx, tx.Store(), int(n)); r == nil {
@@ -539,7 +540,7 @@ func (def *CustomFieldDef) validate(ctx context.Context, tx *Tx, v any) (any, st
 	case "multiobject":
 		list, ok := v.([]any)
 		if !ok {
-			return nil, fmt.Sprintf("Value must be a list of object IDs, not %s", pyTypeOf(v))
+			return nil, fmt.Sprintf("Value must be a list of object IDs, not %s", pyrepr.Type(v))
 		}
 		td := ByContentType(def.RelatedType)
 		for _, e := range list {
@@ -556,21 +557,4 @@ func (def *CustomFieldDef) validate(ctx context.Context, tx *Tx, v any) (any, st
 		return list, ""
 	}
 	return v, ""
-}
-
-func pyTypeOf(v any) string {
-	b, _ := json.Marshal(v)
-	return pyType(b)
-}
-
-// pyText is Python's str() of a JSON value, as NetBox's messages format
-// it: strings bare, lists and dicts as their repr.
-func pyText(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	if f, ok := v.(float64); ok && f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		return strconv.FormatInt(int64(f), 10)
-	}
-	return pyValue(v)
 }

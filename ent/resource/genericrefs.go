@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+
+	"github.com/inventory/inventory/ent/logic/pyrepr"
 )
 
 // KindGenericRefs is a JSON column holding a list of generic references,
@@ -32,13 +34,13 @@ func init() {
 func decodeGenericRefs(f *Field, raw json.RawMessage) (any, []string) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+		return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyrepr.TypeOfJSON(raw))}
 	}
 	out := make([]any, 0, len(items))
 	for i, item := range items {
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(item, &obj); err != nil || obj == nil {
-			return nil, []string{fmt.Sprintf("Item %d: Invalid data. Expected a dictionary, but got %s.", i, pyType(item))}
+			return nil, []string{fmt.Sprintf("Item %d: Invalid data. Expected a dictionary, but got %s.", i, pyrepr.TypeOfJSON(item))}
 		}
 		rawT, okT := obj["object_type"]
 		rawID, okID := obj["object_id"]

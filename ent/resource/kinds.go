@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/inventory/inventory/ent/logic/pyrepr"
 )
 
 // codec handles a field kind that needs more than the default treatment.
@@ -90,7 +92,7 @@ func init() {
 	RegisterKind(KindContentTypes, nil, func(f *Field, raw json.RawMessage) (any, []string) {
 		var list []string
 		if err := json.Unmarshal(raw, &list); err != nil {
-			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyrepr.TypeOfJSON(raw))}
 		}
 		for _, ct := range list {
 			if msg := checkContentType(ct, nil); msg != "" {
@@ -125,26 +127,6 @@ func checkContentType(ct string, allowed []string) string {
 		return "Invalid content type: " + ct
 	}
 	return ""
-}
-
-// pyType names a JSON value's type as Python would, for DRF's messages.
-func pyType(raw json.RawMessage) string {
-	s := strings.TrimSpace(string(raw))
-	switch {
-	case s == "null":
-		return "NoneType"
-	case s == "true" || s == "false":
-		return "bool"
-	case strings.HasPrefix(s, `"`):
-		return "str"
-	case strings.HasPrefix(s, "{"):
-		return "dict"
-	case strings.HasPrefix(s, "["):
-		return "list"
-	case strings.ContainsAny(s, ".eE"):
-		return "float"
-	}
-	return "int"
 }
 
 func decodeString(f *Field, raw json.RawMessage) (string, []string) {
@@ -325,7 +307,7 @@ var zero, smallMax = 0, 32767
 func decodeIntList(f *Field, raw json.RawMessage) (out []int, index string, msgs []string) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
-		return nil, "", []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+		return nil, "", []string{fmt.Sprintf("Expected a list of items but got type %q.", pyrepr.TypeOfJSON(raw))}
 	}
 	out = make([]int, 0, len(items))
 	elem := &Field{Min: f.Min, Max: f.Max}
@@ -344,7 +326,7 @@ func decodeJSON(f *Field, raw json.RawMessage) (any, []string) {
 	case "[]string":
 		var out []string
 		if err := json.Unmarshal(raw, &out); err != nil {
-			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyrepr.TypeOfJSON(raw))}
 		}
 		if out == nil {
 			out = []string{}
@@ -365,7 +347,7 @@ func decodeJSON(f *Field, raw json.RawMessage) (any, []string) {
 	case "[]interface {}":
 		var out []any
 		if err := json.Unmarshal(raw, &out); err != nil {
-			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyrepr.TypeOfJSON(raw))}
 		}
 		return out, nil
 	case "[]int":
@@ -377,7 +359,7 @@ func decodeJSON(f *Field, raw json.RawMessage) (any, []string) {
 		// ArrayField(PositiveSmallIntegerField): a reservation's units).
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
-			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyrepr.TypeOfJSON(raw))}
 		}
 		out := make([]int, 0, len(items))
 		elem := &Field{Min: &zero, Max: &smallMax}
@@ -402,7 +384,7 @@ func decodeJSON(f *Field, raw json.RawMessage) (any, []string) {
 		// is refused.
 		var items [][]json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
-			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyrepr.TypeOfJSON(raw))}
 		}
 		out := make([][]string, 0, len(items))
 		for _, p := range items {

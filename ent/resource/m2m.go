@@ -13,6 +13,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 
+	"github.com/inventory/inventory/ent/logic/pyrepr"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 )
@@ -183,7 +184,7 @@ func (p *Page) encodeM2M(b []byte, f *Field, r *Row, nested bool) []byte {
 func (d *Descriptor) decodeM2M(ctx context.Context, tx *Tx, f *Field, raw json.RawMessage) ([]int, []string) {
 	var list []json.RawMessage
 	if err := json.Unmarshal(raw, &list); err != nil || bytes.TrimSpace(raw)[0] != '[' {
-		return nil, []string{fmt.Sprintf(`Expected a list of items but got type "%s".`, pyType(raw))}
+		return nil, []string{fmt.Sprintf(`Expected a list of items but got type "%s".`, pyrepr.TypeOfJSON(raw))}
 	}
 	if f.ByLookup {
 		return decodeByLookup(ctx, tx, f, list)
@@ -206,7 +207,7 @@ func (d *Descriptor) decodeM2M(ctx context.Context, tx *Tx, f *Field, raw json.R
 					break
 				}
 			}
-			return nil, []string{fmt.Sprintf("Incorrect type. Expected pk value, received %s.", pyType(item))}
+			return nil, []string{fmt.Sprintf("Incorrect type. Expected pk value, received %s.", pyrepr.TypeOfJSON(item))}
 		}
 		ids = append(ids, id)
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+
+	"github.com/inventory/inventory/ent/logic/pyrepr"
 )
 
 // ResolveRef resolves a related object given as a numeric id, a numeric
@@ -53,7 +55,7 @@ func (t *Tx) ResolveRef(ctx context.Context, d *Descriptor, raw json.RawMessage)
 			// A value no row can hold (an id of "abc"): nothing matches,
 			// and asking the database would be an error on PostgreSQL
 			// that aborts the whole transaction.
-			return 0, "Related object not found using the provided attributes: " + pyRepr(flat)
+			return 0, "Related object not found using the provided attributes: " + pyrepr.Repr(flat)
 		}
 		if t.Visible != nil {
 			preds = append(preds, t.Visible(d)...)
@@ -64,14 +66,14 @@ func (t *Tx) ResolveRef(ctx context.Context, d *Descriptor, raw json.RawMessage)
 		}
 		switch len(rows) {
 		case 0:
-			return 0, "Related object not found using the provided attributes: " + pyRepr(flat)
+			return 0, "Related object not found using the provided attributes: " + pyrepr.Repr(flat)
 		case 1:
 			return rows[0].ID, ""
 		default:
-			return 0, "Multiple objects match the provided attributes: " + pyRepr(flat)
+			return 0, "Multiple objects match the provided attributes: " + pyrepr.Repr(flat)
 		}
 	}
-	return 0, fmt.Sprintf("Related objects must be referenced by numeric ID or by dictionary of attributes. Received an unrecognized value: %s", pyValue(v))
+	return 0, fmt.Sprintf("Related objects must be referenced by numeric ID or by dictionary of attributes. Received an unrecognized value: %s", pyrepr.Str(v))
 }
 
 func (t *Tx) byID(ctx context.Context, d *Descriptor, id int) (int, string) {
@@ -160,7 +162,7 @@ func columnValue(f *Field, v any) (any, bool) {
 		case json.Number:
 			return x.String(), true
 		case bool:
-			return pyValue(x), true
+			return pyrepr.Str(x), true // str(True), as CharField.to_python
 		}
 	case "float64":
 		var s string
@@ -224,43 +226,4 @@ func flatten(prefix string, m map[string]any, out map[string]any) {
 		}
 		out[prefix+k] = v
 	}
-}
-
-// pyRepr renders a flat dictionary as Python's repr, as NetBox's messages do.
-func pyRepr(m map[string]any) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = "'" + k + "': " + pyValue(m[k])
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
-}
-
-func pyValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "None"
-	case bool:
-		if x {
-			return "True"
-		}
-		return "False"
-	case string:
-		return "'" + strings.ReplaceAll(x, "'", `\'`) + "'"
-	case json.Number:
-		return x.String()
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = pyValue(e)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case map[string]any:
-		return pyRepr(x)
-	}
-	return fmt.Sprint(v)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	gen "github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/logic/pyrepr"
 	"github.com/inventory/inventory/ent/taggeditem"
 	"strings"
 )
@@ -19,7 +20,7 @@ func (d *Descriptor) decodeTags(ctx context.Context, tx *Tx, in Input, existing 
 		}
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
-			verr.add("non_field_errors", fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw)))
+			verr.add("non_field_errors", fmt.Sprintf("Expected a list of items but got type %q.", pyrepr.TypeOfJSON(raw)))
 			return nil, false
 		}
 		ids := []int{}

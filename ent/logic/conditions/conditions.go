@@ -7,6 +7,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+
+	"github.com/inventory/inventory/ent/logic/pyrepr"
 )
 
 // Operators in NetBox's order (used in its error message).
@@ -92,7 +94,7 @@ func Parse(raw []byte) (*node, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, Error(fmt.Sprintf("Ruleset must be a dictionary, not <class '%s'>.", pyType(v)))
+		return nil, Error(fmt.Sprintf("Ruleset must be a dictionary, not <class '%s'>.", pyrepr.Type(v)))
 	}
 	if len(m) == 1 {
 		for k, items := range m {
@@ -115,13 +117,13 @@ func Validate(raw []byte) error {
 func parseGroup(logic string, items any) (*node, error) {
 	list, ok := items.([]any)
 	if !ok {
-		return nil, Error(fmt.Sprintf("Invalid ruleset: the value of '%s' must be a list, not <class '%s'>.", logic, pyType(items)))
+		return nil, Error(fmt.Sprintf("Invalid ruleset: the value of '%s' must be a list, not <class '%s'>.", logic, pyrepr.Type(items)))
 	}
 	g := &node{logic: logic}
 	for _, it := range list {
 		m, ok := it.(map[string]any)
 		if !ok {
-			return nil, Error(fmt.Sprintf("Ruleset must be a dictionary, not <class '%s'>.", pyType(it)))
+			return nil, Error(fmt.Sprintf("Ruleset must be a dictionary, not <class '%s'>.", pyrepr.Type(it)))
 		}
 		if len(m) == 1 {
 			var key string
@@ -168,7 +170,7 @@ func parseCondition(m map[string]any) (*node, error) {
 	if o, given := m["op"]; given {
 		s, ok := o.(string)
 		if !ok {
-			return nil, Error(fmt.Sprintf("Unknown operator: %v. Must be one of: %s", pyRepr(o), strings.Join(Operators, ", ")))
+			return nil, Error(fmt.Sprintf("Unknown operator: %v. Must be one of: %s", pyrepr.Str(o), strings.Join(Operators, ", ")))
 		}
 		op = s
 	}
@@ -179,7 +181,7 @@ func parseCondition(m map[string]any) (*node, error) {
 	if !known {
 		return nil, Error(fmt.Sprintf("Unknown operator: %s. Must be one of: %s", op, strings.Join(Operators, ", ")))
 	}
-	t := pyType(value)
+	t := pyrepr.Type(value)
 	allowed, ok := opsByType[t]
 	if !ok {
 		return nil, Error(fmt.Sprintf("Unsupported value type: <class '%s'>", t))
@@ -432,39 +434,4 @@ func pyEq(a, b any) bool {
 		return true
 	}
 	return false
-}
-
-// pyType names a decoded JSON value's Python type.
-func pyType(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "NoneType"
-	case bool:
-		return "bool"
-	case string:
-		return "str"
-	case json.Number:
-		if strings.ContainsAny(string(x), ".eE") {
-			return "float"
-		}
-		return "int"
-	case []any:
-		return "list"
-	case map[string]any:
-		return "dict"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-func pyRepr(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "None"
-	case bool:
-		if x {
-			return "True"
-		}
-		return "False"
-	}
-	return fmt.Sprint(v)
 }

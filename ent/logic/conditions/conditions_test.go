@@ -75,6 +75,9 @@ func TestValidate(t *testing.T) {
 		{`{"attr": "a", "op": "eq"}`, "Incorrect key(s) informed. Please check documentation."},
 		{`{"and": [{"attr": "a", "value": 1, "x": 1}]}`, "Incorrect key(s) informed. Please check documentation."},
 		{`{"attr": "a", "value": 1, "op": "like"}`, "Unknown operator: like. Must be one of: eq, gt, gte, lt, lte, in, contains, regex"},
+		// An op that is no string is shown as Python's str() shows it.
+		{`{"attr": "a", "value": 1, "op": ["x", 1.0]}`, "Unknown operator: ['x', 1.0]. Must be one of: eq, gt, gte, lt, lte, in, contains, regex"},
+		{`{"attr": "a", "value": 1, "op": 2.50}`, "Unknown operator: 2.5. Must be one of: eq, gt, gte, lt, lte, in, contains, regex"},
 		{`{"attr": "a", "value": {"x": 1}}`, "Unsupported value type: <class 'dict'>"},
 		{`{"attr": "a", "value": "x", "op": "gt"}`, "Invalid type for gt operation: <class 'str'>"},
 		{`{"attr": "a", "value": [1], "op": "regex"}`, "Invalid type for regex operation: <class 'list'>"},

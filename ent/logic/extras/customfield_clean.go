@@ -9,13 +9,13 @@ import (
 	"math"
 	"regexp"
 	"regexp/syntax"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/inventory/inventory/ent/logic/choicesets"
 	"github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/logic/pyrepr"
 	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
 )
@@ -109,10 +109,10 @@ func checkCustomField(ctx context.Context, m rawsql.Mutation, id int, row, old m
 		}
 		v := def
 		if typ == "text" || typ == "longtext" {
-			v = cfStr(def) // NetBox validates str(default)
+			v = pyrepr.Str(def) // NetBox validates str(default)
 		}
 		if msg := rules.check(v); msg != "" {
-			return fe("default", "Invalid default value \"%s\": %s", cfStr(def), msg)
+			return fe("default", "Invalid default value \"%s\": %s", pyrepr.Str(def), msg)
 		}
 	}
 	if typ != "integer" && typ != "decimal" {
@@ -290,7 +290,7 @@ func (r *cfRules) check(v any) string {
 		}
 	case "select":
 		if !r.hasChoice(v) {
-			return fmt.Sprintf("Invalid choice (%s) for choice set %s.", cfStr(v), r.choiceSet)
+			return fmt.Sprintf("Invalid choice (%s) for choice set %s.", pyrepr.Str(v), r.choiceSet)
 		}
 	case "multiselect":
 		list, ok := v.([]any)
@@ -298,20 +298,20 @@ func (r *cfRules) check(v any) string {
 			ok = ok && r.hasChoice(e)
 		}
 		if !ok {
-			return fmt.Sprintf("Invalid choice(s) (%s) for choice set %s.", cfStr(v), r.choiceSet)
+			return fmt.Sprintf("Invalid choice(s) (%s) for choice set %s.", pyrepr.Str(v), r.choiceSet)
 		}
 	case "object":
 		if n, ok := v.(json.Number); !ok || strings.ContainsAny(string(n), ".eE") {
-			return fmt.Sprintf("Value must be an object ID, not %s", pyType(v))
+			return fmt.Sprintf("Value must be an object ID, not %s", pyrepr.Type(v))
 		}
 	case "multiobject":
 		list, ok := v.([]any)
 		if !ok {
-			return fmt.Sprintf("Value must be a list of object IDs, not %s", pyType(v))
+			return fmt.Sprintf("Value must be a list of object IDs, not %s", pyrepr.Type(v))
 		}
 		for _, e := range list {
 			if n, ok := e.(json.Number); !ok || strings.ContainsAny(string(n), ".eE") {
-				return fmt.Sprintf("Found invalid object ID: %s", cfStr(e))
+				return fmt.Sprintf("Found invalid object ID: %s", pyrepr.Str(e))
 			}
 		}
 	case "json":
@@ -424,78 +424,4 @@ func floatOf(v any) *float64 {
 func truth(v any) bool {
 	b, _ := boolOf(rawsql.Normal(rawsql.Deref(v)))
 	return b
-}
-
-// cfStr is Python's str() of a decoded JSON value: strings bare, the rest
-// as their repr.
-func cfStr(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return pyRepr(v)
-}
-
-// pyRepr is Python's repr() of a decoded JSON value.
-func pyRepr(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "None"
-	case bool:
-		if x {
-			return "True"
-		}
-		return "False"
-	case string:
-		return "'" + strings.ReplaceAll(strings.ReplaceAll(x, `\`, `\\`), "'", `\'`) + "'"
-	case json.Number:
-		if strings.ContainsAny(string(x), ".eE") {
-			f, _ := x.Float64()
-			s := strconv.FormatFloat(f, 'f', -1, 64)
-			if !strings.Contains(s, ".") {
-				s += ".0"
-			}
-			return s
-		}
-		return string(x)
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = pyRepr(e)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = pyRepr(k) + ": " + pyRepr(x[k])
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	}
-	return fmt.Sprint(v)
-}
-
-// pyType is the name of a decoded JSON value's Python type.
-func pyType(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "NoneType"
-	case bool:
-		return "bool"
-	case string:
-		return "str"
-	case json.Number:
-		if strings.ContainsAny(string(x), ".eE") {
-			return "float"
-		}
-		return "int"
-	case []any:
-		return "list"
-	case map[string]any:
-		return "dict"
-	}
-	return fmt.Sprintf("%T", v)
 }

@@ -73,6 +73,7 @@ func TestCustomFieldValueRules(t *testing.T) {
 		{cfRules{typ: "url"}, `5`, "Value must be a string."},
 		{cfRules{typ: "select", choiceSet: "S", extra: map[string]bool{"a": true}}, `"b"`, "Invalid choice (b) for choice set S."},
 		{cfRules{typ: "multiselect", choiceSet: "S", extra: map[string]bool{"a": true}}, `["a", "b"]`, "Invalid choice(s) (['a', 'b']) for choice set S."},
+		{cfRules{typ: "multiselect", choiceSet: "S", extra: map[string]bool{"a": true}}, `["it's", "b"]`, `Invalid choice(s) (["it's", 'b']) for choice set S.`},
 		{cfRules{typ: "object"}, `"7"`, "Value must be an object ID, not str"},
 		{cfRules{typ: "multiobject"}, `[1, 2.5]`, "Found invalid object ID: 2.5"},
 		{cfRules{typ: "json", schema: []byte(`{"type": "object"}`)}, `{"a": 1}`, ""},

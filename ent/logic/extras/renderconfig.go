@@ -1,13 +1,13 @@
 package extras
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/inventory/inventory/ent/logic/jinja"
+	"github.com/inventory/inventory/ent/logic/pyrepr"
 	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
 )
@@ -65,7 +65,7 @@ func renderObjectConfig(r api.Request, contentType, name string) (any, error) {
 		}
 		if !ok {
 			return nil, &api.BodyError{Status: http.StatusBadRequest,
-				Body: map[string]string{"error": fmt.Sprintf("Config template with ID %s not found.", pyStr(raw))}}
+				Body: map[string]string{"error": fmt.Sprintf("Config template with ID %s not found.", pyrepr.Str(raw))}}
 		}
 		tid = n
 	} else {
@@ -188,27 +188,9 @@ func bodyObject(raw []byte) (map[string]any, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, &api.FieldError{Field: "non_field_errors",
-			Message: fmt.Sprintf("Invalid data. Expected a dictionary, but got %s.", pyTypeName(v))}
+			Message: fmt.Sprintf("Invalid data. Expected a dictionary, but got %s.", pyrepr.TypeOfJSON(raw))}
 	}
 	return m, nil
-}
-
-func pyTypeName(v any) string {
-	switch v.(type) {
-	case []any:
-		return "list"
-	case string:
-		return "str"
-	case bool:
-		return "bool"
-	case int:
-		return "int"
-	case float64:
-		return "float"
-	case nil:
-		return "NoneType"
-	}
-	return "dict"
 }
 
 // truthy is Python's truth of a JSON value (NetBox tests
@@ -246,19 +228,4 @@ func templateID(v any) (int, bool) {
 		return n, err == nil && n > 0
 	}
 	return 0, false
-}
-
-// pyStr is Python's str() of a JSON value, as NetBox's message shows it.
-func pyStr(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case bool:
-		if x {
-			return "True"
-		}
-		return "False"
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }

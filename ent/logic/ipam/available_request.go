@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/inventory/inventory/ent/logic/pyrepr"
 	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
 )
@@ -57,7 +58,7 @@ func requested(body []byte) (objs []map[string]json.RawMessage, list bool, err e
 		errs[i] = map[string][]string{}
 		raw = bytes.TrimSpace(raw)
 		if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &objs[i]) != nil {
-			errs[i]["non_field_errors"] = []string{fmt.Sprintf("Invalid data. Expected a dictionary, but got %s.", pyType(raw))}
+			errs[i]["non_field_errors"] = []string{fmt.Sprintf("Invalid data. Expected a dictionary, but got %s.", pyrepr.TypeOfJSON(raw))}
 			bad = true
 			continue
 		}
@@ -69,29 +70,6 @@ func requested(body []byte) (objs []map[string]json.RawMessage, list bool, err e
 		return nil, list, errs
 	}
 	return objs, list, nil
-}
-
-// pyType names a JSON value's Python type, as DRF's messages do.
-func pyType(raw []byte) string {
-	if len(raw) == 0 {
-		return "NoneType"
-	}
-	switch raw[0] {
-	case '"':
-		return "str"
-	case '[':
-		return "list"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "NoneType"
-	case '{':
-		return "dict"
-	}
-	if bytes.ContainsAny(raw, ".eE") {
-		return "float"
-	}
-	return "int"
 }
 
 // created creates the prepared objects through the normal create path and
