@@ -37,6 +37,8 @@ func TestPythonValueMessages(t *testing.T) {
 				`Expected a list of items but got type "float".`}}},
 			{`{"name": "s", "slug": "s", "asns": ["x"]}`, map[string]any{"asns": []any{
 				`Incorrect type. Expected pk value, received str.`}}},
+			{`{"name": "s", "slug": "s", "custom_fields": [1]}`, map[string]any{"custom_fields": []any{
+				"Invalid data format. Custom field data must be passed as a dictionary mapping field names to their values."}}},
 			{" 1.5", map[string]any{"non_field_errors": []any{
 				"Invalid data. Expected a dictionary, but got float."}}},
 		} {

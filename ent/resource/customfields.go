@@ -353,7 +353,8 @@ func (d *Descriptor) decodeCustomFields(ctx context.Context, tx *Tx, in Input, e
 	var rawInput map[string]json.RawMessage // the values as sent, for integers
 	if given && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &input); err != nil {
-			verr.add("custom_fields", "Invalid data. Expected a dictionary, but got "+pyrepr.TypeOfJSON(raw)+".")
+			// NetBox's CustomFieldsDataField.to_internal_value.
+			verr.add("custom_fields", "Invalid data format. Custom field data must be passed as a dictionary mapping field names to their values.")
 			return nil
 		}
 		_ = json.Unmarshal(raw, &rawInput)
