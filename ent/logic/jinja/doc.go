@@ -8,9 +8,18 @@
 //     not available (block and macro allow unbounded recursion);
 //   - recursive for-loops and the * and ** operators are refused (unbounded
 //     recursion; "x" * 10**10 allocates without producing output);
+//   - a template is scanned before it is parsed (scan.go): nesting of
+//     brackets and blocks and the number of operators per tag are limited
+//     (limits.go), since gonja's parser and evaluator recurse and a stack
+//     overflow cannot be recovered;
+//   - every value a render keeps (set, with, list.append) is measured
+//     (guard.go): none can contain itself, nest deeper than MaxDataDepth or
+//     grow beyond the output limit; only namespaces can be written to, as in
+//     Jinja2, and no namespace can hold another;
 //   - range() and lipsum() draw from a per-render budget, integer filter
 //     arguments (center, indent, truncate ...) are capped;
-//   - the output size and the render time are limited.
+//   - the output size and the render time are limited, and every loop
+//     stops once the render timed out.
 //
 // Two sides use it: the Webhook schema's payload_url validator
 // (ent/logic/extras) checks that a templated URL parses when it is

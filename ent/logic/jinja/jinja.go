@@ -9,15 +9,13 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nikolalohinski/gonja/v2/builtins"
-	controlStructures "github.com/nikolalohinski/gonja/v2/builtins/control_structures"
 	"github.com/nikolalohinski/gonja/v2/config"
 	"github.com/nikolalohinski/gonja/v2/exec"
 	"github.com/nikolalohinski/gonja/v2/loaders"
-	"github.com/nikolalohinski/gonja/v2/nodes"
 	"github.com/nikolalohinski/gonja/v2/parser"
-	"github.com/nikolalohinski/gonja/v2/tokens"
 	"github.com/nikolalohinski/gonja/v2/utils"
 )
 
@@ -32,15 +30,21 @@ type Limits struct {
 // DefaultLimits are generous for webhook payloads.
 var DefaultLimits = Limits{MaxOutput: 1 << 20, Timeout: 2 * time.Second, MaxIterations: 100000, MaxIntArg: 10000}
 
-// removed control structures (see the package comment).
-var removed = []string{"include", "import", "from", "extends", "block", "macro", "call"}
+// removed control structures (see the package comment); trans needs an
+// i18n extension NetBox's environment does not load.
+var removed = []string{"include", "import", "from", "extends", "block", "macro", "call", "trans"}
 
+// The environments of Check: parsing needs no guard.
 var (
-	plainEnv  = newEnv(false)
-	headerEnv = newEnv(true)
+	plainEnv  = newEnv(false, nil)
+	headerEnv = newEnv(true, nil)
 )
 
-func newEnv(headers bool) *exec.Environment {
+// newEnv builds an environment: gonja's filters (integer arguments
+// capped), tests and methods, its control structures minus those removed,
+// with this package's set, with and filter, and loops that watch g (nil
+// when only parsing).
+func newEnv(headers bool, g *guard) *exec.Environment {
 	fm := map[string]exec.FilterFunction{}
 	exec.NewFilterSet(fm).Update(builtins.Filters)
 	for name, fn := range fm {
@@ -56,24 +60,20 @@ func newEnv(headers bool) *exec.Environment {
 	for _, name := range removed {
 		delete(cm, name)
 	}
-	forParser := cm["for"]
-	cm["for"] = func(p *parser.Parser, args *parser.Parser) (nodes.ControlStructure, error) {
-		cs, err := forParser(p, args)
-		if err != nil {
-			return nil, err
-		}
-		if f, ok := cs.(*controlStructures.ForControlStructure); ok && f.Recursive {
-			return nil, errors.New("recursive loops are not allowed")
-		}
-		return cs, nil
-	}
+	cm["for"] = g.forParser(cm["for"])
+	cm["set"], cm["with"], cm["filter"] = g.setParser, g.withParser, g.filterParser
 	ctx := exec.EmptyContext().Update(builtins.GlobalFunctions).Update(builtins.GlobalVariables)
+	ctx.Set("namespace", g.namespaceFunc)
+	methods := builtins.Methods
+	if g != nil {
+		methods = g.methods()
+	}
 	return &exec.Environment{
 		Context:           ctx,
 		Filters:           exec.NewFilterSet(fm),
 		Tests:             builtins.Tests,
 		ControlStructures: exec.NewControlStructureSet(cm),
-		Methods:           builtins.Methods,
+		Methods:           methods,
 	}
 }
 
@@ -167,37 +167,13 @@ func (o Options) config() *config.Config {
 	return c
 }
 
-// compile parses src in env with the parser settings c.
+// compile scans src (scan: the sandbox's refusals and the limits of
+// limits.go, before the recursive parser sees it) and parses it in env
+// with the parser settings c.
 func compile(src string, env *exec.Environment, c *config.Config) (*exec.Template, error) {
-	s := tokens.LexAll(src, c)
-	var prev tokens.Type
-	lastLine := 1
-	for !s.End() {
-		t := s.Next()
-		if t.Type == tokens.Multiply || t.Type == tokens.Power {
-			return nil, errors.New("the * and ** operators are not allowed")
-		}
-		// Jinja's sandbox refuses names starting with an underscore as
-		// attributes; dunder names (__class__, __globals__, ...) are the
-		// classic escape. They reach nothing here (the data is plain JSON),
-		// but a template naming them is refused so that it fails when
-		// saved, not silently at delivery.
-		name, bad := strings.Trim(t.Val, `"'`), false
-		switch {
-		case t.Type == tokens.Name && prev == tokens.Dot, t.Type == tokens.String && prev == tokens.LeftBracket:
-			bad = strings.HasPrefix(name, "_")
-		case t.Type == tokens.Name:
-			bad = strings.HasPrefix(name, "__")
-		}
-		if bad {
-			return nil, fmt.Errorf("access to %q is not allowed (Line: %d Col: %d)", name, t.Line, t.Col)
-		}
-		if t.Type != tokens.Whitespace {
-			prev = t.Type
-		}
-		if t.Line > 0 {
-			lastLine = t.Line
-		}
+	lastLine, err := scan(src, c)
+	if err != nil {
+		return nil, err
 	}
 	t, err := exec.NewTemplate(rootID, c, &refusingLoader{id: rootID, src: []byte(src)}, env)
 	if err != nil {
@@ -207,9 +183,9 @@ func compile(src string, env *exec.Environment, c *config.Config) (*exec.Templat
 		// gonja reports lexer errors (an unclosed {{, a quote) at line 0;
 		// the line of the last token read is where the template broke.
 		if msg := err.Error(); strings.Contains(msg, "(Line: 0 Col: 0") {
-			return nil, errors.New(strings.Replace(msg, "(Line: 0 Col: 0", fmt.Sprintf("(Line: %d", lastLine), 1))
+			return nil, errors.New(shorten(strings.Replace(msg, "(Line: 0 Col: 0", fmt.Sprintf("(Line: %d", lastLine), 1)))
 		}
-		return nil, err
+		return nil, errors.New(shorten(err.Error()))
 	}
 	return t, nil
 }
@@ -273,25 +249,25 @@ func (w *limitedWriter) Write(p []byte) (int, error) {
 // Render renders src with data (plain JSON-shaped values; see Plain).
 // headers makes the header_safe filter available.
 func Render(src string, data map[string]any, headers bool, lim Limits) (string, error) {
-	env := plainEnv
-	if headers {
-		env = headerEnv
-	}
-	return render(src, data, env, cfg(), lim)
+	return render(src, data, headers, cfg(), lim)
 }
 
 // RenderOptions renders a stored template (a config or export template)
 // with Options o; data as for Render.
 func RenderOptions(src string, data map[string]any, o Options, lim Limits) (string, error) {
-	return render(src, data, plainEnv, o.config(), lim)
+	return render(src, data, false, o.config(), lim)
 }
 
-func render(src string, data map[string]any, env *exec.Environment, c *config.Config, lim Limits) (string, error) {
-	t, err := compile(src, env, c)
+// testHookRender, when set by a test, sees the guard of every render.
+var testHookRender func(*guard)
+
+func render(src string, data map[string]any, headers bool, c *config.Config, lim Limits) (string, error) {
+	g := newGuard(data, lim)
+	t, err := compile(src, newEnv(headers, g), c)
 	if err != nil {
 		return "", err
 	}
-	var stopped atomic.Bool
+	stopped := &g.stopped
 	budget := int64(lim.MaxIterations)
 	take := func(n int) error {
 		if stopped.Load() {
@@ -361,9 +337,10 @@ func render(src string, data map[string]any, env *exec.Environment, c *config.Co
 		}
 		return utils.Lipsum(n, html, lo, hi), nil
 	}
-	w := &limitedWriter{max: lim.MaxOutput, stopped: &stopped}
+	w := &limitedWriter{max: lim.MaxOutput, stopped: stopped}
 	done := make(chan error, 1)
 	go func() {
+		defer close(g.finished)
 		defer func() {
 			if p := recover(); p != nil {
 				done <- fmt.Errorf("template panicked: %v", p)
@@ -371,6 +348,9 @@ func render(src string, data map[string]any, env *exec.Environment, c *config.Co
 		}()
 		done <- t.Execute(w, exec.NewContext(vars))
 	}()
+	if testHookRender != nil {
+		testHookRender(g)
+	}
 	timer := time.NewTimer(lim.Timeout)
 	defer timer.Stop()
 	select {
@@ -388,10 +368,32 @@ func render(src string, data map[string]any, env *exec.Environment, c *config.Co
 	}
 }
 
-// cleanError drops gonja's wrapping prefix.
+// cleanError drops gonja's wrapping prefix and shortens the message.
 func cleanError(err error) error {
 	msg := strings.TrimPrefix(err.Error(), "unable to execute template: ")
-	return errors.New(msg)
+	return errors.New(shorten(msg))
+}
+
+// maxMessage is the longest error message passed on: gonja repeats the
+// failing expression at every level of its wrapping, which makes the
+// message of a long expression grow with the square of its length.
+const maxMessage = 1000
+
+// shorten keeps the first and the last maxMessage/2 bytes of msg (at rune
+// boundaries): gonja wraps the cause, at the end, in the context of every
+// enclosing tag.
+func shorten(msg string) string {
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	head, tail := maxMessage/2, len(msg)-maxMessage/2
+	for head > 0 && !utf8.RuneStart(msg[head]) {
+		head--
+	}
+	for tail < len(msg) && !utf8.RuneStart(msg[tail]) {
+		tail++
+	}
+	return msg[:head] + " … " + msg[tail:]
 }
 
 // Plain decodes JSON into template data: objects, lists, strings,
