@@ -21,6 +21,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/gin-gonic/gin"
 
+	"github.com/inventory/inventory/ent/logic/jsonlimit"
 	"github.com/inventory/inventory/ent/logic/pyrepr"
 	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/resource"
@@ -323,7 +324,80 @@ func body(c *gin.Context) (json.RawMessage, error) {
 		err := json.Unmarshal(raw, &v)
 		return nil, detailErr(http.StatusBadRequest, "JSON parse error - "+err.Error())
 	}
+	if err := tooDeep(raw); err != nil {
+		return nil, err
+	}
 	return raw, nil
+}
+
+// tooDeep refuses a body with a value nested deeper than
+// jsonlimit.MaxDepth, before anything decodes or walks it (issue 32: the
+// resource layer, the logic packages and the databases' JSON types
+// recurse). The value of a field (an object's member, or a member of an
+// object in a list, as bulk writes send) may nest MaxDepth levels, counted
+// from the value itself; the error names the field, per item for a list,
+// as DRF's field errors do. Any other shape is a JSON parse error.
+func tooDeep(raw json.RawMessage) error {
+	base := 1
+	if raw[0] == '[' {
+		base = 2
+	}
+	path, over := jsonlimit.Scan(raw, jsonlimit.MaxDepth+base)
+	if !over {
+		return nil
+	}
+	msg := jsonlimit.Message()
+	if field, ok := path[0].(string); ok && raw[0] == '{' {
+		return resource.Invalid(field, msg)
+	}
+	if len(path) > 1 && raw[0] == '[' {
+		index, _ := path[0].(int)
+		if field, ok := path[1].(string); ok {
+			errs := make(bulkError, topLevelItems(raw))
+			for i := range errs {
+				errs[i] = map[string]any{}
+			}
+			if index < len(errs) {
+				errs[index] = resource.Invalid(field, msg)
+			}
+			return errs
+		}
+	}
+	return detailErr(http.StatusBadRequest, "JSON parse error - "+msg)
+}
+
+// topLevelItems counts the items of a JSON array (valid JSON text),
+// without decoding them.
+func topLevelItems(raw json.RawMessage) int {
+	n, depth, empty := 0, 0, true
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '"':
+			for i++; i < len(raw) && raw[i] != '"'; i++ {
+				if raw[i] == '\\' {
+					i++
+				}
+			}
+			empty = false
+		case '[', '{':
+			if depth++; depth > 1 {
+				empty = false
+			}
+		case ']', '}':
+			depth--
+		case ',':
+			if depth == 1 {
+				n++
+			}
+		case ' ', '\t', '\r', '\n':
+		default:
+			empty = false
+		}
+	}
+	if empty {
+		return 0
+	}
+	return n + 1
 }
 
 // object decodes one object of a write; a non-object is DRF's error.

@@ -25,6 +25,8 @@
 //	             by webhooks at delivery)
 //	conditions/  NetBox's event-rule condition language (validated on
 //	             write, evaluated by the webhooks dispatcher)
+//	jsonlimit/   the nesting limit of JSON values (MaxDepth), scanned
+//	             without recursion (request bodies, conditions, schemas)
 //	hookguard/   what a webhook may reach and send: internal address
 //	             ranges and the allow-list, literal address spellings,
 //	             owned headers, the CA directory (checked on write by

@@ -15,6 +15,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 
 	gen "github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/logic/jsonlimit"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 )
@@ -115,6 +116,12 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 	for k, raw := range in {
 		if bytes.Contains(raw, []byte(`\u0000`)) {
 			verr.add(k, "Null characters are not allowed.")
+		}
+		// Nothing below may walk a value deeper than the API allows
+		// (issue 32); the server refuses such bodies already, this is for
+		// every other writer.
+		if _, over := jsonlimit.Scan(raw, jsonlimit.MaxDepth); over {
+			verr.add(k, jsonlimit.Message())
 		}
 	}
 	if !verr.empty() {

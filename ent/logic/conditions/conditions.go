@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/inventory/inventory/ent/logic/jsonlimit"
 	"github.com/inventory/inventory/ent/logic/pyrepr"
 )
 
@@ -84,6 +85,12 @@ func falsy(v any) bool {
 func Parse(raw []byte) (*node, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, nil
+	}
+	// parseGroup, normalize and pyEq recurse: a ruleset nests at most
+	// jsonlimit.MaxDepth levels (31 nested groups), checked before it is
+	// decoded, on save and on every evaluation of a stored rule.
+	if _, over := jsonlimit.Scan(raw, jsonlimit.MaxDepth); over {
+		return nil, Error(jsonlimit.Message())
 	}
 	v, err := decode(raw)
 	if err != nil {

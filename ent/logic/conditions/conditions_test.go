@@ -1,6 +1,9 @@
 package conditions
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 const data = `{"id": 4, "name": "Site 1", "status": {"value": "active", "label": "Active"},
  "tenant": null, "latitude": 1.5, "asn": 65000, "enabled": true,
@@ -95,6 +98,35 @@ func TestValidate(t *testing.T) {
 	for _, ok := range []string{`{}`, `null`, `{"attr": "a", "value": 1}`, `{"or": [{"and": []}]}`} {
 		if err := Validate([]byte(ok)); err != nil {
 			t.Errorf("%s: %v", ok, err)
+		}
+	}
+}
+
+// TestDepth: a ruleset nests at most jsonlimit.MaxDepth levels (31 groups
+// around a condition), on save and when a stored rule is evaluated; one
+// beyond, and one of 100,000 levels, is an error, never a crash.
+func TestDepth(t *testing.T) {
+	groups := func(n int, inner string) string {
+		return strings.Repeat(`{"and": [`, n) + inner + strings.Repeat(`]}`, n)
+	}
+	cond := `{"attr": "id", "value": 4}`
+	if err := Validate([]byte(groups(31, cond))); err != nil {
+		t.Fatalf("31 groups: %v", err)
+	}
+	if ok, err := EvaluateJSON([]byte(groups(31, cond)), []byte(data)); err != nil || !ok {
+		t.Fatalf("31 groups evaluated: %v %v", ok, err)
+	}
+	for _, raw := range []string{
+		groups(32, cond),
+		groups(50000, cond),
+		`{"attr": "tags", "value": ` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`,
+	} {
+		err := Validate([]byte(raw))
+		if err == nil || !strings.Contains(err.Error(), "Nested too deeply") {
+			t.Errorf("%.40s…: %v", raw, err)
+		}
+		if ok, err := EvaluateJSON([]byte(raw), []byte(data)); ok || err == nil {
+			t.Errorf("%.40s… evaluated: %v %v", raw, ok, err)
 		}
 	}
 }

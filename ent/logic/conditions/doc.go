@@ -9,5 +9,6 @@
 // ent/logic so that the schema need not import webhooks (which imports the
 // generated code).
 //
-// It must import only the standard library.
+// It must import only the standard library and ent/logic/jsonlimit (a
+// leaf of the standard library only).
 package conditions

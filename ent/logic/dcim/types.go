@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"entgo.io/ent"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/inventory/inventory/ent/logic/jsonlimit"
 	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
 )
@@ -248,6 +250,9 @@ func ValidateAttributes(schemaDoc []byte, attributes any) error {
 		return &api.FieldError{Field: "attributes", Message: "Invalid schema: " + err.Error()}
 	}
 	inst, err := toSchemaValue(attributes)
+	if errors.Is(err, errInstanceTooDeep) {
+		return &api.FieldError{Field: "attributes", Message: err.Error()}
+	}
 	if err != nil {
 		return err
 	}
@@ -278,7 +283,17 @@ func ValidateJSONSchema(s map[string]any) error {
 // compileSchema compiles a JSON Schema document. Remote references are
 // not fetched (the compiler has no network loader): a schema must be
 // self-contained.
+//
+// Compiling recurses with the document's nesting (a schema a few thousand
+// levels deep took minutes to compile), and validating with the
+// instance's: both are bounded by jsonlimit.MaxDepth, which the API
+// enforces on what it stores, and checked again here for what was stored
+// before. Reference cycles that consume no input ({"$ref": "#"}) are the
+// library's compile error.
 func compileSchema(doc []byte) (*jsonschema.Schema, error) {
+	if _, over := jsonlimit.Scan(doc, jsonlimit.MaxDepth); over {
+		return nil, errors.New(jsonlimit.Message())
+	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 	if err != nil {
 		return nil, err
@@ -298,6 +313,9 @@ func compileSchema(doc []byte) (*jsonschema.Schema, error) {
 // toSchemaValue converts a decoded JSON value into the library's own
 // number representation.
 func toSchemaValue(v any) (any, error) {
+	if jsonlimit.Exceeds(v, jsonlimit.MaxDepth) {
+		return nil, errInstanceTooDeep
+	}
 	doc, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -324,6 +342,10 @@ func schemaMessage(err error) string {
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(err.Error(), "\n", " "), schemaURL, "")
 }
+
+// errInstanceTooDeep is a value to validate nested beyond
+// jsonlimit.MaxDepth (stored before the API enforced it).
+var errInstanceTooDeep = errors.New(jsonlimit.Message())
 
 // schemaURL names the schema being compiled; messages drop it.
 const schemaURL = "inventory:///profile.json"
@@ -429,6 +451,9 @@ func SchemaViolation(schemaDoc []byte, v any) (string, error) {
 		return "Invalid schema: " + schemaMessage(err), nil
 	}
 	inst, err := toSchemaValue(v)
+	if errors.Is(err, errInstanceTooDeep) {
+		return err.Error(), nil
+	}
 	if err != nil {
 		return "", err
 	}

@@ -99,3 +99,47 @@ func TestTemplateDisplay(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONSchemaBounds: compiling and validating recurse; a schema or an
+// instance nested beyond jsonlimit.MaxDepth is refused before either runs
+// (a schema of 5,000 levels took minutes to compile), reference cycles
+// that consume no input are refused when compiled, and a schema that
+// refers to itself through a property validates an instance as deep as
+// the limit.
+func TestJSONSchemaBounds(t *testing.T) {
+	deep := func(n int, leaf any) any {
+		v := leaf
+		for range n {
+			v = map[string]any{"x": v}
+		}
+		return v
+	}
+	recursive := []byte(`{"type": "object", "properties": {"x": {"$ref": "#"}}}`)
+	for _, c := range []struct {
+		name   string
+		schema []byte
+		attrs  any
+		text   string // "": valid
+	}{
+		{"schema at the limit", []byte(strings.Repeat(`{"items":`, 63) + `{}` + strings.Repeat(`}`, 63)), nil, ""},
+		{"schema beyond the limit", []byte(strings.Repeat(`{"items":`, 64) + `{}` + strings.Repeat(`}`, 64)), nil, "Nested too deeply"},
+		{"schema of 100,000 levels", []byte(strings.Repeat(`{"items":`, 100000) + `{}` + strings.Repeat(`}`, 100000)), nil, "Nested too deeply"},
+		{"self reference", []byte(`{"$ref": "#"}`), nil, "reference cycle"},
+		{"mutual references", []byte(`{"definitions": {"a": {"$ref": "#/definitions/b"}, "b": {"$ref": "#/definitions/a"}}, "$ref": "#/definitions/a"}`), nil, "reference cycle"},
+		{"self reference in allOf", []byte(`{"allOf": [{"$ref": "#"}]}`), nil, "reference cycle"},
+		{"recursion through a property", recursive, deep(63, map[string]any{}), ""},
+		{"instance beyond the limit", recursive, deep(64, map[string]any{}), "Nested too deeply"},
+		{"instance of 5,000 levels", recursive, deep(5000, 1), "Nested too deeply"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, msg := fieldErr(t, ValidateAttributes(c.schema, c.attrs))
+			if c.text == "" && msg != "" || !strings.Contains(msg, c.text) {
+				t.Errorf("ValidateAttributes: %.200q, want %q", msg, c.text)
+			}
+			v, err := SchemaViolation(c.schema, c.attrs)
+			if err != nil || c.text == "" && v != "" || !strings.Contains(v, c.text) {
+				t.Errorf("SchemaViolation: %.200q %v, want %q", v, err, c.text)
+			}
+		})
+	}
+}
