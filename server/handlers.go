@@ -319,13 +319,15 @@ func body(c *gin.Context) (json.RawMessage, error) {
 	if msg := resource.CheckJSONText(raw); msg != "" {
 		return nil, detailErr(http.StatusBadRequest, "JSON parse error - "+msg)
 	}
+	// Before json.Valid, which gives up at 10,000 levels with a message
+	// that names no field.
+	if err := tooDeep(raw); err != nil {
+		return nil, err
+	}
 	if !json.Valid(raw) {
 		var v any
 		err := json.Unmarshal(raw, &v)
 		return nil, detailErr(http.StatusBadRequest, "JSON parse error - "+err.Error())
-	}
-	if err := tooDeep(raw); err != nil {
-		return nil, err
 	}
 	return raw, nil
 }
@@ -336,7 +338,8 @@ func body(c *gin.Context) (json.RawMessage, error) {
 // recurse). The value of a field (an object's member, or a member of an
 // object in a list, as bulk writes send) may nest MaxDepth levels, counted
 // from the value itself; the error names the field, per item for a list,
-// as DRF's field errors do. Any other shape is a JSON parse error.
+// as DRF's field errors do. Any other shape is a JSON parse error. The
+// scan tolerates text that is no JSON (the next check refuses it).
 func tooDeep(raw json.RawMessage) error {
 	base := 1
 	if raw[0] == '[' {

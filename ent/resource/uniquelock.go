@@ -14,6 +14,22 @@ import (
 // allocation and idempotency classes are 1001xx-1009xx).
 const lockUniqueClass int32 = 100950
 
+// lockTreeClass is the advisory lock class of moves within a tree (a
+// node given another parent), keyed by the tree's table.
+const lockTreeClass int32 = 100951
+
+// lockTree serialises the transactions that move nodes of d's tree, so
+// that each one's cycle check sees the moves committed before it.
+func lockTree(ctx context.Context, tx *Tx, d *Descriptor) error {
+	if tx.Dialect != dialect.Postgres {
+		return nil
+	}
+	h := fnv.New32a()
+	h.Write([]byte(d.Table))
+	_, err := tx.Client.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1, $2)", lockTreeClass, int32(h.Sum32()))
+	return err
+}
+
 // lockUnique serialises the transactions that check the same unique values
 // of d (s selects the rows holding them): on PostgreSQL two transactions,
 // on one replica or two, could otherwise both find no clash and both

@@ -554,6 +554,14 @@ func (d *Descriptor) applyTree(ctx context.Context, tx *Tx, m ent.Mutation, ch *
 	depth := 0
 	if pid, ok := v.(int); ok {
 		if existing != nil {
+			// Two moves committed side by side (A under B, B under A)
+			// would each pass the check below and make a cycle: moves in
+			// one tree wait for each other (PostgreSQL; SQLite has one
+			// writer). Walks of the tree terminate on a cycle anyway
+			// (recursive queries use UNION), but _depth would be wrong.
+			if err := lockTree(ctx, tx, d); err != nil {
+				return err
+			}
 			sub, err := d.Subtree(ctx, tx.Store(), []int{existing.ID})
 			if err != nil {
 				return err

@@ -27,7 +27,7 @@ var componentTables = []string{"dcim_consoleport", "dcim_consoleserverport", "dc
 func locationMoved(ctx context.Context, m rawsql.Mutation, ids []int) error {
 	a := &rawsql.Args{PG: rawsql.Postgres(m)}
 	tree := `WITH RECURSIVE tree(id, site_id) AS (SELECT id, site_id FROM "dcim_location" WHERE id IN (` +
-		rawsql.In(a, ids) + `) UNION ALL SELECT l.id, tree.site_id FROM "dcim_location" l JOIN tree ON l.parent_id = tree.id) ` +
+		rawsql.In(a, ids) + `) UNION SELECT l.id, tree.site_id FROM "dcim_location" l JOIN tree ON l.parent_id = tree.id) ` +
 		`SELECT id, site_id FROM tree`
 	rows, err := m.QueryContext(ctx, tree, a.List...)
 	if err != nil {

@@ -383,7 +383,7 @@ func ancestors(ctx context.Context, q api.PageQuery, table string, ids []int) (m
 	err := rawsql.Chunks(distinct(ids), func(chunk []int) error {
 		a := &rawsql.Args{PG: q.Postgres}
 		query := `WITH RECURSIVE a(node, anc) AS (SELECT id, id FROM ` + table + ` WHERE id IN (` + rawsql.In(a, chunk) + `)` +
-			` UNION ALL SELECT a.node, t.parent_id FROM a JOIN ` + table + ` t ON t.id = a.anc WHERE t.parent_id IS NOT NULL)` +
+			` UNION SELECT a.node, t.parent_id FROM a JOIN ` + table + ` t ON t.id = a.anc WHERE t.parent_id IS NOT NULL)` +
 			` SELECT node, anc FROM a`
 		rows, err := rawsql.Rows(ctx, q.Q, query, a)
 		for _, r := range rows {

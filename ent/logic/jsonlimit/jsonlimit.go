@@ -22,8 +22,9 @@ func Message() string {
 // Scan reports whether the JSON text raw nests arrays and objects deeper
 // than max levels, and where: the path (object keys as strings, array
 // indexes as ints) from the top to the first array or object opened
-// beyond max. raw must be valid JSON (Scan does not validate it); the
-// scan reads each byte once and recurses never.
+// beyond max. Scan does not validate raw: on text that is no JSON its
+// answer means little, but it is still given in one pass over the bytes,
+// without recursion.
 func Scan(raw []byte, max int) (path []any, exceeded bool) {
 	type frame struct {
 		object   bool
