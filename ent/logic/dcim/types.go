@@ -256,6 +256,9 @@ func ValidateAttributes(schemaDoc []byte, attributes any) error {
 	if err != nil {
 		return err
 	}
+	if _, ok := schemaSteps(sch, inst); !ok {
+		return &api.FieldError{Field: "attributes", Message: "Invalid schema: " + errTooComplex.Error()}
+	}
 	if err := sch.Validate(inst); err != nil {
 		return &api.FieldError{Field: "attributes", Message: "Invalid schema: " + schemaMessage(err)}
 	}
@@ -274,8 +277,13 @@ func ValidateJSONSchema(s map[string]any) error {
 	if err != nil {
 		return &api.FieldError{Field: "schema", Message: "Invalid JSON schema definition"}
 	}
-	if _, err := compileSchema(doc); err != nil {
+	sch, err := compileSchema(doc)
+	if err != nil {
 		return &api.FieldError{Field: "schema", Message: "Invalid JSON schema definition: " + schemaMessage(err)}
+	}
+	// Counted for a scalar: the subschemas applied in place to any value.
+	if _, ok := schemaSteps(sch, nil); !ok {
+		return &api.FieldError{Field: "schema", Message: "Invalid JSON schema definition: " + errTooComplex.Error()}
 	}
 	return nil
 }
@@ -456,6 +464,9 @@ func SchemaViolation(schemaDoc []byte, v any) (string, error) {
 	}
 	if err != nil {
 		return "", err
+	}
+	if _, ok := schemaSteps(sch, inst); !ok {
+		return errTooComplex.Error(), nil
 	}
 	if err := sch.Validate(inst); err != nil {
 		return schemaMessage(err), nil

@@ -1,7 +1,9 @@
 package dcim
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -141,5 +143,65 @@ func TestJSONSchemaBounds(t *testing.T) {
 				t.Errorf("SchemaViolation: %.200q %v, want %q", v, err, c.text)
 			}
 		})
+	}
+}
+
+// TestJSONSchemaSteps: a schema whose subschemas use one another so that
+// validation would take exponential time (each level doubles the work) is
+// refused when saved and when used, before the validator runs; so is one
+// whose work multiplies with each level of the value; ordinary schemas,
+// and recursion that consumes the value, pass.
+func TestJSONSchemaSteps(t *testing.T) {
+	doubling := func(k int) map[string]any {
+		defs := map[string]any{"a0": map[string]any{"type": "object"}}
+		for i := 1; i <= k; i++ {
+			ref := map[string]any{"$ref": fmt.Sprintf("#/definitions/a%d", i-1)}
+			defs[fmt.Sprintf("a%d", i)] = map[string]any{"allOf": []any{ref, ref}}
+		}
+		return map[string]any{"definitions": defs, "$ref": fmt.Sprintf("#/definitions/a%d", k)}
+	}
+	doc := func(s map[string]any) []byte {
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	// Two subschemas for every member, at every level of the value.
+	fanning := map[string]any{"properties": map[string]any{"x": map[string]any{"$ref": "#"}},
+		"patternProperties": map[string]any{"^x$": map[string]any{"$ref": "#"}}}
+	nested := func(n int) any {
+		var v any = map[string]any{}
+		for range n {
+			v = map[string]any{"x": v}
+		}
+		return v
+	}
+	if err := ValidateJSONSchema(doubling(10)); err != nil {
+		t.Fatalf("10 doublings: %v", err)
+	}
+	for _, k := range []int{20, 60} {
+		if _, msg := fieldErr(t, ValidateJSONSchema(doubling(k))); !strings.Contains(msg, "too complex") {
+			t.Errorf("%d doublings saved: %q", k, msg)
+		}
+		if _, msg := fieldErr(t, ValidateAttributes(doc(doubling(k)), map[string]any{})); !strings.Contains(msg, "too complex") {
+			t.Errorf("%d doublings used: %q", k, msg)
+		}
+		if v, err := SchemaViolation(doc(doubling(k)), map[string]any{}); err != nil || !strings.Contains(v, "too complex") {
+			t.Errorf("%d doublings in a profile: %q %v", k, v, err)
+		}
+	}
+	if err := ValidateJSONSchema(fanning); err != nil {
+		t.Fatalf("fanning schema: %v", err)
+	}
+	if _, msg := fieldErr(t, ValidateAttributes(doc(fanning), nested(10))); msg != "" {
+		t.Errorf("fanning over 10 levels: %q", msg)
+	}
+	if _, msg := fieldErr(t, ValidateAttributes(doc(fanning), nested(40))); !strings.Contains(msg, "too complex") {
+		t.Errorf("fanning over 40 levels: %q", msg)
+	}
+	recursive := []byte(`{"type": "object", "properties": {"x": {"$ref": "#"}}, "additionalProperties": {"type": "integer"}}`)
+	if _, msg := fieldErr(t, ValidateAttributes(recursive, nested(60))); msg != "" {
+		t.Errorf("recursion through a property: %q", msg)
 	}
 }
