@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/inventory/inventory/ent/logic/jinja"
+	"github.com/inventory/inventory/ent/logic/jsonlimit"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server/servertest"
@@ -27,7 +29,8 @@ var badValues = []any{
 // conformBadInput: a bad value for any field, on create and on update,
 // is answered without a 500 (some of them are valid for some fields);
 // so is every filter with odd values.
-func conformBadInput(t *testing.T, e *servertest.Env, d *resource.Descriptor, w *world, p0 map[string]any) {
+func conformBadInput(t *testing.T, e *servertest.Env, d *resource.Descriptor, w *world, p []map[string]any) {
+	p0 := p[0]
 	list := listPath(d)
 	created := must(t, e, http.StatusCreated, "POST", list, p0).Object()
 	id := int(created["id"].(float64))
@@ -77,6 +80,156 @@ func conformBadInput(t *testing.T, e *servertest.Env, d *resource.Descriptor, w 
 	conformBadRefs(t, e, d, p0)
 	conformLimits(t, e, d, id)
 	conformValidation(t, e, d, id)
+	conformDeep(t, e, d, id, p)
+}
+
+// withRaw is the JSON object of body with one more member, name, whose
+// value is the JSON text raw (values too deep to marshal).
+func withRaw(t *testing.T, body map[string]any, name, raw string) string {
+	rest := map[string]any{}
+	for k, v := range body {
+		if k != name {
+			rest[k] = v
+		}
+	}
+	b, err := json.Marshal(rest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	member := jsonString(name) + ":" + raw
+	if len(rest) == 0 {
+		return "{" + member + "}"
+	}
+	return string(b[:len(b)-1]) + "," + member + "}"
+}
+
+// conformDeep: no input of a model nests deeper than the limits of issue
+// 32 (a stack overflow ends the process: it cannot be recovered). Every
+// field, and a name that is none, given a value of 100,000 levels on
+// create, update and bulk create, is a 400 naming it, before anything
+// decodes or walks it; a value at the limit (jsonlimit.MaxDepth) is never
+// refused for its depth. Every field that parses templates (it refuses
+// one that does not parse) refuses templates beyond the limits of
+// ent/logic/jinja, naming the field. A node of a tree cannot move under
+// itself or its descendant. No refused value is written.
+func conformDeep(t *testing.T, e *servertest.Env, d *resource.Descriptor, id int, p []map[string]any) {
+	if d.ReadOnlyAPI {
+		return
+	}
+	list, detail := listPath(d), detailPath(d, id)
+	before := must(t, e, http.StatusOK, "GET", list+"?ordering=id", nil).Body
+	names := []string{"tags", "add_tags", "remove_tags", "custom_fields", "changelog_message", "no_such_field"}
+	for _, f := range d.Fields {
+		names = append(names, f.Name)
+	}
+	msg := jsonlimit.Message()
+	named := func(r *servertest.Response, index int, name string) bool {
+		var body any
+		if r.Status != http.StatusBadRequest || json.Unmarshal(r.Body, &body) != nil {
+			return false
+		}
+		if index >= 0 {
+			list, _ := body.([]any)
+			if len(list) <= index {
+				return false
+			}
+			body = list[index]
+		}
+		obj, _ := body.(map[string]any)
+		return fmt.Sprint(obj[name]) == "["+msg+"]"
+	}
+	atLimit := strings.Repeat("[", jsonlimit.MaxDepth) + strings.Repeat("]", jsonlimit.MaxDepth)
+	for i, name := range names {
+		deep := deepArray
+		if i%2 == 1 {
+			deep = deepObject
+		}
+		if r := e.Do("POST", list, withRaw(t, p[0], name, deep)); !named(r, -1, name) {
+			t.Errorf("POST %s of %d levels: %d %.200s", name, levels, r.Status, r.Body)
+		}
+		if r := e.Do("PATCH", detail, withRaw(t, nil, name, deep)); !named(r, -1, name) {
+			t.Errorf("PATCH %s of %d levels: %d %.200s", name, levels, r.Status, r.Body)
+		}
+	}
+	bulk := "[" + withRaw(t, p[1], "description", `""`) + "," + withRaw(t, p[2], names[len(names)-1], deepArray) + "]"
+	if r := e.Do("POST", list, bulk); !named(r, 1, names[len(names)-1]) {
+		t.Errorf("bulk POST with %s of %d levels: %d %.200s", names[len(names)-1], levels, r.Status, r.Body)
+	}
+	if after := must(t, e, http.StatusOK, "GET", list+"?ordering=id", nil).Body; !bytes.Equal(after, before) {
+		t.Errorf("refused deep writes changed the list:\n%s\n%s", before, after)
+	}
+	conformDeepTemplates(t, e, d, detail)
+	for _, name := range names {
+		if r := e.Do("PATCH", detail, withRaw(t, nil, name, atLimit)); strings.Contains(string(r.Body), msg) || r.Status >= 500 {
+			t.Errorf("PATCH %s of %d levels: %d %.200s", name, jsonlimit.MaxDepth, r.Status, r.Body)
+		}
+	}
+	conformTreeCycles(t, e, d, p)
+}
+
+// conformDeepTemplates: a text field that parses templates refuses those
+// beyond the template limits, naming the field.
+func conformDeepTemplates(t *testing.T, e *servertest.Env, d *resource.Descriptor, detail string) {
+	over := jinja.MaxNesting + 1
+	short := "{{ " + strings.Repeat("(", over) + "1" + strings.Repeat(")", over) + " }}"
+	for _, f := range writableFields(d, isText) {
+		r := e.Do("PATCH", detail, map[string]any{f.Name: "{{ x"})
+		if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "Invalid template") {
+			continue // no template
+		}
+		for _, tmpl := range []string{short, deepParens, deepBlocks, longChain, longFilters} {
+			if f.MaxLen > 0 && len(tmpl) > f.MaxLen {
+				continue
+			}
+			r := e.Do("PATCH", detail, map[string]any{f.Name: tmpl})
+			var body map[string][]string
+			if r.Status != http.StatusBadRequest || json.Unmarshal(r.Body, &body) != nil || len(body[f.Name]) != 1 ||
+				!strings.Contains(body[f.Name][0], "Invalid template: ") {
+				t.Errorf("PATCH template %s of %d bytes (%.20s…): %d %.200s", f.Name, len(tmpl), tmpl, r.Status, r.Body)
+			}
+		}
+	}
+}
+
+// conformTreeCycles: a node of a tree cannot become its own parent or its
+// child's child (NetBox's message). The two nodes are made of the
+// fixture's second payload (the first one's object took bad values by
+// now), the child with the third one's name.
+func conformTreeCycles(t *testing.T, e *servertest.Env, d *resource.Descriptor, p []map[string]any) {
+	if !d.Tree || !writable(d, "parent") {
+		return
+	}
+	r := e.Do("POST", listPath(d), p[1])
+	if r.Status != http.StatusCreated {
+		t.Errorf("POST a parent: %d %.300s", r.Status, r.Body)
+		return
+	}
+	parent := int(r.Object()["id"].(float64))
+	defer e.Must(http.StatusNoContent, "DELETE", detailPath(d, parent), nil)
+	// The child: the parent's payload (same device, site...) with the
+	// third payload's name and slug.
+	body := map[string]any{}
+	for k, v := range p[1] {
+		body[k] = v
+	}
+	for _, k := range []string{"name", "slug"} {
+		if v, ok := p[2][k]; ok {
+			body[k] = v
+		}
+	}
+	body["parent"] = parent
+	if r = e.Do("POST", listPath(d), body); r.Status != http.StatusCreated {
+		t.Errorf("POST a child of %d: %d %.300s", parent, r.Status, r.Body)
+		return
+	}
+	child := int(r.Object()["id"].(float64))
+	defer e.Must(http.StatusNoContent, "DELETE", detailPath(d, child), nil)
+	want := `{"parent":["Cannot assign self or child ` + d.Verbose + ` as parent."]}`
+	for _, to := range []int{parent, child} {
+		if r := e.Do("PATCH", detailPath(d, parent), map[string]any{"parent": to}); r.Status != http.StatusBadRequest || string(r.Body) != want {
+			t.Errorf("PATCH parent of %d to %d: %d %.200s, want %s", parent, to, r.Status, r.Body, want)
+		}
+	}
 }
 
 // wrongTyped are values of the wrong type for a column of each Go type:

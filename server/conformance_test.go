@@ -736,7 +736,7 @@ var aspects = []aspect{
 	{name: "query_count", run: aspectQueryCount},
 	{name: "bad_input", run: func(t *testing.T, s *suite) {
 		s.setK(t, kBadInput)
-		conformBadInput(t, s.e, s.d, s.w, s.p[0])
+		conformBadInput(t, s.e, s.d, s.w, s.p)
 	}},
 	{name: "golden", run: aspectGolden},
 	// After golden: the objects they make would renumber the golden's.
