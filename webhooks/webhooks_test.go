@@ -490,3 +490,39 @@ func TestRedirectNotFollowed(t *testing.T) {
 		}
 	}, allowLoopback)
 }
+
+// TestDeliverTemplateBounds: a webhook template that parses, so was saved,
+// but builds a value containing itself or nests one level per loop
+// iteration (printing such a value overflowed the delivery worker's
+// stack, which ends the process) fails its delivery with the render's
+// error, at once; nothing is sent and the engine runs on.
+func TestDeliverTemplateBounds(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		ctx := context.Background()
+		rcv := newReceiver(t, nil)
+		eng, _ := engine(e)
+		siteID, hookID, _ := setup(t, e, rcv.URL, nil, nil)
+		for _, c := range []struct{ body, want string }{
+			{"{% set ns = namespace() %}{% set ns.x = ns %}{{ ns }}", "a namespace cannot hold another namespace"},
+			{"{% set ns = namespace(l=[]) %}{% for i in range(100000) %}{% set ns.l = [ns.l] %}{% endfor %}{{ ns.l }}", "nested too deeply"},
+		} {
+			e.Must(200, "PATCH", fmt.Sprintf("/api/extras/webhooks/%d/", hookID), map[string]any{"body_template": c.body})
+			outbox(t, e.DB.Client, "created", "dcim.site", siteID, siteData(t, e, siteID))
+			if err := eng.RunOnce(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n := len(rcv.all()); n != 0 {
+				t.Fatalf("%d requests sent", n)
+			}
+			all, err := e.DB.Client.Delivery.Query().Order(delivery.ByID()).All(ctx)
+			if err != nil || len(all) == 0 {
+				t.Fatal(len(all), err)
+			}
+			d := all[len(all)-1]
+			if d.Status != webhooks.StatusFailed || !strings.Contains(d.Error, "body template") || !strings.Contains(d.Error, c.want) {
+				t.Errorf("%.40s: status %s, error %q", c.body, d.Status, d.Error)
+			}
+		}
+		e.Must(200, "GET", "/api/status/", nil)
+	}, allowLoopback)
+}
