@@ -239,6 +239,30 @@ func TestDeepNesting(t *testing.T) {
 			if r.Status != http.StatusBadRequest {
 				t.Errorf("chain: the root under its deepest descendant: %d %s", r.Status, r.Body)
 			}
+
+			// Modules in module bays of modules: a module cannot move into
+			// a bay of its own or of a module installed within it.
+			mw := modulesWorld(t, e)
+			e.Must(http.StatusCreated, "POST", tplPath("module-bay"), map[string]any{"device_type": mw["dtP"], "name": "FPC", "position": "0"})
+			e.Must(http.StatusCreated, "POST", tplPath("module-bay"), map[string]any{"module_type": mw["mt"], "name": "Sub{module}", "position": "{module}"})
+			e.Must(http.StatusCreated, "POST", tplPath("module-bay"), map[string]any{"module_type": mw["mt"], "name": "Spare{module}", "position": "{module}"})
+			dev := idOf(e.Must(http.StatusCreated, "POST", devPath, map[string]any{"name": "deep", "device_type": mw["dtP"], "role": mw["r"], "site": mw["s1"]}).Object())
+			// bayOf is the module bay of the device named, or of the module.
+			bayOf := func(query string) int {
+				rs := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s?device_id=%d&%s", mbPath, dev, query), nil).Results()
+				if len(rs) != 1 {
+					t.Fatalf("module bay %s: %d", query, len(rs))
+				}
+				return int(rs[0]["id"].(float64))
+			}
+			m1 := idOf(e.Must(http.StatusCreated, "POST", modPath, map[string]any{"device": dev, "module_bay": bayOf("name=FPC"), "module_type": mw["mt"]}).Object())
+			m2 := idOf(e.Must(http.StatusCreated, "POST", modPath, map[string]any{"device": dev, "module_bay": bayOf(fmt.Sprintf("module_id=%d&name__isw=Sub", m1)), "module_type": mw["mt"]}).Object())
+			for _, b := range []int{bayOf(fmt.Sprintf("module_id=%d&name__isw=Spare", m1)), bayOf(fmt.Sprintf("module_id=%d&name__isw=Spare", m2))} {
+				r := e.Do("PATCH", detail(modPath, m1), map[string]any{"module_bay": b})
+				if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "A module bay cannot belong to a module installed within it.") {
+					t.Errorf("module %d into bay %d: %d %s", m1, b, r.Status, r.Body)
+				}
+			}
 		})
 	})
 }
