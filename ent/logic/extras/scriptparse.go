@@ -30,6 +30,13 @@ import (
 // MaxScriptModuleSize is the largest script module accepted, in bytes.
 const MaxScriptModuleSize = 1 << 20
 
+// MaxScriptAncestors is the most classes of its module a Script class may
+// derive from, directly or not. Each class's variables are resolved
+// through its ancestry, so a module of thousands of classes each deriving
+// from the one before took minutes to read; real modules derive a level
+// or two.
+const MaxScriptAncestors = 100
+
 // ParsedScript is one Script class of a module.
 type ParsedScript struct {
 	Name        string
@@ -489,8 +496,11 @@ func ParseScriptModule(src []byte) ([]ParsedScript, error) {
 			continue
 		}
 		seen[c.name] = true // a class defined twice: the first position, as dict order keeps it
-		last := byName[c.name]
-		out = append(out, last.script(byName))
+		ps, err := byName[c.name].script(byName)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps)
 	}
 	return out, nil
 }
@@ -561,22 +571,27 @@ func (c *pyClass) readMeta(t []token) {
 
 // script resolves a class's description and variables through its
 // module-defined bases (depth first, as a single-inheritance MRO).
-func (c *pyClass) script(byName map[string]*pyClass) ParsedScript {
+func (c *pyClass) script(byName map[string]*pyClass) (ParsedScript, error) {
 	s := ParsedScript{Name: c.name}
 	var chain []*pyClass
 	seen := map[string]bool{}
-	var walk func(x *pyClass)
-	walk = func(x *pyClass) {
+	// Depth first without recursion: a module may chain thousands of
+	// classes (issue 32); bases are pushed last first, so the first base's
+	// ancestry is walked first, as before.
+	for stack := []*pyClass{c}; len(stack) > 0; {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		if x == nil || seen[x.name] {
-			return
+			continue
 		}
 		seen[x.name] = true
-		chain = append(chain, x)
-		for _, b := range x.bases {
-			walk(byName[b])
+		if chain = append(chain, x); len(chain) > MaxScriptAncestors+1 {
+			return s, fmt.Errorf("class %s derives from more than %d classes of its module", c.name, MaxScriptAncestors)
+		}
+		for i := len(x.bases) - 1; i >= 0; i-- {
+			stack = append(stack, byName[x.bases[i]])
 		}
 	}
-	walk(c)
 	have := map[string]bool{}
 	var order []string
 	metaFound := false
@@ -611,5 +626,5 @@ func (c *pyClass) script(byName map[string]*pyClass) ParsedScript {
 		}
 		s.Vars = append(first, rest...)
 	}
-	return s
+	return s, nil
 }

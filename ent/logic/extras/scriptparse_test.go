@@ -1,6 +1,7 @@
 package extras
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -137,5 +138,29 @@ func TestScriptDisplay(t *testing.T) {
 	}
 	if _, err := RunScript(nil); err == nil || !strings.Contains(err.Error(), "not currently executable") {
 		t.Errorf("run: %v", err)
+	}
+}
+
+// TestScriptAncestors: a Script class may derive from at most
+// MaxScriptAncestors classes of its module (resolving each class through
+// a chain of thousands took minutes); the walk of the ancestry does not
+// recurse.
+func TestScriptAncestors(t *testing.T) {
+	chain := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString("from extras.scripts import Script, StringVar\n\nclass C0(Script):\n    a = StringVar()\n")
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, "class C%d(C%d):\n    pass\n", i, i-1)
+		}
+		return []byte(b.String())
+	}
+	scripts, err := ParseScriptModule(chain(MaxScriptAncestors))
+	if err != nil || len(scripts) != MaxScriptAncestors+1 || len(scripts[MaxScriptAncestors].Vars) != 1 {
+		t.Fatalf("%d ancestors: %d scripts, %v", MaxScriptAncestors, len(scripts), err)
+	}
+	for _, n := range []int{MaxScriptAncestors + 1, 30000} {
+		if _, err := ParseScriptModule(chain(n)); err == nil || !strings.Contains(err.Error(), "derives from more than") {
+			t.Errorf("%d ancestors: %v", n, err)
+		}
 	}
 }
