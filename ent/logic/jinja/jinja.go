@@ -19,9 +19,9 @@ import (
 	"github.com/nikolalohinski/gonja/v2/utils"
 )
 
-// Limits bound one render.
+// Limits bound one render (see also the fixed limits of limits.go).
 type Limits struct {
-	MaxOutput     int           // bytes of output
+	MaxOutput     int           // bytes of output, and of any value the render keeps (set, with, append)
 	Timeout       time.Duration // wall time
 	MaxIterations int           // total range()/lipsum() elements
 	MaxIntArg     int           // largest integer argument to a filter
