@@ -36,6 +36,9 @@ type guard struct {
 	input map[ident]measure
 	// finished is closed when the render's goroutine has returned.
 	finished chan struct{}
+	// printErr is the first value refused for printing (printguard.go),
+	// written by the render's goroutine, read after it has returned.
+	printErr error
 }
 
 // ident is the identity of a list, dict or pointer: values sharing one are
@@ -97,6 +100,9 @@ func (g *guard) check(v any, noNamespace bool) error {
 type walkOptions struct {
 	learn       bool // record containers in g.input, no limits
 	noNamespace bool // refuse a namespace anywhere in the value
+	// printed measures the text printing would build: data given to
+	// the template counts its full size (printguard.go).
+	printed bool
 }
 
 // frame is one container being walked.
@@ -132,6 +138,9 @@ func (g *guard) walk(root reflect.Value, o walkOptions) (measure, error) {
 			return nil
 		}
 		if m.size > g.maxSize {
+			if o.printed {
+				return g.errTooLargeToPrint()
+			}
 			return fmt.Errorf("value too large: at most %d bytes may be kept", g.maxSize)
 		}
 		if m.depth > MaxDataDepth {
@@ -157,6 +166,9 @@ func (g *guard) walk(root reflect.Value, o walkOptions) (measure, error) {
 		id := identity(v)
 		if id.ptr != 0 {
 			if m, ok := g.input[id]; ok && !o.learn {
+				if o.printed {
+					return add(m)
+				}
 				return add(measure{depth: m.depth, size: 1})
 			}
 			if m, ok := memo[id]; ok {

@@ -49,6 +49,12 @@ func newEnv(headers bool, g *guard) *exec.Environment {
 	exec.NewFilterSet(fm).Update(builtins.Filters)
 	for name, fn := range fm {
 		fm[name] = capInts(fn)
+		if g != nil && flatteners[name] {
+			fm[name] = g.flattening(fm[name])
+		}
+	}
+	if g != nil {
+		fm[printFilter] = g.printFilterFunc
 	}
 	if headers {
 		fm["header_safe"] = func(_ *exec.Evaluator, in *exec.Value, _ *exec.VarArgs) *exec.Value {
@@ -267,6 +273,7 @@ func render(src string, data map[string]any, headers bool, c *config.Config, lim
 	if err != nil {
 		return "", err
 	}
+	guardOutputs(t.Root())
 	stopped := &g.stopped
 	budget := int64(lim.MaxIterations)
 	take := func(n int) error {
@@ -358,6 +365,9 @@ func render(src string, data map[string]any, headers bool, c *config.Config, lim
 		if err != nil {
 			if errors.Is(err, ErrOutputTooLarge) {
 				return "", ErrOutputTooLarge
+			}
+			if g.printErr != nil {
+				return "", g.printErr
 			}
 			return "", cleanError(err)
 		}

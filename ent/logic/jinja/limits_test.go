@@ -236,3 +236,45 @@ func TestGuardData(t *testing.T) {
 		t.Fatalf("decoded deep data: %q, %v", out, err)
 	}
 }
+
+// TestPrintGuard: a value whose text would exceed the output limit is
+// refused before gonja builds that text, whether printed or written into
+// one string by a filter; many references to one kept string allocated
+// gigabytes before (issue 32). What fits prints as before, data given to
+// the template at its full size.
+func TestPrintGuard(t *testing.T) {
+	small := DefaultLimits
+	small.MaxOutput = 1 << 16
+	data := map[string]any{"big": strings.Repeat("d", 40000), "list": []any{"a", "b"}}
+	refs := func(name string, n int) string { return "[" + chain(name, ",", n-1) + "]" }
+	x := "{% set x = range(9000)|join %}" // 33,890 bytes
+	for _, src := range []string{
+		x + "{{ " + refs("x", 900) + " }}",
+		x + "{{ " + refs("x", 900) + "|join }}",
+		x + "{{ " + refs("x", 900) + "|string|length }}",
+		x + "{{ " + refs("x", 900) + "|tojson }}",
+		x + "{{ " + refs("x", 900) + "|sum(start=[])|length }}",
+		x + "{{ (" + refs("x", 900) + ") if true else 1 }}",
+		x + "{{ 1 if false else " + refs("x", 900) + " }}",
+		"{{ [big, big] }}",
+		"{% for i in range(3) %}{{ [big, big] }}{% endfor %}",
+		"{% if true %}{% with y = 1 %}{{ [big, big]|join }}{% endwith %}{% endif %}",
+	} {
+		out, err := renderGuarded(t, src, data, small)
+		if !errors.Is(err, ErrPrintTooLarge) {
+			t.Errorf("%.80q: got %.40q, %v; want %v", src, out, err, ErrPrintTooLarge)
+		}
+	}
+	for src, want := range map[string]string{
+		"{{ list }}":                             "['a', 'b']",
+		"{{ list|join('-') }}":                   "a-b",
+		"{{ big|length }}":                       "40000",
+		"{{ [big]|join|length }}":                "40000",
+		x + "{{ " + refs("x", 1) + "|length }}":  "1",
+		"{{ (list|first) if list else 'none' }}": "a",
+	} {
+		if got, err := renderGuarded(t, src, data, small); err != nil || got != want {
+			t.Errorf("%.80q: got %.60q, %v; want %q", src, got, err, want)
+		}
+	}
+}
