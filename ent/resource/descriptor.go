@@ -226,9 +226,11 @@ type Descriptor struct {
 	Instantiate *api.Instantiate
 
 	NewCreate func(c *gen.Client) ent.Mutation
-	// CreateMany inserts n rows in batched statements through ent's bulk
+	// CreateMany inserts n rows in one statement through ent's bulk
 	// create: each mutation still passes the hook chain (change capture
-	// records every row), but the rows go in one INSERT.
+	// records every row), but the rows go in one INSERT. Call it through
+	// createRows, which keeps each INSERT within the database's parameter
+	// limit.
 	CreateMany func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error)
 	NewUpdate  func(c *gen.Client, id int) ent.Mutation
 	DeleteOne  func(ctx context.Context, c *gen.Client, id int) error
@@ -256,6 +258,9 @@ type Descriptor struct {
 	full        []*Field
 	spec        *filters.Spec
 	notNull     map[string]bool // NOT NULL columns of Table (from the ent schema)
+	// tableCols is the number of columns of Table (from the ent schema):
+	// the most parameters one row of a bulk INSERT binds.
+	tableCols int
 }
 
 // FilterDecl is a declared filter (from the schema annotation).

@@ -436,7 +436,7 @@ func (p instPlan) create(ctx context.Context, tx *Tx, tmpls []*Row, rows []map[*
 				rows[i][p.comp.byName["_depth"]] = dep
 			}
 		}
-		ids, err := p.comp.CreateMany(ctx, tx.Client, len(level), func(k int, m ent.Mutation) error {
+		ids, err := p.comp.createRows(ctx, tx, len(level), func(k int, m ent.Mutation) error {
 			return setAll(p.comp, m, rows[level[k]])
 		})
 		if err != nil {

@@ -52,7 +52,9 @@ func resolve() {
 		return all[i].Path < all[j].Path
 	})
 	notNull := map[string]map[string]bool{}
+	width := map[string]int{}
 	for _, t := range migrate.Tables {
+		width[t.Name] = len(t.Columns)
 		cols := map[string]bool{}
 		for _, c := range t.Columns {
 			if !c.Nullable {
@@ -62,7 +64,7 @@ func resolve() {
 		notNull[t.Name] = cols
 	}
 	for _, d := range all {
-		d.notNull = notNull[d.Table]
+		d.notNull, d.tableCols = notNull[d.Table], width[d.Table]
 		byType[d.ContentType()] = d
 		byPath[d.App+"/"+d.Path] = d
 	}

@@ -16,6 +16,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/logic/jsonlimit"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 )
@@ -375,6 +376,29 @@ func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (_ int, err e
 	// A device gets its type's components, a module its module type's
 	// (instantiate.go), in this transaction.
 	return id, d.instantiate(ctx, tx, id)
+}
+
+// createRows inserts n rows of d through ent's bulk create (every row
+// passes the hook chain, and change capture records it), fill setting the
+// values of row i, in as few INSERTs as the database's parameter limit
+// allows (rawsql.Batches: a row binds at most one parameter per column of
+// the table). The ids come back in the order of the rows: each INSERT
+// returns its rows' ids in order (RETURNING, on both databases).
+func (d *Descriptor) createRows(ctx context.Context, tx *Tx, n int, fill func(i int, m ent.Mutation) error) ([]int, error) {
+	ids := make([]int, 0, n)
+	err := rawsql.Ranges(tx.Dialect, n, d.tableCols, 0, func(lo, hi int) error {
+		got, err := d.CreateMany(ctx, tx.Client, hi-lo, func(k int, m ent.Mutation) error { return fill(lo+k, m) })
+		if err != nil {
+			tx.fail(err)
+			return err
+		}
+		if len(got) != hi-lo {
+			return fmt.Errorf("%s: inserted %d rows, got %d ids", d.Type, hi-lo, len(got))
+		}
+		ids = append(ids, got...)
+		return nil
+	})
+	return ids, err
 }
 
 // Update validates and applies a PUT (partial=false) or PATCH to existing.

@@ -1,0 +1,142 @@
+package rawsql
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"entgo.io/ent/dialect"
+)
+
+// Multi-row statements (an INSERT of many rows, an UPDATE ... CASE over
+// many ids) bind a fixed number of parameters per row, and each database
+// caps the parameters of one statement: a request that writes enough rows
+// at once (a device of a type with 10 000 interface templates) would fail
+// with "too many SQL variables" (SQLite) or "extended protocol limited to
+// 65535 parameters" (PostgreSQL). Every such writer cuts its rows with
+// Batches, by the rows' parameter count, so that no statement passes the
+// limit whatever the number of rows.
+//
+// IN lists of ids for reads and deletes use Chunks (smaller pieces plan
+// faster) or, in the resource layer, one array parameter (resource.inIDs).
+
+// MaxParams is the most bind parameters one statement may carry on
+// dialect: SQLite's SQLITE_MAX_VARIABLE_NUMBER, 32766 in the SQLite that
+// go-sqlite3 bundles (its default since SQLite 3.32; go-sqlite3 does not
+// override it), and PostgreSQL's 65535 (the extended protocol counts
+// parameters in 16 bits; pgx refuses more before sending).
+func MaxParams(dia string) int {
+	if dia == dialect.Postgres {
+		return 65535
+	}
+	return 32766
+}
+
+// RowsPer is how many rows of perRow parameters one statement of dialect
+// may carry beside fixed other parameters: at least one.
+func RowsPer(dia string, perRow, fixed int) int {
+	if perRow < 1 {
+		perRow = 1
+	}
+	return max(1, (MaxParams(dia)-fixed)/perRow)
+}
+
+// Batches calls fn with consecutive pieces of rows, in order, each small
+// enough that a statement binding perRow parameters per row plus fixed
+// others fits dialect's limit (RowsPer). No rows, no call.
+func Batches[T any](dia string, rows []T, perRow, fixed int, fn func([]T) error) error {
+	n := RowsPer(dia, perRow, fixed)
+	for len(rows) > 0 {
+		k := min(len(rows), n)
+		if err := fn(rows[:k]); err != nil {
+			return err
+		}
+		rows = rows[k:]
+	}
+	return nil
+}
+
+// Ranges is Batches over n rows held elsewhere: fn gets [lo, hi).
+func Ranges(dia string, n, perRow, fixed int, fn func(lo, hi int) error) error {
+	size := RowsPer(dia, perRow, fixed)
+	for lo := 0; lo < n; lo += size {
+		if err := fn(lo, min(n, lo+size)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// InsertRows inserts rows (one value per column of cols each, in that
+// order) into table with multi-row INSERTs cut by Batches: as few
+// statements as the dialect's parameter limit allows.
+func InsertRows(ctx context.Context, ex Execer, dia, table string, cols []string, rows [][]any) error {
+	_, err := insertRows(ctx, ex, nil, dia, table, cols, rows)
+	return err
+}
+
+// InsertRowsReturning is InsertRows returning the new rows' ids, in the
+// order of rows: each statement's RETURNING lists its rows in the order
+// of its VALUES (PostgreSQL and SQLite both return an INSERT's rows in
+// the order they were inserted; ent's bulk create relies on the same).
+func InsertRowsReturning(ctx context.Context, q Querier, dia, table string, cols []string, rows [][]any) ([]int, error) {
+	return insertRows(ctx, nil, q, dia, table, cols, rows)
+}
+
+// insertRows runs the INSERTs with ex, or with q and RETURNING id.
+func insertRows(ctx context.Context, ex Execer, q Querier, dia, table string, cols []string, rows [][]any) ([]int, error) {
+	var ids []int
+	quoted := make([]string, len(cols))
+	for i, c := range cols {
+		quoted[i] = `"` + c + `"`
+	}
+	head := `INSERT INTO "` + table + `" (` + strings.Join(quoted, ", ") + `) VALUES `
+	err := Batches(dia, rows, len(cols), 0, func(part [][]any) error {
+		a := &Args{PG: dia == dialect.Postgres, List: make([]any, 0, len(part)*len(cols))}
+		var b strings.Builder
+		b.Grow(len(head) + len(part)*len(cols)*8)
+		b.WriteString(head)
+		for i, row := range part {
+			if len(row) != len(cols) {
+				return fmt.Errorf("insert into %s: a row of %d values for %d columns", table, len(row), len(cols))
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('(')
+			for j, v := range row {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(a.P(v))
+			}
+			b.WriteByte(')')
+		}
+		if q == nil {
+			return Exec(ctx, ex, b.String(), a)
+		}
+		b.WriteString(" RETURNING id")
+		rs, err := q.QueryContext(ctx, b.String(), a.List...)
+		if err != nil {
+			return err
+		}
+		defer rs.Close()
+		n := 0
+		for rs.Next() {
+			var id int
+			if err := rs.Scan(&id); err != nil {
+				return err
+			}
+			ids = append(ids, id)
+			n++
+		}
+		if err := rs.Err(); err != nil {
+			return err
+		}
+		if n != len(part) {
+			return fmt.Errorf("insert into %s: %d rows returned for %d inserted", table, n, len(part))
+		}
+		return nil
+	})
+	return ids, err
+}
