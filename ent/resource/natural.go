@@ -4,6 +4,7 @@ import (
 	"context"
 	stdsql "database/sql"
 	"fmt"
+	"sync"
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
@@ -44,18 +45,27 @@ func NaturalHook() ent.Hook {
 }
 
 // naturalByType indexes the descriptors with naturally ordered fields by
-// ent type name.
+// ent type name, once: the hook asks for every row written, and a device
+// of a type with 10 000 interface templates writes as many rows in one
+// request (rebuilding the index per row was a tenth of that request).
 func naturalByType() map[string]*Descriptor {
-	out := map[string]*Descriptor{}
-	for _, d := range All() {
-		for _, f := range d.Fields {
-			if f.Natural != "" {
-				out[d.Type] = d
+	naturalOnce.Do(func() {
+		naturalIndex = map[string]*Descriptor{}
+		for _, d := range All() {
+			for _, f := range d.Fields {
+				if f.Natural != "" {
+					naturalIndex[d.Type] = d
+				}
 			}
 		}
-	}
-	return out
+	})
+	return naturalIndex
 }
+
+var (
+	naturalOnce  sync.Once
+	naturalIndex map[string]*Descriptor
+)
 
 // SQLExecer runs raw statements (an ent client or transaction, a *sql.DB).
 type SQLExecer interface {
