@@ -11,6 +11,7 @@ import (
 
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/db"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/ent/schema"
 	"github.com/inventory/inventory/ent/schema/api"
@@ -55,6 +56,7 @@ type entry struct {
 	lastSnap json.RawMessage
 	lastData json.RawMessage
 	lastRepr string
+	lastRow  *resource.Row // the row lastSnap was made of
 	message  string
 	// implicit objects were captured because a delete may cascade to them
 	// or clear their key; unchanged, they produce nothing.
@@ -229,11 +231,6 @@ func hook(next ent.Mutator) ent.Mutator {
 		if cs == nil || cs.isDone() {
 			return nil, fmt.Errorf("%s: %w", d.Type, ErrOutsideTransaction)
 		}
-		mc, ok := m.(mutationClient)
-		if !ok {
-			return nil, fmt.Errorf("%s: mutation has no client", d.Type)
-		}
-		st := resource.Store{Dialect: mc.DriverDialect(), Q: mc.Client()}
 		msg := resource.MessageFrom(ctx)
 		if m.Op().Is(ent.OpCreate) {
 			v, err := next.Mutate(ctx, m)
@@ -251,6 +248,14 @@ func hook(next ent.Mutator) ent.Mutator {
 			cs.created(d, id, msg)
 			return v, nil
 		}
+		// A create reads nothing (the row is read once, at commit, with
+		// the other rows of its model); the client (a fresh one per call)
+		// is made only for the reads of an update or delete.
+		mc, ok := m.(mutationClient)
+		if !ok {
+			return nil, fmt.Errorf("%s: mutation has no client", d.Type)
+		}
+		st := resource.Store{Dialect: mc.DriverDialect(), Q: mc.Client()}
 		idm, ok := m.(interface {
 			IDs(context.Context) ([]int, error)
 		})
@@ -319,7 +324,7 @@ func (cs *changeset) capture(ctx context.Context, st resource.Store, d *resource
 		} else if !implicit {
 			e.implicit = false
 		}
-		e.lastSnap, e.lastData, e.lastRepr = snaps[r.ID], page.JSON(r), d.DisplayOf(r)
+		e.lastSnap, e.lastData, e.lastRepr, e.lastRow = snaps[r.ID], page.JSON(r), d.DisplayOf(r), r
 		if msg != "" && !implicit {
 			e.message = msg
 		}
@@ -361,7 +366,7 @@ func (cs *changeset) snapshot(ctx context.Context, st resource.Store, d *resourc
 		e := cs.get(d, r.ID)
 		if !e.captured {
 			e.pre, e.captured, e.implicit = snaps[r.ID], true, true
-			e.lastSnap, e.lastRepr = snaps[r.ID], d.DisplayOf(r)
+			e.lastSnap, e.lastRepr, e.lastRow = snaps[r.ID], d.DisplayOf(r), r
 		}
 	}
 	return nil
@@ -412,6 +417,7 @@ type record struct {
 	event             string
 	pre, post, data   json.RawMessage
 	repr              string
+	row               *resource.Row // the row of the record's snapshot (post, else pre)
 	writeChange       bool
 	extraUpdateBefore bool // an update record precedes the delete record
 }
@@ -442,6 +448,7 @@ func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
 	type final struct {
 		snap, data json.RawMessage
 		repr       string
+		row        *resource.Row
 	}
 	now := map[objKey]*final{}
 	for _, d := range ds {
@@ -450,7 +457,7 @@ func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
 			return err
 		}
 		for _, r := range rows {
-			now[objKey{d.ContentType(), r.ID}] = &final{snap: snaps[r.ID], data: page.JSON(r), repr: d.DisplayOf(r)}
+			now[objKey{d.ContentType(), r.ID}] = &final{snap: snaps[r.ID], data: page.JSON(r), repr: d.DisplayOf(r), row: r}
 		}
 	}
 	var recs []record
@@ -459,22 +466,22 @@ func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
 		f := now[k]
 		switch {
 		case e.created && f != nil:
-			recs = append(recs, record{e: e, action: "create", event: EventCreated, post: f.snap, data: f.data, repr: f.repr, writeChange: true})
+			recs = append(recs, record{e: e, action: "create", event: EventCreated, post: f.snap, data: f.data, repr: f.repr, row: f.row, writeChange: true})
 		case e.created: // created and deleted in one transaction
-			recs = append(recs, record{e: e, action: "create", post: e.lastSnap, repr: e.lastRepr, writeChange: true})
-			recs = append(recs, record{e: e, action: "delete", event: EventDeleted, pre: e.lastSnap, data: e.lastData, repr: e.lastRepr, writeChange: true})
+			recs = append(recs, record{e: e, action: "create", post: e.lastSnap, repr: e.lastRepr, row: e.lastRow, writeChange: true})
+			recs = append(recs, record{e: e, action: "delete", event: EventDeleted, pre: e.lastSnap, data: e.lastData, repr: e.lastRepr, row: e.lastRow, writeChange: true})
 		case f != nil:
 			same := bytes.Equal(e.pre, f.snap)
 			if same && e.implicit {
 				continue
 			}
-			recs = append(recs, record{e: e, action: "update", event: EventUpdated, pre: e.pre, post: f.snap, data: f.data, repr: f.repr, writeChange: !same || e.touched})
+			recs = append(recs, record{e: e, action: "update", event: EventUpdated, pre: e.pre, post: f.snap, data: f.data, repr: f.repr, row: f.row, writeChange: !same || e.touched})
 		default:
 			if !bytes.Equal(e.pre, e.lastSnap) {
 				// Updated, then deleted: NetBox keeps both records.
-				recs = append(recs, record{e: e, action: "update", pre: e.pre, post: e.lastSnap, repr: e.lastRepr, writeChange: true})
+				recs = append(recs, record{e: e, action: "update", pre: e.pre, post: e.lastSnap, repr: e.lastRepr, row: e.lastRow, writeChange: true})
 			}
-			r := record{e: e, action: "delete", event: EventDeleted, pre: e.lastSnap, data: e.lastData, repr: e.lastRepr, writeChange: true}
+			r := record{e: e, action: "delete", event: EventDeleted, pre: e.lastSnap, data: e.lastData, repr: e.lastRepr, row: e.lastRow, writeChange: true}
 			recs = append(recs, r)
 		}
 	}
@@ -484,68 +491,81 @@ func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
 	return cs.write(ctx, client, recs)
 }
 
+// The columns write inserts, in the order of each row's values.
+var (
+	changeColumns = []string{"time", "user_id", "user_name", "request_id", "action", "changed_object_type",
+		"changed_object_id", "related_object_type", "related_object_id", "object_repr", "message",
+		"prechange_data", "postchange_data"}
+	eventColumns = []string{"created", "event", "object_type", "object_id", "request_id", "request_method",
+		"request_path", "user_id", "username", "data", "prechange", "postchange"}
+)
+
+// write inserts the change records and outbox events with multi-row
+// INSERTs cut by the database's parameter limit (rawsql.InsertRows): a
+// device of a type with 10 000 interface templates writes 10 001 of
+// each. They go as plain SQL, not through ent's bulk create: ent
+// re-encodes every JSON value (json.Marshal validates and compacts each
+// snapshot and representation again, a sixth of that request), and
+// neither model has hooks. The values are those ent would store (see
+// storedJSON).
 func (cs *changeset) write(ctx context.Context, client *ent.Client, recs []record) error {
 	a := cs.actor
 	t := schema.Now()
-	var changes []*ent.ObjectChangeCreate
-	var events []*ent.OutboxEventCreate
+	var uid any
+	if a.UserID != nil {
+		uid = *a.UserID
+	}
+	user := truncateRunes(a.Username, 150)
+	var changes, events [][]any
 	for _, r := range recs {
 		ct := r.e.d.ContentType()
 		if r.writeChange {
-			c := client.ObjectChange.Create().
-				SetTime(t).SetNillableUserID(a.UserID).SetUserName(a.Username).SetRequestID(a.RequestID).
-				SetAction(r.action).SetChangedObjectType(ct).SetChangedObjectID(r.e.id).
-				SetObjectRepr(truncateRunes(r.repr, 200)).SetMessage(r.e.message)
-			snap := r.post
-			if snap == nil {
-				snap = r.pre
+			var rct, rid any
+			if c, id, ok := r.e.d.RelatedObject(r.row); ok {
+				rct, rid = c, id
 			}
-			if rct, rid, ok := r.e.d.RelatedObject(snap); ok {
-				c.SetRelatedObjectType(rct).SetRelatedObjectID(rid)
-			}
-			if r.pre != nil {
-				c.SetPrechangeData(r.pre)
-			}
-			if r.post != nil {
-				c.SetPostchangeData(r.post)
-			}
-			changes = append(changes, c)
+			changes = append(changes, []any{t, uid, user, a.RequestID, r.action, ct, r.e.id, rct, rid,
+				truncateRunes(r.repr, 200), truncateRunes(r.e.message, 200), storedJSON(r.pre), storedJSON(r.post)})
 		}
 		if r.event != "" {
-			pre := r.e.pre
 			var post json.RawMessage
 			if r.event != EventDeleted {
 				post = r.post
 			}
-			ev := client.OutboxEvent.Create().
-				SetCreated(t).SetEvent(r.event).SetObjectType(ct).SetObjectID(r.e.id).
-				SetRequestID(a.RequestID).SetRequestMethod(a.Method).SetRequestPath(a.Path).
-				SetNillableUserID(a.UserID).SetUsername(a.Username).SetData(r.data)
-			if pre != nil {
-				ev.SetPrechange(pre)
-			}
-			if post != nil {
-				ev.SetPostchange(post)
-			}
-			events = append(events, ev)
+			events = append(events, []any{t, r.event, ct, r.e.id, a.RequestID, a.Method, a.Path, uid, a.Username,
+				storedJSON(r.data), storedJSON(r.e.pre), storedJSON(post)})
 		}
 	}
 	cs.written = int64(len(changes))
-	const batch = 100
-	for i := 0; i < len(changes); i += batch {
-		j := min(i+batch, len(changes))
-		if err := client.ObjectChange.CreateBulk(changes[i:j]...).Exec(ctx); err != nil {
-			return fmt.Errorf("write change records: %w", err)
-		}
+	if err := rawsql.InsertRows(ctx, client, cs.dialect, "core_objectchange", changeColumns, changes); err != nil {
+		return fmt.Errorf("write change records: %w", err)
 	}
-	for i := 0; i < len(events); i += batch {
-		j := min(i+batch, len(events))
-		if err := client.OutboxEvent.CreateBulk(events[i:j]...).Exec(ctx); err != nil {
-			return fmt.Errorf("write outbox events: %w", err)
-		}
+	if err := rawsql.InsertRows(ctx, client, cs.dialect, "core_outboxevent", eventColumns, events); err != nil {
+		return fmt.Errorf("write outbox events: %w", err)
 	}
 	return nil
 }
+
+// storedJSON is a JSON value as ent stores a json.RawMessage field (nil
+// for none: SQL NULL): json.Marshal's output, which escapes <, >, & and
+// U+2028/U+2029 in strings for HTML. The values come from the resource
+// layer's encoders, already compact and valid, so only the escaping is
+// left to do, and only where one of those characters occurs.
+func storedJSON(raw json.RawMessage) any {
+	if raw == nil {
+		return nil
+	}
+	// IndexByte is vectorised; IndexAny over a set is not.
+	if bytes.IndexByte(raw, '<') < 0 && bytes.IndexByte(raw, '>') < 0 && bytes.IndexByte(raw, '&') < 0 &&
+		!bytes.Contains(raw, lineSep) && !bytes.Contains(raw, paraSep) {
+		return raw
+	}
+	var b bytes.Buffer
+	json.HTMLEscape(&b, raw)
+	return json.RawMessage(b.Bytes())
+}
+
+var lineSep, paraSep = []byte("\u2028"), []byte("\u2029")
 
 func truncateRunes(s string, n int) string {
 	r := []rune(s)
