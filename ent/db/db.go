@@ -276,6 +276,9 @@ func (d *DB) Migrate(ctx context.Context) error {
 	if err := resource.OrderingIndexes(ctx, c, d.Dialect); err != nil {
 		return err
 	}
+	if err := resource.KeyIndexes(ctx, c, d.Dialect); err != nil {
+		return err
+	}
 	ok, err := resource.SearchIndexes(ctx, c, d.Dialect)
 	if err != nil {
 		return err
