@@ -4,14 +4,15 @@ import (
 	"context"
 	"fmt"
 	"github.com/inventory/inventory/ent/schema/api"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
 
+	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 
 	gen "github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 )
 
 // NetBox's on_delete rules, as the generated descriptors carry them in
@@ -34,13 +35,14 @@ const (
 // the answer is 409 with NetBox's text and nothing has changed. Otherwise
 // SET_NULL keys are cleared (through mutations for change-logged models:
 // an update record and event each, NetBox's pre_delete handler), every
-// object of the set is deleted through its own mutation (a delete record
-// and event each), dependants before what they depend on, and the links of
+// object of the set is deleted through mutations (a delete record and
+// event each), dependants before what they depend on, and the links of
 // many-to-many relations go. The database's ON DELETE actions of FKs never
 // get to act: they are a backstop.
 //
-// Queries are batched per relation and model; only the mutations that
-// produce change records are per row.
+// Queries are batched per relation and model, and so are the mutations:
+// many-row ones of at most rawsql.ChunkSize rows (deleteRows says which
+// rows go alone).
 func (d *Descriptor) Delete(ctx context.Context, tx *Tx, ids []int, ins ...Input) error {
 	if len(ids) == 0 {
 		return nil
@@ -280,8 +282,9 @@ func (p *deletion) checkProtected(ctx context.Context, tx *Tx) error {
 }
 
 // clearKeys carries out SET_NULL for the rows that stay. Change-logged
-// models are updated one mutation per row, which records the update and
-// its event as NetBox's pre_delete handler does; the others in one
+// models are updated through many-row mutations (at most
+// rawsql.ChunkSize rows each), whose change capture records each row's
+// update and event as NetBox's pre_delete handler does; the others in one
 // statement per relation.
 func (p *deletion) clearKeys(ctx context.Context, tx *Tx) error {
 	for _, t := range p.order {
@@ -308,14 +311,22 @@ func (p *deletion) clearKeys(ctx context.Context, tx *Tx) error {
 				}
 				continue
 			}
-			for _, id := range stay {
-				m := r.d.NewUpdate(tx.Client, id)
+			err = rawsql.Chunks(stay, func(chunk []int) error {
+				m, err := r.d.manyRows(tx.Client, ent.OpUpdate, chunk)
+				if err != nil {
+					return err
+				}
 				if err := m.ClearField(r.f.Column); err != nil {
 					return fmt.Errorf("clear %s.%s: %w", r.d.Type, r.f.Column, err)
 				}
 				if _, err := tx.Client.Mutate(ctx, m); err != nil {
+					tx.fail(err)
 					return translate(r.d, err)
 				}
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 		}
 	}
@@ -382,38 +393,103 @@ func execWhereIn(ctx context.Context, tx *Tx, stmt, col string, ids []int) error
 	return nil
 }
 
-// deleteRows deletes every object of the set through its own mutation, so
-// that each gets its delete record and event. Models go after the models
+// deleteRows deletes every object of the set through mutations, so that
+// each gets its delete record and event. Models go after the models
 // referring to them, tree nodes deepest first. msgs carries the
 // changelog_message of the objects the request named.
+//
+// The rows of a model go together, in many-row deletes of at most
+// rawsql.ChunkSize rows (the hooks and the change capture see each batch
+// at once, as they see a queryset's delete): a device of 10 000
+// interfaces went one row at a time, fourteen statements each, 140 000
+// statements and a minute. A row goes alone where order or its own
+// context matters: an object the request named with a changelog_message,
+// and rows that cascade from other rows of their model (deleted after
+// them, in reverse order of discovery); tree nodes go a level at a time.
 func (p *deletion) deleteRows(ctx context.Context, tx *Tx, root *Descriptor, msgs map[int]context.Context) error {
 	for _, d := range p.deleteOrder() {
 		ids := p.ids[d]
+		var groups [][]int // deleted in this order, each group at once
 		switch {
 		case d.Tree:
 			var err error
-			if ids, err = deepestFirst(ctx, tx, d, ids); err != nil {
+			if groups, err = deepestFirst(ctx, tx, d, ids); err != nil {
 				return err
 			}
 		case selfCascade(d):
 			// Found level by level: the later rows hang on the earlier.
-			ids = append([]int(nil), ids...)
-			slices.Reverse(ids)
-		}
-		for _, id := range ids {
-			octx := ctx
-			if c, ok := msgs[id]; ok && d == root {
-				octx = c
+			for i := len(ids) - 1; i >= 0; i-- {
+				groups = append(groups, []int{ids[i]})
 			}
-			if err := d.DeleteOne(octx, tx.Client, id); err != nil {
-				if gen.IsNotFound(err) {
-					continue // gone already: the set holds only existing rows, so by a hook
+		default:
+			groups = [][]int{ids}
+		}
+		for _, g := range groups {
+			var many []int
+			for _, id := range g {
+				c, named := msgs[id]
+				if d != root || !named || MessageFrom(c) == "" {
+					many = append(many, id)
+					continue
 				}
-				return translate(d, err)
+				if err := deleteOne(c, tx, d, id); err != nil {
+					return err
+				}
+			}
+			if len(many) == 1 {
+				if err := deleteOne(ctx, tx, d, many[0]); err != nil {
+					return err
+				}
+				continue
+			}
+			err := rawsql.Chunks(many, func(chunk []int) error {
+				m, err := d.manyRows(tx.Client, ent.OpDelete, chunk)
+				if err != nil {
+					return err
+				}
+				if _, err := tx.Client.Mutate(ctx, m); err != nil {
+					tx.fail(err)
+					return translate(d, err)
+				}
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 		}
 	}
 	return nil
+}
+
+// deleteOne deletes one row through its own mutation.
+func deleteOne(ctx context.Context, tx *Tx, d *Descriptor, id int) error {
+	if err := d.DeleteOne(ctx, tx.Client, id); err != nil {
+		if gen.IsNotFound(err) {
+			return nil // gone already: the set holds only existing rows, so by a hook
+		}
+		tx.fail(err)
+		return translate(d, err)
+	}
+	return nil
+}
+
+// manyRows is a mutation of op (ent.OpDelete or ent.OpUpdate) over the
+// rows ids of d, run with tx.Client.Mutate: what ent's own
+// Delete().Where(...) or Update().Where(...) builds, without the typed
+// builders, so that every hook and the change capture see the rows as
+// one many-row write.
+func (d *Descriptor) manyRows(c *gen.Client, op ent.Op, ids []int) (ent.Mutation, error) {
+	m := d.NewCreate(c)
+	pm, ok := m.(interface {
+		SetOp(ent.Op)
+		WhereP(...func(*sql.Selector))
+	})
+	if !ok {
+		return nil, fmt.Errorf("%s: mutation %T cannot be made a many-row write", d.Type, m)
+	}
+	pm.SetOp(op)
+	pm.WhereP(func(s *sql.Selector) { s.Where(inIDs(s.Dialect(), s.C("id"), ids)) })
+	return m, nil
 }
 
 // selfCascade says whether rows of d cascade from other rows of d (a
@@ -481,8 +557,9 @@ func (p *deletion) deleteOrder() []*Descriptor {
 	return out
 }
 
-// deepestFirst orders tree nodes by descending depth.
-func deepestFirst(ctx context.Context, tx *Tx, d *Descriptor, ids []int) ([]int, error) {
+// deepestFirst groups tree nodes by depth, deepest first, each level in
+// id order.
+func deepestFirst(ctx context.Context, tx *Tx, d *Descriptor, ids []int) ([][]int, error) {
 	depth := map[int]int{}
 	for _, chunk := range chunks(ids) {
 		if len(chunk) == 0 {
@@ -512,5 +589,12 @@ func deepestFirst(ctx context.Context, tx *Tx, d *Descriptor, ids []int) ([]int,
 		}
 		return out[i] < out[j]
 	})
-	return out, nil
+	var levels [][]int
+	for i, id := range out {
+		if i == 0 || depth[id] != depth[out[i-1]] {
+			levels = append(levels, nil)
+		}
+		levels[len(levels)-1] = append(levels[len(levels)-1], id)
+	}
+	return levels, nil
 }
