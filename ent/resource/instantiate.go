@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 
+	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -21,11 +22,13 @@ import (
 // file knows no model.
 //
 // Cost: one query reads the owner, then per template kind one query reads
-// the templates and one batched INSERT (ent's bulk create, so that every
-// row still passes the hook chain and change capture records it) writes
-// the components, one per level for kinds that refer to their own kind
-// (an inventory item's parent). Change records and outbox events are then
-// written in batches by change capture at commit. Nothing is per component.
+// the templates and batched INSERTs (ent's bulk create, so that every
+// row still passes the hook chain and change capture records it, cut by
+// the database's parameter limit: createRows) write the components, per
+// level for kinds that refer to their own kind (an inventory item's
+// parent). Components a module adopts move in many-row updates. Change
+// records and outbox events are then written in batches by change capture
+// at commit. Nothing is per component.
 
 // instPlan is one template kind instantiated for one kind of owner.
 type instPlan struct {
@@ -369,6 +372,7 @@ func (p instPlan) adopt(ctx context.Context, tx *Tx, owner *Row, tmpls []*Row, r
 	}
 	var leftT []*Row
 	var left []map[*Field]any
+	var adopted []int
 	for i, v := range rows {
 		n, _ := v[name].(string)
 		cid, ok := byName[n]
@@ -376,14 +380,27 @@ func (p instPlan) adopt(ctx context.Context, tx *Tx, owner *Row, tmpls []*Row, r
 			leftT, left = append(leftT, tmpls[i]), append(left, v)
 			continue
 		}
-		m := p.comp.NewUpdate(tx.Client, cid)
+		adopted = append(adopted, cid)
+		made[tmpls[i].ID] = cid
+	}
+	// The adopted components move in many-row updates (each still gets
+	// its update record), not one mutation each.
+	err = rawsql.Chunks(adopted, func(ids []int) error {
+		m, err := p.comp.manyRows(tx.Client, ent.OpUpdate, ids)
+		if err != nil {
+			return err
+		}
 		if err := m.SetField(scope.Column, owner.ID); err != nil {
-			return nil, nil, err
+			return err
 		}
 		if _, err := tx.Client.Mutate(ctx, m); err != nil {
-			return nil, nil, translate(p.comp, err)
+			tx.fail(err)
+			return translate(p.comp, err)
 		}
-		made[tmpls[i].ID] = cid
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return leftT, left, nil
 }

@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/inventory/inventory/ent/logic/pyrepr"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 )
@@ -246,12 +247,15 @@ func (d *Descriptor) writeM2M(ctx context.Context, tx *Tx, id int, ch *change, c
 				return err
 			}
 		}
-		for _, tid := range ids {
-			q := fmt.Sprintf("INSERT INTO %s (%s, %s) VALUES (%s)", quote(f.Join), quote(f.JoinOwn), quote(f.JoinTarget),
-				placeholders(tx.Dialect, 1, 2))
-			if _, err := tx.Client.ExecContext(ctx, q, id, tid); err != nil {
-				return err
-			}
+		// The links go in multi-row INSERTs cut by the parameter limit,
+		// not one statement per link.
+		rows := make([][]any, len(ids))
+		for i, tid := range ids {
+			rows[i] = []any{id, tid}
+		}
+		if err := rawsql.InsertRows(ctx, tx.Client, tx.Dialect, f.Join, []string{f.JoinOwn, f.JoinTarget}, rows); err != nil {
+			tx.fail(err)
+			return err
 		}
 	}
 	return nil

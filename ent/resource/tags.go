@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
+
 	gen "github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/logic/pyrepr"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/taggeditem"
-	"strings"
 )
 
 // decodeTags validates tags, add_tags and remove_tags (SPEC.md §4.11).
@@ -111,16 +113,18 @@ func (d *Descriptor) writeTags(ctx context.Context, tx *Tx, id int, ch *change, 
 		add = *ch.tags
 	} else {
 		add = ch.addTags
-		if len(ch.delTags) > 0 {
+		err := rawsql.Chunks(ch.delTags, func(del []int) error {
 			args := []any{ct, id}
-			for _, t := range ch.delTags {
+			for _, t := range del {
 				args = append(args, t)
 			}
 			q := fmt.Sprintf(`DELETE FROM extras_taggeditem WHERE object_type = %s AND object_id = %s AND tag_id IN (%s)`,
-				placeholders(tx.Dialect, 1, 1), placeholders(tx.Dialect, 2, 1), placeholders(tx.Dialect, 3, len(ch.delTags)))
-			if _, err := tx.Client.ExecContext(ctx, q, args...); err != nil {
-				return err
-			}
+				placeholders(tx.Dialect, 1, 1), placeholders(tx.Dialect, 2, 1), placeholders(tx.Dialect, 3, len(del)))
+			_, err := tx.Client.ExecContext(ctx, q, args...)
+			return err
+		})
+		if err != nil {
+			return err
 		}
 	}
 	if len(add) > 0 {
@@ -146,10 +150,14 @@ func (d *Descriptor) writeTags(ctx context.Context, tx *Tx, id int, ch *change, 
 				builders = append(builders, tx.Client.TaggedItem.Create().SetTagID(t).SetObjectType(ct).SetObjectID(id))
 			}
 		}
-		if len(builders) > 0 {
-			if _, err := tx.Client.TaggedItem.CreateBulk(builders...).Save(ctx); err != nil {
-				return err
-			}
+		// One INSERT per parameter budget (a tag assignment binds its
+		// id's column too, four at most).
+		err := rawsql.Batches(tx.Dialect, builders, 4, 0, func(part []*gen.TaggedItemCreate) error {
+			_, err := tx.Client.TaggedItem.CreateBulk(part...).Save(ctx)
+			return err
+		})
+		if err != nil {
+			return err
 		}
 	}
 	if !created {
