@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"entgo.io/ent"
@@ -444,29 +443,24 @@ func clearCabled(ctx context.Context, m rawsql.Mutation, ct string, ids []int) e
 	})
 }
 
+// terminationColumns are the columns addTerminations writes.
+var terminationColumns = []string{"cable_id", "cable_end", "termination_type", "termination_id", "_display",
+	"_device_id", "_rack_id", "_location_id", "_site_id", "created", "last_updated"}
+
 func addTerminations(ctx context.Context, m rawsql.Mutation, cable int, end, label string, added []ref, objs map[ref]*cabled) error {
 	types, ids := byType(added)
 	t := now()
 	for _, ct := range types {
 		err := rawsql.Chunks(ids[ct], func(chunk []int) error {
-			a := &rawsql.Args{PG: rawsql.Postgres(m)}
-			var vals []string
-			for _, oid := range chunk {
+			rows := make([][]any, len(chunk))
+			for i, oid := range chunk {
 				c := objs[ref{ct, oid}]
-				vals = append(vals, "("+strings.Join([]string{a.P(cable), a.P(end), a.P(ct), a.P(oid),
-					a.P("Cable " + label + " to " + c.name), a.P(deref(c.device)), a.P(deref(c.rack)),
-					a.P(deref(c.location)), a.P(deref(c.site)), a.P(t), a.P(t)}, ", ")+")")
+				rows[i] = []any{cable, end, ct, oid, "Cable " + label + " to " + c.name, deref(c.device), deref(c.rack),
+					deref(c.location), deref(c.site), t, t}
 			}
-			rows, err := rawsql.Rows(ctx, m, `INSERT INTO dcim_cabletermination (cable_id, cable_end, termination_type, `+
-				`termination_id, "_display", "_device_id", "_rack_id", "_location_id", "_site_id", created, last_updated) VALUES `+
-				strings.Join(vals, ", ")+` RETURNING id`, a)
+			tids, err := rawsql.InsertRowsReturning(ctx, m, m.DriverDialect(), "dcim_cabletermination", terminationColumns, rows)
 			if err != nil {
 				return err
-			}
-			var tids []int
-			for _, r := range rows {
-				n, _ := rawsql.IntOf(r["id"])
-				tids = append(tids, n)
 			}
 			if err := api.Created(ctx, m, "dcim.cabletermination", tids); err != nil {
 				return err
@@ -474,7 +468,7 @@ func addTerminations(ctx context.Context, m rawsql.Mutation, cable int, end, lab
 			if err := api.Saving(ctx, m, ct, chunk); err != nil {
 				return err
 			}
-			a = &rawsql.Args{PG: rawsql.Postgres(m)}
+			a := &rawsql.Args{PG: rawsql.Postgres(m)}
 			return rawsql.Exec(ctx, m, `UPDATE `+cabledTable[ct]+` SET cable_id = `+a.P(cable)+`, cable_end = `+a.P(end)+
 				`, "_occupied" = `+a.P(true)+`, last_updated = `+a.P(t)+` WHERE id IN (`+rawsql.In(a, chunk)+`)`, a)
 		})
