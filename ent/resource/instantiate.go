@@ -394,7 +394,6 @@ func (p instPlan) adopt(ctx context.Context, tx *Tx, owner *Row, tmpls []*Row, r
 			return err
 		}
 		if _, err := tx.Client.Mutate(ctx, m); err != nil {
-			tx.fail(err)
 			return translate(p.comp, err)
 		}
 		return nil

@@ -53,11 +53,11 @@ func keyIndexes() []string {
 				continue
 			}
 			c := fk.Columns[0]
-			if led[c.Name] {
+			if led[c.Name] || c.Unique { // a unique column has its index
 				continue
 			}
 			led[c.Name] = true
-			stmt := fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (%s)", quote(indexName(t.Name, c.Name, "_key")), quote(t.Name), quote(c.Name))
+			stmt := fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (%s)", quote(indexName(t.Name, c.Name, "_fk")), quote(t.Name), quote(c.Name))
 			if c.Nullable {
 				stmt += fmt.Sprintf(" WHERE %s IS NOT NULL", quote(c.Name))
 			}

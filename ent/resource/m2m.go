@@ -254,7 +254,6 @@ func (d *Descriptor) writeM2M(ctx context.Context, tx *Tx, id int, ch *change, c
 			rows[i] = []any{id, tid}
 		}
 		if err := rawsql.InsertRows(ctx, tx.Client, tx.Dialect, f.Join, []string{f.JoinOwn, f.JoinTarget}, rows); err != nil {
-			tx.fail(err)
 			return err
 		}
 	}

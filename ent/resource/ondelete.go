@@ -320,7 +320,6 @@ func (p *deletion) clearKeys(ctx context.Context, tx *Tx) error {
 					return fmt.Errorf("clear %s.%s: %w", r.d.Type, r.f.Column, err)
 				}
 				if _, err := tx.Client.Mutate(ctx, m); err != nil {
-					tx.fail(err)
 					return translate(r.d, err)
 				}
 				return nil
@@ -448,7 +447,6 @@ func (p *deletion) deleteRows(ctx context.Context, tx *Tx, root *Descriptor, msg
 					return err
 				}
 				if _, err := tx.Client.Mutate(ctx, m); err != nil {
-					tx.fail(err)
 					return translate(d, err)
 				}
 				return nil
@@ -467,7 +465,6 @@ func deleteOne(ctx context.Context, tx *Tx, d *Descriptor, id int) error {
 		if gen.IsNotFound(err) {
 			return nil // gone already: the set holds only existing rows, so by a hook
 		}
-		tx.fail(err)
 		return translate(d, err)
 	}
 	return nil

@@ -10,6 +10,11 @@
 // ID and IDs) through an interface. Statements are written by hand for
 // both SQLite and PostgreSQL; Args renders the bind parameters of either.
 //
+// Every statement that writes many rows at once (a multi-row INSERT, an
+// UPDATE with a CASE per row) is cut by Batches, or written by
+// InsertRows, so that it stays within the database's parameter limit
+// (MaxParams) whatever the number of rows (batch.go).
+//
 // It must import only ent's runtime packages and the standard library:
 // never the generated code, webhooks, server or cmd.
 package rawsql
