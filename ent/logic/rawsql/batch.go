@@ -3,6 +3,7 @@ package rawsql
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"entgo.io/ent/dialect"
@@ -16,6 +17,18 @@ import (
 // 65535 parameters" (PostgreSQL). Every such writer cuts its rows with
 // Batches, by the rows' parameter count, so that no statement passes the
 // limit whatever the number of rows.
+//
+// Within the limit, a statement holds at most StatementParams parameters
+// and, past SmallPiece rows, a power of two of rows. Both drivers keep
+// every statement they
+// prepare, by its text, for reuse (pgx's statement cache, 512 a
+// connection, and the server-side prepared statement with it;
+// go-sqlite3's, 128): a multi-row INSERT of n rows is a new text for each
+// n, and one of 5 000 rows held several megabytes of a PostgreSQL
+// backend's memory. Pieces of 2^k rows give a table at most a dozen large
+// texts whatever the requests, each of bounded size. Beyond a few
+// thousand parameters a statement saves nothing measurable: the work is
+// per row.
 //
 // IN lists of ids for reads and deletes use Chunks (smaller pieces plan
 // faster) or, in the resource layer, one array parameter (resource.inIDs).
@@ -32,44 +45,54 @@ func MaxParams(dia string) int {
 	return 32766
 }
 
+// StatementParams is the most parameters Batches gives one statement,
+// below either database's limit.
+const StatementParams = 16384
+
 // RowsPer is how many rows of perRow parameters one statement of dialect
-// may carry beside fixed other parameters: at least one.
+// carries beside fixed other parameters: the largest power of two within
+// StatementParams and the dialect's limit, at least one.
 func RowsPer(dia string, perRow, fixed int) int {
 	if perRow < 1 {
 		perRow = 1
 	}
-	return max(1, (MaxParams(dia)-fixed)/perRow)
+	n := max(1, (min(MaxParams(dia), StatementParams)-fixed)/perRow)
+	return 1 << (bits.Len(uint(n)) - 1)
 }
 
-// Batches calls fn with consecutive pieces of rows, in order, each small
-// enough that a statement binding perRow parameters per row plus fixed
-// others fits dialect's limit (RowsPer). No rows, no call.
+// SmallPiece is the most rows Batches leaves together at the end
+// whatever their number: the usual writes (a device's few dozen
+// components and their change records) stay one statement each, and a
+// table has at most this many small texts.
+const SmallPiece = 256
+
+// Batches calls fn with consecutive pieces of rows, in order: pieces of
+// RowsPer rows, then what is left in pieces of descending powers of two
+// until at most SmallPiece rows are left, which go together (1 000 rows
+// of 13 parameters: 512, 256, 232). No rows, no call.
 func Batches[T any](dia string, rows []T, perRow, fixed int, fn func([]T) error) error {
-	n := RowsPer(dia, perRow, fixed)
-	for len(rows) > 0 {
-		k := min(len(rows), n)
-		if err := fn(rows[:k]); err != nil {
-			return err
-		}
-		rows = rows[k:]
-	}
-	return nil
+	return Ranges(dia, len(rows), perRow, fixed, func(lo, hi int) error { return fn(rows[lo:hi]) })
 }
 
 // Ranges is Batches over n rows held elsewhere: fn gets [lo, hi).
 func Ranges(dia string, n, perRow, fixed int, fn func(lo, hi int) error) error {
 	size := RowsPer(dia, perRow, fixed)
-	for lo := 0; lo < n; lo += size {
-		if err := fn(lo, min(n, lo+size)); err != nil {
+	for lo := 0; lo < n; {
+		k := n - lo
+		if k > SmallPiece {
+			k = 1 << (bits.Len(uint(k)) - 1)
+		}
+		k = min(k, size)
+		if err := fn(lo, lo+k); err != nil {
 			return err
 		}
+		lo += k
 	}
 	return nil
 }
 
 // InsertRows inserts rows (one value per column of cols each, in that
-// order) into table with multi-row INSERTs cut by Batches: as few
-// statements as the dialect's parameter limit allows.
+// order) into table with multi-row INSERTs cut by Batches.
 func InsertRows(ctx context.Context, ex Execer, dia, table string, cols []string, rows [][]any) error {
 	_, err := insertRows(ctx, ex, nil, dia, table, cols, rows)
 	return err

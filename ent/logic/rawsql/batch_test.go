@@ -21,13 +21,14 @@ func TestBatches(t *testing.T) {
 	}{
 		{dialect.SQLite, 0, 3, 0, nil},
 		{dialect.SQLite, 5, 13, 0, []int{5}},
-		{dialect.SQLite, 2520, 13, 0, []int{2520}}, // 2520*13 = 32760 <= 32766
-		{dialect.SQLite, 2521, 13, 0, []int{2520, 1}},
-		{dialect.SQLite, 5041, 13, 7, []int{2519, 2519, 3}}, // 2520*13+7 = 32767 > 32766: a row less
-		{dialect.Postgres, 5041, 13, 0, []int{5041}},
-		{dialect.Postgres, 5042, 13, 0, []int{5041, 1}},
-		{dialect.Postgres, 3, 70000, 0, []int{1, 1, 1}}, // a row wider than the limit still goes, alone
-		{dialect.Postgres, 4, 0, 0, []int{4}},           // no parameters per row: all at once
+		{dialect.SQLite, 256, 13, 0, []int{256}},
+		{dialect.SQLite, 257, 13, 0, []int{256, 1}},
+		{dialect.SQLite, 1000, 13, 0, []int{512, 256, 232}},
+		{dialect.SQLite, 2521, 13, 0, []int{1024, 1024, 256, 217}}, // 16384/13 = 1260: 1024 a piece
+		{dialect.Postgres, 4096, 4, 0, []int{4096}},                // 16384/4 = 4096
+		{dialect.Postgres, 4097, 4, 1, []int{2048, 2048, 1}},       // one parameter besides: 2048
+		{dialect.Postgres, 3, 70000, 0, []int{1, 1, 1}},            // a row wider than the limit still goes, alone
+		{dialect.Postgres, 4, 0, 0, []int{4}},                      // no parameters per row: as one each
 	} {
 		t.Run(fmt.Sprintf("%s/%d/%d/%d", tc.dia, tc.n, tc.per, tc.fixed), func(t *testing.T) {
 			rows := make([]int, tc.n)
@@ -41,8 +42,8 @@ func TestBatches(t *testing.T) {
 					t.Fatalf("piece starts at %d, want %d", part[0], next)
 				}
 				next += len(part)
-				if tc.per > 0 && len(part) > 1 && len(part)*tc.per+tc.fixed > MaxParams(tc.dia) {
-					t.Errorf("piece of %d rows binds %d parameters, over %d", len(part), len(part)*tc.per+tc.fixed, MaxParams(tc.dia))
+				if len(part) > 1 && len(part)*tc.per+tc.fixed > min(MaxParams(tc.dia), StatementParams) {
+					t.Errorf("piece of %d rows binds %d parameters, over %d", len(part), len(part)*tc.per+tc.fixed, StatementParams)
 				}
 				sizes = append(sizes, len(part))
 				return nil
@@ -50,19 +51,18 @@ func TestBatches(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if fmt.Sprint(sizes) != fmt.Sprint(tc.want) {
+			if fmt.Sprint(sizes) != fmt.Sprint(tc.want) || next != tc.n {
 				t.Errorf("pieces %v, want %v", sizes, tc.want)
-			}
-			var ranges []int
-			_ = Ranges(tc.dia, tc.n, tc.per, tc.fixed, func(lo, hi int) error {
-				ranges = append(ranges, hi-lo)
-				return nil
-			})
-			if fmt.Sprint(ranges) != fmt.Sprint(sizes) {
-				t.Errorf("Ranges %v, Batches %v", ranges, sizes)
 			}
 		})
 	}
+}
+
+// statementsFor is how many statements Batches makes of n rows.
+func statementsFor(dia string, n, perRow int) int {
+	k := 0
+	_ = Ranges(dia, n, perRow, 0, func(int, int) error { k++; return nil })
+	return k
 }
 
 // countingQuerier counts the statements sent through it.
@@ -97,9 +97,10 @@ func TestInsertRowsAcrossStatements(t *testing.T) {
 			if _, err := conn.ExecContext(ctx, create); err != nil {
 				t.Fatal(err)
 			}
-			// Two parameters a row: more rows than two statements hold.
-			per := RowsPer(dia, 2, 0)
-			n := 2*per + 7
+			// Two parameters a row: more rows than one statement of the
+			// database may carry.
+			n := MaxParams(dia)/2 + 7
+			want := statementsFor(dia, n, 2)
 			rows := make([][]any, n)
 			for i := range rows {
 				rows[i] = []any{i, fmt.Sprint("row ", i)}
@@ -109,8 +110,8 @@ func TestInsertRowsAcrossStatements(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if q.n != 3 || len(ids) != n {
-				t.Fatalf("%d statements, %d ids; want 3 statements and %d ids", q.n, len(ids), n)
+			if q.n != want || len(ids) != n {
+				t.Fatalf("%d statements, %d ids; want %d statements and %d ids", q.n, len(ids), want, n)
 			}
 			rs, err := conn.QueryContext(ctx, `SELECT id, a, b FROM "batch_probe" ORDER BY id`)
 			if err != nil {
@@ -133,8 +134,8 @@ func TestInsertRowsAcrossStatements(t *testing.T) {
 			}
 			// Without RETURNING: the same cut.
 			q.n = 0
-			if err := InsertRows(ctx, q, dia, "batch_probe", []string{"a", "b"}, rows); err != nil || q.n != 3 {
-				t.Fatalf("InsertRows: %d statements, %v; want 3", q.n, err)
+			if err := InsertRows(ctx, q, dia, "batch_probe", []string{"a", "b"}, rows); err != nil || q.n != want {
+				t.Fatalf("InsertRows: %d statements, %v; want %d", q.n, err, want)
 			}
 			if err := InsertRows(ctx, q, dia, "batch_probe", []string{"a", "b"}, [][]any{{1}}); err == nil {
 				t.Error("a row of one value for two columns was accepted")
