@@ -65,9 +65,7 @@ func TestCablePathLoops(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		a := e.Admin()
 		ids := pathsWorld(t, a)
-		add := func(key, path string, body map[string]any) {
-			ids[key] = idOf(a.Must(http.StatusCreated, "POST", path, resolveRefs(ids, body)).Object())
-		}
+		add := pathsAdder(a, ids)
 		// A panel type: rear port R1 of two positions, F1 → R1:1 and
 		// F2 → R1:2 (the issue's).
 		add("dt2", dtPath, map[string]any{"manufacturer": "@m", "model": "Panel 2", "slug": "panel-2"})
@@ -106,7 +104,7 @@ func TestCablePathLoops(t *testing.T) {
 		ifc, fp, rp, ct := "dcim.interface", "dcim.frontport", "dcim.rearport", "circuits.circuittermination"
 
 		type check struct {
-			// trace/ of the interface, as loopTrace spells it ("#A", "#B",
+			// trace/ of the interface, as traceShape spells it ("#A", "#B",
 			// ... for the case's cables, in order of creation).
 			trace string
 			// connection of the interface, as connection spells it.
@@ -268,7 +266,7 @@ func TestCablePathLoops(t *testing.T) {
 				}
 				pairs = append(pairs, "ETH", ifaceName(ids, eth), "FAR", ifaceName(ids, ids["far"]))
 				names := strings.NewReplacer(pairs...)
-				if got, want := loopTrace(t, a, eth), names.Replace(c.check.trace); got != want {
+				if got, want := traceShape(t, a, "interfaces", eth), names.Replace(c.check.trace); got != want {
 					t.Errorf("trace/:\n got %s\nwant %s", got, want)
 				}
 				if got, want := connection(t, a, "interfaces", eth), names.Replace(c.check.conn); got != want {
@@ -280,39 +278,6 @@ func TestCablePathLoops(t *testing.T) {
 			})
 		}
 	})
-}
-
-// loopTrace spells an interface's trace/ as traceShape does, with the
-// display of objects without a name (circuit terminations).
-func loopTrace(t *testing.T, e *servertest.Env, id int) string {
-	t.Helper()
-	segs, ok := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/trace/", compPath("interfaces"), id), nil).JSON().([]any)
-	if !ok {
-		t.Fatal("trace/ is not a list")
-	}
-	names := func(v any) string {
-		list, _ := v.([]any)
-		var out []string
-		for _, x := range list {
-			o := x.(map[string]any)
-			name, ok := o["name"].(string)
-			if !ok {
-				name, _ = o["display"].(string)
-			}
-			out = append(out, name)
-		}
-		return strings.Join(out, ",")
-	}
-	var out []string
-	for _, s := range segs {
-		seg := s.([]any)
-		c := "-"
-		if m, ok := seg[1].(map[string]any); ok {
-			c = fmt.Sprintf("#%v(%v)", m["id"], m["status"])
-		}
-		out = append(out, names(seg[0])+">"+c+">"+names(seg[2]))
-	}
-	return strings.Join(out, " | ")
 }
 
 // ifaceName is the name of an interface made by the loop test's iface.
@@ -333,9 +298,7 @@ func TestCablePathHopLimit(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		a := e.Admin()
 		ids := pathsWorld(t, a)
-		add := func(key, path string, body map[string]any) {
-			ids[key] = idOf(a.Must(http.StatusCreated, "POST", path, resolveRefs(ids, body)).Object())
-		}
+		add := pathsAdder(a, ids)
 		add("dt1", dtPath, map[string]any{"manufacturer": "@m", "model": "Panel 1", "slug": "panel-1"})
 		add("rt", "/api/dcim/rear-port-templates/", map[string]any{"device_type": "@dt1", "name": "R1", "type": "lc"})
 		add("ft", "/api/dcim/front-port-templates/", map[string]any{"device_type": "@dt1", "name": "F1", "type": "lc",

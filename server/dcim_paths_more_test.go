@@ -57,9 +57,7 @@ func TestCablePathsThroughCircuits(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		a := e.Admin()
 		ids := pathsWorld(t, a)
-		add := func(key, path string, body map[string]any) {
-			ids[key] = idOf(a.Must(http.StatusCreated, "POST", path, resolveRefs(ids, body)).Object())
-		}
+		add := pathsAdder(a, ids)
 		add("prov", providersPath, map[string]any{"name": "Carrier", "slug": "carrier"})
 		add("net", "/api/circuits/provider-networks/", map[string]any{"provider": "@prov", "name": "MPLS"})
 		add("ctype", "/api/circuits/circuit-types/", map[string]any{"name": "Transit", "slug": "transit"})
@@ -124,9 +122,7 @@ func TestCablePathsTemplatePanels(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		a := e.Admin()
 		ids := pathsWorld(t, a)
-		add := func(key, path string, body map[string]any) {
-			ids[key] = idOf(a.Must(http.StatusCreated, "POST", path, resolveRefs(ids, body)).Object())
-		}
+		add := pathsAdder(a, ids)
 		add("dtp", dtPath, map[string]any{"manufacturer": "@m", "model": "Panel 2", "slug": "panel-2"})
 		add("rt", "/api/dcim/rear-port-templates/", map[string]any{"device_type": "@dtp", "name": "R1", "type": "lc", "positions": 2})
 		for i := 1; i <= 2; i++ {

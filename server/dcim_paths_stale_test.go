@@ -21,9 +21,7 @@ func TestCablePathStale(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		a := e.Admin()
 		ids := pathsWorld(t, a)
-		add := func(key, path string, body map[string]any) {
-			ids[key] = idOf(a.Must(http.StatusCreated, "POST", path, resolveRefs(ids, body)).Object())
-		}
+		add := pathsAdder(a, ids)
 		// A second rear port on the panel, and a module on d2 with eth4.
 		add("rp2", compPath("rear-ports"), map[string]any{"device": "@panel", "name": "R2", "type": "8p8c"})
 		add("bay", "/api/dcim/module-bays/", map[string]any{"device": "@d2", "name": "Slot 1"})

@@ -13,15 +13,21 @@ import (
 // when port mappings change; shown as connected_endpoints, trace/,
 // paths/, the connected filter and connected-device.
 
+// pathsAdder creates an object whose "@key" references name ids, and
+// records its id under key.
+func pathsAdder(e *servertest.Env, ids map[string]int) func(key, path string, body map[string]any) {
+	return func(key, path string, body map[string]any) {
+		ids[key] = idOf(e.Must(http.StatusCreated, "POST", path, resolveRefs(ids, body)).Object())
+	}
+}
+
 // pathsWorld creates two devices d1 and d2 with an interface each (eth1,
 // eth2), a patch panel (front port fp1 mapped to rear port rp1), power
 // ports and outlets, console ports and console server ports, by key.
 func pathsWorld(t *testing.T, e *servertest.Env) map[string]int {
 	t.Helper()
 	ids := map[string]int{}
-	add := func(key, path string, body map[string]any) {
-		ids[key] = int(e.Must(http.StatusCreated, "POST", path, resolveRefs(ids, body)).Object()["id"].(float64))
-	}
+	add := pathsAdder(e, ids)
 	add("m", "/api/dcim/manufacturers/", map[string]any{"name": "Acme", "slug": "acme"})
 	add("dt", dtPath, map[string]any{"manufacturer": "@m", "model": "Box", "slug": "box"})
 	add("role", "/api/dcim/device-roles/", map[string]any{"name": "Core", "slug": "core"})
@@ -82,8 +88,8 @@ func connection(t *testing.T, e *servertest.Env, kind string, id int) string {
 	return fmt.Sprintf("%s:%s reachable=%v", typ, strings.Join(names, ","), reach)
 }
 
-// traceShape spells a trace/ answer as "near>cable>far | ..." by names
-// (cables by id).
+// traceShape spells a trace/ answer as "near>cable>far | ..." by names,
+// or displays for objects without one (cables by id).
 func traceShape(t *testing.T, e *servertest.Env, kind string, id int) string {
 	t.Helper()
 	segs, ok := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/trace/", compPath(kind), id), nil).JSON().([]any)
@@ -94,7 +100,12 @@ func traceShape(t *testing.T, e *servertest.Env, kind string, id int) string {
 		list, _ := v.([]any)
 		var out []string
 		for _, x := range list {
-			out = append(out, x.(map[string]any)["name"].(string))
+			o := x.(map[string]any)
+			name, ok := o["name"].(string)
+			if !ok { // a circuit termination has no name
+				name, _ = o["display"].(string)
+			}
+			out = append(out, name)
 		}
 		return strings.Join(out, ",")
 	}
