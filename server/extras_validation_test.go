@@ -131,15 +131,7 @@ func TestCustomFieldClean(t *testing.T) {
 				}
 				before := count()
 				r := a.Must(http.StatusBadRequest, c.method, path, c.body)
-				got, _ := r.Object()[c.field].([]any)
-				ok := len(got) == 1 && len(r.Object()) == 1
-				if ok {
-					s, _ := got[0].(string)
-					ok = s == c.message || (c.prefix && strings.HasPrefix(s, c.message))
-				}
-				if !ok {
-					t.Errorf("body %s, want %s: [%q]", r.Body, c.field, c.message)
-				}
+				wantOneFieldError(t, r, c.field, c.message, c.prefix)
 				if after := count(); after != before {
 					t.Errorf("custom fields %v → %v", before, after)
 				}
@@ -244,15 +236,7 @@ func TestStoredExpressionsRefusedAtSave(t *testing.T) {
 			t.Run(c.name, func(t *testing.T) {
 				before := changes()
 				r := a.Must(http.StatusBadRequest, c.method, c.path, c.body)
-				got, _ := r.Object()[c.field].([]any)
-				ok := len(got) == 1 && len(r.Object()) == 1
-				if ok {
-					s, _ := got[0].(string)
-					ok = s == c.message || (c.prefix && strings.HasPrefix(s, c.message))
-				}
-				if !ok {
-					t.Errorf("body %s, want %s: [%q]", r.Body, c.field, c.message)
-				}
+				wantOneFieldError(t, r, c.field, c.message, c.prefix)
 				if after := changes(); after != before {
 					t.Errorf("a refused write left change records: %v → %v", before, after)
 				}
@@ -270,4 +254,19 @@ func TestStoredExpressionsRefusedAtSave(t *testing.T) {
 		a.Must(http.StatusCreated, "POST", "/api/extras/saved-filters/", map[string]any{"name": "f3", "slug": "f3",
 			"object_types": []string{"dcim.site", "dcim.device"}, "parameters": map[string]any{"region": "nowhere", "tenant_id": 999999}})
 	})
+}
+
+// wantOneFieldError: r's body names field alone, with the one message
+// (or one starting with it, with prefix).
+func wantOneFieldError(t *testing.T, r *servertest.Response, field, message string, prefix bool) {
+	t.Helper()
+	got, _ := r.Object()[field].([]any)
+	ok := len(got) == 1 && len(r.Object()) == 1
+	if ok {
+		s, _ := got[0].(string)
+		ok = s == message || (prefix && strings.HasPrefix(s, message))
+	}
+	if !ok {
+		t.Errorf("body %s, want %s: [%q]", r.Body, field, message)
+	}
 }
