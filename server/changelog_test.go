@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,7 @@ func asObject(v any) map[string]any { m, _ := v.(map[string]any); return m }
 func TestChangeLogSingle(t *testing.T) {
 	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		r := e.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "Site 1", "slug": "site-1", "latitude": 12.5, "changelog_message": "hello"})
 		if strings.Contains(string(r.Body), "changelog_message") {
 			t.Fatalf("changelog_message echoed: %s", r.Body)
@@ -171,6 +173,7 @@ func jsonNum(v any) string {
 func TestChangeLogBulkTagsCustomFields(t *testing.T) {
 	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		e.Must(http.StatusCreated, "POST", "/api/extras/tags/", map[string]any{"name": "Zeta", "slug": "zeta"})
 		e.Must(http.StatusCreated, "POST", "/api/extras/tags/", map[string]any{"name": "Alpha", "slug": "alpha"})
 		e.Must(http.StatusCreated, "POST", "/api/extras/custom-fields/", map[string]any{"name": "cost", "type": "text", "object_types": []string{"tenancy.tenant"}})
@@ -250,6 +253,7 @@ func TestChangeLogBulkTagsCustomFields(t *testing.T) {
 func TestChangeLogRollback(t *testing.T) {
 	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		e.Must(http.StatusCreated, "POST", "/api/ipam/prefixes/", map[string]any{"prefix": "10.0.0.0/8"})
 		nc, ne := counts(t, e)
 		// One invalid item fails the whole bulk create.
@@ -320,6 +324,7 @@ func TestChangeLogRollback(t *testing.T) {
 func TestChangeLogCascades(t *testing.T) {
 	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		e.Must(http.StatusCreated, "POST", "/api/dcim/regions/", map[string]any{"name": "R", "slug": "r"})
 		e.Must(http.StatusCreated, "POST", "/api/dcim/regions/", map[string]any{"name": "R2", "slug": "r2", "parent": 1})
 		e.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "S", "slug": "s", "region": 2})
@@ -421,6 +426,7 @@ func TestChangeLogManyToMany(t *testing.T) {
 func TestChangeLogSignalSaves(t *testing.T) {
 	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		id := func(path string, body map[string]any) any {
 			return e.Must(http.StatusCreated, "POST", path, body).Object()["id"]
 		}
@@ -519,6 +525,53 @@ func TestChangeLogRelatedObject(t *testing.T) {
 		}
 		if n := len(e.Must(http.StatusOK, "GET", "/api/core/object-changes/?related_object_type=dcim.site&related_object_id="+site, nil).Results()); n != 1 {
 			t.Errorf("records related to the site: %d, want the contact assignment's one", n)
+		}
+	})
+}
+
+// TestOutboxOnlyForListenedEvents: an outbox event is written only for an
+// event some enabled rule lists (its object type and event type), as
+// NetBox keeps nothing for an event no rule wants; the change record is
+// written whatever the rules.
+func TestOutboxOnlyForListenedEvents(t *testing.T) {
+	t.Parallel()
+	servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
+		ng := id(e.Must(http.StatusCreated, "POST", "/api/extras/notification-groups/", map[string]any{"name": "ops"}))
+		rule := func(name string, enabled bool, types, events []string) {
+			e.Must(http.StatusCreated, "POST", "/api/extras/event-rules/", map[string]any{
+				"name": name, "enabled": enabled, "object_types": types, "event_types": events,
+				"action_type": "notification", "action_object_type": "extras.notificationgroup", "action_object_id": ng})
+		}
+		rule("site updates", true, []string{"dcim.site"}, []string{"object_updated"})
+		rule("tenant creations, disabled", false, []string{"tenancy.tenant"}, []string{"object_created"})
+		site := id(e.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "S", "slug": "s"}))
+		for _, c := range []struct {
+			name, method, path string
+			body               any
+			events             []string
+		}{
+			{"site created: no rule lists it", "POST", "/api/dcim/sites/", map[string]any{"name": "S2", "slug": "s2"}, nil},
+			{"site updated: listed", "PATCH", fmt.Sprintf("/api/dcim/sites/%d/", site), map[string]any{"description": "x"}, []string{"updated"}},
+			{"tenant created: its rule is disabled", "POST", "/api/tenancy/tenants/", map[string]any{"name": "T", "slug": "t"}, nil},
+			{"site deleted: not listed", "DELETE", fmt.Sprintf("/api/dcim/sites/%d/", site), nil, nil},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				r := e.Do(c.method, c.path, c.body)
+				if r.Status >= 300 {
+					t.Fatalf("status %d: %s", r.Status, r.Body)
+				}
+				req := r.Header.Get("X-Request-ID")
+				var got []string
+				for _, ev := range events(t, e, req) {
+					got = append(got, ev.Event)
+				}
+				if !slices.Equal(got, c.events) {
+					t.Errorf("outbox events %v, want %v", got, c.events)
+				}
+				if n := len(changes(t, e, req)); n != 1 {
+					t.Errorf("%d change records, want 1", n)
+				}
+			})
 		}
 	})
 }

@@ -57,6 +57,7 @@ func countOf(t *testing.T, e *servertest.Env, path string) int {
 func TestInstantiateDeviceComponents(t *testing.T) {
 	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		w := modulesWorld(t, e)
 		statements := map[int]int64{}
 		for _, n := range []int{1, 4, 24} {
@@ -169,6 +170,7 @@ func TestInstantiateDeviceComponents(t *testing.T) {
 func TestInstallModule(t *testing.T) {
 	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		w := modulesWorld(t, e)
 		e.Must(http.StatusCreated, "POST", tplPath("module-bay"), map[string]any{"device_type": w["dtP"], "name": "FPC3", "position": "3"})
 		e.Must(http.StatusCreated, "POST", tplPath("module-bay"), map[string]any{"module_type": w["mt"],

@@ -19,6 +19,7 @@ import (
 // change: rows are written by request).
 func TestCablePathStale(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		a := e.Admin()
 		ids := pathsWorld(t, a)
 		add := pathsAdder(a, ids)
@@ -174,6 +175,7 @@ func TestCablePathStale(t *testing.T) {
 // completes it); its delete the same with deletes.
 func TestCableEvents(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		a := e.Admin()
 		ids := pathsWorld(t, a)
 		cable(t, a, []any{"dcim.interface", ids["eth1"]}, []any{"dcim.frontport", ids["fp1"]})

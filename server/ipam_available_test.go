@@ -67,6 +67,7 @@ type allocCase struct {
 
 func runAllocCases(t *testing.T, e *servertest.Env, cases []allocCase) {
 	t.Helper()
+	defer e.ListenToAllEvents()()
 	a := e.Admin()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/db"
+	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/ent/schema"
@@ -445,10 +446,23 @@ func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
 		}
 		byD[e.d] = append(byD[e.d], e.id)
 	}
+	listens, err := listeners(ctx, client)
+	if err != nil {
+		return err
+	}
 	type final struct {
-		snap, data json.RawMessage
-		repr       string
-		row        *resource.Row
+		snap json.RawMessage
+		repr string
+		row  *resource.Row
+		page *resource.Page
+	}
+	// data is an object's API representation, the outbox event's payload:
+	// made only for an event some rule listens for (listeners).
+	data := func(f *final, ct, event string) json.RawMessage {
+		if !listens(ct, event) {
+			return nil
+		}
+		return f.page.JSON(f.row)
 	}
 	now := map[objKey]*final{}
 	for _, d := range ds {
@@ -457,16 +471,17 @@ func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
 			return err
 		}
 		for _, r := range rows {
-			now[objKey{d.ContentType(), r.ID}] = &final{snap: snaps[r.ID], data: page.JSON(r), repr: d.DisplayOf(r), row: r}
+			now[objKey{d.ContentType(), r.ID}] = &final{snap: snaps[r.ID], repr: d.DisplayOf(r), row: r, page: page}
 		}
 	}
 	var recs []record
 	for _, k := range cs.order {
 		e := cs.objs[k]
 		f := now[k]
+		ct := e.d.ContentType()
 		switch {
 		case e.created && f != nil:
-			recs = append(recs, record{e: e, action: "create", event: EventCreated, post: f.snap, data: f.data, repr: f.repr, row: f.row, writeChange: true})
+			recs = append(recs, record{e: e, action: "create", event: EventCreated, post: f.snap, data: data(f, ct, EventCreated), repr: f.repr, row: f.row, writeChange: true})
 		case e.created: // created and deleted in one transaction
 			recs = append(recs, record{e: e, action: "create", post: e.lastSnap, repr: e.lastRepr, row: e.lastRow, writeChange: true})
 			recs = append(recs, record{e: e, action: "delete", event: EventDeleted, pre: e.lastSnap, data: e.lastData, repr: e.lastRepr, row: e.lastRow, writeChange: true})
@@ -475,7 +490,7 @@ func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
 			if same && e.implicit {
 				continue
 			}
-			recs = append(recs, record{e: e, action: "update", event: EventUpdated, pre: e.pre, post: f.snap, data: f.data, repr: f.repr, row: f.row, writeChange: !same || e.touched})
+			recs = append(recs, record{e: e, action: "update", event: EventUpdated, pre: e.pre, post: f.snap, data: data(f, ct, EventUpdated), repr: f.repr, row: f.row, writeChange: !same || e.touched})
 		default:
 			if !bytes.Equal(e.pre, e.lastSnap) {
 				// Updated, then deleted: NetBox keeps both records.
@@ -488,7 +503,34 @@ func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
 	if err := notifySubscribers(ctx, client, cs.dialect, recs); err != nil {
 		return err
 	}
-	return cs.write(ctx, client, recs)
+	return cs.write(ctx, client, recs, listens)
+}
+
+// listeners reads, in the write's transaction, which events some enabled
+// event rule listens for: listens(object type, event) is false when no
+// rule could match such an event. NetBox queues every event in memory and
+// matches the rules as the request ends, keeping nothing no rule wants;
+// here the outbox row is that queue, so an event no enabled rule lists
+// (object type and event type) is not written: its row, and the object's
+// API representation it carries, would be claimed by the dispatcher only
+// to be marked dispatched. A device of a 10 000-interface type wrote 10 001
+// events of several kilobytes each with no rule in sight. The dispatcher
+// still matches each written event in full (conditions, a rule created or
+// disabled since), as before.
+func listeners(ctx context.Context, client *ent.Client) (func(ct, event string) bool, error) {
+	rules, err := client.EventRule.Query().Where(eventrule.Enabled(true)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read event rules: %w", err)
+	}
+	set := map[[2]string]bool{}
+	for _, r := range rules {
+		for _, ct := range r.ObjectTypes {
+			for _, et := range r.EventTypes {
+				set[[2]string{ct, et}] = true
+			}
+		}
+	}
+	return func(ct, event string) bool { return set[[2]string{ct, eventType(event)}] }, nil
 }
 
 // The columns write inserts, in the order of each row's values.
@@ -508,7 +550,7 @@ var (
 // snapshot and representation again, a sixth of that request), and
 // neither model has hooks. The values are those ent would store (see
 // storedJSON).
-func (cs *changeset) write(ctx context.Context, client *ent.Client, recs []record) error {
+func (cs *changeset) write(ctx context.Context, client *ent.Client, recs []record, listens func(ct, event string) bool) error {
 	a := cs.actor
 	t := schema.Now()
 	var uid any
@@ -527,7 +569,7 @@ func (cs *changeset) write(ctx context.Context, client *ent.Client, recs []recor
 			changes = append(changes, []any{t, uid, user, a.RequestID, r.action, ct, r.e.id, rct, rid,
 				truncateRunes(r.repr, 200), truncateRunes(r.e.message, 200), storedJSON(r.pre), storedJSON(r.post)})
 		}
-		if r.event != "" {
+		if r.event != "" && listens(ct, r.event) {
 			var post json.RawMessage
 			if r.event != EventDeleted {
 				post = r.post

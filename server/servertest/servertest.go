@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/inventory/inventory/ent/db"
+	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/server/auth"
 )
@@ -314,3 +315,28 @@ func (e *Env) Grant(userID int, types, actions []string, constraints any) int {
 
 // Admin returns an Env that authenticates as the admin again.
 func (e *Env) Admin() *Env { return e.WithToken("Token " + Token) }
+
+// ListenToAllEvents creates an enabled event rule (as the admin) for
+// every object event of every object type an event rule accepts, whose
+// action notifies an empty notification group: a write then leaves an
+// outbox event for each object it changes, which it writes only for an
+// event some enabled rule listens for (webhooks.listeners). stop deletes
+// the group, and the rule with it.
+func (e *Env) ListenToAllEvents() (stop func()) {
+	e.T.Helper()
+	var types []string
+	for _, d := range resource.All() {
+		if ct := d.ContentType(); d.Logged && resource.ObjectTypeAccepted("event_rules", ct) {
+			types = append(types, ct)
+		}
+	}
+	a := e.Admin()
+	ng := int(a.Must(http.StatusCreated, "POST", "/api/extras/notification-groups/", map[string]any{"name": "every event"}).Object()["id"].(float64))
+	a.Must(http.StatusCreated, "POST", "/api/extras/event-rules/", map[string]any{
+		"name": "every event", "object_types": types, "event_types": []string{"object_created", "object_updated", "object_deleted"},
+		"action_type": "notification", "action_object_type": "extras.notificationgroup", "action_object_id": ng})
+	return func() {
+		e.T.Helper()
+		a.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/extras/notification-groups/%d/", ng), nil)
+	}
+}
