@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 
+	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/filters"
 )
 
@@ -689,32 +690,9 @@ func inIDs(dia, col string, ids []int) *sql.Predicate {
 	})
 }
 
-// idsMatch is inIDs' condition in SQL text, on column expression col, with
-// placeholder for its parameter (idsParam).
+// idsMatch and idsParam are rawsql's IDsMatch and IDsParam.
 func idsMatch(dia, col, placeholder string) string {
-	if dia == dialect.Postgres {
-		return col + " = ANY(" + placeholder + ")"
-	}
-	return col + " IN (SELECT value FROM json_each(" + placeholder + "))"
+	return rawsql.IDsMatch(dia == dialect.Postgres, col, placeholder)
 }
 
-// idsParam is the parameter of idsMatch: the ids as an int8 array for
-// PostgreSQL, as a JSON array for SQLite.
-func idsParam(dia string, ids []int) any {
-	if dia == dialect.Postgres {
-		arr := make([]int64, len(ids))
-		for i, id := range ids {
-			arr[i] = int64(id)
-		}
-		return arr
-	}
-	js := make([]byte, 0, len(ids)*6+2)
-	js = append(js, '[')
-	for i, id := range ids {
-		if i > 0 {
-			js = append(js, ',')
-		}
-		js = strconv.AppendInt(js, int64(id), 10)
-	}
-	return string(append(js, ']'))
-}
+func idsParam(dia string, ids []int) any { return rawsql.IDsParam(dia == dialect.Postgres, ids) }

@@ -37,25 +37,24 @@ func pagePaths(ctx context.Context, q api.PageQuery) (map[int]*StoredPath, error
 
 func readPagePaths(ctx context.Context, q api.PageQuery) (map[int]*StoredPath, error) {
 	out := map[int]*StoredPath{}
-	err := rawsql.Chunks(q.IDs, func(ids []int) error {
-		a := &rawsql.Args{PG: q.Postgres}
-		rows, err := rawsql.Rows(ctx, q.Q, `SELECT e.id AS endpoint, p.id, p.path, p.is_active, p.is_complete, p.is_split
-			FROM `+tableOf(q.ContentType)+` e JOIN dcim_cablepath p ON p.id = e._path_id
-			WHERE e.id IN (`+rawsql.In(a, ids)+`)`, a)
+	// One statement for the whole page, whatever its size: the change log
+	// reads the 10 000 interfaces a device was just given in one page.
+	a := &rawsql.Args{PG: q.Postgres}
+	rows, err := rawsql.Rows(ctx, q.Q, `SELECT e.id AS endpoint, p.id, p.path, p.is_active, p.is_complete, p.is_split
+		FROM `+tableOf(q.ContentType)+` e JOIN dcim_cablepath p ON p.id = e._path_id
+		WHERE `+rawsql.AnyID(a, "e.id", q.IDs), a)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		p, err := storedPathOf(r)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		for _, r := range rows {
-			p, err := storedPathOf(r)
-			if err != nil {
-				return err
-			}
-			id, _ := rawsql.IntOf(r["endpoint"])
-			out[id] = p
-		}
-		return nil
-	})
-	return out, err
+		id, _ := rawsql.IntOf(r["endpoint"])
+		out[id] = p
+	}
+	return out, nil
 }
 
 // ConnectedEndpoints computes connected_endpoints: the far-end objects of

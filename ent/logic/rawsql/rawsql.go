@@ -429,3 +429,41 @@ func LoadRows(ctx context.Context, m Mutation, table string, columns []string, i
 	})
 	return out, err
 }
+
+// AnyID adds ids as one parameter and returns the condition that column
+// col is one of them: one statement whatever the number of ids, where an
+// IN list of placeholders needs one per id (and Chunks of them). A
+// PostgreSQL int8 array, a JSON array read by json_each on SQLite.
+func AnyID(a *Args, col string, ids []int) string {
+	return IDsMatch(a.PG, col, a.P(IDsParam(a.PG, ids)))
+}
+
+// IDsMatch is AnyID's condition in SQL text, on column expression col,
+// with placeholder for its parameter (IDsParam).
+func IDsMatch(pg bool, col, placeholder string) string {
+	if pg {
+		return col + " = ANY(" + placeholder + ")"
+	}
+	return col + " IN (SELECT value FROM json_each(" + placeholder + "))"
+}
+
+// IDsParam is the parameter of IDsMatch: the ids as an int8 array for
+// PostgreSQL, as a JSON array for SQLite.
+func IDsParam(pg bool, ids []int) any {
+	if pg {
+		arr := make([]int64, len(ids))
+		for i, id := range ids {
+			arr[i] = int64(id)
+		}
+		return arr
+	}
+	js := make([]byte, 0, len(ids)*6+2)
+	js = append(js, '[')
+	for i, id := range ids {
+		if i > 0 {
+			js = append(js, ',')
+		}
+		js = strconv.AppendInt(js, int64(id), 10)
+	}
+	return string(append(js, ']'))
+}
