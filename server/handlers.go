@@ -615,11 +615,18 @@ func checkIfMatch(c *gin.Context, d *resource.Descriptor, r *resource.Row) error
 
 // lockRow re-reads an object inside the write transaction, locked on
 // PostgreSQL (SQLite's immediate transactions already serialise writers),
-// so that If-Match cannot pass for two concurrent writers.
+// so that If-Match cannot pass for two concurrent writers. The lock is
+// FOR NO KEY UPDATE, what PostgreSQL's own UPDATE of non-key columns
+// takes: two writers of the row still wait for each other, but a foreign
+// key check on the row (another transaction pointing a row at it) does
+// not. With FOR UPDATE, two nodes of a tree moved under each other at
+// once deadlocked: each held its own row, one held the tree's lock
+// (resource.lockTree) and its UPDATE's key check waited for the other's
+// row, which waited for the tree's lock.
 func (s *Server) lockRow(ctx context.Context, tx *resource.Tx, d *resource.Descriptor, id int) (*resource.Row, error) {
 	var preds []func(*sql.Selector)
 	if tx.Dialect == dialect.Postgres {
-		preds = append(preds, func(s *sql.Selector) { s.ForUpdate() })
+		preds = append(preds, func(s *sql.Selector) { s.For(sql.LockNoKeyUpdate) })
 	}
 	return d.Get(ctx, tx.Store(), id, preds...)
 }
