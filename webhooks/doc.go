@@ -8,7 +8,9 @@
 // transaction commits, still inside it, the changeset is flushed: one
 // core_objectchange row per touched object (NetBox's change record) and
 // one core_outboxevent row per object (several changes of one object
-// collapse into one event, BEHAVIOUR.md §12.4). A rolled-back transaction
+// collapse into one event, BEHAVIOUR.md §12.4) whose event some enabled
+// event rule lists (object type and event type): NetBox keeps nothing for
+// an event no rule wants. A rolled-back transaction
 // writes neither; a mutation of a change-logged model outside a tracked
 // transaction is refused.
 //

@@ -78,7 +78,8 @@
 //     inside the transaction: the changeset is flushed, reading the final
 //     state of every touched object (batched per model) and writing one
 //     core_objectchange row per change and one core_outboxevent row per
-//     object with CreateBulk. Then the database commits: the change, its
+//     object whose event an enabled event rule lists, in multi-row
+//     INSERTs (webhooks/capture.go). Then the database commits: the change, its
 //     records and its events become visible together, and a rollback at
 //     any step above leaves none of them. After the commit the read cache
 //     is bumped.
