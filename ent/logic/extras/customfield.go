@@ -39,7 +39,8 @@ var customFieldDataTypes = map[string]string{
 // CustomFieldHooks are the hooks of extras.CustomField: the definition is
 // checked as NetBox checks it when saved (checkCustomField), and data_type
 // is kept in step with type (NetBox computes it in the serializer; storing
-// it lets it be read, filtered and ordered like any column).
+// it lets it be read, filtered and ordered like any column); the objects'
+// stored data follows the definition (customFieldData).
 func CustomFieldHooks() []ent.Hook {
 	return []ent.Hook{
 		rawsql.Chain(rawsql.RowHook("extras_customfield", customFieldCleanColumns, checkCustomField), func(next ent.Mutator) ent.Mutator {
@@ -55,7 +56,7 @@ func CustomFieldHooks() []ent.Hook {
 				}
 				return next.Mutate(ctx, m)
 			})
-		}),
+		}, customFieldData),
 	}
 }
 
