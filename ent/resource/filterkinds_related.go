@@ -18,10 +18,22 @@ import (
 // relation; Column names the count field (api.Model.Counts) of the model.
 func init() {
 	// related-count: the count compared with the value(s): exact (any of
-	// them), n (none of them), lt, lte, gt, gte.
+	// them), n (none of them), lt, lte, gt, gte; empty, as on NetBox's
+	// counter column (never null): true matches no row, false every row.
 	FilterKinds["related-count"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
-		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n", "lt", "lte", "gt", "gte"},
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n", "lt", "lte", "gt", "gte", "empty"},
 			Func: func(lookup string, values []string) (func(*sql.Selector), error) {
+				if lookup == "empty" {
+					empty, err := filters.BoolValue(values[len(values)-1])
+					if err != nil {
+						return nil, err
+					}
+					return func(s *sql.Selector) {
+						if empty {
+							s.Where(sql.False())
+						}
+					}, nil
+				}
 				ns := make([]any, 0, len(values))
 				for _, v := range values {
 					n, err := strconv.Atoi(strings.TrimSpace(v))

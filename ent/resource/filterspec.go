@@ -142,12 +142,14 @@ func (d *Descriptor) buildFilters() error {
 	for _, f := range ffs {
 		add(f)
 	}
+	declared := map[string]bool{}
 	for _, decl := range d.FilterDecl {
 		f, err := d.declared(decl)
 		if err != nil {
 			return err
 		}
 		add(f)
+		declared[decl.Name] = true
 	}
 	drop := map[string]bool{}
 	for _, n := range d.NoFilters {
@@ -159,7 +161,7 @@ func (d *Descriptor) buildFilters() error {
 			kept = append(kept, f)
 		}
 	}
-	s.Filters = kept
+	s.Filters = d.netboxOnly(kept, declared)
 	for _, o := range d.Ordering {
 		desc := strings.HasPrefix(o, "-")
 		name := strings.TrimPrefix(o, "-")

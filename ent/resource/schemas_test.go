@@ -6,11 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
-
-	"github.com/inventory/inventory/filters"
 )
 
 // refEndpoint is the part of the NetBox reference (netbox-models.json) that
@@ -152,136 +149,6 @@ func TestSchemasMatchReference(t *testing.T) {
 	}
 }
 
-// filterExclusions are NetBox filters we do not serve, each for a reason.
-// Everything else the reference lists for an endpoint must be in our spec
-// (strict filtering answers 400 to an unknown parameter, so a missing
-// filter breaks clients). Keys are filter names on every endpoint, or
-// "app/path name" for one endpoint.
-var filterExclusions = map[string]string{
-	// Change-log request correlation (BEHAVIOUR.md §7.6): its own issue.
-	"created_by_request": "change-log issue", "updated_by_request": "change-log issue", "modified_by_request": "change-log issue",
-	// Models we do not have yet.
-	"ipam/vlans l2vpn": "no L2VPNs", "ipam/vlans l2vpn_id": "no L2VPNs",
-	"ipam/vlans interface_id":         "needs VLAN availability rules (another issue)",
-	"virtualization/interfaces l2vpn": "no L2VPNs", "virtualization/interfaces l2vpn_id": "no L2VPNs",
-	"ipam/route-targets importing_l2vpn": "no L2VPNs", "ipam/route-targets importing_l2vpn_id": "no L2VPNs",
-	"ipam/route-targets exporting_l2vpn": "no L2VPNs", "ipam/route-targets exporting_l2vpn_id": "no L2VPNs",
-	"users/users permission_id": "no permissions", "users/users notification_group_id": "no notification groups",
-	// Filters by numeric ObjectType ids: we have no ObjectType table (object
-	// types are "app.model" strings; the string forms are served).
-	"extras/tags object_types":                    "ObjectType ids",
-	"extras/tags content_type_id":                 "ObjectType ids",
-	"extras/tags for_object_type_id":              "ObjectType ids",
-	"extras/custom-fields object_type_id":         "ObjectType ids",
-	"extras/custom-fields related_object_type_id": "ObjectType ids",
-	"extras/event-rules object_type_id":           "ObjectType ids",
-	"users/permissions object_type_id":            "ObjectType ids",
-	"core/object-changes changed_object_type_id":  "ObjectType ids",
-	"users/permissions object_types":              "ObjectType ids",
-	"extras/custom-links object_type_id":          "ObjectType ids",
-	"extras/saved-filters object_type_id":         "ObjectType ids",
-	"extras/table-configs object_type_id":         "ObjectType ids",
-	"extras/bookmarks object_type_id":             "ObjectType ids",
-	"extras/saved-filters usable":                 "depends on the requesting user, which filters do not see; the visibility rule (api.Model.Shared) already hides other users' private rows",
-	"extras/table-configs usable":                 "depends on the requesting user, which filters do not see; the visibility rule (api.Model.Shared) already hides other users' private rows",
-	"users/groups notification_group_id":          "no notification groups",
-	"dcim/devices mac_address":                    "needs a filter through interfaces to MAC addresses",
-	"dcim/virtual-device-contexts interface_id":   "needs a reverse many-to-many filter",
-	// Virtual chassis are another helper's models.
-	"dcim/module-bays virtual_chassis": "no virtual chassis yet", "dcim/module-bays virtual_chassis_id": "no virtual chassis yet",
-	"dcim/device-bays virtual_chassis": "no virtual chassis yet", "dcim/device-bays virtual_chassis_id": "no virtual chassis yet",
-	"dcim/inventory-items virtual_chassis": "no virtual chassis yet", "dcim/inventory-items virtual_chassis_id": "no virtual chassis yet",
-	// Port mappings are JSON lists on each side, not NetBox's mapping table.
-	"dcim/front-port-templates rear_port_id":       "port mappings are no table yet",
-	"dcim/front-port-templates rear_port_position": "port mappings are no table yet",
-	"dcim/rear-port-templates front_port_id":       "port mappings are no table yet",
-	// Images are not stored.
-	"dcim/device-types has_front_image": "no image storage", "dcim/device-types has_rear_image": "no image storage",
-}
-
-// Device components: filters on models not built yet (another helper or
-// issue brings them).
-func init() {
-	for name, why := range map[string]string{
-		"l2vpn": "no L2VPNs", "l2vpn_id": "no L2VPNs",
-		"wireless_lan_id": "no wireless LANs", "wireless_link_id": "no wireless links",
-	} {
-		filterExclusions["dcim/interfaces "+name] = why
-	}
-	// A group assignment's provider is the provider of a circuit or of a
-	// virtual circuit's network, which no generic filter kind expresses
-	// yet.
-	filterExclusions["circuits/circuit-group-assignments member_type_id"] = "ObjectType ids"
-	filterExclusions["tenancy/contact-assignments object_type_id"] = "ObjectType ids"
-	filterExclusions["extras/journal-entries assigned_object_type_id"] = "ObjectType ids"
-	filterExclusions["extras/image-attachments object_type_id"] = "ObjectType ids"
-	filterExclusions["extras/tagged-objects object_type_id"] = "ObjectType ids"
-	filterExclusions["circuits/circuit-group-assignments provider"] = "members of two types through different paths"
-	filterExclusions["circuits/circuit-group-assignments provider_id"] = "members of two types through different paths"
-	filterExclusions["dcim/front-ports rear_port_id"] = "port mappings are no table yet"
-	filterExclusions["dcim/front-ports rear_port_position"] = "port mappings are no table yet"
-	filterExclusions["dcim/rear-ports front_port_id"] = "port mappings are no table yet"
-	// Config contexts and their profiles are not synced from data files:
-	// no data sources are served.
-	for _, ep := range []string{"extras/config-contexts", "extras/config-context-profiles"} {
-		for _, name := range []string{"auto_sync_enabled", "data_file_id", "data_source_id", "data_synced"} {
-			filterExclusions[ep+" "+name] = "no data sources"
-		}
-	}
-}
-
-// TestFiltersMatchReference checks that every filter the reference lists
-// for an endpoint is in our spec (a "name__lookup" key: the lookup of that
-// filter), except the exclusions above, and that no exclusion is stale.
-func TestFiltersMatchReference(t *testing.T) {
-	ref := loadReference(t)
-	used := map[string]bool{}
-	for _, d := range All() {
-		d := d
-		ep := d.App + "/" + d.Path
-		t.Run(ep, func(t *testing.T) {
-			want, ok := ref[ep]
-			if !ok {
-				t.Fatalf("no reference endpoint %s", ep)
-			}
-			ours := map[string]*filters.Filter{}
-			for _, f := range d.Filters().Filters {
-				ours[f.Name] = f
-			}
-			var missing []string
-			for name := range want.Filters {
-				if _, ok := filterExclusions[name]; ok {
-					used[name] = true
-					continue
-				}
-				if _, ok := filterExclusions[ep+" "+name]; ok {
-					used[ep+" "+name] = true
-					continue
-				}
-				if ours[name] != nil {
-					continue
-				}
-				if base, lookup, ok := strings.Cut(name, "__"); ok && ours[base] != nil {
-					if !ours[base].HasLookup(lookup) {
-						t.Errorf("filter %s does not support the lookup %s", base, lookup)
-					}
-					continue
-				}
-				missing = append(missing, name)
-			}
-			sort.Strings(missing)
-			if len(missing) > 0 {
-				t.Errorf("filters missing (add them, or list them in filterExclusions with a reason): %v", missing)
-			}
-		})
-	}
-	for k := range filterExclusions {
-		if !used[k] {
-			t.Errorf("filterExclusions: %q matches no reference filter of a served endpoint", k)
-		}
-	}
-}
-
 // TestRequiredMatchesReference: a writable field is required on create
 // exactly when NetBox's serializer requires it, except where NetBox's
 // model declares a default that its serializer does not honour (issue 11:
@@ -319,16 +186,4 @@ func show(raw *json.RawMessage) string {
 		return "none"
 	}
 	return string(*raw)
-}
-
-// Config and export templates: data sources are not served (nothing is
-// synced from one), and object types have no numeric ids here.
-func init() {
-	for _, ep := range []string{"extras/config-templates", "extras/export-templates"} {
-		for _, name := range []string{"data_source_id", "data_file_id", "data_synced"} {
-			filterExclusions[ep+" "+name] = "no data sources"
-		}
-	}
-	filterExclusions["extras/export-templates auto_sync_enabled"] = "no data sources (not a field of the serializer)"
-	filterExclusions["extras/export-templates object_type_id"] = "ObjectType ids"
 }
