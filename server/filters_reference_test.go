@@ -43,8 +43,6 @@ var filterGaps = map[string]string{
 	"dcim/interfaces wireless_lan_id": "no wireless LANs", "dcim/interfaces wireless_link_id": "no wireless links",
 	"ipam/route-targets importing_l2vpn": "no L2VPNs", "ipam/route-targets importing_l2vpn_id": "no L2VPNs",
 	"ipam/route-targets exporting_l2vpn": "no L2VPNs", "ipam/route-targets exporting_l2vpn_id": "no L2VPNs",
-	"users/users notification_group_id":  "no filter through notification groups yet",
-	"users/groups notification_group_id": "no filter through notification groups yet",
 	// Filters by numeric ObjectType ids: object types are "app.model"
 	// strings here (README: filters by numeric object type id); the string
 	// forms are served.

@@ -66,6 +66,20 @@ func TestUserFilters(t *testing.T) {
 			}
 		}
 		e.Must(http.StatusBadRequest, "GET", "/api/users/groups/?user_id=x", nil)
+		// The users and groups of a notification group (NetBox's
+		// notification_group_id: the reverse of its users and groups).
+		ng := id(e.Must(http.StatusCreated, "POST", "/api/extras/notification-groups/", map[string]any{
+			"name": "on call", "users": []int{u2}, "groups": []int{g1}}))
+		for path, want := range map[string][]int{
+			"/api/users/users/?ordering=username&notification_group_id=" + itoa(ng):    {u2},
+			"/api/users/users/?ordering=username&notification_group_id__n=" + itoa(ng): {1, u1},
+			"/api/users/groups/?ordering=name&notification_group_id=" + itoa(ng):       {g1},
+			"/api/users/groups/?ordering=name&notification_group_id__n=" + itoa(ng):    {g2},
+		} {
+			if got := list(path); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: got %v, want %v", path, got, want)
+			}
+		}
 		// A word that is no boolean is refused, never an unfiltered list.
 		e.Must(http.StatusBadRequest, "GET", "/api/users/permissions/?can_delete=maybe", nil)
 	})

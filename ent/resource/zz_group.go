@@ -34,6 +34,7 @@ func init() {
 			{Name: "user_id", Kind: "m2m-reverse", Column: "groups", Target: "users.user", Attr: ""},
 			{Name: "owner_id", Kind: "m2m-reverse", Column: "user_groups", Target: "users.owner", Attr: ""},
 			{Name: "owner", Kind: "m2m-reverse", Column: "user_groups", Target: "users.owner", Attr: "name"},
+			{Name: "notification_group_id", Kind: "m2m-reverse", Column: "groups", Target: "extras.notificationgroup", Attr: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

@@ -36,6 +36,7 @@ func init() {
 			{Name: "is_superuser", Kind: "boolean", Column: "is_superuser", Target: "", Attr: ""},
 			{Name: "owner_id", Kind: "m2m-reverse", Column: "users", Target: "users.owner", Attr: ""},
 			{Name: "owner", Kind: "m2m-reverse", Column: "users", Target: "users.owner", Attr: "name"},
+			{Name: "notification_group_id", Kind: "m2m-reverse", Column: "users", Target: "extras.notificationgroup", Attr: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

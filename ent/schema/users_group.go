@@ -45,7 +45,8 @@ func (Group) Annotations() []schema.Annotation {
 			// the groups of an owner: the reverse of the owners' user_groups.
 			Filters: []api.Filter{{Name: "user_id", Kind: "m2m-reverse", Target: "users.user", Column: "groups"},
 				{Name: "owner_id", Kind: "m2m-reverse", Target: "users.owner", Column: "user_groups"},
-				{Name: "owner", Kind: "m2m-reverse", Target: "users.owner", Column: "user_groups", Attr: "name"}},
+				{Name: "owner", Kind: "m2m-reverse", Target: "users.owner", Column: "user_groups", Attr: "name"},
+				{Name: "notification_group_id", Kind: "m2m-reverse", Target: "extras.notificationgroup", Column: "groups"}},
 		},
 	}
 }

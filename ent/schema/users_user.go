@@ -60,7 +60,9 @@ func (User) Annotations() []schema.Annotation {
 			// The users of an owner: the reverse of the owners' users.
 			Filters: []api.Filter{{Name: "is_superuser", Kind: "boolean", Column: "is_superuser"},
 				{Name: "owner_id", Kind: "m2m-reverse", Target: "users.owner", Column: "users"},
-				{Name: "owner", Kind: "m2m-reverse", Target: "users.owner", Column: "users", Attr: "name"}},
+				{Name: "owner", Kind: "m2m-reverse", Target: "users.owner", Column: "users", Attr: "name"},
+				// The users of a notification group: the reverse of its users.
+				{Name: "notification_group_id", Kind: "m2m-reverse", Target: "extras.notificationgroup", Column: "users"}},
 		},
 	}
 }
