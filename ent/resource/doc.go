@@ -13,7 +13,9 @@
 // read from ent/migrate, the column list and the full, brief, nested and
 // tag-nested representations computed (prepare.go), and the filter spec
 // derived from the fields and the schema's declared filters
-// (filterspec.go, filterkinds.go). Field kinds with special storage or
+// (filterspec.go, filterkinds.go), the derived filters kept only where
+// NetBox's filter set has them, with NetBox's lookups (netboxfilters.go,
+// netbox_filters.json). Field kinds with special storage or
 // wire formats register codecs (kinds.go, ip.go). Errors in a descriptor
 // panic at start-up, never at request time.
 //
