@@ -175,20 +175,28 @@ type FieldData struct {
 	ReadOnly, WriteOnly, Required bool
 	CreateOnly                    bool
 	Nullable, HasDefault, Unique  bool
-	OnDelete                      string // NetBox's on_delete (api.Field.OnDelete)
-	NoReverse                     bool   // api.Field.NoReverse
-	MaxLen                        int
-	Min, Max                      *int
-	Decimal                       *api.Decimal // api.Field.Decimal
-	ObjectTypes                   string       // api.Field.ObjectTypes
-	PK, CurrentUser               bool         // api.Field.PK, api.Field.CurrentUser
-	Lookup                        string
-	Types                         []string
-	Generic                       string
-	Empty                         any
-	HasEmpty                      bool
-	Count                         *api.Count
-	Reverse                       *api.Reverse
+	// Blank: "" is accepted (NetBox's blank=True, DRF's allow_blank): a
+	// text column, not required, whose default is "" or that is nullable,
+	// unless api.Field.NoBlank.
+	Blank bool
+	// PutDefault is the JSON a full update that omits the field writes
+	// (api.Model.Defaults); HasPutDefault says there is one.
+	PutDefault      string
+	HasPutDefault   bool
+	OnDelete        string // NetBox's on_delete (api.Field.OnDelete)
+	NoReverse       bool   // api.Field.NoReverse
+	MaxLen          int
+	Min, Max        *int
+	Decimal         *api.Decimal // api.Field.Decimal
+	ObjectTypes     string       // api.Field.ObjectTypes
+	PK, CurrentUser bool         // api.Field.PK, api.Field.CurrentUser
+	Lookup          string
+	Types           []string
+	Generic         string
+	Empty           any
+	HasEmpty        bool
+	Count           *api.Count
+	Reverse         *api.Reverse
 	// Of are the FK fields a coalesce field renders the first set of
 	// (api.Model.Coalesce).
 	Of []string
@@ -278,6 +286,9 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 	for _, fd := range d.Fields {
 		d.HasReverse = d.HasReverse || fd.Reverse != nil
 	}
+	if err := putDefaults(d, m); err != nil {
+		return nil, err
+	}
 	// Unique constraints: single unique fields first, then declared sets.
 	edgeOf := map[string]string{} // FK column field → its edge's API name
 	for name, e := range edges {
@@ -329,6 +340,31 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 		}
 	}
 	return d, nil
+}
+
+// putDefaults attaches api.Model.Defaults to their fields.
+func putDefaults(d *Data, m api.Model) error {
+	for name, v := range m.Defaults {
+		found := false
+		for i := range d.Fields {
+			fd := &d.Fields[i]
+			if fd.Name != name {
+				continue
+			}
+			if fd.ReadOnly || fd.Column == "" {
+				return fmt.Errorf("api.Model.Defaults: %s.%s is not a writable column", d.Type, name)
+			}
+			raw, err := json.Marshal(v)
+			if err != nil {
+				return fmt.Errorf("api.Model.Defaults: %s.%s: %w", d.Type, name, err)
+			}
+			fd.PutDefault, fd.HasPutDefault, found = string(raw), true, true
+		}
+		if !found {
+			return fmt.Errorf("api.Model.Defaults: %s has no field %q", d.Type, name)
+		}
+	}
+	return nil
 }
 
 func apiName(f *gen.Field) string {
@@ -494,6 +530,12 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	fd.CreateOnly = a.CreateOnly
 	fd.Unique = f.Unique
 	fd.Choices = a.Choices
+	// NetBox's blank=True as this schema states it: a text column that
+	// need not be given and stores "" (its default) or NULL for blank.
+	if f.IsString() && !fd.Required && !fd.ReadOnly && !a.NoBlank {
+		def, isStr := f.DefaultValue().(string)
+		fd.Blank = nullable || f.Default && isStr && def == ""
+	}
 	fd.Types = a.Types
 	fd.Min, fd.Max = a.Min, a.Max
 	fd.Decimal, fd.ObjectTypes = a.Decimal, a.ObjectTypes

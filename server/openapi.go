@@ -676,6 +676,10 @@ func (b *oasBuilder) stringish(f *resource.Field) *openapi3.Schema {
 			for i, t := range f.Types {
 				s.Enum[i] = t
 			}
+			if f.Nullable {
+				// "" is null, as DRF's RelatedField reads it.
+				s.Enum = append(s.Enum, "")
+			}
 		}
 		return s
 	case "uuid":
@@ -872,18 +876,12 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 		vals, typ := oasChoiceValues(f)
 		s := oasTyped(typ)
 		s.Enum = vals
-		if f.Nullable && !f.Required {
-			// Blank (or null) clears it: it reads back as null.
-			s.Nullable = true
-			if typ == "string" {
-				s.Enum = append(s.Enum, "")
-			} else {
-				// An integer choice (a console port's speed) is cleared by
-				// "" too, as DRF's ChoiceField with allow_blank.
-				blank := oasTyped("string")
-				blank.Enum = []any{""}
-				return oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(s), oasVal(blank)}, Nullable: true})
-			}
+		// null where the field allows null, and where it allows blank
+		// (NetBox's ChoiceField reads null as blank there); "" where it
+		// allows blank (Field.Blank). Both read back as null.
+		s.Nullable = f.Nullable || f.Blank
+		if f.Blank && typ == "string" {
+			s.Enum = append(s.Enum, "")
 		}
 		return oasVal(s)
 	case "password":
@@ -914,7 +912,7 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 		}
 	}
 	base := b.baseField(f)
-	if len(base.Enum) > 0 && base.Nullable && base.Type.Is("string") && !f.Required {
+	if len(base.Enum) > 0 && f.Blank && base.Type.Is("string") {
 		// A bare-value choice (an FHRP group's auth_type): blank clears it.
 		base.Enum = append(base.Enum, "")
 	}

@@ -116,6 +116,14 @@ type Field struct {
 	Nullable   bool
 	// HasDefault fields may be omitted on create.
 	HasDefault bool
+	// Blank fields accept "" (NetBox's blank=True; DRF's allow_blank),
+	// stored as NetBox stores it (see blankValue); others answer "This
+	// field may not be blank.".
+	Blank bool
+	// PutDefault is the JSON value a full update (PUT) that omits the
+	// field writes: the default NetBox's serializer declares for it
+	// (api.Model.Defaults). "" when there is none: PUT keeps the value.
+	PutDefault string
 	MaxLen     int
 	Min, Max   *int
 	// Decimal is a DecimalField's digits, places and bounds

@@ -44,7 +44,7 @@ func init() {
 	})
 	RegisterKind("color", nil, func(f *Field, raw json.RawMessage) (any, []string) {
 		s, errs := decodeString(f, raw)
-		if errs == nil && !colorRE.MatchString(s) {
+		if errs == nil && !colorRE.MatchString(s) && !(s == "" && f.Blank) {
 			return nil, []string{"Enter a valid hexadecimal RGB color code."}
 		}
 		return s, errs
@@ -150,7 +150,7 @@ func decodeString(f *Field, raw json.RawMessage) (string, []string) {
 	// "   " is blank, an optional " " is stored as "" (clients such as the
 	// Terraform provider clear a field by sending " ").
 	s = TrimSpace(s)
-	if s == "" && f.Required {
+	if s == "" && !f.Blank {
 		return "", []string{"This field may not be blank."}
 	}
 	if f.MaxLen > 0 && len([]rune(s)) > f.MaxLen {
@@ -271,14 +271,18 @@ func decodeChoice(f *Field, raw json.RawMessage, plain bool) (any, []string) {
 	case map[string]any, []any:
 		return nil, []string{`Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.`}
 	case nil:
+		// NetBox's ChoiceField: null is None where the field allows null,
+		// else it is read as "" (then refused unless blank is allowed).
+		if f.Nullable {
+			return nil, nil
+		}
 		v = ""
 	}
 	if v == "" {
-		// NetBox's choice columns allow blank only where they are
-		// nullable (a blank reads back as null); a default does not make
-		// blank valid.
-		if f.Nullable && !f.Required {
-			return nil, nil
+		// Blank where NetBox's field allows it (Field.Blank), stored as
+		// NetBox stores it; a default does not make blank valid.
+		if f.Blank {
+			return blankValue(f), nil
 		}
 		return nil, []string{"This field may not be blank."}
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -133,6 +134,9 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 		errors.As(err, &ve)
 		verr = ve
 	}
+	if existing != nil && !partial {
+		in = d.withPutDefaults(in)
+	}
 	for _, f := range d.Fields {
 		if f.ReadOnly || f.Column == "" || existing != nil && f.CreateOnly {
 			continue
@@ -141,8 +145,9 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 			continue
 		}
 		raw, given := in[f.Name]
-		if !given && existing == nil && f.CurrentUser {
-			// DRF's CurrentUserDefault: the requesting user, if any.
+		if !given && f.CurrentUser && (existing == nil || !partial) {
+			// DRF's CurrentUserDefault: the requesting user, if any, on
+			// create and on a full update alike (a declared default).
 			if uid, ok := UserFrom(ctx); ok {
 				ch.set[f] = uid
 			}
@@ -214,8 +219,66 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 	return ch, nil
 }
 
+// withPutDefaults is a full update's input with the serializer's declared
+// defaults (Field.PutDefault) in place of the fields it omits: DRF writes
+// a declared default on every non-partial save, so a PUT that leaves out
+// a device's rack clears it. Fields without a declared default are left
+// out and keep their value.
+func (d *Descriptor) withPutDefaults(in Input) Input {
+	var out Input
+	for _, f := range d.Fields {
+		if f.PutDefault == "" || f.ReadOnly || f.CreateOnly {
+			continue
+		}
+		if _, given := in[f.Name]; given {
+			continue
+		}
+		if out == nil {
+			out = make(Input, len(in)+4)
+			maps.Copy(out, in)
+		}
+		out[f.Name] = json.RawMessage(f.PutDefault)
+	}
+	if out == nil {
+		return in
+	}
+	return out
+}
+
+// blankJSON says whether raw is a JSON string that is blank once trimmed,
+// as DRF's CharField reads it (trim_whitespace).
+func blankJSON(raw json.RawMessage) bool {
+	if len(raw) == 0 || raw[0] != '"' {
+		return false
+	}
+	var s string
+	return json.Unmarshal(raw, &s) == nil && TrimSpace(s) == ""
+}
+
+// blankValue is what a blank input stores, as NetBox stores it: NULL in a
+// nullable column whose "" would mean something else (a unique column,
+// where NetBox coerces "" to None so that blanks do not collide; a
+// special kind such as a WWN, whose field stores None for ""; a choice,
+// which renders null either way), "" otherwise.
+func blankValue(f *Field) any {
+	if f.Nullable && (f.Unique || f.codec != nil || len(f.Choices) > 0) {
+		return nil
+	}
+	return ""
+}
+
 // decodeField turns one JSON value into the Go value stored.
 func (d *Descriptor) decodeField(ctx context.Context, tx *Tx, f *Field, raw json.RawMessage) (any, []string) {
+	if f.Kind == KindFK && string(raw) == `""` {
+		// DRF's RelatedField.run_validation: an empty string is None for
+		// every relation (then refused where null is).
+		raw = json.RawMessage("null")
+	}
+	if f.Blank && len(f.Choices) == 0 && blankJSON(raw) && (f.codec != nil || f.Nullable && f.Unique) {
+		// DRF's CharField answers a blank before any validator runs (a
+		// colour's pattern, a WWN's format).
+		return blankValue(f), nil
+	}
 	if string(raw) == "null" && f.Kind != KindChoice {
 		if f.Nullable {
 			return nil, nil
@@ -279,7 +342,9 @@ func (d *Descriptor) decodeGeneric(ctx context.Context, tx *Tx, in Input, existi
 		}
 		if okT {
 			ct = ""
-			if string(rawT) != "null" {
+			// A content type is a related field: "" is null, as DRF's
+			// RelatedField reads it.
+			if string(rawT) != "null" && string(rawT) != `""` {
 				if err := json.Unmarshal(rawT, &ct); err != nil {
 					verr.add(tf.Name, "Invalid value. Specify a content type as '<app_label>.<model_name>'.")
 					continue

@@ -54,7 +54,7 @@ func init() {
 			{Name: "positions", Kind: "json", Column: "positions", GoType: "[]int", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "_display", Kind: "hidden", Column: "_display", GoType: "string", HasDefault: true},
+			{Name: "_display", Kind: "hidden", Column: "_display", GoType: "string", HasDefault: true, Blank: true},
 			{Name: "_device_id", Kind: "hidden", Column: "_device_id", GoType: "int", Target: "dcim.device", Nullable: true, HasDefault: true, OnDelete: "CASCADE"},
 			{Name: "_rack_id", Kind: "hidden", Column: "_rack_id", GoType: "int", Target: "dcim.rack", Nullable: true, HasDefault: true, OnDelete: "CASCADE"},
 			{Name: "_location_id", Kind: "hidden", Column: "_location_id", GoType: "int", Target: "dcim.location", Nullable: true, HasDefault: true, OnDelete: "CASCADE"},

@@ -48,7 +48,7 @@ func init() {
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 100},
-			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
+			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "base_choices", Kind: "choice", Column: "base_choices", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"IATA", "IATA (Airport codes)"}, {"ISO_3166", "ISO 3166 (Country codes)"}, {"UN_LOCODE", "UN/LOCODE (Location codes)"}}},
 			{Name: "extra_choices", Kind: "json", Column: "extra_choices", GoType: "[][]string", Required: true},
 			{Name: "choice_colors", Kind: "json", Column: "choice_colors", GoType: "map[string]interface {}", HasDefault: true},

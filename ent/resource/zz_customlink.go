@@ -48,7 +48,7 @@ func init() {
 			{Name: "link_text", Kind: "text", Column: "link_text", GoType: "string", Required: true},
 			{Name: "link_url", Kind: "text", Column: "link_url", GoType: "string", Required: true},
 			{Name: "weight", Kind: "int", Column: "weight", GoType: "int", HasDefault: true, Min: intp(0), Max: intp(32767)},
-			{Name: "group_name", Kind: "string", Column: "group_name", GoType: "string", HasDefault: true, MaxLen: 50},
+			{Name: "group_name", Kind: "string", Column: "group_name", GoType: "string", HasDefault: true, Blank: true, MaxLen: 50},
 			{Name: "button_class", Kind: "string", Column: "button_class", GoType: "string", HasDefault: true, MaxLen: 30, Choices: []Choice{{"default", "Default"}, {"blue", "Blue"}, {"indigo", "Indigo"}, {"purple", "Purple"}, {"pink", "Pink"}, {"red", "Red"}, {"orange", "Orange"}, {"yellow", "Yellow"}, {"green", "Green"}, {"teal", "Teal"}, {"cyan", "Cyan"}, {"gray", "Gray"}, {"black", "Black"}, {"white", "White"}, {"ghost-dark", "Link"}}},
 			{Name: "new_window", Kind: "bool", Column: "new_window", GoType: "bool", HasDefault: true},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},

@@ -50,7 +50,7 @@ func init() {
 			{Name: "action_object_type", Kind: "string", Column: "action_object_type", GoType: "string", Required: true, Types: []string{"extras.webhook", "extras.script", "extras.notificationgroup"}},
 			{Name: "action_object_id", Kind: "int", Column: "action_object_id", GoType: "int", Nullable: true, HasDefault: true},
 			{Name: "action_object", Kind: "generic-object", ReadOnly: true, OnDelete: "CASCADE", Generic: "action_object", Types: []string{"extras.webhook", "extras.script", "extras.notificationgroup"}},
-			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
+			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},

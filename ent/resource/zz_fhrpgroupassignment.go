@@ -48,7 +48,7 @@ func init() {
 			{Name: "priority", Kind: "int", Column: "priority", GoType: "int", Required: true, Min: intp(0), Max: intp(255)},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "_display", Kind: "hidden", Column: "_display", GoType: "string", HasDefault: true},
+			{Name: "_display", Kind: "hidden", Column: "_display", GoType: "string", HasDefault: true, Blank: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.FHRPGroupAssignment.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.FHRPGroupAssignment.UpdateOneID(id).Mutation() },

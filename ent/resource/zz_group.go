@@ -42,7 +42,7 @@ func init() {
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 150},
-			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
+			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "permissions", Kind: "m2m", Target: "users.objectpermission", HasDefault: true, Join: "users_objectpermission_groups", JoinOwn: "group_id", JoinTarget: "objectpermission_id", Inverse: true},
 			{Name: "user_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "", Table: "users_user_groups", Column: "group_id", Cumulative: false}},
 		},

@@ -42,7 +42,7 @@ func init() {
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, HasDefault: true},
 			{Name: "read", Kind: "time", Column: "read", GoType: "time.Time", Nullable: true, HasDefault: true},
 			{Name: "event_type", Kind: "string", Column: "event_type", GoType: "string", Required: true, MaxLen: 50, Choices: []Choice{{"object_created", "Object created"}, {"object_updated", "Object updated"}, {"object_deleted", "Object deleted"}, {"job_started", "Job started"}, {"job_completed", "Job completed"}, {"job_failed", "Job failed"}, {"job_errored", "Job errored"}}},
-			{Name: "_object_display", Kind: "hidden", Column: "_object_display", GoType: "string", HasDefault: true, MaxLen: 200},
+			{Name: "_object_display", Kind: "hidden", Column: "_object_display", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Notification.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Notification.UpdateOneID(id).Mutation() },

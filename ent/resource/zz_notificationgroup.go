@@ -36,7 +36,7 @@ func init() {
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 100},
-			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
+			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "groups", Kind: "m2m", Target: "users.group", HasDefault: true, Lookup: "name", Join: "extras_notificationgroup_groups", JoinOwn: "notificationgroup_id", JoinTarget: "group_id"},
 			{Name: "users", Kind: "m2m", Target: "users.user", HasDefault: true, Lookup: "username", Join: "extras_notificationgroup_users", JoinOwn: "notificationgroup_id", JoinTarget: "user_id"},
 		},

@@ -52,7 +52,7 @@ func init() {
 			{Name: "message", Kind: "string", Column: "message", GoType: "string", ReadOnly: true, HasDefault: true, MaxLen: 200},
 			{Name: "prechange_data", Kind: "changelog-data", Column: "prechange_data", GoType: "json.RawMessage", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "postchange_data", Kind: "changelog-data", Column: "postchange_data", GoType: "json.RawMessage", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "related_object_type", Kind: "hidden", Column: "related_object_type", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 100},
+			{Name: "related_object_type", Kind: "hidden", Column: "related_object_type", GoType: "string", Nullable: true, HasDefault: true, Blank: true, MaxLen: 100},
 			{Name: "related_object_id", Kind: "hidden", Column: "related_object_id", GoType: "int", Nullable: true, HasDefault: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.ObjectChange.Create().Mutation() },

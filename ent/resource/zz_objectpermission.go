@@ -40,7 +40,7 @@ func init() {
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100},
-			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
+			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},
 			{Name: "object_types", Kind: "content-types", Column: "object_types", GoType: "[]string", Required: true, ObjectTypes: "object_permissions"},
 			{Name: "actions", Kind: "actions", Column: "actions", GoType: "[]string", Required: true},

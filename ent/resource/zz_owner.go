@@ -37,7 +37,7 @@ func init() {
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 100},
 			{Name: "group", Kind: "fk", Column: "group_id", GoType: "int", Target: "users.ownergroup", Required: true, Nullable: true, OnDelete: "PROTECT"},
-			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
+			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "user_groups", Kind: "m2m", Target: "users.group", HasDefault: true, Lookup: "name", Join: "users_owner_user_groups", JoinOwn: "owner_id", JoinTarget: "group_id"},
 			{Name: "users", Kind: "m2m", Target: "users.user", HasDefault: true, Lookup: "username", Join: "users_owner_users", JoinOwn: "owner_id", JoinTarget: "user_id"},
 		},

@@ -47,7 +47,7 @@ func init() {
 			{Name: "object_types", Kind: "content-types", Column: "object_types", GoType: "[]string", Required: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 100},
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, Unique: true, MaxLen: 100},
-			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
+			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "user", Kind: "int", Column: "user_id", GoType: "int", Target: "users.user", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},
 			{Name: "weight", Kind: "int", Column: "weight", GoType: "int", HasDefault: true, Min: intp(0), Max: intp(32767)},
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},

@@ -48,7 +48,7 @@ func init() {
 			{Name: "result", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "is_executable", Kind: "bool", Column: "is_executable", GoType: "bool", ReadOnly: true, HasDefault: true},
-			{Name: "module_name", Kind: "hidden", Column: "module_name", GoType: "string", HasDefault: true},
+			{Name: "module_name", Kind: "hidden", Column: "module_name", GoType: "string", HasDefault: true, Blank: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Script.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Script.UpdateOneID(id).Mutation() },

@@ -40,7 +40,7 @@ func init() {
 			{Name: "object", Kind: "generic-object", ReadOnly: true, OnDelete: "CASCADE", ObjectTypes: "notifications", Generic: "object"},
 			{Name: "user", Kind: "fk", Column: "user_id", GoType: "int", Target: "users.user", Required: true, OnDelete: "CASCADE"},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, HasDefault: true},
-			{Name: "_object_display", Kind: "hidden", Column: "_object_display", GoType: "string", HasDefault: true},
+			{Name: "_object_display", Kind: "hidden", Column: "_object_display", GoType: "string", HasDefault: true, Blank: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Subscription.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Subscription.UpdateOneID(id).Mutation() },

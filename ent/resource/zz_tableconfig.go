@@ -40,7 +40,7 @@ func init() {
 			{Name: "object_type", Kind: "content-type", Column: "object_type", GoType: "string", Required: true},
 			{Name: "table", Kind: "string", Column: "table", GoType: "string", Required: true, MaxLen: 100},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100},
-			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
+			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "user", Kind: "int", Column: "user_id", GoType: "int", Target: "users.user", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},
 			{Name: "weight", Kind: "int", Column: "weight", GoType: "int", HasDefault: true, Min: intp(0), Max: intp(32767)},
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},

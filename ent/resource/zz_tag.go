@@ -46,7 +46,7 @@ func init() {
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 100},
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, Unique: true, MaxLen: 100},
 			{Name: "color", Kind: "color", Column: "color", GoType: "string", HasDefault: true, MaxLen: 6},
-			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
+			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "weight", Kind: "int", Column: "weight", GoType: "int", HasDefault: true},
 			{Name: "object_types", Kind: "content-types", Column: "object_types", GoType: "[]string", HasDefault: true, ObjectTypes: "tags"},
 			{Name: "tagged_items", Kind: "count", ReadOnly: true, Count: &Count{Model: "", Table: "extras_taggeditem", Column: "tag_id", Cumulative: false}},

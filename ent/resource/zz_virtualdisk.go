@@ -43,7 +43,7 @@ func init() {
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "virtual_machine", Kind: "fk", Column: "virtual_machine_id", GoType: "int", Target: "virtualization.virtualmachine", Required: true, OnDelete: "CASCADE"},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 64, Natural: "_name_natural"},
-			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
+			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "size", Kind: "int", Column: "size", GoType: "int", Required: true, Min: intp(0), Max: intp(2147483647)},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},

@@ -88,6 +88,8 @@ func (Circuit) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "circuits_circuit"},
 		api.Model{
 			App: "circuits", Path: "circuits", Verbose: "circuit",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"provider_account": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "cid", "provider", "provider_account", "type", "status",
 				"tenant", "install_date", "termination_date", "commit_rate", "description", "distance", "distance_unit",

@@ -89,6 +89,8 @@ func (CircuitTermination) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "circuits_circuittermination"},
 		api.Model{
 			App: "circuits", Path: "circuit-terminations", Verbose: "circuit termination",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:      map[string]any{"termination_type": nil, "termination_id": nil},
 			ChangeRelated: []string{"circuit"}, // NetBox's to_objectchange()
 			GenericOnly:   true,
 			Fields: []string{"id", "url", "display_url", "display", "circuit", "term_side", "termination_type",

@@ -40,6 +40,8 @@ func (ProviderAccount) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "circuits_provideraccount"},
 		api.Model{
 			App: "circuits", Path: "provider-accounts", Verbose: "provider account",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"name": ""},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "provider", "name", "account", "description", "owner",
 				"comments", "tags", "custom_fields", "created", "last_updated"},

@@ -54,6 +54,8 @@ func (VirtualCircuit) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "circuits_virtualcircuit"},
 		api.Model{
 			App: "circuits", Path: "virtual-circuits", Verbose: "virtual circuit",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"provider_account": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "cid", "provider_network", "provider_account", "type",
 				"status", "tenant", "description", "owner", "comments", "tags", "custom_fields", "created", "last_updated"},

@@ -63,7 +63,9 @@ func (Cable) Fields() []ent.Field {
 			Annotations(api.Field{Kind: "generic-refs", Types: dcim.CabledTypes}),
 		field.String("status").MaxRuneLen(50).Default("connected").Annotations(api.Field{Kind: "choice", Choices: LinkStatus}),
 		// blank=True without null: "" is no profile, rendered null.
-		field.String("profile").MaxRuneLen(50).Default("").Annotations(api.Field{Kind: "choice", Choices: CableProfile}),
+		// NetBox's serializer declares profile without allow_blank: a
+		// blank (or null, which its ChoiceField reads as blank) is refused.
+		field.String("profile").MaxRuneLen(50).Default("").Annotations(api.Field{Kind: "choice", Choices: CableProfile, NoBlank: true}),
 		FKField("tenant"), FKField("bundle"),
 		field.String("label").MaxRuneLen(100).Default(""),
 		field.String("color").MaxRuneLen(6).Default("").Annotations(api.Field{Kind: "color"}),
@@ -96,6 +98,8 @@ func (Cable) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_cable"},
 		api.Model{
 			App: "dcim", Path: "cables", Verbose: "cable",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"bundle": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "type", "a_terminations", "b_terminations", "status",
 				"profile", "tenant", "bundle", "label", "color", "length", "length_unit", "description", "owner",

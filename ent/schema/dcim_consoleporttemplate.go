@@ -31,6 +31,8 @@ func (ConsolePortTemplate) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_consoleporttemplate"},
 		api.Model{
 			App: "dcim", Path: "console-port-templates", Verbose: "console port template",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"device_type": nil, "module_type": nil},
 			Fields:      []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "description", "created", "last_updated"},
 			Instantiate: &api.Instantiate{Into: "dcim.consoleport", Resolve: []string{"name", "label"}, Copy: []string{"type"}},
 		},

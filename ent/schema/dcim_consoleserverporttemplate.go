@@ -30,6 +30,8 @@ func (ConsoleServerPortTemplate) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_consoleserverporttemplate"},
 		api.Model{
 			App: "dcim", Path: "console-server-port-templates", Verbose: "console server port template",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"device_type": nil, "module_type": nil},
 			Fields:      []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "description", "created", "last_updated"},
 			Instantiate: &api.Instantiate{Into: "dcim.consoleserverport", Resolve: []string{"name", "label"}, Copy: []string{"type"}},
 		},

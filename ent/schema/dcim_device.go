@@ -99,6 +99,8 @@ func (Device) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_device"},
 		api.Model{
 			App: "dcim", Path: "devices", Verbose: "device",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"tenant": nil, "location": nil, "rack": nil, "face": "", "position": nil, "virtual_chassis": nil, "vc_position": nil, "config_template": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "device_type", "role", "tenant", "platform",
 				"serial", "asset_tag", "site", "location", "rack", "position", "face", "latitude", "longitude",

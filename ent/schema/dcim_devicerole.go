@@ -33,6 +33,8 @@ func (DeviceRole) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_devicerole"},
 		api.Model{
 			App: "dcim", Path: "device-roles", Verbose: "device role",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"parent": nil, "config_template": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "color", "vm_role",
 				"config_template", "parent", "description", "tags", "custom_fields", "created", "last_updated",

@@ -63,6 +63,8 @@ func (DeviceType) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_devicetype"},
 		api.Model{
 			App: "dcim", Path: "device-types", Verbose: "device type",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"u_height": 1.0},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "manufacturer", "default_platform", "model", "slug",
 				"part_number", "u_height", "exclude_from_utilization", "is_full_depth", "subdevice_role", "airflow",

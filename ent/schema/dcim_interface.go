@@ -109,7 +109,9 @@ func (DeviceInterface) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_interface"},
 		api.Model{
 			App: "dcim", Path: "interfaces", Model: "interface", Class: "Interface", Verbose: "interface",
-			Unique: []api.Unique{{Fields: []string{"device", "name"}}, {Fields: []string{"primary_mac_address"}}},
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults: map[string]any{"wwn": nil},
+			Unique:   []api.Unique{{Fields: []string{"device", "name"}}, {Fields: []string{"primary_mac_address"}}},
 			Fields: []string{"id", "url", "display_url", "display", "device", "vdcs", "module", "name", "label", "type",
 				"enabled", "parent", "bridge", "bridge_interfaces", "lag", "mtu", "mac_address", "primary_mac_address",
 				"mac_addresses", "speed", "duplex", "wwn", "mgmt_only", "description", "mode", "rf_role", "rf_channel",

@@ -45,7 +45,9 @@ func (InterfaceTemplate) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_interfacetemplate"},
 		api.Model{
 			App: "dcim", Path: "interface-templates", Verbose: "interface template",
-			Fields: []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "enabled", "mgmt_only", "description", "bridge", "poe_mode", "poe_type", "rf_role", "created", "last_updated"},
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults: map[string]any{"device_type": nil, "module_type": nil},
+			Fields:   []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "enabled", "mgmt_only", "description", "bridge", "poe_mode", "poe_type", "rf_role", "created", "last_updated"},
 			Instantiate: &api.Instantiate{Into: "dcim.interface", Resolve: []string{"name", "label"},
 				Copy: []string{"type", "enabled", "mgmt_only", "poe_mode", "poe_type", "rf_role"}, Refs: []string{"bridge"}},
 		},

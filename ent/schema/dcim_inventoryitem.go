@@ -63,6 +63,8 @@ func (InventoryItem) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_inventoryitem"},
 		api.Model{
 			App: "dcim", Path: "inventory-items", Verbose: "inventory item",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults: map[string]any{"parent": nil, "manufacturer": nil},
 			Fields: []string{"id", "url", "display_url", "display", "device", "parent", "name", "label", "status", "role",
 				"manufacturer", "part_id", "serial", "asset_tag", "discovered", "description", "component_type",
 				"component_id", "component", "owner", "tags", "custom_fields", "created", "last_updated", "_depth"},

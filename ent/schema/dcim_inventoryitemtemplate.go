@@ -48,6 +48,8 @@ func (InventoryItemTemplate) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_inventoryitemtemplate"},
 		api.Model{
 			App: "dcim", Path: "inventory-item-templates", Verbose: "inventory item template",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:  map[string]any{"parent": nil, "manufacturer": nil},
 			Fields:    []string{"id", "url", "display", "device_type", "parent", "name", "label", "role", "manufacturer", "part_id", "description", "component_type", "component_id", "component", "created", "last_updated", "_depth"},
 			Brief:     []string{"id", "url", "display", "name", "description", "_depth"},
 			Tree:      true,

@@ -39,6 +39,8 @@ func (Location) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_location"},
 		api.Model{
 			App: "dcim", Path: "locations", Verbose: "location",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"parent": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "site", "parent", "status",
 				"tenant", "facility", "description", "tags", "custom_fields", "created", "last_updated",

@@ -39,6 +39,8 @@ func (ModuleBay) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_modulebay"},
 		api.Model{
 			App: "dcim", Path: "module-bays", Verbose: "module bay",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults: map[string]any{"module": nil},
 			Fields: []string{"id", "url", "display_url", "display", "device", "module", "name", "label", "position",
 				"enabled", "description", "installed_module", "owner", "tags", "custom_fields", "created", "last_updated",
 				"_occupied"},

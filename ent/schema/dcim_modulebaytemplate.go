@@ -31,8 +31,10 @@ func (ModuleBayTemplate) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_modulebaytemplate"},
 		api.Model{
 			App: "dcim", Path: "module-bay-templates", Verbose: "module bay template",
-			Fields: []string{"id", "url", "display", "device_type", "module_type", "name", "label", "position", "enabled", "description", "created", "last_updated"},
-			Brief:  []string{"id", "url", "display", "name", "enabled", "description"},
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults: map[string]any{"device_type": nil, "module_type": nil},
+			Fields:   []string{"id", "url", "display", "device_type", "module_type", "name", "label", "position", "enabled", "description", "created", "last_updated"},
+			Brief:    []string{"id", "url", "display", "name", "enabled", "description"},
 			Instantiate: &api.Instantiate{Into: "dcim.modulebay", Resolve: []string{"name", "label", "position"},
 				Copy: []string{"enabled"}},
 		},

@@ -32,6 +32,8 @@ func (Platform) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_platform"},
 		api.Model{
 			App: "dcim", Path: "platforms", Verbose: "platform",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"parent": nil, "config_template": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "parent", "name", "slug", "manufacturer",
 				"config_template", "description", "owner", "comments", "tags", "custom_fields", "created",

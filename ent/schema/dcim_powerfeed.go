@@ -72,6 +72,8 @@ func (PowerFeed) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_powerfeed"},
 		api.Model{
 			App: "dcim", Path: "power-feeds", Verbose: "power feed",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"rack": nil, "type": "primary", "status": "active", "supply": "ac", "phase": "single-phase"},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "power_panel", "rack", "name", "status", "type",
 				"supply", "phase", "voltage", "amperage", "max_utilization", "mark_connected", "cable", "cable_end",

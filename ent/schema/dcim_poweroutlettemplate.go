@@ -38,7 +38,9 @@ func (PowerOutletTemplate) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_poweroutlettemplate"},
 		api.Model{
 			App: "dcim", Path: "power-outlet-templates", Verbose: "power outlet template",
-			Fields: []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "color", "power_port", "feed_leg", "description", "created", "last_updated"},
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults: map[string]any{"device_type": nil, "module_type": nil},
+			Fields:   []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "color", "power_port", "feed_leg", "description", "created", "last_updated"},
 			Instantiate: &api.Instantiate{Into: "dcim.poweroutlet", Resolve: []string{"name", "label"},
 				Copy: []string{"type", "color", "feed_leg"}, Refs: []string{"power_port"}},
 		},

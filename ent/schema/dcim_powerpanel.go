@@ -36,6 +36,8 @@ func (PowerPanel) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_powerpanel"},
 		api.Model{
 			App: "dcim", Path: "power-panels", Verbose: "power panel",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"location": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "site", "location", "name", "description", "owner",
 				"comments", "tags", "custom_fields", "powerfeed_count", "created", "last_updated"},

@@ -30,7 +30,9 @@ func (PowerPortTemplate) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_powerporttemplate"},
 		api.Model{
 			App: "dcim", Path: "power-port-templates", Verbose: "power port template",
-			Fields: []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "maximum_draw", "allocated_draw", "description", "created", "last_updated"},
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults: map[string]any{"device_type": nil, "module_type": nil},
+			Fields:   []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "maximum_draw", "allocated_draw", "description", "created", "last_updated"},
 			Instantiate: &api.Instantiate{Into: "dcim.powerport", Resolve: []string{"name", "label"},
 				Copy: []string{"type", "maximum_draw", "allocated_draw"}},
 		},

@@ -59,6 +59,8 @@ func (Rack) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_rack"},
 		api.Model{
 			App: "dcim", Path: "racks", Verbose: "rack",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"location": nil, "facility_id": nil, "rack_type": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "facility_id", "site", "location", "group",
 				"tenant", "status", "role", "serial", "asset_tag", "rack_type", "form_factor", "width", "u_height",

@@ -33,6 +33,8 @@ func (RearPortTemplate) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_rearporttemplate"},
 		api.Model{
 			App: "dcim", Path: "rear-port-templates", Verbose: "rear port template",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"device_type": nil, "module_type": nil},
 			Fields:      []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "color", "positions", "front_ports", "description", "created", "last_updated"},
 			Instantiate: &api.Instantiate{Into: "dcim.rearport", Resolve: []string{"name", "label"}, Copy: []string{"type", "color", "positions"}},
 		},

@@ -22,6 +22,8 @@ func (Region) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_region"},
 		api.Model{
 			App: "dcim", Path: "regions", Verbose: "region",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"parent": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "parent", "description", "tags",
 				"custom_fields", "created", "last_updated", "site_count", "prefix_count", "owner", "comments", "_depth"},

@@ -43,6 +43,8 @@ func (VirtualChassis) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_virtualchassis"},
 		api.Model{
 			App: "dcim", Path: "virtual-chassis", Verbose: "virtual chassis",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"master": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "domain", "master", "description", "owner",
 				"comments", "tags", "custom_fields", "created", "last_updated", "member_count", "members"},

@@ -55,6 +55,8 @@ func (VirtualDeviceContext) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_virtualdevicecontext"},
 		api.Model{
 			App: "dcim", Path: "virtual-device-contexts", Verbose: "virtual device context",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"identifier": nil, "tenant": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "device", "identifier", "tenant", "primary_ip",
 				"primary_ip4", "primary_ip6", "status", "description", "owner", "comments", "tags", "custom_fields",

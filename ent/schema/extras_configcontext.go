@@ -95,6 +95,8 @@ func (ConfigContext) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "extras_configcontext"},
 		api.Model{
 			App: "extras", Path: "config-contexts", Verbose: "config context",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"profile": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "weight", "profile", "description",
 				"is_active", "regions", "site_groups", "sites", "locations", "device_types", "roles", "platforms",

@@ -29,7 +29,7 @@ func (CustomFieldChoiceSet) Fields() []ent.Field {
 		UniqueName(100),
 		field.String("description").MaxRuneLen(200).Default(""),
 		field.String("base_choices").MaxRuneLen(50).Optional().Nillable().
-			Annotations(api.Field{Kind: "choice", Choices: ChoiceSetBase}),
+			Annotations(api.Field{Kind: "choice", Choices: ChoiceSetBase, NoBlank: true}), // allow_null, not allow_blank
 		// extra_choices is a list of [value, label] pairs.
 		field.JSON("extra_choices", [][]string{}),
 		field.JSON("choice_colors", map[string]any{}).Default(map[string]any{}),

@@ -94,6 +94,8 @@ func (Prefix) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "ipam_prefix"},
 		api.Model{
 			App: "ipam", Path: "prefixes", Verbose: "prefix",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults: map[string]any{"scope_type": nil, "scope_id": nil},
 			Fields: []string{"id", "url", "display_url", "display", "family", "prefix", "vrf", "scope_type", "scope_id",
 				"scope", "tenant", "vlan", "status", "role", "is_pool", "mark_utilized", "description", "owner", "comments",
 				"tags", "custom_fields", "created", "last_updated", "children", "_depth"},

@@ -32,7 +32,7 @@ func (VLAN) Fields() []ent.Field {
 		field.String("status").MaxRuneLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: VLANStatus}),
 		FKField("role"),
 		field.String("qinq_role").MaxRuneLen(50).Optional().Nillable().
-			Annotations(api.Field{Kind: "choice", Choices: VLANQinQRole}),
+			Annotations(api.Field{Kind: "choice", Choices: VLANQinQRole, NoBlank: true}), // allow_null, not allow_blank
 		FKField("qinq_svlan"),
 	}
 }
@@ -66,6 +66,8 @@ func (VLAN) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "ipam_vlan"},
 		api.Model{
 			App: "ipam", Path: "vlans", Verbose: "VLAN",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"group": nil, "qinq_svlan": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "site", "group", "vid", "name", "tenant", "status",
 				"role", "description", "qinq_role", "qinq_svlan", "owner", "comments", "l2vpn_termination", "tags",

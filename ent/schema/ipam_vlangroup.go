@@ -64,6 +64,8 @@ func (VLANGroup) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "ipam_vlangroup"},
 		api.Model{
 			App: "ipam", Path: "vlan-groups", Verbose: "VLAN group",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"scope_type": nil, "scope_id": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "scope_type", "scope_id", "scope",
 				"vid_ranges", "total_vlan_ids", "tenant", "description", "owner", "comments", "tags", "custom_fields",

@@ -60,6 +60,8 @@ func (ContactAssignment) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "tenancy_contactassignment"},
 		api.Model{
 			App: "tenancy", Path: "contact-assignments", Verbose: "contact assignment",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:      map[string]any{"priority": ""},
 			ChangeRelated: []string{"object"}, // NetBox's to_objectchange()
 			GenericOnly:   true,
 			Fields: []string{"id", "url", "display", "object_type", "object_id", "object", "contact", "role", "priority",

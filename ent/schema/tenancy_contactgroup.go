@@ -33,6 +33,8 @@ func (ContactGroup) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "tenancy_contactgroup"},
 		api.Model{
 			App: "tenancy", Path: "contact-groups", Verbose: "contact group",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"parent": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "parent", "description", "tags",
 				"custom_fields", "created", "last_updated", "contact_count", "owner", "comments", "_depth"},

@@ -26,6 +26,8 @@ func (Tenant) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "tenancy_tenant"},
 		api.Model{
 			App: "tenancy", Path: "tenants", Verbose: "tenant",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults: map[string]any{"group": nil},
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "group", "description", "owner",
 				"comments", "tags", "custom_fields", "created", "last_updated", "circuit_count", "device_count",
 				"ipaddress_count", "prefix_count", "rack_count", "site_count", "virtualmachine_count", "vlan_count",

@@ -70,6 +70,8 @@ func (Cluster) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "virtualization_cluster"},
 		api.Model{
 			App: "virtualization", Path: "clusters", Verbose: "cluster",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"group": nil, "scope_type": nil, "scope_id": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "type", "group", "status", "tenant",
 				"scope_type", "scope_id", "scope", "description", "owner", "comments", "tags", "custom_fields",

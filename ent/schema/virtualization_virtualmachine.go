@@ -83,6 +83,8 @@ func (VirtualMachine) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "virtualization_virtualmachine"},
 		api.Model{
 			App: "virtualization", Path: "virtual-machines", Verbose: "virtual machine",
+			// The defaults NetBox's serializer declares (PUT writes them).
+			Defaults:    map[string]any{"virtual_machine_type": nil, "site": nil, "cluster": nil, "device": nil, "tenant": nil, "config_template": nil},
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "virtual_machine_type", "role", "status",
 				"start_on_boot", "site", "cluster", "device", "platform", "primary_ip", "primary_ip4", "primary_ip6",

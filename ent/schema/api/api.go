@@ -96,6 +96,14 @@ type Model struct {
 	// that are "shared" or whose "user_id" is theirs; an anonymous caller
 	// only shared rows.
 	Shared bool `json:"shared,omitempty"`
+	// Defaults are the defaults NetBox's serializer declares for writable
+	// fields (default=... on the serializer field, by API name): what a
+	// full update (PUT) that omits the field writes, as DRF fills in a
+	// declared default on every non-partial write (a device's rack, face
+	// and position; a virtual chassis' master). Fields without one keep
+	// their value when PUT omits them. Values are JSON as a client would
+	// send them (nil for null).
+	Defaults map[string]any `json:"defaults,omitempty"`
 }
 
 // Name implements ent's schema.Annotation.
@@ -186,6 +194,16 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	}
 	if o.ChangeRelated != nil {
 		m.ChangeRelated = o.ChangeRelated
+	}
+	if o.Defaults != nil {
+		d := make(map[string]any, len(m.Defaults)+len(o.Defaults))
+		for k, v := range m.Defaults {
+			d[k] = v
+		}
+		for k, v := range o.Defaults {
+			d[k] = v
+		}
+		m.Defaults = d
 	}
 	m.Endpoints = append(m.Endpoints, o.Endpoints...)
 	m.Instantiate = mergeInstantiate(m.Instantiate, o.Instantiate)
@@ -313,6 +331,11 @@ type Field struct {
 	// Required on create even though the column has a default, or (on an
 	// FK edge) though it is nullable: null must then be given explicitly.
 	Required bool `json:"required,omitempty"`
+	// NoBlank refuses "" on a text column that would otherwise accept it
+	// (a column whose default is "" or that is nullable: NetBox's
+	// blank=True): the fields whose NetBox serializer field is declared
+	// without allow_blank (a cable's profile, a VLAN's qinq_role).
+	NoBlank bool `json:"no_blank,omitempty"`
 	// Lookup is the attribute filter name for an FK ("slug", "name").
 	Lookup string `json:"lookup,omitempty"`
 	// Full renders a many-to-many edge's objects in their full
