@@ -851,7 +851,10 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 		// PK fields render as the bare id but are written like any
 		// relation: an id or identifying attributes.
 		if f.Nullable {
-			return oasNullableRef(oasRef("ObjectReference"), false)
+			// "" is null too, as DRF's RelatedField reads it.
+			blank := oasTyped("string")
+			blank.Enum = []any{""}
+			return oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasRef("ObjectReference"), oasVal(blank)}, Nullable: true})
 		}
 		return oasRef("ObjectReference")
 	case resource.KindM2M, resource.KindReverse: // a writable reverse: the ids that move here
