@@ -7625,6 +7625,7 @@ func init() {
 	vminterface.Hooks[0] = vminterfaceHooks[0]
 	vminterface.Hooks[1] = vminterfaceHooks[1]
 	vminterface.Hooks[2] = vminterfaceHooks[2]
+	vminterface.Hooks[3] = vminterfaceHooks[3]
 	vminterfaceMixinFields0 := vminterfaceMixin[0].Fields()
 	_ = vminterfaceMixinFields0
 	vminterfaceMixinFields2 := vminterfaceMixin[2].Fields()

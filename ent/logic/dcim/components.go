@@ -132,7 +132,7 @@ func InterfaceHooks() []ent.Hook {
 	return []ent.Hook{
 		channelHook(),
 		componentHook("dcim_interface", interfaceColumns, checkInterface),
-		InterfaceAfterHook(taggedVLANTable, taggedVLANOwn),
+		InterfaceAfterHook(taggedVLANTable, taggedVLANOwn, false, ""),
 	}
 }
 
@@ -172,14 +172,9 @@ func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map
 		if l == id {
 			return &api.FieldError{Field: "lag", Message: "A LAG interface cannot be its own parent."}
 		}
-		rows, err := rawsql.LoadRows(ctx, m, "dcim_interface", []string{"type"}, []int{l})
-		if err != nil {
-			return err
-		}
-		// NetBox's lag FK is limited to type lag (limit_choices_to).
-		if r, ok := rows[l]; ok && rawsql.StringOf(r["type"]) != "lag" {
-			return &api.FieldError{Field: "lag", Message: fmt.Sprintf("interface instance with id %d is not a valid choice.", l)}
-		}
+		// Any interface of the device or of its virtual chassis: NetBox's
+		// lag FK has no limit_choices_to (only the UI's choices are of
+		// type lag), so its API takes any type.
 		if err := sameDevice(ctx, m, "lag", "LAG", l, device, "The selected LAG interface (%s) belongs to a different device (%s)."); err != nil {
 			return err
 		}
@@ -398,157 +393,78 @@ func CheckVLANMode(ctx context.Context, m rawsql.Mutation, id int, row map[strin
 	return v, nil
 }
 
-// checkVLANs is the 802.1Q mode check and the model's: every VLAN is one
-// the interface may use.
+// VLANString is str() of a VLAN row read with its name and vid, as
+// NetBox's messages name a VLAN: "<name> (<vid>)".
+func VLANString(r map[string]any) string {
+	vid, _ := rawsql.IntOf(r["vid"])
+	return fmt.Sprintf("%s (%d)", rawsql.StringOf(r["name"]), vid)
+}
+
+// checkVLANs is the serializer's 802.1Q mode check, then the VLAN sites
+// as NetBox checks them: the tagged VLANs the request sets (the
+// serializer) and the untagged VLAN (Interface.clean()) belong to the
+// device's site or to none. NetBox checks no more: a VLAN of a group
+// scoped elsewhere but with no site is accepted (the UI's choices are
+// narrower, VLANQuerySet.get_for_device, the API's are not), and the
+// Q-in-Q service VLAN's site is not checked at all.
 func checkVLANs(ctx context.Context, m rawsql.Mutation, id int, row map[string]any, device any) error {
 	vlans, err := CheckVLANMode(ctx, m, id, row, taggedVLANTable, taggedVLANOwn)
 	if err != nil {
 		return err
 	}
-	untagged, hasUntagged, svlan, hasSVLAN, tagged := vlans.Untagged, vlans.HasUntagged, vlans.SVLAN, vlans.HasSVLAN, vlans.Tagged
+	check := slices.Clone(vlans.Tagged)
+	if vlans.HasUntagged {
+		check = append(check, vlans.Untagged)
+	}
+	if len(check) == 0 {
+		return nil
+	}
 	d, ok := rawsql.IntOf(device)
 	if !ok {
 		return nil
 	}
-	check := []int{}
-	if hasUntagged {
-		check = append(check, untagged)
-	}
-	if hasSVLAN {
-		check = append(check, svlan)
-	}
-	check = append(check, tagged...)
-	if len(check) == 0 {
-		return nil
-	}
-	allowed, err := availableVLANs(ctx, m, d, check)
+	dev, err := rawsql.LoadRows(ctx, m, "dcim_device", []string{"site_id"}, []int{d})
 	if err != nil {
 		return err
 	}
-	refuse := func(field string, vlan int, msg string) error {
-		return &api.FieldError{Field: field, Message: fmt.Sprintf(msg, vlanName(ctx, m, vlan))}
+	site, _ := rawsql.IntOf(dev[d]["site_id"])
+	rows, err := rawsql.LoadRows(ctx, m, "ipam_vlan", []string{"name", "vid", "site_id"}, check)
+	if err != nil {
+		return err
 	}
-	if hasUntagged && !allowed[untagged] {
-		return refuse("untagged_vlan", untagged, "The untagged VLAN (%s) must belong to the same site as the interface's parent device, or it must be global.")
+	// refused names the VLAN when it has a site other than the device's.
+	refused := func(vlan int) (string, bool) {
+		r, found := rows[vlan]
+		s, hasSite := rawsql.IntOf(r["site_id"])
+		return VLANString(r), found && hasSite && s != site
 	}
-	if hasSVLAN && !allowed[svlan] {
-		return refuse("qinq_svlan", svlan, "The service VLAN (%s) must belong to the same site as the interface's parent device, or it must be global.")
-	}
-	for _, v := range tagged {
-		if !allowed[v] {
-			return refuse("tagged_vlans", v, "VLAN %s must belong to the same site as the interface's parent device, or it must be global.")
+	for _, v := range vlans.Tagged {
+		if n, bad := refused(v); bad {
+			return &api.FieldError{Field: "tagged_vlans", Message: fmt.Sprintf(
+				"VLAN %s must belong to the same site as the interface's parent device, or it must be global.", n)}
 		}
+	}
+	if n, bad := refused(vlans.Untagged); vlans.HasUntagged && bad {
+		return &api.FieldError{Field: "untagged_vlan", Message: fmt.Sprintf(
+			"The untagged VLAN (%s) must belong to the same site as the interface's parent device, or it must be global.", n)}
 	}
 	return nil
-}
-
-// vlanName is a VLAN's display, for messages.
-func vlanName(ctx context.Context, m rawsql.Mutation, id int) string {
-	rows, err := rawsql.LoadRows(ctx, m, "ipam_vlan", []string{"name", "vid"}, []int{id})
-	if r, ok := rows[id]; err == nil && ok {
-		return rawsql.StringOf(r["name"])
-	}
-	return strconv.Itoa(id)
-}
-
-// availableVLANs reports which of vlans the interfaces of device may use
-// (NetBox's VLANQuerySet.get_for_device): global VLANs, VLANs of the
-// device's site, VLANs of global groups, and VLANs of groups scoped to the
-// device's region or site group (or their ancestors), site, location (or
-// its ancestors) or rack.
-func availableVLANs(ctx context.Context, m rawsql.Mutation, device int, vlans []int) (map[int]bool, error) {
-	dev, err := rawsql.LoadRows(ctx, m, "dcim_device", []string{"site_id", "location_id", "rack_id"}, []int{device})
-	if err != nil {
-		return nil, err
-	}
-	site, _ := rawsql.IntOf(dev[device]["site_id"])
-	scopes := map[string]bool{}
-	add := func(ct string, ids ...int) {
-		for _, id := range ids {
-			scopes[ct+"#"+strconv.Itoa(id)] = true
-		}
-	}
-	add("dcim.site", site)
-	sites, err := rawsql.LoadRows(ctx, m, "dcim_site", []string{"region_id", "group_id"}, []int{site})
-	if err != nil {
-		return nil, err
-	}
-	for col, ct := range map[string]string{"region_id": "dcim.region", "group_id": "dcim.sitegroup"} {
-		if node, ok := rawsql.IntOf(sites[site][col]); ok {
-			anc, err := ancestors(ctx, m, strings.ReplaceAll(ct, ".", "_"), node)
-			if err != nil {
-				return nil, err
-			}
-			add(ct, anc...)
-		}
-	}
-	if loc, ok := rawsql.IntOf(dev[device]["location_id"]); ok {
-		anc, err := ancestors(ctx, m, "dcim_location", loc)
-		if err != nil {
-			return nil, err
-		}
-		add("dcim.location", anc...)
-	}
-	if rack, ok := rawsql.IntOf(dev[device]["rack_id"]); ok {
-		add("dcim.rack", rack)
-	}
-	rows, err := rawsql.LoadRows(ctx, m, "ipam_vlan", []string{"site_id", "group_id"}, vlans)
-	if err != nil {
-		return nil, err
-	}
-	var groups []int
-	for _, r := range rows {
-		if g, ok := rawsql.IntOf(r["group_id"]); ok {
-			groups = append(groups, g)
-		}
-	}
-	grs, err := rawsql.LoadRows(ctx, m, "ipam_vlangroup", []string{"scope_type", "scope_id"}, groups)
-	if err != nil {
-		return nil, err
-	}
-	out := map[int]bool{}
-	for id, r := range rows {
-		s, hasSite := rawsql.IntOf(r["site_id"])
-		g, hasGroup := rawsql.IntOf(r["group_id"])
-		gr := grs[g]
-		scopeID, scoped := rawsql.IntOf(gr["scope_id"])
-		switch {
-		case hasSite && s == site:
-			out[id] = true
-		case hasSite:
-		case !hasGroup, !scoped:
-			out[id] = true // global, or in a global group
-		case scopes[rawsql.StringOf(gr["scope_type"])+"#"+strconv.Itoa(scopeID)]:
-			out[id] = true
-		}
-	}
-	return out, nil
-}
-
-// ancestors are node and its ancestors in a tree table (parent_id).
-func ancestors(ctx context.Context, m rawsql.Mutation, table string, node int) ([]int, error) {
-	out := []int{}
-	for seen := map[int]bool{}; !seen[node]; {
-		seen[node] = true
-		out = append(out, node)
-		rows, err := rawsql.LoadRows(ctx, m, table, []string{"parent_id"}, []int{node})
-		if err != nil {
-			return nil, err
-		}
-		p, ok := rawsql.IntOf(rows[node]["parent_id"])
-		if !ok {
-			break
-		}
-		node = p
-	}
-	return out, nil
 }
 
 // InterfaceAfterHook keeps what NetBox's BaseInterface.save() does beside
 // the row, for device and VM interfaces: an interface out of tagged mode
 // keeps no tagged VLANs (in the join table named by table and own), and
 // the cached mac_address follows the primary MAC address.
-func InterfaceAfterHook(table, own string) ent.Hook {
+//
+// save() clears the tagged VLANs on every update of an interface whose
+// mode is not tagged (the serializer then sets those the request gives,
+// as writeM2M does after this hook). A device interface has tagged VLANs
+// only in tagged mode (its serializer refuses them otherwise), so for it
+// only a change of mode can leave some to clear; a VM interface takes
+// tagged VLANs in any mode, and everySave makes any save of one clear
+// them as NetBox's does: ifaces is then the interface table, read for
+// the mode after the write.
+func InterfaceAfterHook(table, own string, everySave bool, ifaces string) ent.Hook {
 	return func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			if !m.Op().Is(ent.OpCreate | ent.OpUpdate | ent.OpUpdateOne) {
@@ -576,6 +492,22 @@ func InterfaceAfterHook(table, own string) ent.Hook {
 				if err != nil {
 					return nil, err
 				}
+			}
+			if everySave && m.Op().Is(ent.OpUpdateOne) {
+				// One interface saved (UpdateOne), not the bulk updates
+				// of cascades, which are SQL updates in NetBox too.
+				ids, err := rawsql.TargetIDs(ctx, sm)
+				if err != nil {
+					return nil, err
+				}
+				v, err := next.Mutate(ctx, m)
+				if err != nil {
+					return v, err
+				}
+				a := &rawsql.Args{PG: rawsql.Postgres(sm)}
+				q := `DELETE FROM ` + table + ` WHERE ` + own + ` IN (` + rawsql.In(a, ids) + `) AND ` + own +
+					` NOT IN (SELECT id FROM ` + ifaces + ` WHERE mode = 'tagged')`
+				return v, rawsql.Exec(ctx, sm, q, a)
 			}
 			v, err := next.Mutate(ctx, m)
 			if err != nil || !rawsql.Touched(m, "mode") {
