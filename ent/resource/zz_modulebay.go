@@ -33,7 +33,6 @@ func init() {
 		Ordering:      []string{"device", "name"},
 		Unique: []Unique{
 			{Fields: []string{"device", "module", "name"}, Message: ""},
-			{Fields: []string{"device", "name"}, WhenNull: []string{"module"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "device.site"},

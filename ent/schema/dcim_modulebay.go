@@ -51,10 +51,9 @@ func (ModuleBay) Annotations() []schema.Annotation {
 				"installed_module": {Model: "dcim.module", Column: "module_bay_id"},
 				"_occupied":        {Model: "dcim.module", Column: "module_bay_id", Exists: true, OrNot: "enabled"},
 			},
-			Unique: []api.Unique{
-				{Fields: []string{"device", "module", "name"}},
-				{Fields: []string{"device", "name"}, WhenNull: []string{"module"}},
-			},
+			// NetBox's only constraint: unique (device, module, name), so
+			// two bays of the device itself (module null) may share a name.
+			Unique: []api.Unique{{Fields: []string{"device", "module", "name"}}},
 			Filters: []api.Filter{
 				{Name: "parent_id", Kind: "integer", Column: "parent_id"},
 				{Name: "installed_module_id", Kind: "reverse-id", Target: "dcim.module", Column: "module_bay_id"},
