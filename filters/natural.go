@@ -16,6 +16,15 @@ const NaturalDigits = 20
 // a prefix sorts first ("Site" before "Site 1").
 const naturalSep = "\x01"
 
+// NaturalNull is the sort key of a NULL value (an unnamed device): above
+// every key NaturalKey makes, so that a NULL sorts last ascending and first
+// descending, where PostgreSQL's default places NULLs (and so NetBox lists
+// them), on both databases and through the same index as the names. It is
+// U+10FFFF, the last code point, twice: a key beginning with it would need
+// a name beginning with two of that noncharacter, and then only its place
+// among the NULLs would be off.
+const NaturalNull = "\U0010FFFF\U0010FFFF"
+
 // NaturalKey is the sort key of s under NetBox's natural_sort collation
 // (PostgreSQL's ICU "und-u-kn-true"), as far as byte order can follow it:
 // keys compared byte-wise (COLLATE "C" on PostgreSQL, BINARY on SQLite)

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"entgo.io/ent/dialect/sql"
 
@@ -23,27 +22,28 @@ import (
 // declared by the schema's edge. They are written as lists of ids and read
 // as lists of nested brief objects, loaded in one batched query per page.
 
-// relatedOrder orders a many-to-many list as NetBox's related managers
-// do, by the target model's default ordering (its columns and natural
-// sort keys), then by id: the same list on
-// every database, whatever order the rows were created in.
-func relatedOrder(t *Descriptor, tt *sql.SelectTable) []string {
-	var out []string
+// relatedOrder orders the related rows of a many-to-many list, or of a
+// reverse list (an interface's MAC addresses), as NetBox's related
+// managers do: by the target model's default ordering (its columns and
+// natural sort keys; an ordering through another table is left out), then
+// by id, with NULLs and text placed as in every list (filters.ApplyOrder):
+// the same list on every database, whatever order the rows were created
+// in. tt is the target table's alias in s.
+func relatedOrder(s *sql.Selector, t *Descriptor, tt *sql.SelectTable) {
+	var terms []filters.OrderTerm
 	if t.spec != nil {
-		for _, c := range t.spec.Default {
-			desc := strings.HasPrefix(c, "-")
-			c = strings.TrimPrefix(c, "-")
-			if c == "id" || (t.byCol[c] == nil && !slices.ContainsFunc(t.Fields, func(f *Field) bool { return f.Natural == c })) {
+		for _, o := range t.spec.Order("") {
+			if o.Column != "id" && t.byCol[o.Column] == nil && !slices.ContainsFunc(t.Fields, func(f *Field) bool { return f.Natural == o.Column }) {
 				continue
 			}
-			if desc {
-				out = append(out, sql.Desc(tt.C(c)))
-			} else {
-				out = append(out, tt.C(c))
-			}
+			o.Column = tt.C(o.Column)
+			terms = append(terms, o)
 		}
 	}
-	return append(out, tt.C("id"))
+	if len(terms) == 0 {
+		terms = []filters.OrderTerm{{Column: tt.C("id")}}
+	}
+	filters.ApplyOrder(s, terms)
 }
 
 // scanOwned runs s, whose columns are an owner's id then every column of
@@ -87,7 +87,8 @@ func (p *Page) loadM2M(ctx context.Context, f *Field, ids []int) error {
 	j := sql.Table(f.Join).As("j")
 	cols := append([]string{j.C(f.JoinOwn)}, t.columnList(p.st.Dialect, tt, t.allCols)...)
 	s := sql.Dialect(p.st.Dialect).Select(cols...).From(j).Join(tt).On(j.C(f.JoinTarget), tt.C("id")).
-		Where(inIDs(p.st.Dialect, j.C(f.JoinOwn), ids)).OrderBy(relatedOrder(t, tt)...)
+		Where(inIDs(p.st.Dialect, j.C(f.JoinOwn), ids))
+	relatedOrder(s, t, tt)
 	if err := p.scanOwned(ctx, s, t, m); err != nil {
 		return fmt.Errorf("load %s.%s: %w", p.d.Type, f.Name, err)
 	}
@@ -375,7 +376,7 @@ func m2mMatch(join, own, other, relTable, attr string, numeric bool) func(string
 
 // loadReverseMany loads, for a KindReverse field with Many, the objects
 // of the other model whose FK column holds one of ids (a virtual chassis'
-// members), in one query, ordered by the model's id.
+// members), in one query, in the model's order (relatedOrder).
 func (p *Page) loadReverseMany(ctx context.Context, f *Field, ids []int) error {
 	if p.m2m == nil {
 		p.m2m = map[*Field]map[int][]*Row{}
@@ -387,7 +388,8 @@ func (p *Page) loadReverseMany(ctx context.Context, f *Field, ids []int) error {
 	tt := sql.Table(t.Table).As("t")
 	cols := append([]string{tt.C(own)}, t.columnList(p.st.Dialect, tt, t.allCols)...)
 	s := sql.Dialect(p.st.Dialect).Select(cols...).From(tt).
-		Where(inIDs(p.st.Dialect, tt.C(own), ids)).OrderBy(tt.C("id"))
+		Where(inIDs(p.st.Dialect, tt.C(own), ids))
+	relatedOrder(s, t, tt)
 	if tc := f.Reverse.TypeColumn; tc != "" {
 		s.Where(sql.EQ(tt.C(t.column(tc)), p.d.ContentType()))
 	}

@@ -21,7 +21,8 @@ import (
 // fills it for rows written before the column existed.
 
 // NaturalHook sets the companion sort key of every naturally ordered field
-// that a mutation sets, whatever wrote it.
+// that a mutation sets, whatever wrote it; a nullable field created without
+// a value or cleared gets NaturalNull's key.
 func NaturalHook() ent.Hook {
 	return func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
@@ -30,11 +31,15 @@ func NaturalHook() ent.Hook {
 					if f.Natural == "" {
 						continue
 					}
+					key, set := "", false
 					if v, ok := m.Field(f.Column); ok {
-						if s, ok := v.(string); ok {
-							if err := m.SetField(f.Natural, filters.NaturalKey(s)); err != nil {
-								return nil, fmt.Errorf("set %s.%s: %w", d.Type, f.Natural, err)
-							}
+						key, set = naturalKeyOf(v)
+					} else if f.Nullable && (m.FieldCleared(f.Column) || m.Op().Is(ent.OpCreate)) {
+						key, set = filters.NaturalNull, true // cleared, or created without one
+					}
+					if set {
+						if err := m.SetField(f.Natural, key); err != nil {
+							return nil, fmt.Errorf("set %s.%s: %w", d.Type, f.Natural, err)
 						}
 					}
 				}
@@ -42,6 +47,23 @@ func NaturalHook() ent.Hook {
 			return next.Mutate(ctx, m)
 		})
 	}
+}
+
+// naturalKeyOf is the sort key of a value set: NaturalKey of a string,
+// NaturalNull of a nil pointer (a nillable field set to nil).
+func naturalKeyOf(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return filters.NaturalKey(x), true
+	case *string:
+		if x == nil {
+			return filters.NaturalNull, true
+		}
+		return filters.NaturalKey(*x), true
+	case nil:
+		return filters.NaturalNull, true
+	}
+	return "", false
 }
 
 // naturalByType indexes the descriptors with naturally ordered fields by
@@ -92,6 +114,14 @@ func FillNaturalKeys(ctx context.Context, ex SQLExecer, dialect string) error {
 }
 
 func fillNatural(ctx context.Context, ex SQLExecer, dialect string, d *Descriptor, f *Field) error {
+	if f.Nullable {
+		// NULLs keyed before NaturalNull existed ("") sorted first.
+		q, args := sql.Dialect(dialect).Update(d.Table).Set(f.Natural, filters.NaturalNull).
+			Where(sql.And(sql.IsNull(f.Column), sql.NEQ(f.Natural, filters.NaturalNull))).Query()
+		if _, err := ex.ExecContext(ctx, q, args...); err != nil {
+			return err
+		}
+	}
 	q, args := sql.Dialect(dialect).Select("id", f.Column).From(sql.Table(d.Table)).
 		Where(sql.And(sql.EQ(f.Natural, ""), sql.NotNull(f.Column))).Query()
 	rows, err := ex.QueryContext(ctx, q, args...)

@@ -262,7 +262,8 @@ type Reverse struct {
 	// AsNested is the form of the row nested under As (as Nested); with
 	// Through, Nested is the form of the Through object.
 	AsNested []string `json:"as_nested,omitempty"`
-	// Many renders every such row, a list of nested objects ordered by id
+	// Many renders every such row, a list of nested objects in the model's
+	// default order, as NetBox's related managers list them
 	// (a virtual chassis' members).
 	Many bool `json:"many,omitempty"`
 	// TypeColumn makes Column the id half of a generic relation: only rows
