@@ -275,10 +275,17 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 	// never rendered) come from ent fields not in the order.
 	for _, f := range t.Fields {
 		a, _ := fieldAnn(f.Annotations)
-		if (a.WriteOnly || a.Kind == "hidden") && !seen[f.Name] {
+		// So do the change-log timestamps of a model whose serializer
+		// leaves them out (a VLAN translation rule): NetBox still sends
+		// their ETag, computed from the model, not from the representation.
+		stamp := m.ChangeLogged && (f.Name == "created" || f.Name == "last_updated")
+		if (a.WriteOnly || a.Kind == "hidden" || stamp) && !seen[f.Name] {
 			fd, err := describeField(t, m, f.Name, fields, edges)
 			if err != nil {
 				return nil, err
+			}
+			if stamp {
+				fd.Kind, fd.ReadOnly = "hidden", true
 			}
 			d.Fields = append(d.Fields, fd)
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/inventory/inventory/ent/resource"
 )
 
 // DRF sends Allow on every response of its views (APIView.finalize_response:
@@ -67,9 +69,31 @@ func (s *Server) indexAllow() {
 			}
 		}
 		allow := strings.Join(list, ", ")
+		if traceViewset(p) {
+			allow += ", TRACE"
+		}
 		s.allow[p] = allow
 		s.allowRoutes = append(s.allowRoutes, allowRoute{strings.Split(strings.Trim(p, "/"), "/"), allow})
 	}
+}
+
+// traceViewset tells whether the route pattern p belongs to the viewset
+// of a model with a "trace" action (cabled path endpoints: interfaces,
+// console and power ports...). DRF's Allow lists each method of
+// http_method_names the view has as an attribute, and such a viewset has
+// one named trace: NetBox's Allow for all its routes ends in TRACE.
+func traceViewset(p string) bool {
+	for _, d := range resource.All() {
+		if !strings.HasPrefix(p, "/api/"+d.App+"/"+d.Path+"/") {
+			continue
+		}
+		for _, ep := range d.Endpoints {
+			if ep.Name == "trace" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // viewName is the OPTIONS name of a view without a serializer: "API Root"

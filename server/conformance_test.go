@@ -428,9 +428,16 @@ func fullFields(d *resource.Descriptor) []string {
 	return out
 }
 
+// briefFields are the keys of ?brief=true: the brief fields in the full
+// form's order, as NetBox's serializer keeps them (ent/resource's
+// TestBriefFormsMatchReference checks them against NetBox's).
 func briefFields(d *resource.Descriptor) []string {
 	if len(d.Brief) > 0 {
-		return d.Brief
+		var out []string
+		for _, f := range d.BriefFields() {
+			out = append(out, f.Name)
+		}
+		return out
 	}
 	return fullFields(d)
 }

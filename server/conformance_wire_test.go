@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/server/servertest"
 )
 
@@ -26,7 +27,14 @@ func allowOf(d *resource.Descriptor) (list, detail string) {
 	if d.ReadOnlyAPI {
 		return "GET, HEAD, OPTIONS", "GET, HEAD, OPTIONS"
 	}
-	return "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS"
+	list, detail = "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS"
+	// A viewset with a trace action has an attribute named like the HTTP
+	// method: DRF lists it (NetBox's console, power and interface
+	// viewsets).
+	if slices.ContainsFunc(d.Endpoints, func(ep api.Endpoint) bool { return ep.Name == "trace" }) {
+		list, detail = list+", TRACE", detail+", TRACE"
+	}
+	return list, detail
 }
 
 // kWire is the variant of the wire aspect's objects: clear of the other
@@ -182,7 +190,10 @@ func checkNestedForms(t *testing.T, s *suite, ids [3]int) {
 				t.Errorf("%s: NetBox renders it with %s; declare that form (api.Field.Nested)", f.Name, rf.Src.Serializer)
 			}
 		}
-		if len(f.Nested) > 0 && (f.Kind == resource.KindFK || f.Kind == resource.KindM2M) {
+		// Every relation's rendered keys are its form's (the forms
+		// themselves are checked against NetBox's serializers in
+		// ent/resource's TestNestedFormsMatchReference).
+		if f.Kind == resource.KindFK && !f.PK && f.TargetModel() != nil || len(f.Nested) > 0 && f.Kind == resource.KindM2M {
 			forms = append(forms, f)
 		}
 	}
@@ -239,7 +250,7 @@ func checkFormKeys(t *testing.T, name string, id int, it json.RawMessage, form [
 	var obj map[string]json.RawMessage
 	_ = json.Unmarshal(it, &obj)
 	for _, ff := range form {
-		if len(ff.Nested) > 0 && ff.Kind == resource.KindFK && string(obj[ff.Name]) != "null" {
+		if ff.Kind == resource.KindFK && !ff.PK && ff.TargetModel() != nil && string(obj[ff.Name]) != "null" {
 			checkFormKeys(t, name+"."+ff.Name, id, obj[ff.Name], ff.RelatedForm())
 		}
 	}
@@ -258,7 +269,7 @@ func checkAllow(t *testing.T, what, got, want string) {
 	if got != want {
 		t.Errorf("%s: Allow %q, want %q", what, got, want)
 	}
-	order := []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
+	order := []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"}
 	list := strings.Split(got, ", ")
 	last := -1
 	for _, m := range list {
@@ -269,7 +280,7 @@ func checkAllow(t *testing.T, what, got, want string) {
 		}
 		last = i
 	}
-	if slices.Contains(list, "GET") != slices.Contains(list, "HEAD") || list[len(list)-1] != "OPTIONS" {
+	if slices.Contains(list, "GET") != slices.Contains(list, "HEAD") || !slices.Contains(list, "OPTIONS") {
 		t.Errorf("%s: Allow %q: HEAD goes with GET, OPTIONS is always there", what, got)
 	}
 }

@@ -77,6 +77,9 @@ type Count struct {
 	Table      string // or a counted table that is no API model
 	Column     string // its FK column
 	Cumulative bool   // include descendants of this tree node
+	// Cached: NetBox's CounterCacheField, shown in nested objects too
+	// (api.Count.Cached; nestedform.go).
+	Cached bool
 	// Distinct counts distinct values of this column (api.Count.Distinct).
 	Distinct string
 	// Between counts the rows whose Column lies between this row's two
@@ -193,9 +196,12 @@ type Field struct {
 // Descriptor is everything the generic handlers need to serve one model.
 // One is generated per annotated schema (zz_*.go).
 type Descriptor struct {
-	Type        string // Go/ent type name, "Site"; also NetBox's class name
-	Class       string // NetBox's class name when it is not Type (ClassName)
-	App, Path   string // "dcim", "sites"
+	Type      string // Go/ent type name, "Site"; also NetBox's class name
+	Class     string // NetBox's class name when it is not Type (ClassName)
+	App, Path string // "dcim", "sites"
+	// UI is the path of the model's web pages when not App/Path
+	// (api.Model.UI): display_url uses it.
+	UI          string
 	Model       string // content type model name, "site"
 	Verbose     string
 	Table       string
@@ -251,8 +257,12 @@ type Descriptor struct {
 	allColList *sync.Map
 	narrow     []int    // columns of the nested representation
 	nested     []*Field // fields of the nested representation
-	tagForm    []*Field // fields of a tag inside an object's tags
-	tagged     bool     // the model has tags (a KindTags field)
+	// cachedCounts are the counts of the nested representation that are
+	// NetBox's CounterCacheFields (api.Count.Cached), read with nested
+	// rows (Row.cached).
+	cachedCounts []*Field
+	tagForm      []*Field // fields of a tag inside an object's tags
+	tagged       bool     // the model has tags (a KindTags field)
 	// displayField is the field of a display rule that is just "{field}"
 	// of a string column.
 	displayField *Field

@@ -1,10 +1,33 @@
 package resource
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 )
+
+// The brief and nested forms follow NetBox 4.6's BaseModelSerializer:
+//
+//   - ?brief=true passes Meta.brief_fields as the serializer's fields, and
+//     a related object is its serializer with nested=True, which takes the
+//     same brief_fields. Either way the fields property keeps the
+//     serializer's own field order (Meta.fields) and drops the others, so
+//     a brief object's keys come in the full form's order, not in
+//     brief_fields' (a site's brief is name, slug, description although
+//     brief_fields lists description before slug): briefForm.
+//   - A nested object drops every RelatedObjectCountField (NetBox #22154:
+//     those counts are annotations of the list's queryset, which a related
+//     object never gets). A nested group's counts are IntegerFields with
+//     default=0 instead: they stay, and render 0. A CounterCacheField (a
+//     device type's device_count, api.Count.Cached) is a column of
+//     NetBox's model: it stays with its real value, read with the nested
+//     rows. Reverse one-to-one objects (a module bay's installed_module)
+//     are loaded for a page's own rows only and are left out as well:
+//     computeNested.
+//   - A relation whose serializer names its own fields (fields=...) or
+//     that uses one of NetBox's hand-written Nested<Model>Serializer
+//     classes declares that form (api.Field.Nested): prepareForms below.
 
 // A relation may render its related objects in a form of their own rather
 // than their brief one (api.Field.Nested): NetBox's hand-written
@@ -65,7 +88,11 @@ func resolveForm(t *Descriptor, entries []string) ([]*Field, error) {
 			return nil, fmt.Errorf("%s has no field %s", t.ContentType(), name)
 		}
 		if tf.col >= 0 && !slices.Contains(t.narrow, tf.col) {
-			return nil, fmt.Errorf("%s.%s is not read for nested objects (add it to the brief fields)", t.ContentType(), name)
+			// A form may name a column the brief form lacks (a module
+			// bay's installed_module shows the module's serial): nested
+			// rows of t read it too.
+			t.narrow = append(t.narrow, tf.col)
+			slices.Sort(t.narrow)
 		}
 		switch {
 		case pk && tf.Kind == KindEmpty:
@@ -110,4 +137,93 @@ func (f *Field) relatedForm() []*Field {
 		return f.form
 	}
 	return f.target.nestedFields()
+}
+
+// briefForm is the brief representation: the brief fields in the full
+// form's order (see above); the full form when the model declares none.
+func (d *Descriptor) briefForm() ([]*Field, error) {
+	if d.Brief == nil {
+		return d.full, nil
+	}
+	in := map[string]bool{}
+	for _, name := range d.Brief {
+		if f := d.byName[name]; f == nil || f.WriteOnly || f.Kind == KindHidden {
+			return nil, fmt.Errorf("brief field %s unknown", name)
+		}
+		in[name] = true
+	}
+	var out []*Field
+	for _, f := range d.full {
+		if in[f.Name] {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// computeNested derives the nested representation from the brief one.
+func (d *Descriptor) computeNested() {
+	d.nested, d.cachedCounts = nil, nil
+	for _, f := range d.brief {
+		switch {
+		case f.Kind == KindReverse:
+			continue
+		case f.Kind == KindCount && f.Count.Cached:
+			d.cachedCounts = append(d.cachedCounts, f)
+		case f.Kind == KindCount && !d.Tree:
+			continue // a RelatedObjectCountField
+		}
+		d.nested = append(d.nested, f)
+	}
+}
+
+// appendNestedCount renders the count f of a nested row: its cached
+// value for a CounterCacheField, else the 0 of a nested group's
+// IntegerField(default=0).
+func appendNestedCount(b []byte, d *Descriptor, f *Field, r *Row) []byte {
+	if i := slices.Index(d.cachedCounts, f); i >= 0 && i < len(r.cached) {
+		return appendAny(b, r.cached[i])
+	}
+	return append(b, '0')
+}
+
+// readCachedCounts reads the cached counts of nested rows, one statement
+// per count whatever the number of rows.
+func (d *Descriptor) readCachedCounts(ctx context.Context, st Store, rows []*Row) error {
+	ids := make([]int, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+		r.cached = make([]int, len(d.cachedCounts))
+	}
+	for i, f := range d.cachedCounts {
+		first := placeholders(st.Dialect, 1, 1)
+		q := fmt.Sprintf(`SELECT %[2]s, COUNT(*) FROM %[1]s WHERE %[3]s GROUP BY %[2]s`,
+			quote(countTable(f.Count)), quote(f.Count.Column), idsMatch(st.Dialect, quote(f.Count.Column), first))
+		got, err := queryIntPairs(ctx, st, q, idsParam(st.Dialect, ids))
+		if err != nil {
+			return fmt.Errorf("count %s: %w", f.Name, err)
+		}
+		for _, r := range rows {
+			r.cached[i] = got[r.ID]
+		}
+	}
+	return nil
+}
+
+// queryIntPairs runs q and maps its rows' first integer to their second.
+func queryIntPairs(ctx context.Context, st Store, q string, args ...any) (map[int]int, error) {
+	rs, err := st.Q.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	m := map[int]int{}
+	for rs.Next() {
+		var k, v int
+		if err := rs.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		m[k] = v
+	}
+	return m, rs.Err()
 }

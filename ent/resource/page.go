@@ -119,21 +119,9 @@ func (d *Descriptor) viewFields(v View) []*Field {
 	return base
 }
 
-// nestedFields is the representation of a related object inside another:
-// the brief fields without relation counts. NestedGroup models keep their
-// count at 0, as NetBox's nested serializers declare it without annotating.
+// nestedFields is the representation of a related object inside another
+// (computeNested, nestedform.go).
 func (d *Descriptor) nestedFields() []*Field { return d.nested }
-
-func (d *Descriptor) computeNested() {
-	d.nested = nil
-	for _, f := range d.brief {
-		// Reverse rows are loaded for a page's own rows only.
-		if f.Kind == KindCount && !d.Tree || f.Kind == KindReverse {
-			continue
-		}
-		d.nested = append(d.nested, f)
-	}
-}
 
 // Load prepares rows of d for rendering with view v.
 func (d *Descriptor) Load(ctx context.Context, st Store, rows []*Row, v View) (*Page, error) {
@@ -736,6 +724,10 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 	case KindURL:
 		return d.appendURL(b, p.base, "/api/", r.ID)
 	case KindDisplayURL:
+		if d.UI != "" {
+			b = append(append(append(append(b, '"'), p.base...), '/'), d.UI...)
+			return append(strconv.AppendInt(append(b, '/'), int64(r.ID), 10), '/', '"')
+		}
 		return d.appendURL(b, p.base, "/", r.ID)
 	case KindDisplay:
 		return appendString(b, p.displayOf(d, r))
@@ -786,7 +778,7 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 			return appendPercent(b, p.counts[f][r.ID], total)
 		}
 		if nested {
-			return append(b, '0')
+			return appendNestedCount(b, d, f, r)
 		}
 		return appendAny(b, p.counts[f][r.ID])
 	case KindEmpty:

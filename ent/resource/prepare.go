@@ -35,16 +35,11 @@ func (d *Descriptor) prepare() error {
 	}
 	// Tree models keep parent_id selected even when "parent" is an FK field;
 	// every model selects the columns its display rule and uniqueness need.
-	for _, name := range d.Brief {
-		f := d.byName[name]
-		if f == nil {
-			return fmt.Errorf("brief field %s unknown", name)
-		}
-		d.brief = append(d.brief, f)
+	brief, err := d.briefForm()
+	if err != nil {
+		return err
 	}
-	if d.brief == nil {
-		d.brief = d.full
-	}
+	d.brief = brief
 	d.narrowColumns()
 	d.computeNested()
 	if names := displayFields(d.Display); len(names) == 1 && d.Display == "{"+names[0]+"}" {

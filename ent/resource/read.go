@@ -43,6 +43,9 @@ type Row struct {
 	// tags were not read.
 	tagIDs   []int
 	tagsRead bool
+	// cached are the counts of the descriptor's cachedCounts, read with
+	// the row when it is read for a nested representation (nestedform.go).
+	cached []int
 }
 
 // Value returns the row's value of the named API field (nil when absent).
@@ -446,7 +449,11 @@ func (d *Descriptor) getNested(ctx context.Context, st Store, ids []int) ([]*Row
 func (d *Descriptor) fetchNested(ctx context.Context, st Store, ids []int) ([]*Row, error) {
 	s := d.selectCols(st.Dialect, d.narrow)
 	s.Where(inIDs(st.Dialect, s.C("id"), ids))
-	return d.queryCols(ctx, st, s, d.narrow, false)
+	rows, err := d.queryCols(ctx, st, s, d.narrow, false)
+	if err != nil || len(d.cachedCounts) == 0 || len(rows) == 0 {
+		return rows, err
+	}
+	return rows, d.readCachedCounts(ctx, st, rows)
 }
 
 // normalize turns what either driver returns into one Go type per field:

@@ -38,6 +38,10 @@ type refEndpoint struct {
 // refWriteOnly are the reference's write-only fields, which descriptors do
 // not render (password is a write-only descriptor field).
 var refWriteOnly = map[string]bool{"changelog_message": true, "add_tags": true, "remove_tags": true, "password": true,
+	// a circuit's assignments: declared by NetBox's CircuitSerializer,
+	// but Circuit has no such attribute (its relation is
+	// group_assignments), so NetBox never sends it
+	"assignments": true,
 	// a module's switches for instantiating its components
 	"replicate_components": true, "adopt_components": true}
 

@@ -8,7 +8,6 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
-	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -74,7 +73,6 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "assignments", Kind: "reverse", Target: "circuits.circuitgroupassignment", ReadOnly: true, Nested: []string{"id", "url", "display", "group", "priority:choice"}, Reverse: &api.Reverse{Model: "circuits.circuitgroupassignment", Column: "member_id", Exists: false, OrNot: "", Through: "", As: "", Many: true, TypeColumn: "member_type"}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Circuit.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Circuit.UpdateOneID(id).Mutation() },

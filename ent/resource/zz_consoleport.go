@@ -71,7 +71,7 @@ func init() {
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "device", Kind: "fk", Column: "device_id", GoType: "int", Target: "dcim.device", Required: true, OnDelete: "CASCADE"},
-			{Name: "module", Kind: "fk", Column: "module_id", GoType: "int", Target: "dcim.module", Nullable: true, OnDelete: "CASCADE"},
+			{Name: "module", Kind: "fk", Column: "module_id", GoType: "int", Target: "dcim.module", Nullable: true, OnDelete: "CASCADE", Nested: []string{"id", "url", "display", "device", "module_bay"}},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 64, Natural: "_name_natural"},
 			{Name: "label", Kind: "string", Column: "label", GoType: "string", HasDefault: true, Blank: true, MaxLen: 64},
 			{Name: "type", Kind: "choice", Column: "type", GoType: "string", Nullable: true, HasDefault: true, Blank: true, MaxLen: 50, Choices: []Choice{{"de-9", "DE-9"}, {"db-25", "DB-25"}, {"rj-11", "RJ-11"}, {"rj-12", "RJ-12"}, {"rj-45", "RJ-45"}, {"mini-din-8", "Mini-DIN 8"}, {"usb-a", "USB Type A"}, {"usb-b", "USB Type B"}, {"usb-c", "USB Type C"}, {"usb-mini-a", "USB Mini A"}, {"usb-mini-b", "USB Mini B"}, {"usb-micro-a", "USB Micro A"}, {"usb-micro-b", "USB Micro B"}, {"usb-micro-ab", "USB Micro AB"}, {"other", "Other"}}},

@@ -15,6 +15,7 @@ import (
 func init() {
 	register(&Descriptor{
 		Type:      "CustomFieldChoiceSet",
+		UI:        "extras/custom-field-choices",
 		App:       "extras",
 		Path:      "custom-field-choice-sets",
 		Model:     "customfieldchoiceset",

@@ -50,7 +50,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "inventoryitem_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "inventoryitem_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.inventoryitem", Table: "", Column: "role_id", Cumulative: false}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.InventoryItemRole.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.InventoryItemRole.UpdateOneID(id).Mutation() },

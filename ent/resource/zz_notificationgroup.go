@@ -39,6 +39,8 @@ func init() {
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "groups", Kind: "m2m", Target: "users.group", HasDefault: true, Lookup: "name", Join: "extras_notificationgroup_groups", JoinOwn: "notificationgroup_id", JoinTarget: "group_id"},
 			{Name: "users", Kind: "m2m", Target: "users.user", HasDefault: true, Lookup: "username", Join: "extras_notificationgroup_users", JoinOwn: "notificationgroup_id", JoinTarget: "user_id"},
+			{Name: "created", Kind: "hidden", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
+			{Name: "last_updated", Kind: "hidden", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.NotificationGroup.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.NotificationGroup.UpdateOneID(id).Mutation() },

@@ -13,6 +13,7 @@ import (
 func init() {
 	register(&Descriptor{
 		Type:        "ObjectChange",
+		UI:          "core/changelog",
 		App:         "core",
 		Path:        "object-changes",
 		Model:       "objectchange",

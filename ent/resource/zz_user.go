@@ -34,6 +34,7 @@ func init() {
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "is_superuser", Kind: "boolean", Column: "is_superuser", Target: "", Attr: ""},
+			{Name: "is_staff", Kind: "boolean", Column: "is_staff", Target: "", Attr: ""},
 			{Name: "owner_id", Kind: "m2m-reverse", Column: "users", Target: "users.owner", Attr: ""},
 			{Name: "owner", Kind: "m2m-reverse", Column: "users", Target: "users.owner", Attr: "name"},
 			{Name: "notification_group_id", Kind: "m2m-reverse", Column: "users", Target: "extras.notificationgroup", Attr: ""},
@@ -52,7 +53,6 @@ func init() {
 			{Name: "last_login", Kind: "time", Column: "last_login", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "groups", Kind: "m2m", Target: "users.group", HasDefault: true, Lookup: "name", Join: "users_user_groups", JoinOwn: "user_id", JoinTarget: "group_id"},
 			{Name: "permissions", Kind: "m2m", Target: "users.objectpermission", HasDefault: true, Join: "users_objectpermission_users", JoinOwn: "user_id", JoinTarget: "objectpermission_id", Inverse: true},
-			{Name: "is_staff", Kind: "bool", Column: "is_staff", GoType: "bool", HasDefault: true},
 			{Name: "password", Kind: "password", Column: "password", GoType: "string", WriteOnly: true, Required: true, HasDefault: true, MaxLen: 128},
 			{Name: "config", Kind: "hidden", Column: "config", GoType: "map[string]interface {}", HasDefault: true},
 		},

@@ -59,7 +59,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "member_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.device", Table: "", Column: "virtual_chassis_id", Cumulative: false}},
+			{Name: "member_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.device", Table: "", Column: "virtual_chassis_id", Cumulative: false, Cached: true}},
 			{Name: "members", Kind: "reverse", Target: "dcim.device", ReadOnly: true, Nested: []string{"id", "url", "display_url", "display", "name"}, Reverse: &api.Reverse{Model: "dcim.device", Column: "virtual_chassis_id", Exists: false, OrNot: "", Through: "", As: "", Many: true, TypeColumn: ""}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.VirtualChassis.Create().Mutation() },

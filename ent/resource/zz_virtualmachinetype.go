@@ -53,7 +53,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "virtual_machine_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "virtualization.virtualmachine", Table: "", Column: "virtual_machine_type_id", Cumulative: false}},
+			{Name: "virtual_machine_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "virtualization.virtualmachine", Table: "", Column: "virtual_machine_type_id", Cumulative: false, Cached: true}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.VirtualMachineType.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.VirtualMachineType.UpdateOneID(id).Mutation() },

@@ -62,7 +62,7 @@ func init() {
 			{Name: "status", Kind: "choice", Column: "status", GoType: "string", HasDefault: true, MaxLen: 50, Choices: []Choice{{"active", "Active"}, {"reserved", "Reserved"}, {"deprecated", "Deprecated"}}},
 			{Name: "role", Kind: "fk", Column: "role_id", GoType: "int", Target: "ipam.role", Nullable: true, OnDelete: "SET_NULL"},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
-			{Name: "qinq_role", Kind: "choice", Column: "qinq_role", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"svlan", "Service VLAN"}, {"cvlan", "Customer VLAN"}}},
+			{Name: "qinq_role", Kind: "choice", Column: "qinq_role", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"svlan", "Service"}, {"cvlan", "Customer"}}},
 			{Name: "qinq_svlan", Kind: "fk", Column: "qinq_svlan_id", GoType: "int", Target: "ipam.vlan", Nullable: true, PutDefault: "null", OnDelete: "PROTECT"},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true, Blank: true},

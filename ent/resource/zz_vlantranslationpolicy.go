@@ -46,6 +46,8 @@ func init() {
 			{Name: "rules", Kind: "reverse", Target: "ipam.vlantranslationrule", ReadOnly: true, Reverse: &api.Reverse{Model: "ipam.vlantranslationrule", Column: "policy_id", Exists: false, OrNot: "", Through: "", As: "", Many: true, TypeColumn: ""}},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true, Blank: true},
+			{Name: "created", Kind: "hidden", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
+			{Name: "last_updated", Kind: "hidden", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.VLANTranslationPolicy.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.VLANTranslationPolicy.UpdateOneID(id).Mutation() },

@@ -47,6 +47,8 @@ func init() {
 			{Name: "local_vid", Kind: "int", Column: "local_vid", GoType: "int", Required: true, Min: intp(1), Max: intp(4094)},
 			{Name: "remote_vid", Kind: "int", Column: "remote_vid", GoType: "int", Required: true, Min: intp(1), Max: intp(4094)},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
+			{Name: "created", Kind: "hidden", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
+			{Name: "last_updated", Kind: "hidden", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "_policy_name", Kind: "hidden", Column: "_policy_name", GoType: "string", HasDefault: true, Blank: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.VLANTranslationRule.Create().Mutation() },

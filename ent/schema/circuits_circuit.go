@@ -17,8 +17,9 @@ import (
 // the provider (the hook). termination_a and termination_z are read-only:
 // the terminations' hook points them at the circuit's A and Z sides, as
 // CircuitTermination.save() does, and they render in NetBox's
-// CircuitCircuitTerminationSerializer form. assignments lists the circuit
-// group assignments whose member is this circuit.
+// CircuitCircuitTerminationSerializer form. NetBox's serializer declares
+// assignments too, but a Circuit has no such attribute, so NetBox never
+// sends it (DRF skips a field whose source is missing): neither do we.
 type Circuit struct{ ent.Schema }
 
 func (Circuit) Mixin() []ent.Mixin { return PrimaryMixins() }
@@ -93,8 +94,7 @@ func (Circuit) Annotations() []schema.Annotation {
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "cid", "provider", "provider_account", "type", "status",
 				"tenant", "install_date", "termination_date", "commit_rate", "description", "distance", "distance_unit",
-				"termination_a", "termination_z", "owner", "comments", "tags", "custom_fields", "created", "last_updated",
-				"assignments"},
+				"termination_a", "termination_z", "owner", "comments", "tags", "custom_fields", "created", "last_updated"},
 			Brief:    []string{"id", "url", "display", "provider", "cid", "description"},
 			Display:  "{cid}",
 			Search:   []string{"cid", "description", "comments"},
@@ -103,9 +103,6 @@ func (Circuit) Annotations() []schema.Annotation {
 				{Fields: []string{"provider", "cid"}, Message: "Circuit with this Provider and Circuit ID already exists."},
 				{Fields: []string{"provider_account", "cid"}, Message: "Circuit with this Provider account and Circuit ID already exists."},
 			},
-			// NetBox's CircuitGroupAssignmentSerializer_ (nested).
-			Reverse: map[string]api.Reverse{"assignments": {Model: "circuits.circuitgroupassignment", Column: "member_id",
-				TypeColumn: "member_type", Many: true, Nested: []string{"id", "url", "display", "group", "priority:choice"}}},
 			Filters: append(TenancyFilters(),
 				// NetBox's CircuitFilterSet.search: also the terminations'
 				// cross-connect id, patch panel info and description.

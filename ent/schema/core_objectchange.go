@@ -69,7 +69,7 @@ func (ObjectChange) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "core_objectchange"},
 		api.Model{
-			App: "core", Path: "object-changes", Verbose: "object change", ReadOnly: true,
+			App: "core", Path: "object-changes", Verbose: "object change", ReadOnly: true, UI: "core/changelog",
 			Fields: []string{"id", "url", "display_url", "display", "time", "user", "user_name", "request_id", "action",
 				"changed_object_type", "changed_object_id", "changed_object", "object_repr", "message",
 				"prechange_data", "postchange_data"},

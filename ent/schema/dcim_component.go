@@ -43,7 +43,19 @@ func (Component) Fields() []ent.Field {
 }
 
 func (Component) Edges() []ent.Edge {
-	return []ent.Edge{FKRequired("device", Device.Type, api.Cascade), FK("module", Module.Type, api.Cascade), CableEdge()}
+	return []ent.Edge{FKRequired("device", Device.Type, api.Cascade), ModuleFK(NestedComponentModuleForm), CableEdge()}
+}
+
+// NestedComponentModuleForm is how NetBox's cabled components render their
+// module: ModuleSerializer(nested=True, fields=(id, url, display, device,
+// module_bay)).
+var NestedComponentModuleForm = []string{"id", "url", "display", "device", "module_bay"}
+
+// ModuleFK is a component's module, rendered in the form its NetBox
+// serializer names (fields=...).
+func ModuleFK(form []string) ent.Edge {
+	return edge.To("module", Module.Type).Field("module_id").Unique().
+		Annotations(OnDelete(api.Cascade, api.Field{Nested: form})...)
 }
 
 func (Component) Indexes() []ent.Index {

@@ -54,7 +54,10 @@ func (DeviceComponent) Hooks() []ent.Hook { return dcim.DeviceComponentHooks() }
 func (c DeviceComponent) Edges() []ent.Edge {
 	es := []ent.Edge{FKRequired("device", Device.Type, api.Cascade)}
 	if c.Modular {
-		es = append(es, FK("module", Module.Type, api.Cascade))
+		// Only module bays are modular here: NetBox's ModuleBaySerializer
+		// renders their module as ModuleSerializer(nested=True,
+		// fields=(id, url, display)).
+		es = append(es, ModuleFK([]string{"id", "url", "display"}))
 	}
 	return es
 }

@@ -33,8 +33,7 @@ func (InventoryItemRole) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "slug", "description"},
 			Ordering: []string{"name"},
-			// Inventory items come with devices (a later wave).
-			Empty: map[string]any{"inventoryitem_count": 0},
+			Counts:   map[string]api.Count{"inventoryitem_count": {Model: "dcim.inventoryitem", Column: "role_id"}},
 		},
 	}
 }

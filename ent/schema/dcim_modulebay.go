@@ -48,8 +48,11 @@ func (ModuleBay) Annotations() []schema.Annotation {
 			// A module bay holds at most one module (Module.module_bay is
 			// NetBox's OneToOneField).
 			Reverse: map[string]api.Reverse{
-				"installed_module": {Model: "dcim.module", Column: "module_bay_id"},
-				"_occupied":        {Model: "dcim.module", Column: "module_bay_id", Exists: true, OrNot: "enabled"},
+				// ModuleSerializer(nested=True, fields=(id, url, display,
+				// serial, description)).
+				"installed_module": {Model: "dcim.module", Column: "module_bay_id",
+					Nested: []string{"id", "url", "display", "serial", "description"}},
+				"_occupied": {Model: "dcim.module", Column: "module_bay_id", Exists: true, OrNot: "enabled"},
 			},
 			// NetBox's only constraint: unique (device, module, name), so
 			// two bays of the device itself (module null) may share a name.

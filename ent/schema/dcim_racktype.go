@@ -98,7 +98,7 @@ func (RackType) Annotations() []schema.Annotation {
 				{Fields: []string{"manufacturer", "model"}},
 				{Fields: []string{"manufacturer", "slug"}},
 			},
-			Counts:  map[string]api.Count{"rack_count": {Model: "dcim.rack", Column: "rack_type_id"}},
+			Counts:  map[string]api.Count{"rack_count": {Model: "dcim.rack", Column: "rack_type_id", Cached: true}},
 			Filters: append(rackBaseFilters(), api.Filter{Name: "rack_count", Kind: "related-count", Column: "rack_count"}),
 		},
 	}

@@ -53,7 +53,7 @@ func (VirtualChassis) Annotations() []schema.Annotation {
 			Search:   []string{"name", "domain", "description", "comments"},
 			Ordering: []string{"name"},
 			Unique:   []api.Unique{{Fields: []string{"master"}}},
-			Counts:   map[string]api.Count{"member_count": {Model: "dcim.device", Column: "virtual_chassis_id"}},
+			Counts:   map[string]api.Count{"member_count": {Model: "dcim.device", Column: "virtual_chassis_id", Cached: true}},
 			Reverse:  map[string]api.Reverse{"members": {Model: "dcim.device", Column: "virtual_chassis_id", Many: true, Nested: NestedNameForm}},
 			Filters: []api.Filter{
 				{Name: "region_id", Kind: "tree-id", Via: "master.site", Column: "region"},

@@ -48,7 +48,7 @@ func (CustomFieldChoiceSet) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "extras_customfieldchoiceset"},
 		api.Model{
-			App: "extras", Path: "custom-field-choice-sets", Verbose: "custom field choice set",
+			App: "extras", Path: "custom-field-choice-sets", Verbose: "custom field choice set", UI: "extras/custom-field-choices",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "description", "base_choices",
 				"extra_choices", "choice_colors", "order_alphabetically", "choices_count", "owner", "created",

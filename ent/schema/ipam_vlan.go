@@ -20,7 +20,7 @@ func (VLAN) Mixin() []ent.Mixin { return PrimaryMixins() }
 var VLANStatus = api.C("active", "Active", "reserved", "Reserved", "deprecated", "Deprecated")
 
 // VLANQinQRole are the Q-in-Q roles of a VLAN.
-var VLANQinQRole = api.C("svlan", "Service VLAN", "cvlan", "Customer VLAN")
+var VLANQinQRole = api.C("svlan", "Service", "cvlan", "Customer")
 
 func (VLAN) Fields() []ent.Field {
 	return []ent.Field{

@@ -51,7 +51,7 @@ func (User) Annotations() []schema.Annotation {
 		api.Model{
 			App: "users", Path: "users", Verbose: "user",
 			Fields: []string{"id", "url", "display_url", "display", "username", "first_name", "last_name", "email",
-				"is_active", "date_joined", "last_login", "groups", "permissions", "is_staff"},
+				"is_active", "date_joined", "last_login", "groups", "permissions"},
 			Brief:       []string{"id", "url", "display", "username"},
 			DisplayFunc: api.Func(api.LogicPkg("users"), "UserDisplay"),
 			Search:      []string{"username", "first_name", "last_name", "email"},
@@ -59,6 +59,8 @@ func (User) Annotations() []schema.Annotation {
 			// is_superuser is no API field but NetBox filters on it.
 			// The users of an owner: the reverse of the owners' users.
 			Filters: []api.Filter{{Name: "is_superuser", Kind: "boolean", Column: "is_superuser"},
+				// is_staff left the serializer in NetBox 4.2; its filter stayed.
+				{Name: "is_staff", Kind: "boolean", Column: "is_staff"},
 				{Name: "owner_id", Kind: "m2m-reverse", Target: "users.owner", Column: "users"},
 				{Name: "owner", Kind: "m2m-reverse", Target: "users.owner", Column: "users", Attr: "name"},
 				// The users of a notification group: the reverse of its users.

@@ -104,8 +104,8 @@ func (VirtualMachine) Annotations() []schema.Annotation {
 				{Fields: []string{"primary_ip6"}, Message: "virtual machine with this primary IPv6 already exists."},
 			},
 			Counts: map[string]api.Count{
-				"interface_count":    {Model: "virtualization.vminterface", Column: "virtual_machine_id"},
-				"virtual_disk_count": {Model: "virtualization.virtualdisk", Column: "virtual_machine_id"},
+				"interface_count":    {Model: "virtualization.vminterface", Column: "virtual_machine_id", Cached: true},
+				"virtual_disk_count": {Model: "virtualization.virtualdisk", Column: "virtual_machine_id", Cached: true},
 			},
 			// primary_ip: the IPv6 primary address, else the IPv4 one.
 			Coalesce: map[string][]string{"primary_ip": {"primary_ip6", "primary_ip4"}},

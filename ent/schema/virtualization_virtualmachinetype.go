@@ -60,7 +60,7 @@ func (VirtualMachineType) Annotations() []schema.Annotation {
 			Unique: []api.Unique{{Fields: []string{"name"}, IgnoreCase: true,
 				Message: "Virtual machine type name must be unique."}},
 			Counts: map[string]api.Count{"virtual_machine_count": {Model: "virtualization.virtualmachine",
-				Column: "virtual_machine_type_id"}},
+				Column: "virtual_machine_type_id", Cached: true}},
 			Filters: []api.Filter{
 				{Name: "virtual_machine_count", Kind: "related-count", Column: "virtual_machine_count"},
 			},

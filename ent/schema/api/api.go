@@ -6,6 +6,10 @@ import "entgo.io/ent/schema"
 type Model struct {
 	App  string `json:"app"`  // "dcim"
 	Path string `json:"path"` // "sites"
+	// UI is the path of the model's pages in NetBox's web UI when it is
+	// not App/Path ("core/changelog" for object changes): display_url
+	// points there, as NetBox's get_absolute_url does.
+	UI string `json:"ui,omitempty"`
 	// Model is the content-type model name ("site", "ipaddress"); defaults to
 	// the lower-cased Go type name.
 	Model string `json:"model,omitempty"`
@@ -130,6 +134,9 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	if o.Model != "" {
 		m.Model = o.Model
 	}
+	if o.UI != "" {
+		m.UI = o.UI
+	}
 	if o.Class != "" {
 		m.Class = o.Class
 	}
@@ -225,6 +232,13 @@ type Count struct {
 	// Cumulative counts rows pointing at this node or any descendant, as
 	// NetBox does for nested groups (site_count on a region).
 	Cumulative bool `json:"cumulative,omitempty"`
+	// Cached marks NetBox's CounterCacheField (a column of its model, kept
+	// by signals: a device type's device_count): a related object nested
+	// in another carries its real count. NetBox's other counts are
+	// annotations of the list's own queryset, absent from nested objects:
+	// a RelatedObjectCountField is left out of them (NetBox #22154) and a
+	// nested group's IntegerField(default=0) renders 0 (nestedform.go).
+	Cached bool `json:"cached,omitempty"`
 	// Distinct counts distinct values of this column of the counted rows
 	// instead (a contact group's contacts, once each however many of its
 	// subgroups hold them: NetBox's annotate_contacts).
