@@ -226,7 +226,9 @@ func (c *checker) checkAllow(req *http.Request, header http.Header) []string {
 	}
 	var got []string
 	for _, m := range strings.Split(header.Get("Allow"), ",") {
-		if m = strings.TrimSpace(m); m != "" && m != http.MethodOptions && m != http.MethodHead {
+		// TRACE: NetBox's viewsets with a trace action list it (DRF
+		// reads the action as the method) but serve no such operation.
+		if m = strings.TrimSpace(m); m != "" && m != http.MethodOptions && m != http.MethodHead && m != http.MethodTrace {
 			got = append(got, m)
 		}
 	}
