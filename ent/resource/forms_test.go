@@ -1,9 +1,6 @@
 package resource
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -30,24 +27,7 @@ type formRef struct {
 	} `json:"fields"`
 }
 
-func loadFormRef(t *testing.T) map[string]formRef {
-	t.Helper()
-	path := os.Getenv("INVENTORY_REFERENCE")
-	if path == "" {
-		path = filepath.Join("..", "..", "testdata", "reference", "netbox-models.json")
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read reference: %v", err)
-	}
-	var doc struct {
-		Endpoints map[string]formRef `json:"endpoints"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
-	return doc.Endpoints
-}
+func loadFormRef(t *testing.T) map[string]formRef { return referenceEndpoints[formRef](t) }
 
 // nestedFieldsOverrides are the relations whose NetBox serializer names
 // the fields of its nested object (Serializer(nested=True, fields=...)),

@@ -49,7 +49,11 @@ var refWriteOnly = map[string]bool{"changelog_message": true, "add_tags": true, 
 // SPEC.md §2.3 lists display_name on VLANs (NetBox 4.6 dropped it).
 var extraFields = map[string]map[string]bool{"ipam/vlans": {"display_name": true}}
 
-func loadReference(t *testing.T) map[string]refEndpoint {
+func loadReference(t *testing.T) map[string]refEndpoint { return referenceEndpoints[refEndpoint](t) }
+
+// referenceEndpoints reads the reference's endpoints, each as an E (the
+// fields a test needs of it).
+func referenceEndpoints[E any](t *testing.T) map[string]E {
 	t.Helper()
 	// A copy of shared/reference/netbox-models.json is kept under testdata
 	// so that the check runs wherever the repository is cloned.
@@ -62,7 +66,7 @@ func loadReference(t *testing.T) map[string]refEndpoint {
 		t.Fatalf("read reference: %v", err)
 	}
 	var doc struct {
-		Endpoints map[string]refEndpoint `json:"endpoints"`
+		Endpoints map[string]E `json:"endpoints"`
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatalf("parse reference %s: %v", path, err)
