@@ -297,17 +297,13 @@ func TestCircuitRules(t *testing.T) {
 		if d := w.get(t, assigns, idOf(as))["display"]; d != "Backbone (Primary)" {
 			t.Errorf("assignment display after the group's rename: %q", d)
 		}
-		list, _ := w.get(t, circuitsPath, c)["assignments"].([]any)
-		if len(list) != 1 {
-			t.Fatalf("circuit assignments %v", list)
+		// NetBox 4.6 declares assignments on the circuit serializer, but
+		// the model's relation is group_assignments: it never sends them.
+		if _, has := w.get(t, circuitsPath, c)["assignments"]; has {
+			t.Errorf("a circuit shows assignments")
 		}
-		if grp, _ := list[0].(map[string]any)["group"].(map[string]any); grp == nil || idOf(grp) != g {
-			t.Errorf("circuit assignment %v", list[0])
-		}
-		// CircuitGroupAssignmentSerializer_ declares priority a
-		// ChoiceField: {value, label} nested too.
-		if p, _ := list[0].(map[string]any)["priority"].(map[string]any); p["value"] != "primary" || p["label"] != "Primary" {
-			t.Errorf("circuit assignment priority %v", list[0].(map[string]any)["priority"])
+		if p, _ := as["priority"].(map[string]any); p["value"] != "primary" || p["label"] != "Primary" {
+			t.Errorf("assignment priority %v", as["priority"])
 		}
 		if n := w.get(t, groups, g)["circuit_count"]; n != 2.0 {
 			t.Errorf("group circuit_count %v", n)
@@ -370,6 +366,7 @@ func TestCircuitsOnDelete(t *testing.T) {
 		},
 	}
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) { runOnDelete(t, e.Admin(), c) })
 		}
@@ -411,8 +408,8 @@ func TestCircuitListQueries(t *testing.T) {
 			for _, c := range r.Results() {
 				ta, _ := c["termination_a"].(map[string]any)
 				tz, _ := c["termination_z"].(map[string]any)
-				if ta == nil || tz == nil || ta["termination"] == nil || tz["termination"] == nil || len(c["assignments"].([]any)) != 1 {
-					t.Fatalf("circuit without its terminations or assignment: %v", c)
+				if ta == nil || tz == nil || ta["termination"] == nil || tz["termination"] == nil {
+					t.Fatalf("circuit without its terminations: %v", c)
 				}
 			}
 			return n

@@ -492,6 +492,7 @@ func TestIPAddressOnDelete(t *testing.T) {
 		},
 	}
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) { runOnDelete(t, e.Admin(), c) })
 		}

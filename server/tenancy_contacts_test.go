@@ -38,6 +38,7 @@ func TestContactsOnDelete(t *testing.T) {
 		},
 	}
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) { runOnDelete(t, e.Admin(), c) })
 		}
