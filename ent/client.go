@@ -137,6 +137,9 @@ import (
 	"github.com/inventory/inventory/ent/vminterface"
 	"github.com/inventory/inventory/ent/vrf"
 	"github.com/inventory/inventory/ent/webhook"
+	"github.com/inventory/inventory/ent/wirelesslan"
+	"github.com/inventory/inventory/ent/wirelesslangroup"
+	"github.com/inventory/inventory/ent/wirelesslink"
 
 	stdsql "database/sql"
 )
@@ -390,6 +393,12 @@ type Client struct {
 	VirtualMachineType *VirtualMachineTypeClient
 	// Webhook is the client for interacting with the Webhook builders.
 	Webhook *WebhookClient
+	// WirelessLAN is the client for interacting with the WirelessLAN builders.
+	WirelessLAN *WirelessLANClient
+	// WirelessLANGroup is the client for interacting with the WirelessLANGroup builders.
+	WirelessLANGroup *WirelessLANGroupClient
+	// WirelessLink is the client for interacting with the WirelessLink builders.
+	WirelessLink *WirelessLinkClient
 }
 
 // NewClient creates a new client configured with the given options.
@@ -523,6 +532,9 @@ func (c *Client) init() {
 	c.VirtualMachine = NewVirtualMachineClient(c.config)
 	c.VirtualMachineType = NewVirtualMachineTypeClient(c.config)
 	c.Webhook = NewWebhookClient(c.config)
+	c.WirelessLAN = NewWirelessLANClient(c.config)
+	c.WirelessLANGroup = NewWirelessLANGroupClient(c.config)
+	c.WirelessLink = NewWirelessLinkClient(c.config)
 }
 
 type (
@@ -737,6 +749,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		VirtualMachine:            NewVirtualMachineClient(cfg),
 		VirtualMachineType:        NewVirtualMachineTypeClient(cfg),
 		Webhook:                   NewWebhookClient(cfg),
+		WirelessLAN:               NewWirelessLANClient(cfg),
+		WirelessLANGroup:          NewWirelessLANGroupClient(cfg),
+		WirelessLink:              NewWirelessLinkClient(cfg),
 	}, nil
 }
 
@@ -878,6 +893,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		VirtualMachine:            NewVirtualMachineClient(cfg),
 		VirtualMachineType:        NewVirtualMachineTypeClient(cfg),
 		Webhook:                   NewWebhookClient(cfg),
+		WirelessLAN:               NewWirelessLANClient(cfg),
+		WirelessLANGroup:          NewWirelessLANGroupClient(cfg),
+		WirelessLink:              NewWirelessLinkClient(cfg),
 	}, nil
 }
 
@@ -933,6 +951,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
 		c.VirtualCircuitTermination, c.VirtualCircuitType, c.VirtualDeviceContext,
 		c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType, c.Webhook,
+		c.WirelessLAN, c.WirelessLANGroup, c.WirelessLink,
 	} {
 		n.Use(hooks...)
 	}
@@ -968,6 +987,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
 		c.VirtualCircuitTermination, c.VirtualCircuitType, c.VirtualDeviceContext,
 		c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType, c.Webhook,
+		c.WirelessLAN, c.WirelessLANGroup, c.WirelessLink,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -1220,6 +1240,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.VirtualMachineType.mutate(ctx, m)
 	case *WebhookMutation:
 		return c.Webhook.mutate(ctx, m)
+	case *WirelessLANMutation:
+		return c.WirelessLAN.mutate(ctx, m)
+	case *WirelessLANGroupMutation:
+		return c.WirelessLANGroup.mutate(ctx, m)
+	case *WirelessLinkMutation:
+		return c.WirelessLink.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
 	}
@@ -14184,6 +14210,516 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 	}
 }
 
+// WirelessLANClient is a client for the WirelessLAN schema.
+type WirelessLANClient struct {
+	config
+}
+
+// NewWirelessLANClient returns a client for the WirelessLAN from the given config.
+func NewWirelessLANClient(c config) *WirelessLANClient {
+	return &WirelessLANClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `wirelesslan.Hooks(f(g(h())))`.
+func (c *WirelessLANClient) Use(hooks ...Hook) {
+	c.hooks.WirelessLAN = append(c.hooks.WirelessLAN, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `wirelesslan.Intercept(f(g(h())))`.
+func (c *WirelessLANClient) Intercept(interceptors ...Interceptor) {
+	c.inters.WirelessLAN = append(c.inters.WirelessLAN, interceptors...)
+}
+
+// Create returns a builder for creating a WirelessLAN entity.
+func (c *WirelessLANClient) Create() *WirelessLANCreate {
+	mutation := newWirelessLANMutation(c.config, OpCreate)
+	return &WirelessLANCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of WirelessLAN entities.
+func (c *WirelessLANClient) CreateBulk(builders ...*WirelessLANCreate) *WirelessLANCreateBulk {
+	return &WirelessLANCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *WirelessLANClient) MapCreateBulk(slice any, setFunc func(*WirelessLANCreate, int)) *WirelessLANCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &WirelessLANCreateBulk{err: fmt.Errorf("calling to WirelessLANClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*WirelessLANCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &WirelessLANCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for WirelessLAN.
+func (c *WirelessLANClient) Update() *WirelessLANUpdate {
+	mutation := newWirelessLANMutation(c.config, OpUpdate)
+	return &WirelessLANUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *WirelessLANClient) UpdateOne(_m *WirelessLAN) *WirelessLANUpdateOne {
+	mutation := newWirelessLANMutation(c.config, OpUpdateOne, withWirelessLAN(_m))
+	return &WirelessLANUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *WirelessLANClient) UpdateOneID(id int) *WirelessLANUpdateOne {
+	mutation := newWirelessLANMutation(c.config, OpUpdateOne, withWirelessLANID(id))
+	return &WirelessLANUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for WirelessLAN.
+func (c *WirelessLANClient) Delete() *WirelessLANDelete {
+	mutation := newWirelessLANMutation(c.config, OpDelete)
+	return &WirelessLANDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *WirelessLANClient) DeleteOne(_m *WirelessLAN) *WirelessLANDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *WirelessLANClient) DeleteOneID(id int) *WirelessLANDeleteOne {
+	builder := c.Delete().Where(wirelesslan.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &WirelessLANDeleteOne{builder}
+}
+
+// Query returns a query builder for WirelessLAN.
+func (c *WirelessLANClient) Query() *WirelessLANQuery {
+	return &WirelessLANQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeWirelessLAN},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a WirelessLAN entity by its id.
+func (c *WirelessLANClient) Get(ctx context.Context, id int) (*WirelessLAN, error) {
+	return c.Query().Where(wirelesslan.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *WirelessLANClient) GetX(ctx context.Context, id int) *WirelessLAN {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOwner queries the owner edge of a WirelessLAN.
+func (c *WirelessLANClient) QueryOwner(_m *WirelessLAN) *OwnerQuery {
+	query := (&OwnerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(wirelesslan.Table, wirelesslan.FieldID, id),
+			sqlgraph.To(owner.Table, owner.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, wirelesslan.OwnerTable, wirelesslan.OwnerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGroup queries the group edge of a WirelessLAN.
+func (c *WirelessLANClient) QueryGroup(_m *WirelessLAN) *WirelessLANGroupQuery {
+	query := (&WirelessLANGroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(wirelesslan.Table, wirelesslan.FieldID, id),
+			sqlgraph.To(wirelesslangroup.Table, wirelesslangroup.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, wirelesslan.GroupTable, wirelesslan.GroupColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryVlan queries the vlan edge of a WirelessLAN.
+func (c *WirelessLANClient) QueryVlan(_m *WirelessLAN) *VLANQuery {
+	query := (&VLANClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(wirelesslan.Table, wirelesslan.FieldID, id),
+			sqlgraph.To(vlan.Table, vlan.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, wirelesslan.VlanTable, wirelesslan.VlanColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTenant queries the tenant edge of a WirelessLAN.
+func (c *WirelessLANClient) QueryTenant(_m *WirelessLAN) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(wirelesslan.Table, wirelesslan.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, wirelesslan.TenantTable, wirelesslan.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryInterfaces queries the interfaces edge of a WirelessLAN.
+func (c *WirelessLANClient) QueryInterfaces(_m *WirelessLAN) *DeviceInterfaceQuery {
+	query := (&DeviceInterfaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(wirelesslan.Table, wirelesslan.FieldID, id),
+			sqlgraph.To(deviceinterface.Table, deviceinterface.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, wirelesslan.InterfacesTable, wirelesslan.InterfacesPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *WirelessLANClient) Hooks() []Hook {
+	hooks := c.hooks.WirelessLAN
+	return append(hooks[:len(hooks):len(hooks)], wirelesslan.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *WirelessLANClient) Interceptors() []Interceptor {
+	return c.inters.WirelessLAN
+}
+
+func (c *WirelessLANClient) mutate(ctx context.Context, m *WirelessLANMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&WirelessLANCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&WirelessLANUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&WirelessLANUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&WirelessLANDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown WirelessLAN mutation op: %q", m.Op())
+	}
+}
+
+// WirelessLANGroupClient is a client for the WirelessLANGroup schema.
+type WirelessLANGroupClient struct {
+	config
+}
+
+// NewWirelessLANGroupClient returns a client for the WirelessLANGroup from the given config.
+func NewWirelessLANGroupClient(c config) *WirelessLANGroupClient {
+	return &WirelessLANGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `wirelesslangroup.Hooks(f(g(h())))`.
+func (c *WirelessLANGroupClient) Use(hooks ...Hook) {
+	c.hooks.WirelessLANGroup = append(c.hooks.WirelessLANGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `wirelesslangroup.Intercept(f(g(h())))`.
+func (c *WirelessLANGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.WirelessLANGroup = append(c.inters.WirelessLANGroup, interceptors...)
+}
+
+// Create returns a builder for creating a WirelessLANGroup entity.
+func (c *WirelessLANGroupClient) Create() *WirelessLANGroupCreate {
+	mutation := newWirelessLANGroupMutation(c.config, OpCreate)
+	return &WirelessLANGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of WirelessLANGroup entities.
+func (c *WirelessLANGroupClient) CreateBulk(builders ...*WirelessLANGroupCreate) *WirelessLANGroupCreateBulk {
+	return &WirelessLANGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for WirelessLANGroup.
+func (c *WirelessLANGroupClient) Update() *WirelessLANGroupUpdate {
+	mutation := newWirelessLANGroupMutation(c.config, OpUpdate)
+	return &WirelessLANGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *WirelessLANGroupClient) UpdateOneID(id int) *WirelessLANGroupUpdateOne {
+	mutation := newWirelessLANGroupMutation(c.config, OpUpdateOne, withWirelessLANGroupID(id))
+	return &WirelessLANGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for WirelessLANGroup.
+func (c *WirelessLANGroupClient) Delete() *WirelessLANGroupDelete {
+	mutation := newWirelessLANGroupMutation(c.config, OpDelete)
+	return &WirelessLANGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *WirelessLANGroupClient) DeleteOneID(id int) *WirelessLANGroupDeleteOne {
+	builder := c.Delete().Where(wirelesslangroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &WirelessLANGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for WirelessLANGroup.
+func (c *WirelessLANGroupClient) Query() *WirelessLANGroupQuery {
+	return &WirelessLANGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeWirelessLANGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a WirelessLANGroup entity by its id.
+func (c *WirelessLANGroupClient) Get(ctx context.Context, id int) (*WirelessLANGroup, error) {
+	return c.Query().Where(wirelesslangroup.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *WirelessLANGroupClient) Hooks() []Hook {
+	return c.hooks.WirelessLANGroup
+}
+
+// Interceptors returns the client interceptors.
+func (c *WirelessLANGroupClient) Interceptors() []Interceptor {
+	return c.inters.WirelessLANGroup
+}
+
+func (c *WirelessLANGroupClient) mutate(ctx context.Context, m *WirelessLANGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&WirelessLANGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&WirelessLANGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&WirelessLANGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&WirelessLANGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown WirelessLANGroup mutation op: %q", m.Op())
+	}
+}
+
+// WirelessLinkClient is a client for the WirelessLink schema.
+type WirelessLinkClient struct {
+	config
+}
+
+// NewWirelessLinkClient returns a client for the WirelessLink from the given config.
+func NewWirelessLinkClient(c config) *WirelessLinkClient {
+	return &WirelessLinkClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `wirelesslink.Hooks(f(g(h())))`.
+func (c *WirelessLinkClient) Use(hooks ...Hook) {
+	c.hooks.WirelessLink = append(c.hooks.WirelessLink, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `wirelesslink.Intercept(f(g(h())))`.
+func (c *WirelessLinkClient) Intercept(interceptors ...Interceptor) {
+	c.inters.WirelessLink = append(c.inters.WirelessLink, interceptors...)
+}
+
+// Create returns a builder for creating a WirelessLink entity.
+func (c *WirelessLinkClient) Create() *WirelessLinkCreate {
+	mutation := newWirelessLinkMutation(c.config, OpCreate)
+	return &WirelessLinkCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of WirelessLink entities.
+func (c *WirelessLinkClient) CreateBulk(builders ...*WirelessLinkCreate) *WirelessLinkCreateBulk {
+	return &WirelessLinkCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *WirelessLinkClient) MapCreateBulk(slice any, setFunc func(*WirelessLinkCreate, int)) *WirelessLinkCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &WirelessLinkCreateBulk{err: fmt.Errorf("calling to WirelessLinkClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*WirelessLinkCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &WirelessLinkCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for WirelessLink.
+func (c *WirelessLinkClient) Update() *WirelessLinkUpdate {
+	mutation := newWirelessLinkMutation(c.config, OpUpdate)
+	return &WirelessLinkUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *WirelessLinkClient) UpdateOne(_m *WirelessLink) *WirelessLinkUpdateOne {
+	mutation := newWirelessLinkMutation(c.config, OpUpdateOne, withWirelessLink(_m))
+	return &WirelessLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *WirelessLinkClient) UpdateOneID(id int) *WirelessLinkUpdateOne {
+	mutation := newWirelessLinkMutation(c.config, OpUpdateOne, withWirelessLinkID(id))
+	return &WirelessLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for WirelessLink.
+func (c *WirelessLinkClient) Delete() *WirelessLinkDelete {
+	mutation := newWirelessLinkMutation(c.config, OpDelete)
+	return &WirelessLinkDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *WirelessLinkClient) DeleteOne(_m *WirelessLink) *WirelessLinkDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *WirelessLinkClient) DeleteOneID(id int) *WirelessLinkDeleteOne {
+	builder := c.Delete().Where(wirelesslink.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &WirelessLinkDeleteOne{builder}
+}
+
+// Query returns a query builder for WirelessLink.
+func (c *WirelessLinkClient) Query() *WirelessLinkQuery {
+	return &WirelessLinkQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeWirelessLink},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a WirelessLink entity by its id.
+func (c *WirelessLinkClient) Get(ctx context.Context, id int) (*WirelessLink, error) {
+	return c.Query().Where(wirelesslink.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *WirelessLinkClient) GetX(ctx context.Context, id int) *WirelessLink {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOwner queries the owner edge of a WirelessLink.
+func (c *WirelessLinkClient) QueryOwner(_m *WirelessLink) *OwnerQuery {
+	query := (&OwnerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(wirelesslink.Table, wirelesslink.FieldID, id),
+			sqlgraph.To(owner.Table, owner.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, wirelesslink.OwnerTable, wirelesslink.OwnerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryInterfaceA queries the interface_a edge of a WirelessLink.
+func (c *WirelessLinkClient) QueryInterfaceA(_m *WirelessLink) *DeviceInterfaceQuery {
+	query := (&DeviceInterfaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(wirelesslink.Table, wirelesslink.FieldID, id),
+			sqlgraph.To(deviceinterface.Table, deviceinterface.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, wirelesslink.InterfaceATable, wirelesslink.InterfaceAColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryInterfaceB queries the interface_b edge of a WirelessLink.
+func (c *WirelessLinkClient) QueryInterfaceB(_m *WirelessLink) *DeviceInterfaceQuery {
+	query := (&DeviceInterfaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(wirelesslink.Table, wirelesslink.FieldID, id),
+			sqlgraph.To(deviceinterface.Table, deviceinterface.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, wirelesslink.InterfaceBTable, wirelesslink.InterfaceBColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTenant queries the tenant edge of a WirelessLink.
+func (c *WirelessLinkClient) QueryTenant(_m *WirelessLink) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(wirelesslink.Table, wirelesslink.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, wirelesslink.TenantTable, wirelesslink.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *WirelessLinkClient) Hooks() []Hook {
+	hooks := c.hooks.WirelessLink
+	return append(hooks[:len(hooks):len(hooks)], wirelesslink.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *WirelessLinkClient) Interceptors() []Interceptor {
+	return c.inters.WirelessLink
+}
+
+func (c *WirelessLinkClient) mutate(ctx context.Context, m *WirelessLinkMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&WirelessLinkCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&WirelessLinkUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&WirelessLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&WirelessLinkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown WirelessLink mutation op: %q", m.Op())
+	}
+}
+
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
@@ -14209,8 +14745,8 @@ type (
 		Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
 		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
 		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
-		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
-		Webhook []ent.Hook
+		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType, Webhook,
+		WirelessLAN, WirelessLANGroup, WirelessLink []ent.Hook
 	}
 	inters struct {
 		ASN, ASNRange, Aggregate, Bookmark, Cable, CableBundle, CablePath,
@@ -14235,8 +14771,8 @@ type (
 		Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
 		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
 		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
-		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType,
-		Webhook []ent.Interceptor
+		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType, Webhook,
+		WirelessLAN, WirelessLANGroup, WirelessLink []ent.Interceptor
 	}
 )
 

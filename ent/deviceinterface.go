@@ -106,7 +106,9 @@ type DeviceInterface struct {
 	VrfID *int `json:"vrf_id,omitempty"`
 	// VlanTranslationPolicyID holds the value of the "vlan_translation_policy_id" field.
 	VlanTranslationPolicyID *int `json:"vlan_translation_policy_id,omitempty"`
-	selectValues            sql.SelectValues
+	// WirelessLinkID holds the value of the "wireless_link_id" field.
+	WirelessLinkID *int `json:"wireless_link_id,omitempty"`
+	selectValues   sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -120,7 +122,7 @@ func (*DeviceInterface) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth:
 			values[i] = new(sql.NullFloat64)
-		case deviceinterface.FieldID, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldCableID, deviceinterface.FieldCableConnector, deviceinterface.FieldOwnerID, deviceinterface.FieldPathID, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
+		case deviceinterface.FieldID, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldCableID, deviceinterface.FieldCableConnector, deviceinterface.FieldOwnerID, deviceinterface.FieldPathID, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID, deviceinterface.FieldWirelessLinkID:
 			values[i] = new(sql.NullInt64)
 		case deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldCableEnd, deviceinterface.FieldType, deviceinterface.FieldMACAddress, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType:
 			values[i] = new(sql.NullString)
@@ -447,6 +449,13 @@ func (_m *DeviceInterface) assignValues(columns []string, values []any) error {
 				_m.VlanTranslationPolicyID = new(int)
 				*_m.VlanTranslationPolicyID = int(value.Int64)
 			}
+		case deviceinterface.FieldWirelessLinkID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field wireless_link_id", values[i])
+			} else if value.Valid {
+				_m.WirelessLinkID = new(int)
+				*_m.WirelessLinkID = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -669,6 +678,11 @@ func (_m *DeviceInterface) String() string {
 	builder.WriteString(", ")
 	if v := _m.VlanTranslationPolicyID; v != nil {
 		builder.WriteString("vlan_translation_policy_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.WirelessLinkID; v != nil {
+		builder.WriteString("wireless_link_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteByte(')')

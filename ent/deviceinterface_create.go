@@ -19,6 +19,8 @@ import (
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlantranslationpolicy"
 	"github.com/inventory/inventory/ent/vrf"
+	"github.com/inventory/inventory/ent/wirelesslan"
+	"github.com/inventory/inventory/ent/wirelesslink"
 )
 
 // DeviceInterfaceCreate is the builder for creating a DeviceInterface entity.
@@ -664,6 +666,39 @@ func (_c *DeviceInterfaceCreate) createSpec() (*DeviceInterface, *sqlgraph.Creat
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(virtualdevicecontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.WirelessLinkIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.WirelessLinkTable,
+			Columns: []string{deviceinterface.WirelessLinkColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(wirelesslink.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.WirelessLinkID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.WirelessLansIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   deviceinterface.WirelessLansTable,
+			Columns: deviceinterface.WirelessLansPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(wirelesslan.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -22,6 +22,8 @@ import (
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlantranslationpolicy"
 	"github.com/inventory/inventory/ent/vrf"
+	"github.com/inventory/inventory/ent/wirelesslan"
+	"github.com/inventory/inventory/ent/wirelesslink"
 )
 
 // DeviceInterfaceUpdate is the builder for updating DeviceInterface entities.
@@ -218,6 +220,33 @@ func (_u *DeviceInterfaceUpdate) RemoveVdcs(v ...*VirtualDeviceContext) *DeviceI
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveVdcIDs(ids...)
+}
+
+// ClearWirelessLink clears the "wireless_link" edge to the WirelessLink entity.
+func (_u *DeviceInterfaceUpdate) ClearWirelessLink() *DeviceInterfaceUpdate {
+	_u.mutation.ClearWirelessLink()
+	return _u
+}
+
+// ClearWirelessLans clears all "wireless_lans" edges to the WirelessLAN entity.
+func (_u *DeviceInterfaceUpdate) ClearWirelessLans() *DeviceInterfaceUpdate {
+	_u.mutation.ClearWirelessLans()
+	return _u
+}
+
+// RemoveWirelessLanIDs removes the "wireless_lans" edge to WirelessLAN entities by IDs.
+func (_u *DeviceInterfaceUpdate) RemoveWirelessLanIDs(ids ...int) *DeviceInterfaceUpdate {
+	_u.mutation.RemoveWirelessLanIDs(ids...)
+	return _u
+}
+
+// RemoveWirelessLans removes "wireless_lans" edges to WirelessLAN entities.
+func (_u *DeviceInterfaceUpdate) RemoveWirelessLans(v ...*WirelessLAN) *DeviceInterfaceUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveWirelessLanIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -1129,6 +1158,80 @@ func (_u *DeviceInterfaceUpdate) sqlSave(ctx context.Context) (_node int, err er
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.WirelessLinkCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.WirelessLinkTable,
+			Columns: []string{deviceinterface.WirelessLinkColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(wirelesslink.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.WirelessLinkIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.WirelessLinkTable,
+			Columns: []string{deviceinterface.WirelessLinkColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(wirelesslink.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.WirelessLansCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   deviceinterface.WirelessLansTable,
+			Columns: deviceinterface.WirelessLansPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(wirelesslan.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedWirelessLansIDs(); len(nodes) > 0 && !_u.mutation.WirelessLansCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   deviceinterface.WirelessLansTable,
+			Columns: deviceinterface.WirelessLansPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(wirelesslan.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.WirelessLansIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   deviceinterface.WirelessLansTable,
+			Columns: deviceinterface.WirelessLansPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(wirelesslan.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{deviceinterface.Label}
@@ -1330,6 +1433,33 @@ func (_u *DeviceInterfaceUpdateOne) RemoveVdcs(v ...*VirtualDeviceContext) *Devi
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveVdcIDs(ids...)
+}
+
+// ClearWirelessLink clears the "wireless_link" edge to the WirelessLink entity.
+func (_u *DeviceInterfaceUpdateOne) ClearWirelessLink() *DeviceInterfaceUpdateOne {
+	_u.mutation.ClearWirelessLink()
+	return _u
+}
+
+// ClearWirelessLans clears all "wireless_lans" edges to the WirelessLAN entity.
+func (_u *DeviceInterfaceUpdateOne) ClearWirelessLans() *DeviceInterfaceUpdateOne {
+	_u.mutation.ClearWirelessLans()
+	return _u
+}
+
+// RemoveWirelessLanIDs removes the "wireless_lans" edge to WirelessLAN entities by IDs.
+func (_u *DeviceInterfaceUpdateOne) RemoveWirelessLanIDs(ids ...int) *DeviceInterfaceUpdateOne {
+	_u.mutation.RemoveWirelessLanIDs(ids...)
+	return _u
+}
+
+// RemoveWirelessLans removes "wireless_lans" edges to WirelessLAN entities.
+func (_u *DeviceInterfaceUpdateOne) RemoveWirelessLans(v ...*WirelessLAN) *DeviceInterfaceUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveWirelessLanIDs(ids...)
 }
 
 // Where appends a list predicates to the DeviceInterfaceUpdate builder.
@@ -2264,6 +2394,80 @@ func (_u *DeviceInterfaceUpdateOne) sqlSave(ctx context.Context) (_node *DeviceI
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(virtualdevicecontext.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.WirelessLinkCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.WirelessLinkTable,
+			Columns: []string{deviceinterface.WirelessLinkColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(wirelesslink.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.WirelessLinkIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.WirelessLinkTable,
+			Columns: []string{deviceinterface.WirelessLinkColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(wirelesslink.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.WirelessLansCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   deviceinterface.WirelessLansTable,
+			Columns: deviceinterface.WirelessLansPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(wirelesslan.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedWirelessLansIDs(); len(nodes) > 0 && !_u.mutation.WirelessLansCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   deviceinterface.WirelessLansTable,
+			Columns: deviceinterface.WirelessLansPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(wirelesslan.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.WirelessLansIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   deviceinterface.WirelessLansTable,
+			Columns: deviceinterface.WirelessLansPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(wirelesslan.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

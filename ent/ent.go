@@ -134,6 +134,9 @@ import (
 	"github.com/inventory/inventory/ent/vminterface"
 	"github.com/inventory/inventory/ent/vrf"
 	"github.com/inventory/inventory/ent/webhook"
+	"github.com/inventory/inventory/ent/wirelesslan"
+	"github.com/inventory/inventory/ent/wirelesslangroup"
+	"github.com/inventory/inventory/ent/wirelesslink"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -316,6 +319,9 @@ func checkColumn(t, c string) error {
 			virtualmachine.Table:            virtualmachine.ValidColumn,
 			virtualmachinetype.Table:        virtualmachinetype.ValidColumn,
 			webhook.Table:                   webhook.ValidColumn,
+			wirelesslan.Table:               wirelesslan.ValidColumn,
+			wirelesslangroup.Table:          wirelesslangroup.ValidColumn,
+			wirelesslink.Table:              wirelesslink.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

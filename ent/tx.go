@@ -258,6 +258,12 @@ type Tx struct {
 	VirtualMachineType *VirtualMachineTypeClient
 	// Webhook is the client for interacting with the Webhook builders.
 	Webhook *WebhookClient
+	// WirelessLAN is the client for interacting with the WirelessLAN builders.
+	WirelessLAN *WirelessLANClient
+	// WirelessLANGroup is the client for interacting with the WirelessLANGroup builders.
+	WirelessLANGroup *WirelessLANGroupClient
+	// WirelessLink is the client for interacting with the WirelessLink builders.
+	WirelessLink *WirelessLinkClient
 
 	// lazily loaded.
 	client     *Client
@@ -511,6 +517,9 @@ func (tx *Tx) init() {
 	tx.VirtualMachine = NewVirtualMachineClient(tx.config)
 	tx.VirtualMachineType = NewVirtualMachineTypeClient(tx.config)
 	tx.Webhook = NewWebhookClient(tx.config)
+	tx.WirelessLAN = NewWirelessLANClient(tx.config)
+	tx.WirelessLANGroup = NewWirelessLANGroupClient(tx.config)
+	tx.WirelessLink = NewWirelessLinkClient(tx.config)
 }
 
 // txDriver wraps the given dialect.Tx with a nop dialect.Driver implementation.

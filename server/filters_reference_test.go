@@ -40,7 +40,6 @@ var filterGaps = map[string]string{
 	"ipam/vlans interface_id":         "needs VLAN availability rules (another issue)",
 	"virtualization/interfaces l2vpn": "no L2VPNs", "virtualization/interfaces l2vpn_id": "no L2VPNs",
 	"dcim/interfaces l2vpn": "no L2VPNs", "dcim/interfaces l2vpn_id": "no L2VPNs",
-	"dcim/interfaces wireless_lan_id": "no wireless LANs", "dcim/interfaces wireless_link_id": "no wireless links",
 	"ipam/route-targets importing_l2vpn": "no L2VPNs", "ipam/route-targets importing_l2vpn_id": "no L2VPNs",
 	"ipam/route-targets exporting_l2vpn": "no L2VPNs", "ipam/route-targets exporting_l2vpn_id": "no L2VPNs",
 	// Filters by numeric ObjectType ids: object types are "app.model"

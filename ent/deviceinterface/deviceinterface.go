@@ -103,6 +103,8 @@ const (
 	FieldVrfID = "vrf_id"
 	// FieldVlanTranslationPolicyID holds the string denoting the vlan_translation_policy_id field in the database.
 	FieldVlanTranslationPolicyID = "vlan_translation_policy_id"
+	// FieldWirelessLinkID holds the string denoting the wireless_link_id field in the database.
+	FieldWirelessLinkID = "wireless_link_id"
 	// EdgeDevice holds the string denoting the device edge name in mutations.
 	EdgeDevice = "device"
 	// EdgeModule holds the string denoting the module edge name in mutations.
@@ -137,6 +139,10 @@ const (
 	EdgeTaggedVlans = "tagged_vlans"
 	// EdgeVdcs holds the string denoting the vdcs edge name in mutations.
 	EdgeVdcs = "vdcs"
+	// EdgeWirelessLink holds the string denoting the wireless_link edge name in mutations.
+	EdgeWirelessLink = "wireless_link"
+	// EdgeWirelessLans holds the string denoting the wireless_lans edge name in mutations.
+	EdgeWirelessLans = "wireless_lans"
 	// Table holds the table name of the deviceinterface in the database.
 	Table = "dcim_interface"
 	// DeviceTable is the table that holds the device relation/edge.
@@ -236,6 +242,18 @@ const (
 	// VdcsInverseTable is the table name for the VirtualDeviceContext entity.
 	// It exists in this package in order to avoid circular dependency with the "virtualdevicecontext" package.
 	VdcsInverseTable = "dcim_virtualdevicecontext"
+	// WirelessLinkTable is the table that holds the wireless_link relation/edge.
+	WirelessLinkTable = "dcim_interface"
+	// WirelessLinkInverseTable is the table name for the WirelessLink entity.
+	// It exists in this package in order to avoid circular dependency with the "wirelesslink" package.
+	WirelessLinkInverseTable = "wireless_wirelesslink"
+	// WirelessLinkColumn is the table column denoting the wireless_link relation/edge.
+	WirelessLinkColumn = "wireless_link_id"
+	// WirelessLansTable is the table that holds the wireless_lans relation/edge. The primary key declared below.
+	WirelessLansTable = "dcim_interface_wireless_lans"
+	// WirelessLansInverseTable is the table name for the WirelessLAN entity.
+	// It exists in this package in order to avoid circular dependency with the "wirelesslan" package.
+	WirelessLansInverseTable = "wireless_wirelesslan"
 )
 
 // Columns holds all SQL columns for deviceinterface fields.
@@ -285,6 +303,7 @@ var Columns = []string{
 	FieldQinqSvlanID,
 	FieldVrfID,
 	FieldVlanTranslationPolicyID,
+	FieldWirelessLinkID,
 }
 
 var (
@@ -294,6 +313,9 @@ var (
 	// VdcsPrimaryKey and VdcsColumn2 are the table columns denoting the
 	// primary key for the vdcs relation (M2M).
 	VdcsPrimaryKey = []string{"interface_id", "virtualdevicecontext_id"}
+	// WirelessLansPrimaryKey and WirelessLansColumn2 are the table columns denoting the
+	// primary key for the wireless_lans relation (M2M).
+	WirelessLansPrimaryKey = []string{"interface_id", "wirelesslan_id"}
 )
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -587,6 +609,11 @@ func ByVlanTranslationPolicyID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVlanTranslationPolicyID, opts...).ToFunc()
 }
 
+// ByWirelessLinkID orders the results by the wireless_link_id field.
+func ByWirelessLinkID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldWirelessLinkID, opts...).ToFunc()
+}
+
 // ByDeviceField orders the results by device field.
 func ByDeviceField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -740,6 +767,27 @@ func ByVdcs(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newVdcsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByWirelessLinkField orders the results by wireless_link field.
+func ByWirelessLinkField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newWirelessLinkStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByWirelessLansCount orders the results by wireless_lans count.
+func ByWirelessLansCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newWirelessLansStep(), opts...)
+	}
+}
+
+// ByWirelessLans orders the results by wireless_lans terms.
+func ByWirelessLans(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newWirelessLansStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newDeviceStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -857,5 +905,19 @@ func newVdcsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(VdcsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2M, false, VdcsTable, VdcsPrimaryKey...),
+	)
+}
+func newWirelessLinkStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(WirelessLinkInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, WirelessLinkTable, WirelessLinkColumn),
+	)
+}
+func newWirelessLansStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(WirelessLansInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, false, WirelessLansTable, WirelessLansPrimaryKey...),
 	)
 }

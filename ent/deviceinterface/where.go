@@ -260,6 +260,11 @@ func VlanTranslationPolicyID(v int) predicate.DeviceInterface {
 	return predicate.DeviceInterface(sql.FieldEQ(FieldVlanTranslationPolicyID, v))
 }
 
+// WirelessLinkID applies equality check predicate on the "wireless_link_id" field. It's identical to WirelessLinkIDEQ.
+func WirelessLinkID(v int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldEQ(FieldWirelessLinkID, v))
+}
+
 // CreatedEQ applies the EQ predicate on the "created" field.
 func CreatedEQ(v time.Time) predicate.DeviceInterface {
 	return predicate.DeviceInterface(sql.FieldEQ(FieldCreated, v))
@@ -2260,6 +2265,36 @@ func VlanTranslationPolicyIDNotNil() predicate.DeviceInterface {
 	return predicate.DeviceInterface(sql.FieldNotNull(FieldVlanTranslationPolicyID))
 }
 
+// WirelessLinkIDEQ applies the EQ predicate on the "wireless_link_id" field.
+func WirelessLinkIDEQ(v int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldEQ(FieldWirelessLinkID, v))
+}
+
+// WirelessLinkIDNEQ applies the NEQ predicate on the "wireless_link_id" field.
+func WirelessLinkIDNEQ(v int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldNEQ(FieldWirelessLinkID, v))
+}
+
+// WirelessLinkIDIn applies the In predicate on the "wireless_link_id" field.
+func WirelessLinkIDIn(vs ...int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldIn(FieldWirelessLinkID, vs...))
+}
+
+// WirelessLinkIDNotIn applies the NotIn predicate on the "wireless_link_id" field.
+func WirelessLinkIDNotIn(vs ...int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldNotIn(FieldWirelessLinkID, vs...))
+}
+
+// WirelessLinkIDIsNil applies the IsNil predicate on the "wireless_link_id" field.
+func WirelessLinkIDIsNil() predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldIsNull(FieldWirelessLinkID))
+}
+
+// WirelessLinkIDNotNil applies the NotNil predicate on the "wireless_link_id" field.
+func WirelessLinkIDNotNil() predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldNotNull(FieldWirelessLinkID))
+}
+
 // HasDevice applies the HasEdge predicate on the "device" edge.
 func HasDevice() predicate.DeviceInterface {
 	return predicate.DeviceInterface(func(s *sql.Selector) {
@@ -2643,6 +2678,52 @@ func HasVdcs() predicate.DeviceInterface {
 func HasVdcsWith(preds ...predicate.VirtualDeviceContext) predicate.DeviceInterface {
 	return predicate.DeviceInterface(func(s *sql.Selector) {
 		step := newVdcsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasWirelessLink applies the HasEdge predicate on the "wireless_link" edge.
+func HasWirelessLink() predicate.DeviceInterface {
+	return predicate.DeviceInterface(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, WirelessLinkTable, WirelessLinkColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasWirelessLinkWith applies the HasEdge predicate on the "wireless_link" edge with a given conditions (other predicates).
+func HasWirelessLinkWith(preds ...predicate.WirelessLink) predicate.DeviceInterface {
+	return predicate.DeviceInterface(func(s *sql.Selector) {
+		step := newWirelessLinkStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasWirelessLans applies the HasEdge predicate on the "wireless_lans" edge.
+func HasWirelessLans() predicate.DeviceInterface {
+	return predicate.DeviceInterface(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, false, WirelessLansTable, WirelessLansPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasWirelessLansWith applies the HasEdge predicate on the "wireless_lans" edge with a given conditions (other predicates).
+func HasWirelessLansWith(preds ...predicate.WirelessLAN) predicate.DeviceInterface {
+	return predicate.DeviceInterface(func(s *sql.Selector) {
+		step := newWirelessLansStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -1473,6 +1473,42 @@ func (f WebhookFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.WebhookMutation", m)
 }
 
+// The WirelessLANFunc type is an adapter to allow the use of ordinary
+// function as WirelessLAN mutator.
+type WirelessLANFunc func(context.Context, *ent.WirelessLANMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f WirelessLANFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.WirelessLANMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.WirelessLANMutation", m)
+}
+
+// The WirelessLANGroupFunc type is an adapter to allow the use of ordinary
+// function as WirelessLANGroup mutator.
+type WirelessLANGroupFunc func(context.Context, *ent.WirelessLANGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f WirelessLANGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.WirelessLANGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.WirelessLANGroupMutation", m)
+}
+
+// The WirelessLinkFunc type is an adapter to allow the use of ordinary
+// function as WirelessLink mutator.
+type WirelessLinkFunc func(context.Context, *ent.WirelessLinkMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f WirelessLinkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.WirelessLinkMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.WirelessLinkMutation", m)
+}
+
 // Condition is a hook condition function.
 type Condition func(context.Context, ent.Mutation) bool
 

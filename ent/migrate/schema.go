@@ -1941,6 +1941,7 @@ var (
 		{Name: "qinq_svlan_id", Type: field.TypeInt, Nullable: true},
 		{Name: "vrf_id", Type: field.TypeInt, Nullable: true},
 		{Name: "vlan_translation_policy_id", Type: field.TypeInt, Nullable: true},
+		{Name: "wireless_link_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimInterfaceTable holds the schema information for the "dcim_interface" table.
 	DcimInterfaceTable = &schema.Table{
@@ -2019,6 +2020,12 @@ var (
 				Columns:    []*schema.Column{DcimInterfaceColumns[44]},
 				RefColumns: []*schema.Column{IpamVlantranslationpolicyColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_interface_wireless_wirelesslink_wireless_link",
+				Columns:    []*schema.Column{DcimInterfaceColumns[45]},
+				RefColumns: []*schema.Column{WirelessWirelesslinkColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
@@ -6357,6 +6364,207 @@ var (
 			},
 		},
 	}
+	// WirelessWirelesslanColumns holds the columns for the "wireless_wirelesslan" table.
+	WirelessWirelesslanColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "ssid", Type: field.TypeString, Size: 32},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "scope_type", Type: field.TypeString, Nullable: true},
+		{Name: "scope_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_region_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_site_group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "auth_type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "auth_cipher", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "auth_psk", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "vlan_id", Type: field.TypeInt, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// WirelessWirelesslanTable holds the schema information for the "wireless_wirelesslan" table.
+	WirelessWirelesslanTable = &schema.Table{
+		Name:       "wireless_wirelesslan",
+		Columns:    WirelessWirelesslanColumns,
+		PrimaryKey: []*schema.Column{WirelessWirelesslanColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "wireless_wirelesslan_users_owner_owner",
+				Columns:    []*schema.Column{WirelessWirelesslanColumns[17]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "wireless_wirelesslan_wireless_wirelesslangroup_group",
+				Columns:    []*schema.Column{WirelessWirelesslanColumns[18]},
+				RefColumns: []*schema.Column{WirelessWirelesslangroupColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "wireless_wirelesslan_ipam_vlan_vlan",
+				Columns:    []*schema.Column{WirelessWirelesslanColumns[19]},
+				RefColumns: []*schema.Column{IpamVlanColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "wireless_wirelesslan_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{WirelessWirelesslanColumns[20]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "wirelesslan_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{WirelessWirelesslanColumns[17]},
+			},
+			{
+				Name:    "wirelesslan_scope_type_scope_id",
+				Unique:  false,
+				Columns: []*schema.Column{WirelessWirelesslanColumns[8], WirelessWirelesslanColumns[9]},
+			},
+			{
+				Name:    "wirelesslan__region_id",
+				Unique:  false,
+				Columns: []*schema.Column{WirelessWirelesslanColumns[10]},
+			},
+			{
+				Name:    "wirelesslan__site_group_id",
+				Unique:  false,
+				Columns: []*schema.Column{WirelessWirelesslanColumns[11]},
+			},
+			{
+				Name:    "wirelesslan__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{WirelessWirelesslanColumns[12]},
+			},
+			{
+				Name:    "wirelesslan__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{WirelessWirelesslanColumns[13]},
+			},
+		},
+	}
+	// WirelessWirelesslangroupColumns holds the columns for the "wireless_wirelesslangroup" table.
+	WirelessWirelesslangroupColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "slug", Type: field.TypeString, Size: 100},
+		{Name: "_depth", Type: field.TypeInt, Default: 0},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
+	}
+	// WirelessWirelesslangroupTable holds the schema information for the "wireless_wirelesslangroup" table.
+	WirelessWirelesslangroupTable = &schema.Table{
+		Name:       "wireless_wirelesslangroup",
+		Columns:    WirelessWirelesslangroupColumns,
+		PrimaryKey: []*schema.Column{WirelessWirelesslangroupColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "wireless_wirelesslangroup_users_owner_owner",
+				Columns:    []*schema.Column{WirelessWirelesslangroupColumns[10]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "wireless_wirelesslangroup_wireless_wirelesslangroup_children",
+				Columns:    []*schema.Column{WirelessWirelesslangroupColumns[11]},
+				RefColumns: []*schema.Column{WirelessWirelesslangroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "wirelesslangroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{WirelessWirelesslangroupColumns[10]},
+			},
+		},
+	}
+	// WirelessWirelesslinkColumns holds the columns for the "wireless_wirelesslink" table.
+	WirelessWirelesslinkColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "ssid", Type: field.TypeString, Size: 32, Default: ""},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "connected"},
+		{Name: "distance", Type: field.TypeFloat64, Nullable: true},
+		{Name: "distance_unit", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "_interface_a_device_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_interface_b_device_id", Type: field.TypeInt, Nullable: true},
+		{Name: "auth_type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "auth_cipher", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "auth_psk", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+		{Name: "interface_a_id", Type: field.TypeInt},
+		{Name: "interface_b_id", Type: field.TypeInt},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// WirelessWirelesslinkTable holds the schema information for the "wireless_wirelesslink" table.
+	WirelessWirelesslinkTable = &schema.Table{
+		Name:       "wireless_wirelesslink",
+		Columns:    WirelessWirelesslinkColumns,
+		PrimaryKey: []*schema.Column{WirelessWirelesslinkColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "wireless_wirelesslink_users_owner_owner",
+				Columns:    []*schema.Column{WirelessWirelesslinkColumns[15]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "wireless_wirelesslink_dcim_interface_interface_a",
+				Columns:    []*schema.Column{WirelessWirelesslinkColumns[16]},
+				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "wireless_wirelesslink_dcim_interface_interface_b",
+				Columns:    []*schema.Column{WirelessWirelesslinkColumns[17]},
+				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "wireless_wirelesslink_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{WirelessWirelesslinkColumns[18]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "wirelesslink_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{WirelessWirelesslinkColumns[15]},
+			},
+			{
+				Name:    "wirelesslink__interface_a_device_id",
+				Unique:  false,
+				Columns: []*schema.Column{WirelessWirelesslinkColumns[10]},
+			},
+			{
+				Name:    "wirelesslink__interface_b_device_id",
+				Unique:  false,
+				Columns: []*schema.Column{WirelessWirelesslinkColumns[11]},
+			},
+		},
+	}
 	// ExtrasConfigcontextRegionsColumns holds the columns for the "extras_configcontext_regions" table.
 	ExtrasConfigcontextRegionsColumns = []*schema.Column{
 		{Name: "configcontext_id", Type: field.TypeInt},
@@ -6753,6 +6961,31 @@ var (
 				Symbol:     "dcim_interface_vdcs_virtualdevicecontext_id",
 				Columns:    []*schema.Column{DcimInterfaceVdcsColumns[1]},
 				RefColumns: []*schema.Column{DcimVirtualdevicecontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// DcimInterfaceWirelessLansColumns holds the columns for the "dcim_interface_wireless_lans" table.
+	DcimInterfaceWirelessLansColumns = []*schema.Column{
+		{Name: "interface_id", Type: field.TypeInt},
+		{Name: "wirelesslan_id", Type: field.TypeInt},
+	}
+	// DcimInterfaceWirelessLansTable holds the schema information for the "dcim_interface_wireless_lans" table.
+	DcimInterfaceWirelessLansTable = &schema.Table{
+		Name:       "dcim_interface_wireless_lans",
+		Columns:    DcimInterfaceWirelessLansColumns,
+		PrimaryKey: []*schema.Column{DcimInterfaceWirelessLansColumns[0], DcimInterfaceWirelessLansColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_interface_wireless_lans_interface_id",
+				Columns:    []*schema.Column{DcimInterfaceWirelessLansColumns[0]},
+				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_interface_wireless_lans_wirelesslan_id",
+				Columns:    []*schema.Column{DcimInterfaceWirelessLansColumns[1]},
+				RefColumns: []*schema.Column{WirelessWirelesslanColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 		},
@@ -7206,6 +7439,9 @@ var (
 		VirtualizationVirtualmachineTable,
 		VirtualizationVirtualmachinetypeTable,
 		ExtrasWebhookTable,
+		WirelessWirelesslanTable,
+		WirelessWirelesslangroupTable,
+		WirelessWirelesslinkTable,
 		ExtrasConfigcontextRegionsTable,
 		ExtrasConfigcontextSiteGroupsTable,
 		ExtrasConfigcontextSitesTable,
@@ -7222,6 +7458,7 @@ var (
 		TenancyContactGroupsTable,
 		DcimInterfaceTaggedVlansTable,
 		DcimInterfaceVdcsTable,
+		DcimInterfaceWirelessLansTable,
 		ExtrasNotificationgroupGroupsTable,
 		ExtrasNotificationgroupUsersTable,
 		UsersObjectpermissionGroupsTable,
@@ -7436,6 +7673,7 @@ func init() {
 	DcimInterfaceTable.ForeignKeys[9].RefTable = IpamVlanTable
 	DcimInterfaceTable.ForeignKeys[10].RefTable = IpamVrfTable
 	DcimInterfaceTable.ForeignKeys[11].RefTable = IpamVlantranslationpolicyTable
+	DcimInterfaceTable.ForeignKeys[12].RefTable = WirelessWirelesslinkTable
 	DcimInterfaceTable.Annotation = &entsql.Annotation{
 		Table: "dcim_interface",
 	}
@@ -7886,6 +8124,25 @@ func init() {
 	ExtrasWebhookTable.Annotation = &entsql.Annotation{
 		Table: "extras_webhook",
 	}
+	WirelessWirelesslanTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	WirelessWirelesslanTable.ForeignKeys[1].RefTable = WirelessWirelesslangroupTable
+	WirelessWirelesslanTable.ForeignKeys[2].RefTable = IpamVlanTable
+	WirelessWirelesslanTable.ForeignKeys[3].RefTable = TenancyTenantTable
+	WirelessWirelesslanTable.Annotation = &entsql.Annotation{
+		Table: "wireless_wirelesslan",
+	}
+	WirelessWirelesslangroupTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	WirelessWirelesslangroupTable.ForeignKeys[1].RefTable = WirelessWirelesslangroupTable
+	WirelessWirelesslangroupTable.Annotation = &entsql.Annotation{
+		Table: "wireless_wirelesslangroup",
+	}
+	WirelessWirelesslinkTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	WirelessWirelesslinkTable.ForeignKeys[1].RefTable = DcimInterfaceTable
+	WirelessWirelesslinkTable.ForeignKeys[2].RefTable = DcimInterfaceTable
+	WirelessWirelesslinkTable.ForeignKeys[3].RefTable = TenancyTenantTable
+	WirelessWirelesslinkTable.Annotation = &entsql.Annotation{
+		Table: "wireless_wirelesslink",
+	}
 	ExtrasConfigcontextRegionsTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
 	ExtrasConfigcontextRegionsTable.ForeignKeys[1].RefTable = DcimRegionTable
 	ExtrasConfigcontextSiteGroupsTable.ForeignKeys[0].RefTable = ExtrasConfigcontextTable
@@ -7918,6 +8175,8 @@ func init() {
 	DcimInterfaceTaggedVlansTable.ForeignKeys[1].RefTable = IpamVlanTable
 	DcimInterfaceVdcsTable.ForeignKeys[0].RefTable = DcimInterfaceTable
 	DcimInterfaceVdcsTable.ForeignKeys[1].RefTable = DcimVirtualdevicecontextTable
+	DcimInterfaceWirelessLansTable.ForeignKeys[0].RefTable = DcimInterfaceTable
+	DcimInterfaceWirelessLansTable.ForeignKeys[1].RefTable = WirelessWirelesslanTable
 	ExtrasNotificationgroupGroupsTable.ForeignKeys[0].RefTable = ExtrasNotificationgroupTable
 	ExtrasNotificationgroupGroupsTable.ForeignKeys[1].RefTable = UsersGroupTable
 	ExtrasNotificationgroupUsersTable.ForeignKeys[0].RefTable = ExtrasNotificationgroupTable

@@ -371,3 +371,12 @@ type VirtualMachineType func(*sql.Selector)
 
 // Webhook is the predicate function for webhook builders.
 type Webhook func(*sql.Selector)
+
+// WirelessLAN is the predicate function for wirelesslan builders.
+type WirelessLAN func(*sql.Selector)
+
+// WirelessLANGroup is the predicate function for wirelesslangroup builders.
+type WirelessLANGroup func(*sql.Selector)
+
+// WirelessLink is the predicate function for wirelesslink builders.
+type WirelessLink func(*sql.Selector)

@@ -127,6 +127,9 @@ import (
 	"github.com/inventory/inventory/ent/vminterface"
 	"github.com/inventory/inventory/ent/vrf"
 	"github.com/inventory/inventory/ent/webhook"
+	"github.com/inventory/inventory/ent/wirelesslan"
+	"github.com/inventory/inventory/ent/wirelesslangroup"
+	"github.com/inventory/inventory/ent/wirelesslink"
 )
 
 // The init function reads all schema descriptors with runtime code
@@ -8454,6 +8457,227 @@ func init() {
 	webhookDescCaFilePath := webhookFields[9].Descriptor()
 	// webhook.CaFilePathValidator is a validator for the "ca_file_path" field. It is called by the builders before save.
 	webhook.CaFilePathValidator = webhookDescCaFilePath.Validators[0].(func(string) error)
+	wirelesslanMixin := schema.WirelessLAN{}.Mixin()
+	wirelesslanHooks := schema.WirelessLAN{}.Hooks()
+	wirelesslan.Hooks[0] = wirelesslanHooks[0]
+	wirelesslanMixinFields0 := wirelesslanMixin[0].Fields()
+	_ = wirelesslanMixinFields0
+	wirelesslanMixinFields2 := wirelesslanMixin[2].Fields()
+	_ = wirelesslanMixinFields2
+	wirelesslanMixinFields3 := wirelesslanMixin[3].Fields()
+	_ = wirelesslanMixinFields3
+	wirelesslanFields := schema.WirelessLAN{}.Fields()
+	_ = wirelesslanFields
+	// wirelesslanDescCreated is the schema descriptor for created field.
+	wirelesslanDescCreated := wirelesslanMixinFields0[0].Descriptor()
+	// wirelesslan.DefaultCreated holds the default value on creation for the created field.
+	wirelesslan.DefaultCreated = wirelesslanDescCreated.Default.(func() time.Time)
+	// wirelesslanDescLastUpdated is the schema descriptor for last_updated field.
+	wirelesslanDescLastUpdated := wirelesslanMixinFields0[1].Descriptor()
+	// wirelesslan.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	wirelesslan.DefaultLastUpdated = wirelesslanDescLastUpdated.Default.(func() time.Time)
+	// wirelesslan.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	wirelesslan.UpdateDefaultLastUpdated = wirelesslanDescLastUpdated.UpdateDefault.(func() time.Time)
+	// wirelesslanDescCustomFieldData is the schema descriptor for custom_field_data field.
+	wirelesslanDescCustomFieldData := wirelesslanMixinFields2[0].Descriptor()
+	// wirelesslan.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	wirelesslan.DefaultCustomFieldData = wirelesslanDescCustomFieldData.Default.(map[string]interface{})
+	// wirelesslanDescDescription is the schema descriptor for description field.
+	wirelesslanDescDescription := wirelesslanMixinFields3[0].Descriptor()
+	// wirelesslan.DefaultDescription holds the default value on creation for the description field.
+	wirelesslan.DefaultDescription = wirelesslanDescDescription.Default.(string)
+	// wirelesslan.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	wirelesslan.DescriptionValidator = wirelesslanDescDescription.Validators[0].(func(string) error)
+	// wirelesslanDescComments is the schema descriptor for comments field.
+	wirelesslanDescComments := wirelesslanMixinFields3[1].Descriptor()
+	// wirelesslan.DefaultComments holds the default value on creation for the comments field.
+	wirelesslan.DefaultComments = wirelesslanDescComments.Default.(string)
+	// wirelesslanDescSsid is the schema descriptor for ssid field.
+	wirelesslanDescSsid := wirelesslanFields[0].Descriptor()
+	// wirelesslan.SsidValidator is a validator for the "ssid" field. It is called by the builders before save.
+	wirelesslan.SsidValidator = func() func(string) error {
+		validators := wirelesslanDescSsid.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(ssid string) error {
+			for _, fn := range fns {
+				if err := fn(ssid); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// wirelesslanDescStatus is the schema descriptor for status field.
+	wirelesslanDescStatus := wirelesslanFields[2].Descriptor()
+	// wirelesslan.DefaultStatus holds the default value on creation for the status field.
+	wirelesslan.DefaultStatus = wirelesslanDescStatus.Default.(string)
+	// wirelesslan.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	wirelesslan.StatusValidator = wirelesslanDescStatus.Validators[0].(func(string) error)
+	// wirelesslanDescAuthType is the schema descriptor for auth_type field.
+	wirelesslanDescAuthType := wirelesslanFields[11].Descriptor()
+	// wirelesslan.AuthTypeValidator is a validator for the "auth_type" field. It is called by the builders before save.
+	wirelesslan.AuthTypeValidator = wirelesslanDescAuthType.Validators[0].(func(string) error)
+	// wirelesslanDescAuthCipher is the schema descriptor for auth_cipher field.
+	wirelesslanDescAuthCipher := wirelesslanFields[12].Descriptor()
+	// wirelesslan.AuthCipherValidator is a validator for the "auth_cipher" field. It is called by the builders before save.
+	wirelesslan.AuthCipherValidator = wirelesslanDescAuthCipher.Validators[0].(func(string) error)
+	// wirelesslanDescAuthPsk is the schema descriptor for auth_psk field.
+	wirelesslanDescAuthPsk := wirelesslanFields[13].Descriptor()
+	// wirelesslan.DefaultAuthPsk holds the default value on creation for the auth_psk field.
+	wirelesslan.DefaultAuthPsk = wirelesslanDescAuthPsk.Default.(string)
+	// wirelesslan.AuthPskValidator is a validator for the "auth_psk" field. It is called by the builders before save.
+	wirelesslan.AuthPskValidator = wirelesslanDescAuthPsk.Validators[0].(func(string) error)
+	wirelesslangroupMixin := schema.WirelessLANGroup{}.Mixin()
+	wirelesslangroupMixinFields0 := wirelesslangroupMixin[0].Fields()
+	_ = wirelesslangroupMixinFields0
+	wirelesslangroupMixinFields2 := wirelesslangroupMixin[2].Fields()
+	_ = wirelesslangroupMixinFields2
+	wirelesslangroupMixinFields3 := wirelesslangroupMixin[3].Fields()
+	_ = wirelesslangroupMixinFields3
+	wirelesslangroupFields := schema.WirelessLANGroup{}.Fields()
+	_ = wirelesslangroupFields
+	// wirelesslangroupDescCreated is the schema descriptor for created field.
+	wirelesslangroupDescCreated := wirelesslangroupMixinFields0[0].Descriptor()
+	// wirelesslangroup.DefaultCreated holds the default value on creation for the created field.
+	wirelesslangroup.DefaultCreated = wirelesslangroupDescCreated.Default.(func() time.Time)
+	// wirelesslangroupDescLastUpdated is the schema descriptor for last_updated field.
+	wirelesslangroupDescLastUpdated := wirelesslangroupMixinFields0[1].Descriptor()
+	// wirelesslangroup.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	wirelesslangroup.DefaultLastUpdated = wirelesslangroupDescLastUpdated.Default.(func() time.Time)
+	// wirelesslangroup.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	wirelesslangroup.UpdateDefaultLastUpdated = wirelesslangroupDescLastUpdated.UpdateDefault.(func() time.Time)
+	// wirelesslangroupDescCustomFieldData is the schema descriptor for custom_field_data field.
+	wirelesslangroupDescCustomFieldData := wirelesslangroupMixinFields2[0].Descriptor()
+	// wirelesslangroup.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	wirelesslangroup.DefaultCustomFieldData = wirelesslangroupDescCustomFieldData.Default.(map[string]interface{})
+	// wirelesslangroupDescName is the schema descriptor for name field.
+	wirelesslangroupDescName := wirelesslangroupMixinFields3[0].Descriptor()
+	// wirelesslangroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	wirelesslangroup.NameValidator = func() func(string) error {
+		validators := wirelesslangroupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// wirelesslangroupDescNameNatural is the schema descriptor for _name_natural field.
+	wirelesslangroupDescNameNatural := wirelesslangroupMixinFields3[1].Descriptor()
+	// wirelesslangroup.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	wirelesslangroup.DefaultNameNatural = wirelesslangroupDescNameNatural.Default.(string)
+	// wirelesslangroupDescSlug is the schema descriptor for slug field.
+	wirelesslangroupDescSlug := wirelesslangroupMixinFields3[2].Descriptor()
+	// wirelesslangroup.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	wirelesslangroup.SlugValidator = func() func(string) error {
+		validators := wirelesslangroupDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// wirelesslangroupDescDepth is the schema descriptor for _depth field.
+	wirelesslangroupDescDepth := wirelesslangroupMixinFields3[4].Descriptor()
+	// wirelesslangroup.DefaultDepth holds the default value on creation for the _depth field.
+	wirelesslangroup.DefaultDepth = wirelesslangroupDescDepth.Default.(int)
+	// wirelesslangroupDescDescription is the schema descriptor for description field.
+	wirelesslangroupDescDescription := wirelesslangroupMixinFields3[5].Descriptor()
+	// wirelesslangroup.DefaultDescription holds the default value on creation for the description field.
+	wirelesslangroup.DefaultDescription = wirelesslangroupDescDescription.Default.(string)
+	// wirelesslangroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	wirelesslangroup.DescriptionValidator = wirelesslangroupDescDescription.Validators[0].(func(string) error)
+	// wirelesslangroupDescComments is the schema descriptor for comments field.
+	wirelesslangroupDescComments := wirelesslangroupMixinFields3[6].Descriptor()
+	// wirelesslangroup.DefaultComments holds the default value on creation for the comments field.
+	wirelesslangroup.DefaultComments = wirelesslangroupDescComments.Default.(string)
+	wirelesslinkMixin := schema.WirelessLink{}.Mixin()
+	wirelesslinkHooks := schema.WirelessLink{}.Hooks()
+	wirelesslink.Hooks[0] = wirelesslinkHooks[0]
+	wirelesslink.Hooks[1] = wirelesslinkHooks[1]
+	wirelesslink.Hooks[2] = wirelesslinkHooks[2]
+	wirelesslinkMixinFields0 := wirelesslinkMixin[0].Fields()
+	_ = wirelesslinkMixinFields0
+	wirelesslinkMixinFields2 := wirelesslinkMixin[2].Fields()
+	_ = wirelesslinkMixinFields2
+	wirelesslinkMixinFields3 := wirelesslinkMixin[3].Fields()
+	_ = wirelesslinkMixinFields3
+	wirelesslinkFields := schema.WirelessLink{}.Fields()
+	_ = wirelesslinkFields
+	// wirelesslinkDescCreated is the schema descriptor for created field.
+	wirelesslinkDescCreated := wirelesslinkMixinFields0[0].Descriptor()
+	// wirelesslink.DefaultCreated holds the default value on creation for the created field.
+	wirelesslink.DefaultCreated = wirelesslinkDescCreated.Default.(func() time.Time)
+	// wirelesslinkDescLastUpdated is the schema descriptor for last_updated field.
+	wirelesslinkDescLastUpdated := wirelesslinkMixinFields0[1].Descriptor()
+	// wirelesslink.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	wirelesslink.DefaultLastUpdated = wirelesslinkDescLastUpdated.Default.(func() time.Time)
+	// wirelesslink.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	wirelesslink.UpdateDefaultLastUpdated = wirelesslinkDescLastUpdated.UpdateDefault.(func() time.Time)
+	// wirelesslinkDescCustomFieldData is the schema descriptor for custom_field_data field.
+	wirelesslinkDescCustomFieldData := wirelesslinkMixinFields2[0].Descriptor()
+	// wirelesslink.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	wirelesslink.DefaultCustomFieldData = wirelesslinkDescCustomFieldData.Default.(map[string]interface{})
+	// wirelesslinkDescDescription is the schema descriptor for description field.
+	wirelesslinkDescDescription := wirelesslinkMixinFields3[0].Descriptor()
+	// wirelesslink.DefaultDescription holds the default value on creation for the description field.
+	wirelesslink.DefaultDescription = wirelesslinkDescDescription.Default.(string)
+	// wirelesslink.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	wirelesslink.DescriptionValidator = wirelesslinkDescDescription.Validators[0].(func(string) error)
+	// wirelesslinkDescComments is the schema descriptor for comments field.
+	wirelesslinkDescComments := wirelesslinkMixinFields3[1].Descriptor()
+	// wirelesslink.DefaultComments holds the default value on creation for the comments field.
+	wirelesslink.DefaultComments = wirelesslinkDescComments.Default.(string)
+	// wirelesslinkDescSsid is the schema descriptor for ssid field.
+	wirelesslinkDescSsid := wirelesslinkFields[2].Descriptor()
+	// wirelesslink.DefaultSsid holds the default value on creation for the ssid field.
+	wirelesslink.DefaultSsid = wirelesslinkDescSsid.Default.(string)
+	// wirelesslink.SsidValidator is a validator for the "ssid" field. It is called by the builders before save.
+	wirelesslink.SsidValidator = wirelesslinkDescSsid.Validators[0].(func(string) error)
+	// wirelesslinkDescStatus is the schema descriptor for status field.
+	wirelesslinkDescStatus := wirelesslinkFields[3].Descriptor()
+	// wirelesslink.DefaultStatus holds the default value on creation for the status field.
+	wirelesslink.DefaultStatus = wirelesslinkDescStatus.Default.(string)
+	// wirelesslink.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	wirelesslink.StatusValidator = wirelesslinkDescStatus.Validators[0].(func(string) error)
+	// wirelesslinkDescDistance is the schema descriptor for distance field.
+	wirelesslinkDescDistance := wirelesslinkFields[5].Descriptor()
+	// wirelesslink.DistanceValidator is a validator for the "distance" field. It is called by the builders before save.
+	wirelesslink.DistanceValidator = wirelesslinkDescDistance.Validators[0].(func(float64) error)
+	// wirelesslinkDescDistanceUnit is the schema descriptor for distance_unit field.
+	wirelesslinkDescDistanceUnit := wirelesslinkFields[6].Descriptor()
+	// wirelesslink.DistanceUnitValidator is a validator for the "distance_unit" field. It is called by the builders before save.
+	wirelesslink.DistanceUnitValidator = wirelesslinkDescDistanceUnit.Validators[0].(func(string) error)
+	// wirelesslinkDescAuthType is the schema descriptor for auth_type field.
+	wirelesslinkDescAuthType := wirelesslinkFields[9].Descriptor()
+	// wirelesslink.AuthTypeValidator is a validator for the "auth_type" field. It is called by the builders before save.
+	wirelesslink.AuthTypeValidator = wirelesslinkDescAuthType.Validators[0].(func(string) error)
+	// wirelesslinkDescAuthCipher is the schema descriptor for auth_cipher field.
+	wirelesslinkDescAuthCipher := wirelesslinkFields[10].Descriptor()
+	// wirelesslink.AuthCipherValidator is a validator for the "auth_cipher" field. It is called by the builders before save.
+	wirelesslink.AuthCipherValidator = wirelesslinkDescAuthCipher.Validators[0].(func(string) error)
+	// wirelesslinkDescAuthPsk is the schema descriptor for auth_psk field.
+	wirelesslinkDescAuthPsk := wirelesslinkFields[11].Descriptor()
+	// wirelesslink.DefaultAuthPsk holds the default value on creation for the auth_psk field.
+	wirelesslink.DefaultAuthPsk = wirelesslinkDescAuthPsk.Default.(string)
+	// wirelesslink.AuthPskValidator is a validator for the "auth_psk" field. It is called by the builders before save.
+	wirelesslink.AuthPskValidator = wirelesslinkDescAuthPsk.Validators[0].(func(string) error)
 }
 
 const (

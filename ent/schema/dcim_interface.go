@@ -59,8 +59,15 @@ func (DeviceInterface) Fields() []ent.Field {
 		field.Int("tx_power").Optional().Nillable().Min(0).Max(127).Annotations(api.Field{Min: api.Int(0), Max: api.Int(127)}),
 		FKField("untagged_vlan"), FKField("qinq_svlan"), FKField("vrf"),
 		FKField("vlan_translation_policy"),
+		// The wireless link the interface is an end of, kept by the link's
+		// hooks (ent/logic/wireless).
+		FKField("wireless_link"),
 	}
 }
+
+// nestedWirelessLink is NetBox's NestedWirelessLinkSerializer (an
+// interface's wireless_link).
+var nestedWirelessLink = []string{"id", "url", "display_url", "display", "ssid"}
 
 // NestedInterfaceForm is NetBox's NestedInterfaceSerializer (an
 // interface's parent, bridge, lag and bridge_interfaces): the device as
@@ -89,6 +96,13 @@ func (DeviceInterface) Edges() []ent.Edge {
 		edge.To("tagged_vlans", VLAN.Type).StorageKey(edge.Table("dcim_interface_tagged_vlans"), edge.Columns("interface_id", "vlan_id")),
 		edge.To("vdcs", VirtualDeviceContext.Type).StorageKey(edge.Table("dcim_interface_vdcs"),
 			edge.Columns("interface_id", "virtualdevicecontext_id")),
+		// related_name='+' in NetBox, and its cascade clears the field by
+		// a queryset update: a deleted link leaves no update record of its
+		// interfaces (the database's SET NULL clears them).
+		edge.To("wireless_link", WirelessLink.Type).Field("wireless_link_id").Unique().
+			Annotations(OnDelete(api.SetNull, api.Field{ReadOnly: true, Nested: nestedWirelessLink, NoReverse: true})...),
+		edge.To("wireless_lans", WirelessLAN.Type).StorageKey(edge.Table("dcim_interface_wireless_lans"),
+			edge.Columns("interface_id", "wirelesslan_id")),
 	}
 }
 
@@ -136,8 +150,7 @@ func (DeviceInterface) Annotations() []schema.Annotation {
 				"count_fhrp_groups": {Model: "ipam.fhrpgroupassignment", Column: "interface_id", TypeColumn: "interface_type"},
 			},
 			Endpoints: []api.Endpoint{traceEndpoint("TraceInterface")},
-			Empty: componentEmpty(true, map[string]any{"wireless_link": nil,
-				"wireless_lans": []any{}, "l2vpn_termination": nil}),
+			Empty:     componentEmpty(true, map[string]any{"l2vpn_termination": nil}),
 			Filters: []api.Filter{
 				{Name: "kind", Kind: "interface-kind"},
 				{Name: "vlan_id", Kind: "interface-vlan", Attr: "id"},

@@ -71,6 +71,13 @@ func CircuitHooks() []ent.Hook {
 	}
 }
 
+// CheckDistance and DistanceUnitHook are DistanceMixin's clean() and
+// save() for the other models with a distance (wireless links).
+func CheckDistance(row map[string]any) error { return checkDistance(row) }
+
+// DistanceUnitHook: see CheckDistance.
+var DistanceUnitHook ent.Hook = distanceUnitHook
+
 // checkDistance is DistanceMixin.clean(): a distance needs its unit.
 // NetBox raises it without a field; we name distance_unit, the field to
 // fix (as device types do for their weight).

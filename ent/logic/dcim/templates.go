@@ -178,6 +178,10 @@ var (
 		"cdma", "lte", "4g", "5g"}
 )
 
+// IsWirelessType reports whether an interface type is wireless (NetBox's
+// WIRELESS_IFACE_TYPES): the ends of a wireless link must be.
+func IsWirelessType(typ string) bool { return slices.Contains(wirelessInterfaceTypes, typ) }
+
 // InterfaceTemplateHooks: a bridge is another interface template of the
 // same device type or module type; PoE only on physical interfaces, a PoE
 // type needs a mode; a wireless role only on wireless interfaces

@@ -44,6 +44,10 @@ var prefixScope = CachedScope{Table: "ipam_prefix", Type: "scope_type", ID: "sco
 // NetBox's sync_cached_scope_fields recomputes beside prefixes'.
 var ClusterScope = CachedScope{Table: "virtualization_cluster", Type: "scope_type", ID: "scope_id"}
 
+// WirelessLANScope is the cached scope of wireless LANs, the third model
+// NetBox's sync_cached_scope_fields recomputes.
+var WirelessLANScope = CachedScope{Table: "wireless_wirelesslan", Type: "scope_type", ID: "scope_id"}
+
 // prefixScopeHook keeps the cached scope columns of prefixes.
 var prefixScopeHook = prefixScope.Hook()
 
@@ -192,7 +196,7 @@ const (
 )
 
 // RecomputePrefixScopes recomputes the cached scope of the prefixes (and
-// clusters, ClusterScope) whose
+// clusters, ClusterScope, and wireless LANs, WirelessLANScope) whose
 // column (ScopeSiteColumn, ScopeLocationColumn) is one of ids: the hook of a
 // site or location that moves calls it after the move, in the move's
 // transaction.
@@ -200,7 +204,7 @@ func RecomputePrefixScopes(ctx context.Context, m rawsql.Mutation, column string
 	if column != ScopeSiteColumn && column != ScopeLocationColumn {
 		return fmt.Errorf("recompute prefix scopes: unknown column %q", column)
 	}
-	for _, c := range []CachedScope{prefixScope, ClusterScope} {
+	for _, c := range []CachedScope{prefixScope, ClusterScope, WirelessLANScope} {
 		if err := c.recompute(ctx, m, rawsql.Postgres(m), column, ids); err != nil {
 			return err
 		}

@@ -135,7 +135,7 @@ type Param struct {
 // Apps are NetBox's applications: each has a root (/api/<app>/) even
 // before its first model is served. They are the API's namespace, not a
 // per-model list: models and endpoints of these apps need no other entry.
-var Apps = []string{"circuits", "core", "dcim", "extras", "ipam", "tenancy", "users", "virtualization"}
+var Apps = []string{"circuits", "core", "dcim", "extras", "ipam", "tenancy", "users", "virtualization", "wireless"}
 
 // Handler serves an op whose function lives in a logic package
 // (Op.Func): it sees a small request abstraction, no HTTP, and returns
