@@ -15,6 +15,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/template"
@@ -148,7 +149,8 @@ type Data struct {
 	// handlers (api.Op.Func); Handlers the handler functions by key.
 	Imports  []string
 	Handlers []HandlerRef
-	// HasReverse: some field is an api.Reverse (the file imports api).
+	// HasReverse: some field is an api.Reverse or has api.Meta (the file
+	// imports api).
 	HasReverse bool
 }
 
@@ -216,6 +218,8 @@ type FieldData struct {
 	Compute, ComputeImport string
 	// ClearedByHooks: api.Field.ClearedByHooks.
 	ClearedByHooks bool
+	// Meta is what OPTIONS says of NetBox's field (api.Model.Metadata).
+	Meta *api.Meta
 	// Refs is the Go expression naming a computed-refs field's RefsFunc
 	// (api.Model.Refs), RefsKey its "<pkg>.<Name>" (fields sharing it share
 	// a call), RefsRender how it renders.
@@ -296,6 +300,9 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 	if err := putDefaults(d, m); err != nil {
 		return nil, err
 	}
+	if err := putMetadata(d, m, fields); err != nil {
+		return nil, err
+	}
 	// Unique constraints: single unique fields first, then declared sets.
 	edgeOf := map[string]string{} // FK column field → its edge's API name
 	for name, e := range edges {
@@ -308,6 +315,9 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 			name := apiName(f)
 			if en, ok := edgeOf[f.Name]; ok {
 				name = en // a one-to-one FK (a module's module_bay)
+			}
+			if slices.ContainsFunc(m.Unique, func(u api.Unique) bool { return slices.Equal(u.Fields, []string{name}) }) {
+				continue // declared with its message (a user's username)
 			}
 			d.Unique = append(d.Unique, api.Unique{Fields: []string{name}})
 		}
@@ -369,6 +379,26 @@ func putDefaults(d *Data, m api.Model) error {
 		}
 		if !found {
 			return fmt.Errorf("api.Model.Defaults: %s has no field %q", d.Type, name)
+		}
+	}
+	return nil
+}
+
+// putMetadata attaches api.Model.Metadata to their fields. A mixin's
+// entry for an ent field a schema does not serve (a bay's _occupied)
+// stays unused.
+func putMetadata(d *Data, m api.Model, fields map[string]*gen.Field) error {
+	for name, md := range m.Metadata {
+		found := false
+		for i := range d.Fields {
+			if fd := &d.Fields[i]; fd.Name == name {
+				md := md
+				fd.Meta, found = &md, true
+				d.HasReverse = true // the descriptor names api.Meta
+			}
+		}
+		if !found && fields[name] == nil {
+			return fmt.Errorf("api.Model.Metadata: %s has no field %q", d.Type, name)
 		}
 	}
 	return nil

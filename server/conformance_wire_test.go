@@ -402,11 +402,8 @@ func referenceFields(t *testing.T) map[string]map[string]refField {
 // optionsTypeExclusions are fields whose OPTIONS type differs from
 // NetBox's for a reason outside the generic layer, each named.
 var optionsTypeExclusions = map[string]string{
-	"*._occupied":                            "a cached boolean column of cabled components here; NetBox's SerializerMethodField (\"field\")",
 	"*.cable_end":                            "DRF's own ChoiceField in NetBox's CabledObjectSerializer (\"choice\"); the reference takes it for NetBox's ChoiceField (\"field\")",
 	"extras.customfield.related_object_type": "stored as a plain string column; NetBox declares a ContentTypeField (\"field\")",
-	"extras.customfield.data_type":           "a stored column here; NetBox's SerializerMethodField (\"field\")",
-	"dcim.rackreservation.unit_count":        "a stored column here; NetBox's SerializerMethodField (\"field\")",
 }
 
 // drfTypes is the OPTIONS type SimpleMetadata gives NetBox's serializer

@@ -112,9 +112,19 @@ func fieldInfo(d *resource.Descriptor) jsonObject {
 			// serializer field: pynetbox and Terraform read this.
 			readOnly = false
 		}
+		typ, required := fieldType(f), f.Required
+		if m := f.Meta; m != nil {
+			// What NetBox's serializer field is where this field's kind
+			// does not say it (api.Model.Metadata).
+			if m.Type != "" {
+				typ = m.Type
+			}
+			readOnly = readOnly && !m.Writable
+			required = (required || m.Required) && !m.Optional
+		}
 		info := jsonObject{
-			{"type", fieldType(f)},
-			{"required", f.Required && !readOnly},
+			{"type", typ},
+			{"required", required && !readOnly},
 			{"read_only", readOnly},
 			{"label", fieldLabel(f.Name)},
 		}
@@ -169,16 +179,15 @@ func fieldType(f *resource.Field) string {
 	case resource.KindID, resource.KindGenericID:
 		return "integer"
 	case resource.KindCount:
-		if f.Count != nil && f.Count.Percent != "" {
-			return "string" // a percentage, NetBox's CharField
-		}
-		return "integer"
+		return countType(f.Count)
 	case resource.KindEmpty:
 		switch f.Empty.(type) {
 		case nil:
 			return "nested object" // a related object not served yet (owner)
 		case int, int64, float64:
-			return "integer"
+			// A count of a model not served yet: NetBox's
+			// RelatedObjectCountField.
+			return "field"
 		}
 		return "field"
 	case resource.KindBool:
@@ -224,6 +233,26 @@ func fieldType(f *resource.Field) string {
 	// url, display_url, display, choice (NetBox's ChoiceField), tags, m2m,
 	// custom fields, content types, generic objects, reverse lists,
 	// timezone, changelog data, constraints.
+	return "field"
+}
+
+// countType is the OPTIONS type of the serializer field NetBox declares
+// for a related-object count. A plain count of the rows pointing here is
+// NetBox's RelatedObjectCountField, a ReadOnlyField DRF names "field"; a
+// CounterCacheField's column, a tree's cumulative count and the counts a
+// viewset annotates otherwise (distinct, between bounds, of a generic
+// relation) are IntegerFields, "integer"; a percentage is a CharField. An
+// annotated IntegerField that looks like a plain count says so in
+// api.Model.Metadata.
+func countType(c *resource.Count) string {
+	switch {
+	case c == nil:
+		return "integer"
+	case c.Percent != "":
+		return "string"
+	case c.Cached || c.Cumulative || c.Distinct != "" || c.Between[0] != "" || c.TypeColumn != "":
+		return "integer"
+	}
 	return "field"
 }
 

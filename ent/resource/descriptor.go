@@ -164,6 +164,9 @@ type Field struct {
 	Count  *Count
 	// Reverse is the declaration of a KindReverse field.
 	Reverse *api.Reverse
+	// Meta is what OPTIONS says of NetBox's serializer field where this
+	// field's kind does not imply it (api.Model.Metadata; server/options.go).
+	Meta *api.Meta
 	// Join is the join table of a KindM2M field; JoinOwn its column
 	// pointing at this model, JoinTarget the one pointing at Target.
 	Join, JoinOwn, JoinTarget string

@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicipam "github.com/inventory/inventory/ent/logic/ipam"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -48,7 +49,7 @@ func init() {
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "asn", Kind: "int", Column: "asn", GoType: "int", Required: true, Min: intp(1), Max: intp(4294967295)},
-			{Name: "rir", Kind: "fk", Column: "rir_id", GoType: "int", Target: "ipam.rir", Required: true, OnDelete: "PROTECT"},
+			{Name: "rir", Kind: "fk", Column: "rir_id", GoType: "int", Target: "ipam.rir", Required: true, OnDelete: "PROTECT", Meta: &api.Meta{Type: "", Writable: false, Optional: true, Required: false}},
 			{Name: "role", Kind: "fk", Column: "role_id", GoType: "int", Target: "ipam.role", Nullable: true, OnDelete: "SET_NULL"},
 			{Name: "tenant", Kind: "fk", Column: "tenant_id", GoType: "int", Target: "tenancy.tenant", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},

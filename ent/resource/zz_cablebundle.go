@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -47,7 +48,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "cable_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.cable", Table: "", Column: "bundle_id", Cumulative: false}},
+			{Name: "cable_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.cable", Table: "", Column: "bundle_id", Cumulative: false}, Meta: &api.Meta{Type: "integer", Writable: false, Optional: false, Required: false}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.CableBundle.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.CableBundle.UpdateOneID(id).Mutation() },

@@ -80,7 +80,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "_occupied", Kind: "bool", Column: "_occupied", GoType: "bool", ReadOnly: true, HasDefault: true},
+			{Name: "_occupied", Kind: "bool", Column: "_occupied", GoType: "bool", ReadOnly: true, HasDefault: true, Meta: &api.Meta{Type: "field", Writable: false, Optional: false, Required: false}},
 			{Name: "_circuit_cid", Kind: "hidden", Column: "_circuit_cid", GoType: "string", HasDefault: true, Blank: true},
 			{Name: "_provider_network_id", Kind: "hidden", Column: "_provider_network_id", GoType: "int", Target: "circuits.providernetwork", Nullable: true, HasDefault: true, OnDelete: "PROTECT"},
 			{Name: "_location_id", Kind: "hidden", Column: "_location_id", GoType: "int", Target: "dcim.location", Nullable: true, HasDefault: true, OnDelete: "CASCADE"},

@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logictenancy "github.com/inventory/inventory/ent/logic/tenancy"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -45,7 +46,7 @@ func init() {
 			{Name: "object_id", Kind: "int", Column: "object_id", GoType: "int", Required: true, Min: intp(0)},
 			{Name: "object", Kind: "generic-object", ReadOnly: true, OnDelete: "CASCADE", ObjectTypes: "contacts", Generic: "object"},
 			{Name: "contact", Kind: "fk", Column: "contact_id", GoType: "int", Target: "tenancy.contact", Required: true, OnDelete: "PROTECT"},
-			{Name: "role", Kind: "fk", Column: "role_id", GoType: "int", Target: "tenancy.contactrole", Required: true, OnDelete: "PROTECT"},
+			{Name: "role", Kind: "fk", Column: "role_id", GoType: "int", Target: "tenancy.contactrole", Required: true, OnDelete: "PROTECT", Meta: &api.Meta{Type: "", Writable: false, Optional: true, Required: false}},
 			{Name: "priority", Kind: "choice", Column: "priority", GoType: "string", Nullable: true, HasDefault: true, Blank: true, PutDefault: "\"\"", MaxLen: 50, Choices: []Choice{{"primary", "Primary"}, {"secondary", "Secondary"}, {"tertiary", "Tertiary"}, {"inactive", "Inactive"}}},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

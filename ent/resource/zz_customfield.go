@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicextras "github.com/inventory/inventory/ent/logic/extras"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -43,9 +44,9 @@ func init() {
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "object_types", Kind: "content-types", Column: "object_types", GoType: "[]string", Required: true, ObjectTypes: "custom_fields"},
-			{Name: "type", Kind: "choice", Column: "type", GoType: "string", HasDefault: true, MaxLen: 50, Choices: []Choice{{"text", "Text"}, {"longtext", "Text (long)"}, {"integer", "Integer"}, {"decimal", "Decimal"}, {"boolean", "Boolean (true/false)"}, {"date", "Date"}, {"datetime", "Date & time"}, {"url", "URL"}, {"json", "JSON"}, {"select", "Selection"}, {"multiselect", "Multiple selection"}, {"object", "Object"}, {"multiobject", "Multiple objects"}}},
+			{Name: "type", Kind: "choice", Column: "type", GoType: "string", HasDefault: true, MaxLen: 50, Meta: &api.Meta{Type: "", Writable: false, Optional: false, Required: true}, Choices: []Choice{{"text", "Text"}, {"longtext", "Text (long)"}, {"integer", "Integer"}, {"decimal", "Decimal"}, {"boolean", "Boolean (true/false)"}, {"date", "Date"}, {"datetime", "Date & time"}, {"url", "URL"}, {"json", "JSON"}, {"select", "Selection"}, {"multiselect", "Multiple selection"}, {"object", "Object"}, {"multiobject", "Multiple objects"}}},
 			{Name: "related_object_type", Kind: "content-type", Column: "related_object_type", GoType: "string", Nullable: true, HasDefault: true, Blank: true},
-			{Name: "data_type", Kind: "string", Column: "data_type", GoType: "string", ReadOnly: true, HasDefault: true},
+			{Name: "data_type", Kind: "string", Column: "data_type", GoType: "string", ReadOnly: true, HasDefault: true, Meta: &api.Meta{Type: "field", Writable: false, Optional: false, Required: false}},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 50},
 			{Name: "label", Kind: "string", Column: "label", GoType: "string", HasDefault: true, Blank: true, MaxLen: 50},
 			{Name: "group_name", Kind: "string", Column: "group_name", GoType: "string", HasDefault: true, Blank: true, MaxLen: 50},

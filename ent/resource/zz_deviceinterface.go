@@ -139,7 +139,7 @@ func init() {
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "count_ipaddresses", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.ipaddress", Table: "", Column: "assigned_object_id", Cumulative: false, TypeColumn: "assigned_object_type"}},
 			{Name: "count_fhrp_groups", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.fhrpgroupassignment", Table: "", Column: "interface_id", Cumulative: false, TypeColumn: "interface_type"}},
-			{Name: "_occupied", Kind: "bool", Column: "_occupied", GoType: "bool", ReadOnly: true, HasDefault: true},
+			{Name: "_occupied", Kind: "bool", Column: "_occupied", GoType: "bool", ReadOnly: true, HasDefault: true, Meta: &api.Meta{Type: "field", Writable: false, Optional: false, Required: false}},
 			{Name: "_site_id", Kind: "hidden", Column: "_site_id", GoType: "int", Target: "dcim.site", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},
 			{Name: "_location_id", Kind: "hidden", Column: "_location_id", GoType: "int", Target: "dcim.location", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},
 			{Name: "_rack_id", Kind: "hidden", Column: "_rack_id", GoType: "int", Target: "dcim.rack", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},

@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -72,8 +73,8 @@ func init() {
 			{Name: "airflow", Kind: "choice", Column: "airflow", GoType: "string", Nullable: true, HasDefault: true, Blank: true, MaxLen: 50, Choices: []Choice{{"front-to-rear", "Front to rear"}, {"rear-to-front", "Rear to front"}, {"left-to-right", "Left to right"}, {"right-to-left", "Right to left"}, {"side-to-rear", "Side to rear"}, {"rear-to-side", "Rear to side"}, {"bottom-to-top", "Bottom to top"}, {"top-to-bottom", "Top to bottom"}, {"passive", "Passive"}, {"mixed", "Mixed"}}},
 			{Name: "weight", Kind: "float", Column: "weight", GoType: "float64", Nullable: true, HasDefault: true, Decimal: &Decimal{Digits: 8, Places: 2, Min: "", Max: ""}},
 			{Name: "weight_unit", Kind: "choice", Column: "weight_unit", GoType: "string", Nullable: true, HasDefault: true, Blank: true, MaxLen: 50, Choices: []Choice{{"kg", "Kilograms"}, {"g", "Grams"}, {"lb", "Pounds"}, {"oz", "Ounces"}}},
-			{Name: "front_image", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "rear_image", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "front_image", Kind: "empty", ReadOnly: true, Empty: nil, Meta: &api.Meta{Type: "image upload", Writable: true, Optional: false, Required: false}},
+			{Name: "rear_image", Kind: "empty", ReadOnly: true, Empty: nil, Meta: &api.Meta{Type: "image upload", Writable: true, Optional: false, Required: false}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true, Blank: true},

@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -46,7 +47,7 @@ func init() {
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},
 			{Name: "event_types", Kind: "strings", Column: "event_types", GoType: "[]string", Required: true},
 			{Name: "conditions", Kind: "json", Column: "conditions", GoType: "json.RawMessage", Nullable: true, HasDefault: true},
-			{Name: "action_type", Kind: "choice", Column: "action_type", GoType: "string", HasDefault: true, MaxLen: 30, Choices: []Choice{{"webhook", "Webhook"}, {"script", "Script"}, {"notification", "Notification"}}},
+			{Name: "action_type", Kind: "choice", Column: "action_type", GoType: "string", HasDefault: true, MaxLen: 30, Meta: &api.Meta{Type: "", Writable: false, Optional: false, Required: true}, Choices: []Choice{{"webhook", "Webhook"}, {"script", "Script"}, {"notification", "Notification"}}},
 			{Name: "action_object_type", Kind: "string", Column: "action_object_type", GoType: "string", Required: true, Types: []string{"extras.webhook", "extras.script", "extras.notificationgroup"}},
 			{Name: "action_object_id", Kind: "int", Column: "action_object_id", GoType: "int", Nullable: true, HasDefault: true},
 			{Name: "action_object", Kind: "generic-object", ReadOnly: true, OnDelete: "CASCADE", Generic: "action_object", Types: []string{"extras.webhook", "extras.script", "extras.notificationgroup"}},

@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -44,7 +45,7 @@ func init() {
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 150},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "permissions", Kind: "m2m", Target: "users.objectpermission", HasDefault: true, Join: "users_objectpermission_groups", JoinOwn: "group_id", JoinTarget: "objectpermission_id", Inverse: true},
-			{Name: "user_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "", Table: "users_user_groups", Column: "group_id", Cumulative: false}},
+			{Name: "user_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "", Table: "users_user_groups", Column: "group_id", Cumulative: false}, Meta: &api.Meta{Type: "integer", Writable: false, Optional: false, Required: false}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Group.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Group.UpdateOneID(id).Mutation() },

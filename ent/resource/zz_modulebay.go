@@ -71,7 +71,7 @@ func init() {
 			{Name: "position", Kind: "string", Column: "position", GoType: "string", HasDefault: true, Blank: true, MaxLen: 30},
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
-			{Name: "installed_module", Kind: "reverse", Target: "dcim.module", ReadOnly: true, Nested: []string{"id", "url", "display", "serial", "description"}, Reverse: &api.Reverse{Model: "dcim.module", Column: "module_bay_id", Exists: false, OrNot: "", Through: "", As: "", Many: false, TypeColumn: ""}},
+			{Name: "installed_module", Kind: "reverse", Target: "dcim.module", ReadOnly: true, Nested: []string{"id", "url", "display", "serial", "description"}, Reverse: &api.Reverse{Model: "dcim.module", Column: "module_bay_id", Exists: false, OrNot: "", Through: "", As: "", Many: false, TypeColumn: ""}, Meta: &api.Meta{Type: "", Writable: true, Optional: false, Required: false}},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

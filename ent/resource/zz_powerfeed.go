@@ -85,7 +85,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "_occupied", Kind: "bool", Column: "_occupied", GoType: "bool", ReadOnly: true, HasDefault: true},
+			{Name: "_occupied", Kind: "bool", Column: "_occupied", GoType: "bool", ReadOnly: true, HasDefault: true, Meta: &api.Meta{Type: "field", Writable: false, Optional: false, Required: false}},
 			{Name: "_path_id", Kind: "hidden", Column: "_path_id", GoType: "int", Nullable: true, HasDefault: true},
 			{Name: "available_power", Kind: "hidden", Column: "available_power", GoType: "int", HasDefault: true},
 			{Name: "_power_panel_name", Kind: "hidden", Column: "_power_panel_name", GoType: "string", HasDefault: true, Blank: true},

@@ -91,7 +91,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "_occupied", Kind: "bool", Column: "_occupied", GoType: "bool", ReadOnly: true, HasDefault: true},
+			{Name: "_occupied", Kind: "bool", Column: "_occupied", GoType: "bool", ReadOnly: true, HasDefault: true, Meta: &api.Meta{Type: "field", Writable: false, Optional: false, Required: false}},
 			{Name: "_site_id", Kind: "hidden", Column: "_site_id", GoType: "int", Target: "dcim.site", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},
 			{Name: "_location_id", Kind: "hidden", Column: "_location_id", GoType: "int", Target: "dcim.location", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},
 			{Name: "_rack_id", Kind: "hidden", Column: "_rack_id", GoType: "int", Target: "dcim.rack", Nullable: true, HasDefault: true, OnDelete: "SET_NULL"},

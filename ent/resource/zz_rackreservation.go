@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -56,7 +57,7 @@ func init() {
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "rack", Kind: "fk", Column: "rack_id", GoType: "int", Target: "dcim.rack", Required: true, OnDelete: "CASCADE"},
 			{Name: "units", Kind: "json", Column: "units", GoType: "[]int", Required: true},
-			{Name: "unit_count", Kind: "int", Column: "unit_count", GoType: "int", ReadOnly: true, HasDefault: true},
+			{Name: "unit_count", Kind: "int", Column: "unit_count", GoType: "int", ReadOnly: true, HasDefault: true, Meta: &api.Meta{Type: "field", Writable: false, Optional: false, Required: false}},
 			{Name: "status", Kind: "choice", Column: "status", GoType: "string", HasDefault: true, MaxLen: 50, Choices: []Choice{{"pending", "Pending"}, {"active", "Active"}, {"stale", "Stale"}}},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

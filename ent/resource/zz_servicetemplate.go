@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicipam "github.com/inventory/inventory/ent/logic/ipam"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -43,7 +44,7 @@ func init() {
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 100},
-			{Name: "protocol", Kind: "choice", Column: "protocol", GoType: "string", Required: true, MaxLen: 50, Choices: []Choice{{"tcp", "TCP"}, {"udp", "UDP"}, {"sctp", "SCTP"}}},
+			{Name: "protocol", Kind: "choice", Column: "protocol", GoType: "string", Required: true, MaxLen: 50, Meta: &api.Meta{Type: "", Writable: false, Optional: true, Required: false}, Choices: []Choice{{"tcp", "TCP"}, {"udp", "UDP"}, {"sctp", "SCTP"}}},
 			{Name: "ports", Kind: "json", Column: "ports", GoType: "[]int", Required: true, Min: intp(1), Max: intp(65535)},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},

@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicusers "github.com/inventory/inventory/ent/logic/users"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -44,10 +45,10 @@ func init() {
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, HasDefault: true},
 			{Name: "expires", Kind: "time", Column: "expires", GoType: "time.Time", Nullable: true, HasDefault: true},
-			{Name: "last_used", Kind: "time", Column: "last_used", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
+			{Name: "last_used", Kind: "time", Column: "last_used", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true, Meta: &api.Meta{Type: "", Writable: true, Optional: false, Required: false}},
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},
 			{Name: "write_enabled", Kind: "bool", Column: "write_enabled", GoType: "bool", HasDefault: true},
-			{Name: "pepper_id", Kind: "int", Column: "pepper_id", GoType: "int", ReadOnly: true, Nullable: true, HasDefault: true},
+			{Name: "pepper_id", Kind: "int", Column: "pepper_id", GoType: "int", ReadOnly: true, Nullable: true, HasDefault: true, Meta: &api.Meta{Type: "", Writable: true, Optional: false, Required: false}},
 			{Name: "allowed_ips", Kind: "allowed-ips", Column: "allowed_ips", GoType: "[]string", HasDefault: true},
 			{Name: "token", Kind: "secret", Column: "token", GoType: "string", CreateOnly: true, Nullable: true, HasDefault: true, Blank: true},
 			{Name: "last6", Kind: "hidden", Column: "last6", GoType: "string", HasDefault: true, Blank: true},

@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicusers "github.com/inventory/inventory/ent/logic/users"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -30,7 +31,7 @@ func init() {
 		Search:      []string{"username", "first_name", "last_name", "email"},
 		Ordering:    []string{"username"},
 		Unique: []Unique{
-			{Fields: []string{"username"}, Message: ""},
+			{Fields: []string{"username"}, Message: "A user with that username already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "is_superuser", Kind: "boolean", Column: "is_superuser", Target: "", Attr: ""},
@@ -49,8 +50,8 @@ func init() {
 			{Name: "last_name", Kind: "string", Column: "last_name", GoType: "string", HasDefault: true, Blank: true, MaxLen: 150},
 			{Name: "email", Kind: "email", Column: "email", GoType: "string", HasDefault: true, Blank: true, MaxLen: 254},
 			{Name: "is_active", Kind: "bool", Column: "is_active", GoType: "bool", HasDefault: true},
-			{Name: "date_joined", Kind: "time", Column: "date_joined", GoType: "time.Time", ReadOnly: true, HasDefault: true},
-			{Name: "last_login", Kind: "time", Column: "last_login", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
+			{Name: "date_joined", Kind: "time", Column: "date_joined", GoType: "time.Time", ReadOnly: true, HasDefault: true, Meta: &api.Meta{Type: "", Writable: true, Optional: false, Required: false}},
+			{Name: "last_login", Kind: "time", Column: "last_login", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true, Meta: &api.Meta{Type: "", Writable: true, Optional: false, Required: false}},
 			{Name: "groups", Kind: "m2m", Target: "users.group", HasDefault: true, Lookup: "name", Join: "users_user_groups", JoinOwn: "user_id", JoinTarget: "group_id"},
 			{Name: "permissions", Kind: "m2m", Target: "users.objectpermission", HasDefault: true, Join: "users_objectpermission_users", JoinOwn: "user_id", JoinTarget: "objectpermission_id", Inverse: true},
 			{Name: "password", Kind: "password", Column: "password", GoType: "string", WriteOnly: true, Required: true, HasDefault: true, MaxLen: 128},

@@ -88,7 +88,9 @@ func (CircuitTermination) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "circuits_circuittermination"},
 		api.Model{
-			App: "circuits", Path: "circuit-terminations", Verbose: "circuit termination",
+			// NetBox's SerializerMethodField (CabledObjectSerializer), a column here.
+			Metadata: map[string]api.Meta{"_occupied": {Type: "field"}},
+			App:      "circuits", Path: "circuit-terminations", Verbose: "circuit termination",
 			// The defaults NetBox's serializer declares (PUT writes them).
 			Defaults:      map[string]any{"termination_type": nil, "termination_id": nil},
 			ChangeRelated: []string{"circuit"}, // NetBox's to_objectchange()

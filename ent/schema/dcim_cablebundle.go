@@ -23,7 +23,9 @@ func (CableBundle) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "dcim_cablebundle"},
 		api.Model{
-			App: "dcim", Path: "cable-bundles", Verbose: "cable bundle",
+			// NetBox's IntegerField(read_only=True, default=0), annotated by the viewset.
+			Metadata: map[string]api.Meta{"cable_count": {Type: "integer"}},
+			App:      "dcim", Path: "cable-bundles", Verbose: "cable bundle",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "description", "owner", "comments", "tags",
 				"custom_fields", "created", "last_updated", "cable_count"},

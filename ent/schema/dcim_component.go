@@ -89,6 +89,9 @@ func (Component) Hooks() []ent.Hook { return dcim.ComponentCacheHooks() }
 func (Component) Annotations() []schema.Annotation {
 	return []schema.Annotation{api.Model{
 		GenericOnly: true,
+		// NetBox's SerializerMethodField (CabledObjectSerializer), a
+		// cached column here.
+		Metadata:    map[string]api.Meta{"_occupied": {Type: "field"}},
 		Refs:        LinkPeerRefs(),
 		Brief:       []string{"id", "url", "display", "device", "name", "description", "cable", "_occupied"},
 		Search:      []string{"name", "label", "description"},

@@ -62,7 +62,9 @@ func (DeviceType) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "dcim_devicetype"},
 		api.Model{
-			App: "dcim", Path: "device-types", Verbose: "device type",
+			// NetBox's ImageFields (no image storage here yet: null, a value sent is ignored).
+			Metadata: map[string]api.Meta{"front_image": {Type: "image upload", Writable: true}, "rear_image": {Type: "image upload", Writable: true}},
+			App:      "dcim", Path: "device-types", Verbose: "device type",
 			// The defaults NetBox's serializer declares (PUT writes them).
 			Defaults:    map[string]any{"u_height": 1.0},
 			GenericOnly: true,

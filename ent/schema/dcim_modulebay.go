@@ -38,7 +38,10 @@ func (ModuleBay) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "dcim_modulebay"},
 		api.Model{
-			App: "dcim", Path: "module-bays", Verbose: "module bay",
+			// NetBox's ModuleSerializer(required=False, allow_null=True): writable
+			// in its OPTIONS; a module is installed by creating it in the bay.
+			Metadata: map[string]api.Meta{"installed_module": {Writable: true}},
+			App:      "dcim", Path: "module-bays", Verbose: "module bay",
 			// The defaults NetBox's serializer declares (PUT writes them).
 			Defaults: map[string]any{"module": nil},
 			Fields: []string{"id", "url", "display_url", "display", "device", "module", "name", "label", "position",

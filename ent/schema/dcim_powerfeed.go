@@ -71,7 +71,9 @@ func (PowerFeed) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "dcim_powerfeed"},
 		api.Model{
-			App: "dcim", Path: "power-feeds", Verbose: "power feed",
+			// NetBox's SerializerMethodField (CabledObjectSerializer), a column here.
+			Metadata: map[string]api.Meta{"_occupied": {Type: "field"}},
+			App:      "dcim", Path: "power-feeds", Verbose: "power feed",
 			// The defaults NetBox's serializer declares (PUT writes them).
 			Defaults:    map[string]any{"rack": nil, "type": "primary", "status": "active", "supply": "ac", "phase": "single-phase"},
 			GenericOnly: true,

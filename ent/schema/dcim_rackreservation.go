@@ -54,7 +54,9 @@ func (RackReservation) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "dcim_rackreservation"},
 		api.Model{
-			App: "dcim", Path: "rack-reservations", Verbose: "rack reservation",
+			// NetBox's SerializerMethodField, a column here.
+			Metadata: map[string]api.Meta{"unit_count": {Type: "field"}},
+			App:      "dcim", Path: "rack-reservations", Verbose: "rack reservation",
 			ChangeRelated: []string{"rack"}, // NetBox's to_objectchange()
 			GenericOnly:   true,
 			Fields: []string{"id", "url", "display_url", "display", "rack", "units", "unit_count", "status", "created",

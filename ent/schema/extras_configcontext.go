@@ -94,7 +94,8 @@ func (ConfigContext) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "extras_configcontext"},
 		api.Model{
-			App: "extras", Path: "config-contexts", Verbose: "config context",
+			Metadata: syncedDataMeta(true),
+			App:      "extras", Path: "config-contexts", Verbose: "config context",
 			// The defaults NetBox's serializer declares (PUT writes them).
 			Defaults:    map[string]any{"profile": nil},
 			GenericOnly: true,

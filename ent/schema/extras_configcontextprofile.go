@@ -35,7 +35,8 @@ func (ConfigContextProfile) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "extras_configcontextprofile"},
 		api.Model{
-			App: "extras", Path: "config-context-profiles", Verbose: "config context profile",
+			Metadata: syncedDataMeta(true),
+			App:      "extras", Path: "config-context-profiles", Verbose: "config context profile",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "description", "schema", "tags", "owner",
 				"comments", "data_source", "data_path", "data_file", "data_synced", "created", "last_updated"},

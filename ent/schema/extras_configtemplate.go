@@ -50,13 +50,27 @@ func (ConfigTemplate) Hooks() []ent.Hook { return extras.TemplateHooks("extras_c
 
 // configTemplateEmpty are the data-source fields: accepted in the shape
 // NetBox has, null while this service has no data sources.
+// syncedDataMeta is what NetBox's SyncedDataMixin fields are in OPTIONS:
+// data sources are not served here (placeholders, a value sent is
+// ignored), NetBox's data_source is a writable nested object, data_file
+// one too unless the serializer declares it read-only.
+func syncedDataMeta(fileWritable bool) map[string]api.Meta {
+	return map[string]api.Meta{
+		"data_source": {Type: "nested object", Writable: true},
+		"data_path":   {Type: "string"},
+		"data_file":   {Type: "nested object", Writable: fileWritable},
+		"data_synced": {Type: "datetime"},
+	}
+}
+
 var configTemplateEmpty = map[string]any{"data_source": nil, "data_path": "", "data_file": nil, "data_synced": nil}
 
 func (ConfigTemplate) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "extras_configtemplate"},
 		api.Model{
-			App: "extras", Path: "config-templates", Verbose: "config template",
+			Metadata: syncedDataMeta(true),
+			App:      "extras", Path: "config-templates", Verbose: "config template",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "description", "environment_params",
 				"template_code", "mime_type", "file_name", "file_extension", "as_attachment", "debug", "data_source",

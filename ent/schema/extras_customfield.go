@@ -74,7 +74,10 @@ func (CustomField) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "extras_customfield"},
 		api.Model{
-			App: "extras", Path: "custom-fields", Verbose: "custom field",
+			// data_type: NetBox's SerializerMethodField, a column here; type:
+			// NetBox's ChoiceField without required=False, a default here.
+			Metadata: map[string]api.Meta{"data_type": {Type: "field"}, "type": {Required: true}},
+			App:      "extras", Path: "custom-fields", Verbose: "custom field",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "object_types", "type", "related_object_type",
 				"data_type", "name", "label", "group_name", "description", "required", "unique", "search_weight",

@@ -48,7 +48,9 @@ func (CustomFieldChoiceSet) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "extras_customfieldchoiceset"},
 		api.Model{
-			App: "extras", Path: "custom-field-choice-sets", Verbose: "custom field choice set", UI: "extras/custom-field-choices",
+			// NetBox declares serializers.ListField and DictField (JSON here).
+			Metadata: map[string]api.Meta{"extra_choices": {Type: "list"}, "choice_colors": {Type: "nested object"}},
+			App:      "extras", Path: "custom-field-choice-sets", Verbose: "custom field choice set", UI: "extras/custom-field-choices",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "description", "base_choices",
 				"extra_choices", "choice_colors", "order_alphabetically", "choices_count", "owner", "created",

@@ -52,7 +52,9 @@ func (EventRule) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "extras_eventrule"},
 		api.Model{
-			App: "extras", Path: "event-rules", Verbose: "event rule",
+			// NetBox's ChoiceField without required=False, a default here.
+			Metadata: map[string]api.Meta{"action_type": {Required: true}},
+			App:      "extras", Path: "event-rules", Verbose: "event rule",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "object_types", "name", "enabled", "event_types",
 				"conditions", "action_type", "action_object_type", "action_object_id", "action_object", "description",

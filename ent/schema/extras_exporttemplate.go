@@ -34,7 +34,9 @@ func (ExportTemplate) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "extras_exporttemplate"},
 		api.Model{
-			App: "extras", Path: "export-templates", Verbose: "export template",
+			// NetBox's ExportTemplateSerializer declares data_file read-only.
+			Metadata: syncedDataMeta(false),
+			App:      "extras", Path: "export-templates", Verbose: "export template",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "object_types", "name", "description",
 				"environment_params", "template_code", "mime_type", "file_name", "file_extension", "as_attachment",

@@ -51,7 +51,9 @@ func (ASN) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "ipam_asn"},
 		api.Model{
-			App: "ipam", Path: "asns", Model: "asn", Verbose: "ASN",
+			// NetBox's RIRSerializer(required=False, allow_null=True); its model refuses no RIR.
+			Metadata: map[string]api.Meta{"rir": {Optional: true}},
+			App:      "ipam", Path: "asns", Model: "asn", Verbose: "ASN",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "asn", "rir", "role", "tenant", "description", "owner",
 				"comments", "tags", "custom_fields", "created", "last_updated", "site_count", "provider_count", "sites"},

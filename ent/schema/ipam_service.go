@@ -50,7 +50,9 @@ func (Service) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "ipam_service"},
 		api.Model{
-			App: "ipam", Path: "services", Verbose: "application service",
+			// NetBox's ChoiceField(required=False); its model refuses a blank protocol.
+			Metadata: map[string]api.Meta{"protocol": {Optional: true}},
+			App:      "ipam", Path: "services", Verbose: "application service",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "parent_object_type", "parent_object_id", "parent",
 				"name", "protocol", "ports", "ipaddresses", "description", "owner", "comments", "tags", "custom_fields",

@@ -38,7 +38,9 @@ func (ServiceTemplate) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "ipam_servicetemplate"},
 		api.Model{
-			App: "ipam", Path: "service-templates", Verbose: "application service template",
+			// NetBox's ChoiceField(required=False); its model refuses a blank protocol.
+			Metadata: map[string]api.Meta{"protocol": {Optional: true}},
+			App:      "ipam", Path: "service-templates", Verbose: "application service template",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "protocol", "ports", "description", "owner",
 				"comments", "tags", "custom_fields", "created", "last_updated"},

@@ -59,7 +59,9 @@ func (ContactAssignment) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "tenancy_contactassignment"},
 		api.Model{
-			App: "tenancy", Path: "contact-assignments", Verbose: "contact assignment",
+			// NetBox's ContactRoleSerializer(required=False, allow_null=True).
+			Metadata: map[string]api.Meta{"role": {Optional: true}},
+			App:      "tenancy", Path: "contact-assignments", Verbose: "contact assignment",
 			// The defaults NetBox's serializer declares (PUT writes them).
 			Defaults:      map[string]any{"priority": ""},
 			ChangeRelated: []string{"object"}, // NetBox's to_objectchange()

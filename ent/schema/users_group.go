@@ -34,7 +34,9 @@ func (Group) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "users_group"},
 		api.Model{
-			App: "users", Path: "groups", Verbose: "group",
+			// NetBox's IntegerField(read_only=True), annotated by the viewset.
+			Metadata: map[string]api.Meta{"user_count": {Type: "integer"}},
+			App:      "users", Path: "groups", Verbose: "group",
 			Fields:   []string{"id", "url", "display_url", "display", "name", "description", "permissions", "user_count"},
 			Brief:    []string{"id", "url", "display", "name", "description"},
 			Display:  "{name}",

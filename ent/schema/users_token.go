@@ -55,7 +55,10 @@ func (Token) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "users_token"},
 		api.Model{
-			App: "users", Path: "tokens", Verbose: "token",
+			// Model fields of NetBox's ModelSerializer, writable there; kept by
+			// the server here.
+			Metadata: map[string]api.Meta{"last_used": {Writable: true}, "pepper_id": {Writable: true}},
+			App:      "users", Path: "tokens", Verbose: "token",
 			Fields: []string{"id", "url", "display_url", "display", "version", "key", "user", "description", "created",
 				"expires", "last_used", "enabled", "write_enabled", "pepper_id", "allowed_ips", "token"},
 			Brief:       []string{"id", "url", "display", "version", "key", "enabled", "write_enabled", "description"},

@@ -49,7 +49,13 @@ func (User) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "users_user"},
 		api.Model{
-			App: "users", Path: "users", Verbose: "user",
+			// Django's AbstractUser.username error_messages["unique"], which
+			// DRF's UniqueValidator on the field answers with.
+			Unique: []api.Unique{{Fields: []string{"username"}, Message: "A user with that username already exists."}},
+			// Model fields of NetBox's ModelSerializer, writable there; kept by
+			// the server here.
+			Metadata: map[string]api.Meta{"date_joined": {Writable: true}, "last_login": {Writable: true}},
+			App:      "users", Path: "users", Verbose: "user",
 			Fields: []string{"id", "url", "display_url", "display", "username", "first_name", "last_name", "email",
 				"is_active", "date_joined", "last_login", "groups", "permissions"},
 			Brief:       []string{"id", "url", "display", "username"},

@@ -108,6 +108,32 @@ type Model struct {
 	// their value when PUT omits them. Values are JSON as a client would
 	// send them (nil for null).
 	Defaults map[string]any `json:"defaults,omitempty"`
+	// Metadata describes, by API name, what OPTIONS says of a field
+	// where NetBox's serializer field is not what this field's kind
+	// implies (server/options.go derives the rest).
+	Metadata map[string]Meta `json:"metadata,omitempty"`
+}
+
+// Meta is what DRF's SimpleMetadata says of NetBox's serializer field
+// where this service's field does not imply it.
+type Meta struct {
+	// Type is the OPTIONS type of NetBox's serializer field: "field" for
+	// a SerializerMethodField kept in a column here (a component's
+	// _occupied), "integer" for a count NetBox declares as an annotated
+	// IntegerField rather than a RelatedObjectCountField, or the type of
+	// the field a placeholder (api.Model.Empty) stands for.
+	Type string `json:"type,omitempty"`
+	// Writable: NetBox's field is writable where this one is read-only
+	// (a placeholder for a model not served yet, a value the server
+	// keeps): OPTIONS says read_only false; a value sent is ignored, as
+	// DRF ignores a read-only field's.
+	Writable bool `json:"writable,omitempty"`
+	// Optional: NetBox's serializer declares required=False although a
+	// create must give the field (NetBox's model validation refuses its
+	// absence: a service's protocol); Required: the serializer requires
+	// a field that has a default here (a custom field's type).
+	Optional bool `json:"optional,omitempty"`
+	Required bool `json:"required,omitempty"`
 }
 
 // Name implements ent's schema.Annotation.
@@ -211,6 +237,16 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 			d[k] = v
 		}
 		m.Defaults = d
+	}
+	if o.Metadata != nil {
+		md := make(map[string]Meta, len(m.Metadata)+len(o.Metadata))
+		for k, v := range m.Metadata {
+			md[k] = v
+		}
+		for k, v := range o.Metadata {
+			md[k] = v
+		}
+		m.Metadata = md
 	}
 	m.Endpoints = append(m.Endpoints, o.Endpoints...)
 	m.Instantiate = mergeInstantiate(m.Instantiate, o.Instantiate)
