@@ -112,16 +112,18 @@ func (s *Server) status(c *gin.Context) error {
 	if host == "" {
 		host, _ = os.Hostname()
 	}
-	b, err := marshal(map[string]any{
-		"django-version":      "",
-		"go-version":          runtime.Version(),
-		"hostname":            host,
-		"installed_apps":      map[string]string{},
-		"netbox-version":      s.cfg.Version,
-		"netbox-full-version": s.cfg.Version,
-		"plugins":             map[string]string{},
-		"python-version":      "",
-		"rq-workers-running":  len(s.workers(c)),
+	// NetBox's StatusView key order; go-version, ours, beside
+	// python-version.
+	b, err := marshal(jsonObject{
+		{"django-version", ""},
+		{"hostname", host},
+		{"installed_apps", map[string]string{}},
+		{"netbox-version", s.cfg.Version},
+		{"netbox-full-version", s.cfg.Version},
+		{"plugins", map[string]string{}},
+		{"python-version", ""},
+		{"go-version", runtime.Version()},
+		{"rq-workers-running", len(s.workers(c))},
 	})
 	if err != nil {
 		return err

@@ -16,7 +16,9 @@ func init() {
 	registerEndpoint(api.Endpoint{Path: "authentication-check", Ops: []api.Op{{Method: http.MethodGet,
 		Permission: api.PermAuthenticated, Handler: "api.authentication-check",
 		Summary: "The authenticated user", Response: "User", Description: "The caller's user record."}}})
-	registerEndpoint(api.Endpoint{App: "users", Path: "config", Ops: []api.Op{
+	// NetBox registers config on the users router (UserConfigViewSet), so
+	// /api/users/ lists it.
+	registerEndpoint(api.Endpoint{App: "users", Path: "config", InRoot: true, Ops: []api.Op{
 		{Method: http.MethodGet, Permission: api.PermAuthenticated, Handler: "users.config",
 			Summary: "The caller's preferences", Response: "object", Description: "Preferences (free-form)."},
 		{Method: http.MethodPatch, Permission: api.PermAuthenticated, Handler: "users.config", Write: true,

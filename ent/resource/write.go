@@ -587,7 +587,11 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 			continue
 		}
 		key, msg := "__all__", u.Message
-		if len(u.Fields) == 1 && len(u.WhenNull) == 0 {
+		if len(u.Fields) == 1 {
+			// DRF's ModelSerializer puts a UniqueValidator on a field
+			// that a single-field constraint covers, conditional or not
+			// (get_unique_validators): the error is the field's, its
+			// message the model field's unique message.
 			key = u.Fields[0]
 		}
 		if msg == "" {

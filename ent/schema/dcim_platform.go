@@ -47,9 +47,11 @@ func (Platform) Annotations() []schema.Annotation {
 			// constraints by per-manufacturer ones.
 			Unique: []api.Unique{
 				{Fields: []string{"manufacturer", "name"}},
-				{Fields: []string{"name"}, WhenNull: []string{"manufacturer"}, Message: "Platform name must be unique."},
+				// DRF's UniqueValidator answers before the constraint's
+				// own message (see nestedGroupUnique).
+				{Fields: []string{"name"}, WhenNull: []string{"manufacturer"}},
 				{Fields: []string{"manufacturer", "slug"}},
-				{Fields: []string{"slug"}, WhenNull: []string{"manufacturer"}, Message: "Platform slug must be unique."},
+				{Fields: []string{"slug"}, WhenNull: []string{"manufacturer"}},
 			},
 			// Cumulative over the tree, as NetBox's viewset annotates them.
 			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "platform_id", Cumulative: true},

@@ -42,12 +42,17 @@ func (Region) Annotations() []schema.Annotation {
 }
 
 // nestedGroupUnique is NetBox's NestedGroupModel constraint set: name and
-// slug unique among siblings, and among roots.
+// slug unique among siblings, and among roots. The roots' constraints'
+// own messages ("A top-level region with this name already exists.") are
+// Django's, never seen through the API: DRF's UniqueValidator on the
+// field answers first, with the model field's ("region with this name
+// already exists."; resource.checkUnique).
 func nestedGroupUnique(verbose string) []api.Unique {
+	_ = verbose
 	return []api.Unique{
 		{Fields: []string{"parent", "name"}},
-		{Fields: []string{"name"}, WhenNull: []string{"parent"}, Message: "A top-level " + verbose + " with this name already exists."},
+		{Fields: []string{"name"}, WhenNull: []string{"parent"}},
 		{Fields: []string{"parent", "slug"}},
-		{Fields: []string{"slug"}, WhenNull: []string{"parent"}, Message: "A top-level " + verbose + " with this slug already exists."},
+		{Fields: []string{"slug"}, WhenNull: []string{"parent"}},
 	}
 }

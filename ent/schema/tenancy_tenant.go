@@ -38,9 +38,12 @@ func (Tenant) Annotations() []schema.Annotation {
 			Ordering: []string{"name"},
 			Unique: []api.Unique{
 				{Fields: []string{"group", "name"}, Message: "Tenant name must be unique per group."},
-				{Fields: []string{"name"}, WhenNull: []string{"group"}, Message: "Tenant name must be globally unique."},
+				// NetBox's single-field constraints get no message of their
+				// own: DRF's UniqueValidator on the field answers with the
+				// model field's ("tenant with this name already exists.").
+				{Fields: []string{"name"}, WhenNull: []string{"group"}},
 				{Fields: []string{"group", "slug"}, Message: "Tenant slug must be unique per group."},
-				{Fields: []string{"slug"}, WhenNull: []string{"group"}, Message: "Tenant slug must be globally unique."},
+				{Fields: []string{"slug"}, WhenNull: []string{"group"}},
 			},
 			Counts: map[string]api.Count{
 				"device_count":         {Model: "dcim.device", Column: "tenant_id"},
