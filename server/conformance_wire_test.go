@@ -422,6 +422,10 @@ func drfTypes(f refField) []string {
 		return []string{"field", "integer"}
 	case "IPAddressField", "IPNetworkField":
 		return []string{"string"}
+	case "ListField":
+		return []string{"list"}
+	case "DictField":
+		return []string{"nested object"}
 	}
 	switch f.Type {
 	case "fk":
