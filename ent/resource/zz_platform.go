@@ -29,9 +29,9 @@ func init() {
 		Ordering:    []string{"name"},
 		Unique: []Unique{
 			{Fields: []string{"manufacturer", "name"}, Message: ""},
-			{Fields: []string{"name"}, WhenNull: []string{"manufacturer"}, Message: "Platform name must be unique."},
+			{Fields: []string{"name"}, WhenNull: []string{"manufacturer"}, Message: ""},
 			{Fields: []string{"manufacturer", "slug"}, Message: ""},
-			{Fields: []string{"slug"}, WhenNull: []string{"manufacturer"}, Message: "Platform slug must be unique."},
+			{Fields: []string{"slug"}, WhenNull: []string{"manufacturer"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

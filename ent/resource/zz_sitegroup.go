@@ -29,9 +29,9 @@ func init() {
 		Ordering:    []string{"name"},
 		Unique: []Unique{
 			{Fields: []string{"parent", "name"}, Message: ""},
-			{Fields: []string{"name"}, WhenNull: []string{"parent"}, Message: "A top-level site group with this name already exists."},
+			{Fields: []string{"name"}, WhenNull: []string{"parent"}, Message: ""},
 			{Fields: []string{"parent", "slug"}, Message: ""},
-			{Fields: []string{"slug"}, WhenNull: []string{"parent"}, Message: "A top-level site group with this slug already exists."},
+			{Fields: []string{"slug"}, WhenNull: []string{"parent"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},

@@ -29,9 +29,9 @@ func init() {
 		Ordering:    []string{"name"},
 		Unique: []Unique{
 			{Fields: []string{"group", "name"}, Message: "Tenant name must be unique per group."},
-			{Fields: []string{"name"}, WhenNull: []string{"group"}, Message: "Tenant name must be globally unique."},
+			{Fields: []string{"name"}, WhenNull: []string{"group"}, Message: ""},
 			{Fields: []string{"group", "slug"}, Message: "Tenant slug must be unique per group."},
-			{Fields: []string{"slug"}, WhenNull: []string{"group"}, Message: "Tenant slug must be globally unique."},
+			{Fields: []string{"slug"}, WhenNull: []string{"group"}, Message: ""},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
