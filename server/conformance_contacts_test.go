@@ -58,6 +58,16 @@ func aspectContacts(t *testing.T, s *suite) {
 		t.Errorf("assignment's display %q, want %q", asg["display"], want)
 	}
 
+	// The contact filters, where NetBox's filter set declares them
+	// (ContactModelFilterSet): not on every model with contacts (ASNs,
+	// virtual circuits).
+	hasContactFilters := false
+	for _, f := range d.Filters().Filters {
+		hasContactFilters = hasContactFilters || f.Name == "contact"
+	}
+	if !hasContactFilters {
+		must(t, e, http.StatusBadRequest, "GET", s.list()+"?contact=1", nil)
+	}
 	for _, c := range []struct {
 		query string
 		match bool
@@ -73,6 +83,9 @@ func aspectContacts(t *testing.T, s *suite) {
 		{fmt.Sprintf("contact_group=%d", other), false},
 		{fmt.Sprintf("contact_group__n=%d", parent), false},
 	} {
+		if !hasContactFilters {
+			break
+		}
 		r := must(t, e, http.StatusOK, "GET", s.list()+"?limit=0&fields=id&"+c.query, nil)
 		found := false
 		for _, m := range r.Results() {
@@ -83,6 +96,9 @@ func aspectContacts(t *testing.T, s *suite) {
 		}
 	}
 	for _, name := range []string{"contact", "contact_role", "contact_group"} {
+		if !hasContactFilters {
+			break
+		}
 		r := must(t, e, http.StatusBadRequest, "GET", s.list()+"?"+name+"=999999", nil)
 		if !strings.Contains(string(r.Body), `"`+name+`"`) {
 			t.Errorf("?%s=999999: %s, want the filter named", name, r.Body)
