@@ -347,6 +347,9 @@ type oasBuilder struct {
 	// forms are the multipart forms of the special endpoints' shapes
 	// that carry a file, by shape name.
 	forms map[string]*openapi3.Schema
+	// nestedForms are the field lists of the Nested<Type> schemas made
+	// so far, by schema name (relatedSchema).
+	nestedForms map[string]string
 }
 
 // --- small schema helpers ---------------------------------------------
@@ -1459,7 +1462,23 @@ func (b *oasBuilder) relatedSchema(f *resource.Field) string {
 		// previous, approximate description.
 		return "Brief" + t.Type
 	}
+	// Two relations may render one model in different forms (a
+	// component's module carries its device and bay, a module bay's
+	// module only id, url and display): each form is a schema of its own,
+	// or the document would describe one of them wrongly.
+	names := make([]string, len(form))
+	for i, tf := range form {
+		names[i] = tf.Name
+	}
+	key := strings.Join(names, ",")
 	name := "Nested" + t.Type
+	if had, ok := b.nestedForms[name]; ok && had != key {
+		name += "_" + strings.Join(names, "_")
+	}
+	if b.nestedForms == nil {
+		b.nestedForms = map[string]string{}
+	}
+	b.nestedForms[name] = key
 	if _, done := b.schemas[name]; !done {
 		s := oasObject(map[string]*openapi3.SchemaRef{})
 		b.schemas[name] = oasVal(s) // before the fields: a form may refer to itself

@@ -3,7 +3,9 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 	"testing"
 
@@ -250,4 +252,51 @@ func TestStaticRouteMethod(t *testing.T) {
 		// The parameter route still serves its own ids.
 		e.Must(http.StatusNotFound, "PUT", "/api/users/tokens/999/", map[string]any{})
 	})
+}
+
+// TestOpenAPINestedFormsPerRelation: two relations that render one model in
+// different nested forms get a schema each (a console port's module
+// carries its device and bay, a module bay's module only id, url and
+// display, as NetBox 4.6's serializers declare); with one shared schema a
+// module bay with a parent module failed the document's own validation.
+func TestOpenAPINestedFormsPerRelation(t *testing.T) {
+	e := servertest.New(t, "sqlite")
+	doc, _ := loadSchema(t, e, "")
+	required := func(model, field string) []string {
+		m := doc.Components.Schemas[resource.ByContentType(model).Type]
+		if m == nil || m.Value == nil {
+			t.Fatalf("no schema %s", model)
+		}
+		ref := m.Value.Properties[field]
+		if ref == nil {
+			t.Fatalf("%s.%s: no property", model, field)
+		}
+		deref := func(r *openapi3.SchemaRef) *openapi3.Schema {
+			if r.Ref != "" {
+				return doc.Components.Schemas[strings.TrimPrefix(r.Ref, "#/components/schemas/")].Value
+			}
+			return r.Value
+		}
+		s := deref(ref)
+		if s == nil {
+			t.Fatalf("%s.%s: unresolved %s", model, field, ref.Ref)
+		}
+		for _, one := range s.AllOf {
+			if v := deref(one); v != nil && len(v.Required) > 0 {
+				s = v
+			}
+		}
+		out := append([]string(nil), s.Required...)
+		sort.Strings(out)
+		return out
+	}
+	for _, c := range []struct{ model, want string }{
+		{"dcim.consoleport", "[device display id module_bay url]"},
+		{"dcim.interface", "[device display id module_bay url]"},
+		{"dcim.modulebay", "[display id url]"},
+	} {
+		if got := fmt.Sprint(required(c.model, "module")); got != c.want {
+			t.Errorf("%s.module requires %s, want %s", c.model, got, c.want)
+		}
+	}
 }
