@@ -37,9 +37,22 @@ func init() {
 func aspectRoundTrip(t *testing.T, s *suite) {
 	s.setK(t, kRoundTrip)
 	bare := s.w.freshUnique(t, s.d, bareOf(s.d, vary(s.d, s.w.payload(t, s.fx.Create[0]), kBare)))
-	full := s.fullest(t)
+	extra := s.fullest(t)
+	full := maps.Clone(s.p[0])
+	maps.Copy(full, extra)
 	payloads := []map[string]any{full, s.p[1], s.p[2], bare}
 	names := []string{"first", "second", "third", "bare"}
+	laters := []map[string]any{s.complete(t, full, s.fx.Complete), nil, nil, nil}
+	if len(s.fx.Alternates) > kBare-kRoundTrip-1 {
+		t.Fatalf("fixture: at most %d alternates", kBare-kRoundTrip-1)
+	}
+	for i, alt := range s.fx.Alternates {
+		p := s.w.freshUnique(t, s.d, vary(s.d, s.w.payload(t, s.fx.Create[0]), kRoundTrip+1+i))
+		maps.Copy(p, extra)
+		payloads = append(payloads, p)
+		names = append(names, fmt.Sprintf("alternate%d", i+1))
+		laters = append(laters, s.complete(t, p, alt))
+	}
 	for i, p := range payloads {
 		t.Run(names[i], func(t *testing.T) {
 			r := s.e.Do("POST", s.list(), p)
@@ -53,17 +66,31 @@ func aspectRoundTrip(t *testing.T, s *suite) {
 			if r.Status != http.StatusCreated {
 				t.Fatalf("POST %s: %d %s", canon(p), r.Status, r.Body)
 			}
-			roundTrip(t, s, p, detailPath(s.d, r.Object()["id"]), i == 0 || i == 3)
+			path := detailPath(s.d, r.Object()["id"])
+			if later := laters[i]; len(later) > 0 {
+				body := s.w.withSelf(t, later, r.Object()["id"])
+				r = s.e.Do("PATCH", path, body)
+				if r.Status != http.StatusOK {
+					t.Fatalf("PATCH of the fixture's fields that need the object %s: %d %s", canon(body), r.Status, r.Body)
+				}
+				maps.Copy(p, body)
+			}
+			if i == 0 || i > 3 {
+				// What the fixture sets is held: the round trip below
+				// then writes it back with a value.
+				checkValues(t, s.d, names[i]+" as written", p, must(t, s.e, http.StatusOK, "GET", path, nil).Object())
+			}
+			roundTrip(t, s, p, path, i == 0 || i >= 3)
 		})
 	}
 }
 
-// fullest is the fixture's first object with what every model of its
-// kind can have set besides (the fixture sets the model's own fields):
+// fullest is what every model of its kind can have set besides the
+// fixture's own fields (the round trip adds it to the fullest object):
 // an owner, a tag, custom fields of several types (defined for the
 // model here).
 func (s *suite) fullest(t *testing.T) map[string]any {
-	p := maps.Clone(s.p[0])
+	p := map[string]any{}
 	if ownerAspect(s.d) {
 		p["owner"] = s.w.ensure(t, "users.owner", 0)
 	}
@@ -86,6 +113,100 @@ func (s *suite) fullest(t *testing.T) map[string]any {
 		p["custom_fields"] = values
 	}
 	return p
+}
+
+// complete adds fields (the fixture's "complete", or one of its
+// "alternates") to payload p, a null removing the field, and returns
+// those that refer to the object itself ("@self", anywhere inside): they
+// are set by a PATCH once it exists. In them, {"@new": "<content type>",
+// ...} is an object created on the way (a LAG interface on the
+// interface's device; an IP address on an interface of the device that
+// takes it as primary), its fields resolved as the payload's.
+func (s *suite) complete(t *testing.T, p, fields map[string]any) map[string]any {
+	t.Helper()
+	later := map[string]any{}
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	sort.Strings(names) // objects made on the way in a repeatable order
+	for _, name := range names {
+		v := fields[name]
+		if v == nil {
+			delete(p, name)
+			continue
+		}
+		if refersToSelf(v) {
+			later[name] = v
+			continue
+		}
+		p[name] = s.w.withSelf(t, map[string]any{name: v}, nil)[name]
+	}
+	return later
+}
+
+func refersToSelf(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return x == "@self"
+	case map[string]any:
+		for _, e := range x {
+			if refersToSelf(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if refersToSelf(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withSelf resolves payload m as resolve does, "@self" as id and
+// {"@new": ct, ...} as a new object of ct (see complete).
+func (w *world) withSelf(t *testing.T, m map[string]any, id any) map[string]any {
+	t.Helper()
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			if x == "@self" {
+				return id
+			}
+			return w.resolve(t, x)
+		case []any:
+			out := make([]any, len(x))
+			for i, e := range x {
+				out[i] = walk(e)
+			}
+			return out
+		case map[string]any:
+			out := make(map[string]any, len(x))
+			for k, e := range x {
+				if k != "@new" {
+					out[k] = walk(e)
+				}
+			}
+			ct, ok := x["@new"].(string)
+			if !ok {
+				return out
+			}
+			d := resource.ByContentType(ct)
+			if d == nil {
+				t.Fatalf("\"@new\" of unknown model %s", ct)
+			}
+			r := w.e.Do("POST", listPath(d), out)
+			if r.Status != http.StatusCreated {
+				t.Fatalf("creating %s %s: %d %s", ct, canon(out), r.Status, r.Body)
+			}
+			return r.Object()["id"]
+		}
+		return v
+	}
+	return walk(m).(map[string]any)
 }
 
 // withRelations adds to payload p the relations (FKs and generic

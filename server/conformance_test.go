@@ -10,6 +10,8 @@ package server_test
 //	               anywhere (also inside query strings) stands for the id of
 //	               fixture object n of that model, created on demand from its
 //	               own fixture (recursively) and cached per Env
+//	               ("@<content type>#<n>:<field>" for one of its fields as
+//	               read, such as a tag's slug)
 //	"update":      a valid PATCH payload (may reference the model's own
 //	               objects, e.g. a tree parent)
 //	"bulk_update": optional PATCH payload for bulk updates (default:
@@ -20,6 +22,16 @@ package server_test
 //	               created objects
 //	"skip":        {"<aspect>": "reason"}: an aspect this model cannot be
 //	               exercised on generically (logged; keep these rare)
+//	"complete":    the optional fields the first object leaves empty, set on
+//	               the round trip's fullest object: "@self" stands for its
+//	               id (such fields are set by a PATCH after its creation),
+//	               {"@new": "<content type>", ...} for an object created on
+//	               the way (an IP address on one of a device's interfaces,
+//	               for its primary_ip4)
+//	"alternates":  up to five variants of the first object for what it
+//	               cannot hold at once (a template's module type instead of
+//	               its device type), each applied to it as "complete" is (a
+//	               null removes a field) and round-tripped too
 //	"fresh":       true when every created object, the filters' too, needs
 //	               objects of its own for its unique FKs (variants of the
 //	               fixture objects it names): a one-to-one relation whose
@@ -72,6 +84,10 @@ type fixture struct {
 	} `json:"filters"`
 	Skip  map[string]string `json:"skip"`
 	Fresh bool              `json:"fresh"`
+	// Complete and Alternates are for the round trip (see
+	// aspectRoundTrip and TestFixturesSetEveryOptionalField).
+	Complete   map[string]any   `json:"complete"`
+	Alternates []map[string]any `json:"alternates"`
 }
 
 func loadFixture(t testing.TB, ct string) *fixture {
@@ -127,6 +143,10 @@ func newWorld(e *servertest.Env, d *resource.Descriptor) *world {
 
 var refRE = regexp.MustCompile(`@([a-z]+\.[a-z]+)#(\d+)`)
 
+// refFieldRE is "@ct#n:field", a field of the object "@ct#n" as read (a
+// tag's slug, for the relations written by slug).
+var refFieldRE = regexp.MustCompile(`^@([a-z]+\.[a-z]+)#(\d+):([a-z_]+)$`)
+
 // resolve replaces "@ct#n" references in a payload by ids, creating the
 // referenced fixture objects on demand.
 func (w *world) resolve(t *testing.T, v any) any {
@@ -136,6 +156,11 @@ func (w *world) resolve(t *testing.T, v any) any {
 		if m := refRE.FindStringSubmatch(x); m != nil && m[0] == x {
 			n, _ := strconv.Atoi(m[2])
 			return w.ensure(t, m[1], n)
+		}
+		if m := refFieldRE.FindStringSubmatch(x); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			path := detailPath(resource.ByContentType(m[1]), w.ensure(t, m[1], n))
+			return must(t, w.e, http.StatusOK, "GET", path, nil).Object()[m[3]]
 		}
 		return x
 	case map[string]any:
@@ -505,14 +530,16 @@ func sameValue(f *resource.Field, sent, got any) bool {
 		// A file in, the URL of the stored copy out (files.go).
 		s, _ := got.(string)
 		return strings.HasPrefix(s, host+"/media/")
-	case resource.KindM2M:
+	case resource.KindM2M, resource.KindTags, resource.KindReverse:
 		// ids in, nested objects out, in the target's ordering: the same
-		// set.
+		// set (lookup values both ways for a relation written by them).
 		list, _ := got.([]any)
 		ids := []string{}
 		for _, x := range list {
 			if m, ok := x.(map[string]any); ok {
 				ids = append(ids, canon(m["id"]))
+			} else {
+				ids = append(ids, canon(x))
 			}
 		}
 		want := []string{}
