@@ -97,7 +97,7 @@ func hasValue(v any) bool {
 // unsetField is the reasoned allow-list: writable optional fields that no
 // fixture object can hold, keyed "<content type>.<field>".
 var unsetField = map[string]string{
-	"extras.webhook.ca_file_path": "A CA file must exist on the server inside the configured CA directory (disabled by default; DESIGN.md §7): extras_webhook_save_test.go sets one.",
+	"extras.webhook.ca_file_path": "A CA file must exist on the server inside the configured CA directory, which conformance servers do not configure: TestWebhookCAFileRoundTrip round-trips it.",
 }
 
 // TestWritableFieldsAsNetBox fails when a field NetBox 4.6's serializer

@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/server"
+	"github.com/inventory/inventory/server/servertest"
 )
 
 // The read-modify-write round trip (issue 33): clients such as the
@@ -395,4 +399,23 @@ func objectDiff(a, b map[string]any) string {
 	}
 	sort.Strings(out)
 	return strings.Join(out, "\n")
+}
+
+// TestWebhookCAFileRoundTrip is the round trip of the one field the
+// webhook fixture cannot set (unsetField): a ca_file_path must name a file
+// inside the configured CA directory, which only this test's servers have.
+func TestWebhookCAFileRoundTrip(t *testing.T) {
+	caDir := t.TempDir()
+	caFile := filepath.Join(caDir, "ca.pem")
+	if err := os.WriteFile(caFile, []byte("-----BEGIN CERTIFICATE-----\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		s := &suite{e: e, d: resource.ByContentType("extras.webhook")}
+		p := map[string]any{"name": "ca", "payload_url": "https://hooks.example.com/ca", "ca_file_path": caFile, "ssl_verification": true}
+		r := must(t, e, http.StatusCreated, "POST", s.list(), p)
+		path := detailPath(s.d, r.Object()["id"])
+		checkValues(t, s.d, "the webhook as written", p, must(t, e, http.StatusOK, "GET", path, nil).Object())
+		roundTrip(t, s, p, path, true)
+	}, func(c *server.Config) { c.Webhooks.CAFileDir = caDir })
 }
