@@ -152,7 +152,6 @@ var notWritable = map[string]string{
 	"circuits.circuit.assignments":            "NetBox's write-only nested assignments create CircuitGroupAssignments; served through /api/circuits/circuit-group-assignments/ only",
 	"dcim.devicetype.front_image":             "device type images are not stored here (rendered null: api.Model.Empty)",
 	"dcim.devicetype.rear_image":              "device type images are not stored here (rendered null: api.Model.Empty)",
-	"dcim.interface.wireless_lans":            "the wireless app is not served yet",
 	"dcim.modulebay.installed_module":         "a reverse one-to-one (Module.module_bay): a module is installed by writing its module_bay",
 	"extras.configcontext.data_file":          "data sources are not served (core app)",
 	"extras.configcontext.data_source":        "data sources are not served (core app)",
