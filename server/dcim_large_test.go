@@ -155,6 +155,7 @@ func changeCounts(t *testing.T, e *servertest.Env, reqID string) (map[string]int
 func TestLargeDeviceType(t *testing.T) {
 	t.Parallel()
 	servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		const n = 10000
 		w := largeWorld(t, e)
 		dt := id(e.Must(http.StatusCreated, "POST", dtPath, map[string]any{"manufacturer": w["m"], "model": "Stack", "slug": "stack"}))
@@ -214,6 +215,7 @@ func TestLargeDeviceType(t *testing.T) {
 func TestLargeModuleType(t *testing.T) {
 	t.Parallel()
 	servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		const n, existing = 1200, 481
 		w := largeWorld(t, e)
 		dt := id(e.Must(http.StatusCreated, "POST", dtPath, map[string]any{"manufacturer": w["m"], "model": "Chassis", "slug": "chassis"}))
@@ -279,6 +281,7 @@ func TestLargeModuleType(t *testing.T) {
 func TestBulkCreatePastOneStatement(t *testing.T) {
 	t.Parallel()
 	servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
+		e.ListenToAllEvents()
 		const n = 2600
 		var buf bytes.Buffer
 		buf.WriteByte('[')

@@ -282,6 +282,11 @@ var netboxUnique = map[string][]string{
 	"ipam.prefix":                 {},
 	"ipam.rir":                    {"name", "slug"},
 	"ipam.role":                   {"name", "slug"},
+	"wireless.wirelesslangroup":   {"parent,name", "name", "slug"},
+	"wireless.wirelesslan":        {},
+	// interface_a and interface_b alone are ours, not NetBox's (README,
+	// Differences: an interface put in a second wireless link).
+	"wireless.wirelesslink":       {"interface_a,interface_b", "interface_a", "interface_b"},
 	"ipam.routetarget":            {"name"},
 	"ipam.service":                {},
 	"ipam.servicetemplate":        {"name"},
