@@ -20,6 +20,7 @@ import (
 	"strings"
 	"text/template"
 
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/entc"
 	"entgo.io/ent/entc/gen"
 	"entgo.io/ent/schema/field"
@@ -34,7 +35,7 @@ func main() {
 		Features: []gen.Feature{
 			gen.FeatureExecQuery, gen.FeatureLock,
 		},
-		Hooks: []gen.Hook{resources},
+		Hooks: []gen.Hook{partialIndexes, resources},
 		// driver_dialect.tmpl gives clients, transactions and mutations a
 		// DriverDialect method, so that schema hooks can write SQL for the
 		// database they run on.
@@ -59,6 +60,40 @@ func main() {
 	if err := entc.Generate("./ent/schema", cfg); err != nil {
 		log.Fatalf("entc: %v", err)
 	}
+}
+
+// partialIndexes makes every declared one-column index of a nullable key
+// column (named *_id) cover only the rows where it is set, as KeyIndexes does for the
+// foreign keys no declared index begins with. Most such columns are NULL
+// in most rows (a component's cable, cable path, owner, rack), and every
+// index entry costs each insert: a device of 10 000 interfaces wrote six
+// index entries per interface for columns that were NULL. Both databases
+// use such an index for "col = ?" and "col IN (...)", which imply
+// "col IS NOT NULL"; a unique index keeps its meaning (NULLs never
+// collide). "col IS NULL" (cabled=false) reads the table either way: it
+// matches most rows. An index declared with its own entsql annotation is
+// left as declared, and so are other columns (an index on a nullable
+// "created" serves ORDER BY, which a partial index cannot).
+func partialIndexes(next gen.Generator) gen.Generator {
+	return gen.GenerateFunc(func(g *gen.Graph) error {
+		for _, t := range g.Nodes {
+			nullable := map[string]bool{}
+			for _, f := range t.Fields {
+				nullable[f.StorageKey()] = f.Optional
+			}
+			for _, ix := range t.Indexes {
+				ann := entsql.IndexAnnotation{}
+				if len(ix.Columns) != 1 || !strings.HasSuffix(ix.Columns[0], "_id") || !nullable[ix.Columns[0]] || ix.Annotations[ann.Name()] != nil {
+					continue
+				}
+				if ix.Annotations == nil {
+					ix.Annotations = gen.Annotations{}
+				}
+				ix.Annotations[ann.Name()] = entsql.IndexWhere(ix.Columns[0] + " IS NOT NULL")
+			}
+		}
+		return next.Generate(g)
+	})
 }
 
 // resources renders the resource descriptors after ent's own generation.

@@ -8,6 +8,7 @@ import (
 	stdsql "database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"os"
@@ -294,6 +295,16 @@ func (d *DB) Migrate(ctx context.Context) error {
 		return err
 	}
 	return ipam.RebuildPrefixScopes(ctx, c)
+}
+
+// PlanMigration writes the schema changes Migrate's first step would make
+// to w, without making them: none on a database Migrate has brought up to
+// date (the test of the partial key indexes holds it to that, so that no
+// start rebuilds indexes).
+func (d *DB) PlanMigration(ctx context.Context, w io.Writer) error {
+	migrateMu.Lock()
+	defer migrateMu.Unlock()
+	return d.Client.Schema.WriteTo(ctx, w)
 }
 
 // Store is the read side as the resource layer sees it.

@@ -59,6 +59,9 @@ var (
 				Name:    "asn_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamAsnColumns[7]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "asn_asn",
@@ -114,6 +117,9 @@ var (
 				Name:    "asnrange_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamAsnrangeColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -165,6 +171,9 @@ var (
 				Name:    "aggregate_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamAggregateColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "aggregate_family_network_prefix_length",
@@ -265,16 +274,25 @@ var (
 				Name:    "cable_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimCableColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "cable_tenant_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimCableColumns[17]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "tenant_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "cable_bundle_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimCableColumns[18]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "bundle_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -307,6 +325,9 @@ var (
 				Name:    "cablebundle_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimCablebundleColumns[7]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -402,21 +423,33 @@ var (
 				Name:    "cabletermination__device_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimCableterminationColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_device_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "cabletermination__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimCableterminationColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_rack_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "cabletermination__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimCableterminationColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "cabletermination__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimCableterminationColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -497,6 +530,9 @@ var (
 				Name:    "circuit_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsCircuitColumns[13]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "circuit_provider_id_cid",
@@ -547,6 +583,9 @@ var (
 				Name:    "circuitgroup_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsCircuitgroupColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -581,7 +620,7 @@ var (
 				Columns: []*schema.Column{CircuitsCircuitgroupassignmentColumns[3], CircuitsCircuitgroupassignmentColumns[4], CircuitsCircuitgroupassignmentColumns[7]},
 			},
 			{
-				Name:    "circuitgroupassignment_group_id_member_type_member_id_priority_id",
+				Name:    "circuitgroupassignment_group_order",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsCircuitgroupassignmentColumns[7], CircuitsCircuitgroupassignmentColumns[3], CircuitsCircuitgroupassignmentColumns[4], CircuitsCircuitgroupassignmentColumns[5], CircuitsCircuitgroupassignmentColumns[0]},
 			},
@@ -649,31 +688,49 @@ var (
 				Name:    "circuittermination__provider_network_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsCircuitterminationColumns[15]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_provider_network_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "circuittermination__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsCircuitterminationColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "circuittermination__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsCircuitterminationColumns[17]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "circuittermination__region_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsCircuitterminationColumns[18]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_region_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "circuittermination__site_group_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsCircuitterminationColumns[19]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_group_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "circuittermination_cable_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsCircuitterminationColumns[24]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "cable_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -708,6 +765,9 @@ var (
 				Name:    "circuittype_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsCircuittypeColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -772,6 +832,9 @@ var (
 				Name:    "cluster_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationClusterColumns[18]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "cluster_scope_type_scope_id",
@@ -782,21 +845,33 @@ var (
 				Name:    "cluster__region_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationClusterColumns[14]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_region_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "cluster__site_group_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationClusterColumns[15]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_group_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "cluster__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationClusterColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "cluster__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationClusterColumns[17]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -830,6 +905,9 @@ var (
 				Name:    "clustergroup_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationClustergroupColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -863,6 +941,9 @@ var (
 				Name:    "clustertype_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationClustertypeColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -903,6 +984,9 @@ var (
 				Name:    "configcontext_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasConfigcontextColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "configcontext_weight_name",
@@ -940,6 +1024,9 @@ var (
 				Name:    "configcontextprofile_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasConfigcontextprofileColumns[7]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -978,6 +1065,9 @@ var (
 				Name:    "configtemplate_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasConfigtemplateColumns[13]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -1043,16 +1133,25 @@ var (
 				Name:    "consoleport__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimConsoleportColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "consoleport__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimConsoleportColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "consoleport__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimConsoleportColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_rack_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "consoleport_device_id_name",
@@ -1063,16 +1162,25 @@ var (
 				Name:    "consoleport_cable_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimConsoleportColumns[21]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "cable_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "consoleport_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimConsoleportColumns[22]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "consoleport__path_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimConsoleportColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_path_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -1183,16 +1291,25 @@ var (
 				Name:    "consoleserverport__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimConsoleserverportColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "consoleserverport__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimConsoleserverportColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "consoleserverport__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimConsoleserverportColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_rack_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "consoleserverport_device_id_name",
@@ -1203,16 +1320,25 @@ var (
 				Name:    "consoleserverport_cable_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimConsoleserverportColumns[21]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "cable_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "consoleserverport_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimConsoleserverportColumns[22]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "consoleserverport__path_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimConsoleserverportColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_path_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -1296,6 +1422,9 @@ var (
 				Name:    "contact_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{TenancyContactColumns[13]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -1388,6 +1517,9 @@ var (
 				Name:    "contactgroup_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{TenancyContactgroupColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "contactgroup_parent_id_name",
@@ -1426,6 +1558,9 @@ var (
 				Name:    "contactrole_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{TenancyContactroleColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -1484,6 +1619,9 @@ var (
 				Name:    "customfield_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasCustomfieldColumns[26]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -1519,6 +1657,9 @@ var (
 				Name:    "customfieldchoiceset_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasCustomfieldchoicesetColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -1556,6 +1697,9 @@ var (
 				Name:    "customlink_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasCustomlinkColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "customlink_group_name_weight_name",
@@ -1751,6 +1895,9 @@ var (
 				Name:    "device_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimDeviceColumns[21]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "device__name_natural_id",
@@ -1776,16 +1923,25 @@ var (
 				Name:    "device_primary_ip4_id",
 				Unique:  true,
 				Columns: []*schema.Column{DcimDeviceColumns[32]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "primary_ip4_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "device_primary_ip6_id",
 				Unique:  true,
 				Columns: []*schema.Column{DcimDeviceColumns[33]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "primary_ip6_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "device_oob_ip_id",
 				Unique:  true,
 				Columns: []*schema.Column{DcimDeviceColumns[34]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "oob_ip_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -1838,21 +1994,33 @@ var (
 				Name:    "devicebay__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimDevicebayColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "devicebay__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimDevicebayColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "devicebay__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimDevicebayColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_rack_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "devicebay_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimDevicebayColumns[14]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "devicebay_device_id_name",
@@ -2033,16 +2201,25 @@ var (
 				Name:    "deviceinterface__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimInterfaceColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "deviceinterface__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimInterfaceColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "deviceinterface__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimInterfaceColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_rack_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "deviceinterface_device_id_name",
@@ -2053,21 +2230,33 @@ var (
 				Name:    "deviceinterface_cable_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimInterfaceColumns[35]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "cable_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "deviceinterface_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimInterfaceColumns[36]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "deviceinterface__path_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimInterfaceColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_path_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "deviceinterface_primary_mac_address_id",
 				Unique:  true,
 				Columns: []*schema.Column{DcimInterfaceColumns[40]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "primary_mac_address_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -2118,6 +2307,9 @@ var (
 				Name:    "devicerole_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimDeviceroleColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -2173,6 +2365,9 @@ var (
 				Name:    "devicetype_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimDevicetypeColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "devicetype_manufacturer_id_model",
@@ -2223,6 +2418,9 @@ var (
 				Name:    "eventrule_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasEventruleColumns[15]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -2260,6 +2458,9 @@ var (
 				Name:    "exporttemplate_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasExporttemplateColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -2297,6 +2498,9 @@ var (
 				Name:    "fhrpgroup_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamFhrpgroupColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "fhrpgroup_protocol_group_id_id",
@@ -2410,16 +2614,25 @@ var (
 				Name:    "frontport__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimFrontportColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "frontport__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimFrontportColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "frontport__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimFrontportColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_rack_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "frontport_device_id_name",
@@ -2430,11 +2643,17 @@ var (
 				Name:    "frontport_cable_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimFrontportColumns[22]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "cable_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "frontport_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimFrontportColumns[23]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -2559,6 +2778,9 @@ var (
 				Name:    "ipaddress_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamIpaddressColumns[18]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "ipaddress_vrf_key_family_host",
@@ -2579,6 +2801,9 @@ var (
 				Name:    "ipaddress_nat_inside_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamIpaddressColumns[21]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "nat_inside_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -2642,6 +2867,9 @@ var (
 				Name:    "iprange_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamIprangeColumns[17]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "iprange_vrf_key_family_start_host",
@@ -2842,21 +3070,33 @@ var (
 				Name:    "inventoryitem__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimInventoryitemColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "inventoryitem__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimInventoryitemColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "inventoryitem__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimInventoryitemColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_rack_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "inventoryitem_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimInventoryitemColumns[21]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "inventoryitem_device_id_parent_id_name",
@@ -2901,6 +3141,9 @@ var (
 				Name:    "inventoryitemrole_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimInventoryitemroleColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -3047,6 +3290,9 @@ var (
 				Name:    "location_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimLocationColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -3081,6 +3327,9 @@ var (
 				Name:    "macaddress_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimMacaddressColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "macaddress_assigned_object_type_assigned_object_id",
@@ -3145,6 +3394,9 @@ var (
 				Name:    "manufacturer_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimManufacturerColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -3203,6 +3455,9 @@ var (
 				Name:    "module_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimModuleColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -3256,21 +3511,33 @@ var (
 				Name:    "modulebay__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimModulebayColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "modulebay__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimModulebayColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "modulebay__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimModulebayColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_rack_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "modulebay_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimModulebayColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "modulebay_device_id_module_id_name",
@@ -3373,6 +3640,9 @@ var (
 				Name:    "moduletype_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimModuletypeColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "moduletype_manufacturer_id_model",
@@ -3411,6 +3681,9 @@ var (
 				Name:    "moduletypeprofile_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimModuletypeprofileColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -3501,11 +3774,6 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
-			{
-				Name:    "objectchange_time",
-				Unique:  false,
-				Columns: []*schema.Column{CoreObjectchangeColumns[1]},
-			},
 			{
 				Name:    "objectchange_request_id",
 				Unique:  false,
@@ -3649,6 +3917,9 @@ var (
 				Name:    "platform_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPlatformColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -3725,16 +3996,25 @@ var (
 				Name:    "powerfeed_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPowerfeedColumns[23]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "powerfeed__path_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPowerfeedColumns[6]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_path_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "powerfeed_cable_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPowerfeedColumns[27]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "cable_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -3809,16 +4089,25 @@ var (
 				Name:    "poweroutlet__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPoweroutletColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "poweroutlet__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPoweroutletColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "poweroutlet__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPoweroutletColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_rack_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "poweroutlet_device_id_name",
@@ -3829,16 +4118,25 @@ var (
 				Name:    "poweroutlet_cable_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPoweroutletColumns[23]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "cable_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "poweroutlet_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPoweroutletColumns[24]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "poweroutlet__path_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPoweroutletColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_path_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -3940,6 +4238,9 @@ var (
 				Name:    "powerpanel_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPowerpanelColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4006,16 +4307,25 @@ var (
 				Name:    "powerport__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPowerportColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "powerport__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPowerportColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "powerport__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPowerportColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_rack_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "powerport_device_id_name",
@@ -4026,16 +4336,25 @@ var (
 				Name:    "powerport_cable_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPowerportColumns[22]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "cable_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "powerport_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPowerportColumns[23]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "powerport__path_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimPowerportColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_path_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4159,6 +4478,9 @@ var (
 				Name:    "prefix_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamPrefixColumns[23]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "prefix_vrf_key_family_network_prefix_length",
@@ -4169,21 +4491,33 @@ var (
 				Name:    "prefix__region_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamPrefixColumns[19]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_region_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "prefix__site_group_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamPrefixColumns[20]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_group_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "prefix__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamPrefixColumns[21]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "prefix__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamPrefixColumns[22]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4218,6 +4552,9 @@ var (
 				Name:    "provider_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsProviderColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4258,6 +4595,9 @@ var (
 				Name:    "provideraccount_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsProvideraccountColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "provideraccount_provider_id_account",
@@ -4304,6 +4644,9 @@ var (
 				Name:    "providernetwork_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsProvidernetworkColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "providernetwork_provider_id_name",
@@ -4343,6 +4686,9 @@ var (
 				Name:    "rir_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamRirColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4436,6 +4782,9 @@ var (
 				Name:    "rack_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimRackColumns[26]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "rack_site_id_location_id__name_natural_id",
@@ -4474,6 +4823,9 @@ var (
 				Name:    "rackgroup_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimRackgroupColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4530,6 +4882,9 @@ var (
 				Name:    "rackreservation_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimRackreservationColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4564,6 +4919,9 @@ var (
 				Name:    "rackrole_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimRackroleColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4617,6 +4975,9 @@ var (
 				Name:    "racktype_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimRacktypeColumns[21]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4683,16 +5044,25 @@ var (
 				Name:    "rearport__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimRearportColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "rearport__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimRearportColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "rearport__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimRearportColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_rack_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "rearport_device_id_name",
@@ -4703,11 +5073,17 @@ var (
 				Name:    "rearport_cable_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimRearportColumns[22]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "cable_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "rearport_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimRearportColumns[23]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4797,6 +5173,9 @@ var (
 				Name:    "region_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimRegionColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4831,6 +5210,9 @@ var (
 				Name:    "role_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamRoleColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4871,6 +5253,9 @@ var (
 				Name:    "routetarget_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamRoutetargetColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4908,6 +5293,9 @@ var (
 				Name:    "savedfilter_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasSavedfilterColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "savedfilter_weight_name",
@@ -4918,6 +5306,9 @@ var (
 				Name:    "savedfilter_user_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasSavedfilterColumns[7]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "user_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -4978,6 +5369,9 @@ var (
 				Name:    "service_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamServiceColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "service_protocol__ports_lowest_id",
@@ -5023,6 +5417,9 @@ var (
 				Name:    "servicetemplate_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamServicetemplateColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -5121,6 +5518,9 @@ var (
 				Name:    "site_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimSiteColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -5162,6 +5562,9 @@ var (
 				Name:    "sitegroup_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimSitegroupColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -5236,6 +5639,9 @@ var (
 				Name:    "tableconfig_user_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasTableconfigColumns[7]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "user_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -5262,6 +5668,9 @@ var (
 				Name:    "tag_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasTagColumns[3]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -5336,6 +5745,9 @@ var (
 				Name:    "tenant_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{TenancyTenantColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -5378,6 +5790,9 @@ var (
 				Name:    "tenantgroup_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{TenancyTenantgroupColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "tenantgroup_name",
@@ -5518,6 +5933,9 @@ var (
 				Name:    "vlan_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamVlanColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "vlan_group_id_vid",
@@ -5588,6 +6006,9 @@ var (
 				Name:    "vlangroup_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamVlangroupColumns[13]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "vlangroup_scope_type_scope_id",
@@ -5634,6 +6055,9 @@ var (
 				Name:    "vlantranslationpolicy_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamVlantranslationpolicyColumns[6]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -5755,6 +6179,9 @@ var (
 				Name:    "vminterface_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationVminterfaceColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "vminterface_virtual_machine_id_name",
@@ -5765,6 +6192,9 @@ var (
 				Name:    "vminterface_primary_mac_address_id",
 				Unique:  true,
 				Columns: []*schema.Column{VirtualizationVminterfaceColumns[15]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "primary_mac_address_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -5807,6 +6237,9 @@ var (
 				Name:    "vrf_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamVrfColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "vrf_rd",
@@ -5853,11 +6286,17 @@ var (
 				Name:    "virtualchassis_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimVirtualchassisColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "virtualchassis_master_id",
 				Unique:  true,
 				Columns: []*schema.Column{DcimVirtualchassisColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "master_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -5919,6 +6358,9 @@ var (
 				Name:    "virtualcircuit_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsVirtualcircuitColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "virtualcircuit_provider_network_id_cid",
@@ -6007,6 +6449,9 @@ var (
 				Name:    "virtualcircuittype_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{CircuitsVirtualcircuittypeColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -6070,6 +6515,9 @@ var (
 				Name:    "virtualdevicecontext_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "virtualdevicecontext_device_id_identifier",
@@ -6085,11 +6533,17 @@ var (
 				Name:    "virtualdevicecontext_primary_ip4_id",
 				Unique:  true,
 				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[13]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "primary_ip4_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "virtualdevicecontext_primary_ip6_id",
 				Unique:  true,
 				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[14]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "primary_ip6_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -6130,6 +6584,9 @@ var (
 				Name:    "virtualdisk_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationVirtualdiskColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "virtualdisk_virtual_machine_id_name",
@@ -6245,6 +6702,9 @@ var (
 				Name:    "virtualmachine_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[15]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "virtualmachine__name_natural_id",
@@ -6255,26 +6715,41 @@ var (
 				Name:    "virtualmachine_cluster_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[19]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "cluster_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "virtualmachine_site_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[18]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "virtualmachine_device_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[20]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "device_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "virtualmachine_primary_ip4_id",
 				Unique:  true,
 				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[23]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "primary_ip4_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "virtualmachine_primary_ip6_id",
 				Unique:  true,
 				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[24]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "primary_ip6_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -6317,6 +6792,9 @@ var (
 				Name:    "virtualmachinetype_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{VirtualizationVirtualmachinetypeColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "virtualmachinetype_name",
@@ -6361,6 +6839,9 @@ var (
 				Name:    "webhook_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasWebhookColumns[14]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -6424,6 +6905,9 @@ var (
 				Name:    "wirelesslan_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{WirelessWirelesslanColumns[17]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "wirelesslan_scope_type_scope_id",
@@ -6434,21 +6918,33 @@ var (
 				Name:    "wirelesslan__region_id",
 				Unique:  false,
 				Columns: []*schema.Column{WirelessWirelesslanColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_region_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "wirelesslan__site_group_id",
 				Unique:  false,
 				Columns: []*schema.Column{WirelessWirelesslanColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_group_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "wirelesslan__site_id",
 				Unique:  false,
 				Columns: []*schema.Column{WirelessWirelesslanColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_site_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "wirelesslan__location_id",
 				Unique:  false,
 				Columns: []*schema.Column{WirelessWirelesslanColumns[13]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_location_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -6491,6 +6987,9 @@ var (
 				Name:    "wirelesslangroup_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{WirelessWirelesslangroupColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -6552,16 +7051,25 @@ var (
 				Name:    "wirelesslink_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{WirelessWirelesslinkColumns[15]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "wirelesslink__interface_a_device_id",
 				Unique:  false,
 				Columns: []*schema.Column{WirelessWirelesslinkColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_interface_a_device_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "wirelesslink__interface_b_device_id",
 				Unique:  false,
 				Columns: []*schema.Column{WirelessWirelesslinkColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "_interface_b_device_id IS NOT NULL",
+				},
 			},
 		},
 	}

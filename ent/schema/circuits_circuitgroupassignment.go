@@ -39,7 +39,10 @@ func (CircuitGroupAssignment) Edges() []ent.Edge {
 func (CircuitGroupAssignment) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("member_type", "member_id", "group_id").Unique(),
-		index.Fields("group_id", "member_type", "member_id", "priority", "id"),
+		// A short name: ent shortens names past 64 characters with a hash on
+		// SQLite, which its inspection then never matches (a rebuild planned
+		// on every start).
+		index.Fields("group_id", "member_type", "member_id", "priority", "id").StorageKey("circuitgroupassignment_group_order"),
 	}
 }
 
