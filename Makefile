@@ -44,9 +44,9 @@ build: ## Build the inventory binary into bin/inventory (dev flags: root ent pac
 release: ## Build bin/inventory for release (full inlining everywhere)
 	$(MAKE) build DEV_GCFLAGS=
 
-run: build ## Build, ensure the admin superuser exists, and serve
+run: build ## Build, ensure the admin superuser exists, and serve (LISTEN=host:port to choose the address)
 	./$(BIN) createsuperuser --username admin --password admin --token 0123456789abcdef0123456789abcdef01234567 --if-not-exists
-	./$(BIN) serve
+	./$(BIN) serve $(if $(LISTEN),--listen $(LISTEN))
 
 generate: ## Regenerate the ent code (go run ./ent/entc.go)
 	$(GO) run ./ent/entc.go

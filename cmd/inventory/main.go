@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -26,6 +27,9 @@ var version = "4.6.0"
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) { // -h, --help: the usage was printed
+			return
+		}
 		fmt.Fprintln(os.Stderr, "inventory:", err)
 		os.Exit(1)
 	}
@@ -142,6 +146,13 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o.migrate = !*noMigrate
+	// Listen before the database work, so that a taken port is said at
+	// once and names the setting to change.
+	ln, err := listenOn(*listen, "--listen", "INVENTORY_LISTEN", "make run LISTEN=127.0.0.1:8010")
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
 	d, cfg, err := o.open(ctx)
 	if err != nil {
 		return err
@@ -178,10 +189,6 @@ func serve(args []string) error {
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
-	ln, err := net.Listen("tcp", *listen)
-	if err != nil {
-		return err
-	}
 	slog.Info("serving", "listen", "http://"+ln.Addr().String()+"/api/", "database", o.redactedDatabase())
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
@@ -189,7 +196,7 @@ func serve(args []string) error {
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", api.MetricsHandler())
 		msrv := &http.Server{Addr: *metricsListen, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-		mln, err := net.Listen("tcp", *metricsListen)
+		mln, err := listenOn(*metricsListen, "--metrics-listen", "INVENTORY_METRICS_LISTEN", "")
 		if err != nil {
 			return err
 		}
@@ -208,4 +215,19 @@ func serve(args []string) error {
 	err = srv.Shutdown(shut)
 	api.Settle()
 	return err
+}
+
+// listenOn opens a TCP listener on addr; its error names the flag and the
+// environment variable that choose the address (a newcomer's port 8000 is
+// often taken), and how make run takes it when example is given.
+func listenOn(addr, flagName, env, example string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err == nil {
+		return ln, nil
+	}
+	msg := fmt.Sprintf("cannot listen on %s: %v; choose another address with %s or %s", addr, err, flagName, env)
+	if example != "" {
+		msg += " (" + example + ")"
+	}
+	return nil, errors.New(msg)
 }

@@ -28,6 +28,7 @@ import (
 type options struct {
 	database   string
 	dataDir    string
+	existing   bool // the command needs an existing database (see creates)
 	configFile string
 	peppers    string
 	migrate    bool
@@ -79,8 +80,13 @@ func envBool(key string, def bool) bool {
 	return def
 }
 
+// creates are the commands that may make a new database; the others act
+// on an existing one and stop when there is none, rather than create an
+// empty database (and pepper file) in the directory they were run from.
+var creates = map[string]bool{"serve": true, "migrate": true, "createsuperuser": true}
+
 func newOptions(name string) (*options, *flag.FlagSet) {
-	o := &options{cfg: server.Defaults(), migrate: true}
+	o := &options{cfg: server.Defaults(), migrate: true, existing: !creates[name]}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.StringVar(&o.dataDir, "data-dir", envOr("INVENTORY_DATA_DIR", "./data"), "directory for the SQLite file and generated secrets (env INVENTORY_DATA_DIR)")
 	fs.StringVar(&o.database, "database", os.Getenv("INVENTORY_DATABASE"), "SQLite file path, or a postgres:// URL (env INVENTORY_DATABASE; default <data-dir>/inventory.db)")
@@ -278,6 +284,13 @@ func splitList(s string) []string {
 // open opens (and by default migrates) the database and completes the
 // server config with the token peppers.
 func (o *options) open(ctx context.Context) (*db.DB, server.Config, error) {
+	if o.existing {
+		if path, ok := db.SQLitePath(o.database); ok {
+			if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+				return nil, o.cfg, fmt.Errorf("no database at %s (data directory %s): run this command where the service keeps its data, or give --data-dir (INVENTORY_DATA_DIR) or --database (INVENTORY_DATABASE); inventory serve or inventory migrate creates a new one", path, o.dataDir)
+			}
+		}
+	}
 	peppers, err := o.loadPeppers()
 	if err != nil {
 		return nil, o.cfg, err

@@ -101,6 +101,19 @@ func TransactionTimeout(d time.Duration) Option {
 	return func(o *options) { o.transactionTimeout = d }
 }
 
+// SQLitePath is the file of a SQLite database URL as Open reads it, and
+// false for a PostgreSQL URL.
+func SQLitePath(rawURL string) (string, bool) {
+	if strings.HasPrefix(rawURL, "postgres://") || strings.HasPrefix(rawURL, "postgresql://") {
+		return "", false
+	}
+	path := strings.TrimPrefix(strings.TrimPrefix(rawURL, "sqlite://"), "file:")
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	return path, true
+}
+
 // Open opens url: "postgres://..." or "postgresql://..." for PostgreSQL;
 // anything else is a SQLite file path (optionally "sqlite://path" or
 // "file:path"), created with its directory when missing.
@@ -134,10 +147,7 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*DB, error) {
 		d.Client, d.ReadClient, d.Read, d.Write, d.Dialect = c, c, w, w, dialect.Postgres
 		return withCache(d), nil
 	}
-	path := strings.TrimPrefix(strings.TrimPrefix(rawURL, "sqlite://"), "file:")
-	if i := strings.IndexByte(path, '?'); i >= 0 {
-		path = path[:i]
-	}
+	path, _ := SQLitePath(rawURL)
 	if path == "" {
 		return nil, fmt.Errorf("empty database path")
 	}
