@@ -39,7 +39,11 @@ help: ## Show this help
 	@awk 'BEGIN { FS = ":[^#]*## " } /^[a-zA-Z0-9_.-]+:[^#]*## / { printf "  %-16s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
 build: ## Build the inventory binary into bin/inventory (dev flags: root ent package not inlined)
-	$(GO) build $(DEV_GCFLAGS) -o $(BIN) ./cmd/inventory
+	$(GO) build $(DEV_GCFLAGS) -ldflags "-X main.release=$(RELEASE)" -o $(BIN) ./cmd/inventory
+
+# RELEASE is the service's version reported by status, metrics and
+# `inventory version`: the closest tag, or the commit when there is none.
+RELEASE ?= $(shell git describe --tags --always --dirty 2>/dev/null)
 
 release: ## Build bin/inventory for release (full inlining everywhere)
 	$(MAKE) build DEV_GCFLAGS=

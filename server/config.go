@@ -48,8 +48,12 @@ type Config struct {
 	// ChangelogRetention is how many days change records are kept; 0
 	// keeps them forever (CHANGELOG_RETENTION).
 	ChangelogRetention int
-	// Version is the service version ("4.6.0"); API-Version is its major.minor.
+	// Version is the NetBox version the API answers as ("4.6.0", status's
+	// netbox-version); API-Version is its major.minor.
 	Version string
+	// Build is this service's own release and commit (status, metrics,
+	// inventory version), read from the binary's build information.
+	Build metrics.Build
 	// IdempotencyWindow is how long the answer of a request made with an
 	// Idempotency-Key header is kept for its retries (the allocation
 	// endpoints); 0 ignores the header.
@@ -102,6 +106,7 @@ func (c Config) settings() api.Settings {
 func Defaults() Config {
 	return Config{
 		PaginateCount: 50,
+		Build:         metrics.ReadBuild(""),
 		Metrics:       MetricsConfig{Guard: metrics.Guard{Allow: metrics.DefaultAllow}},
 		MaxPageSize:   1000,
 		FilterUnknown: filters.Guard,

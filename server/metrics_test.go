@@ -102,6 +102,17 @@ func TestMetrics(t *testing.T) {
 				t.Errorf("%s missing", series)
 			}
 		}
+		// The binary's identity, and the read cache: the requests above
+		// read the token and its permissions through it, and the create
+		// emptied it (issue 36).
+		if !regexp.MustCompile(`inventory_build_info\{commit="[^"]+",goversion="go[^"]+",version="[^"]+"\} 1`).MatchString(after) {
+			t.Errorf("no inventory_build_info with version, commit and Go version")
+		}
+		for _, series := range []string{"inventory_cache_hits_total", "inventory_cache_misses_total", "inventory_cache_invalidations_total"} {
+			if metricValue(after, series) <= max(metricValue(before, series), 0) {
+				t.Errorf("%s did not grow: %v → %v", series, metricValue(before, series), metricValue(after, series))
+			}
+		}
 		if !regexp.MustCompile(`inventory_http_request_duration_seconds_bucket\{method="GET",route="/api/dcim/sites/",le="\+Inf"\} [1-9]`).MatchString(after) {
 			t.Errorf("no latency histogram for the sites list")
 		}

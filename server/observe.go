@@ -14,7 +14,12 @@ import (
 // newMetrics builds the server's Prometheus registry (server/metrics).
 func (s *Server) newMetrics() *metrics.Metrics {
 	return metrics.New(metrics.Sources{Read: s.db.Read, Write: s.db.Write,
-		ChangesWritten: func() float64 { return float64(webhooks.ChangesWritten()) }})
+		ChangesWritten: func() float64 { return float64(webhooks.ChangesWritten()) },
+		Cache: func() metrics.CacheStats {
+			h, m, i := s.db.Cache.Stats()
+			return metrics.CacheStats{Hits: h, Misses: m, Invalidations: i}
+		},
+		Build: s.cfg.Build})
 }
 
 // MetricsHandler serves /metrics behind the configured guard; cmd mounts

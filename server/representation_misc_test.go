@@ -20,9 +20,18 @@ func TestRepresentationMisc(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		r := e.Must(http.StatusOK, "GET", "/api/status/", nil)
 		want := []string{"django-version", "hostname", "installed_apps", "netbox-version", "netbox-full-version",
-			"plugins", "python-version", "go-version", "rq-workers-running"}
+			"plugins", "python-version", "go-version", "rq-workers-running", "inventory-version", "inventory-commit", "database"}
 		if got := keys(t, r.Body); !slices.Equal(got, want) {
 			t.Errorf("status keys %v, want %v", got, want)
+		}
+		// This service's own release, commit and database (issue 36).
+		st := r.Object()
+		vendor := map[string]string{"sqlite3": "sqlite", "postgres": "postgresql"}[e.DB.Dialect]
+		if db, _ := st["database"].(map[string]any); db["vendor"] != vendor || db["version"] == "" || db["version"] == nil {
+			t.Errorf("status database = %v, want vendor %s and a version", st["database"], vendor)
+		}
+		if st["inventory-version"] == "" || st["inventory-commit"] == "" {
+			t.Errorf("status inventory-version %v, inventory-commit %v", st["inventory-version"], st["inventory-commit"])
 		}
 
 		root := e.Must(http.StatusOK, "GET", "/api/users/", nil).Object()

@@ -1,11 +1,13 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"runtime"
 	"sort"
 
+	"entgo.io/ent/dialect"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gin-gonic/gin"
 
@@ -38,6 +40,10 @@ func init() {
 			"plugins":             strMap(),
 			"python-version":      str(),
 			"rq-workers-running":  oasVal(oasTyped("integer")),
+			"inventory-version":   str(),
+			"inventory-commit":    str(),
+			"database": oasVal(oasObject(map[string]*openapi3.SchemaRef{
+				"vendor": str(), "version": str()}, "vendor", "version")),
 		}, "netbox-version", "netbox-full-version", "hostname", "installed_apps", "plugins", "rq-workers-running")
 	})
 }
@@ -112,8 +118,13 @@ func (s *Server) status(c *gin.Context) error {
 	if host == "" {
 		host, _ = os.Hostname()
 	}
-	// NetBox's StatusView key order; go-version, ours, beside
-	// python-version.
+	dbv, err := s.databaseVersion(c.Request.Context())
+	if err != nil {
+		return err
+	}
+	// NetBox's StatusView key order (clients that check netbox-version
+	// keep working); go-version, ours, beside python-version, and this
+	// service's own release, commit and database after NetBox's keys.
 	b, err := marshal(jsonObject{
 		{"django-version", ""},
 		{"hostname", host},
@@ -124,10 +135,34 @@ func (s *Server) status(c *gin.Context) error {
 		{"python-version", ""},
 		{"go-version", runtime.Version()},
 		{"rq-workers-running", len(s.workers(c))},
+		{"inventory-version", s.cfg.Build.Version},
+		{"inventory-commit", s.cfg.Build.Commit},
+		{"database", jsonObject{{"vendor", dbv.vendor}, {"version", dbv.version}}},
 	})
 	if err != nil {
 		return err
 	}
 	writeJSON(c, 200, b)
 	return nil
+}
+
+// dbVersion is the database a server runs on, as status reports it.
+type dbVersion struct{ vendor, version string }
+
+// databaseVersion reads the database's vendor and version once (a server
+// stays on one database; a PostgreSQL upgrade restarts its clients).
+func (s *Server) databaseVersion(ctx context.Context) (dbVersion, error) {
+	if v := s.dbVersion.Load(); v != nil {
+		return *v, nil
+	}
+	v := dbVersion{vendor: "sqlite"}
+	q := `SELECT sqlite_version()`
+	if s.db.Dialect == dialect.Postgres {
+		v.vendor, q = "postgresql", `SHOW server_version`
+	}
+	if err := s.db.Read.QueryRowContext(ctx, q).Scan(&v.version); err != nil {
+		return v, err
+	}
+	s.dbVersion.Store(&v)
+	return v, nil
 }

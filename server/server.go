@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -47,6 +48,8 @@ type Server struct {
 	// loginUsers and loginAddrs count failed logins per username and
 	// per client address (session.go).
 	loginUsers, loginAddrs *session.Limiter
+	// dbVersion caches the database's version for status (roots.go).
+	dbVersion atomic.Pointer[dbVersion]
 }
 
 // New builds the server and registers a route per model.

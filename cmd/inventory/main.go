@@ -18,12 +18,19 @@ import (
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/db/notify"
 	"github.com/inventory/inventory/server"
+	"github.com/inventory/inventory/server/metrics"
 	"github.com/inventory/inventory/server/session"
 	"github.com/inventory/inventory/webhooks"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
+// version is the NetBox version the API answers as (status's
+// netbox-version, the API-Version header).
 var version = "4.6.0"
+
+// release is this service's own version, set at link time with -ldflags
+// "-X main.release=..." (make build passes git describe); without it, the
+// module version go install records, or "devel".
+var release string
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
@@ -80,7 +87,8 @@ func run(args []string) error {
 	case "webhook-receiver":
 		return webhookReceiver(args)
 	case "version":
-		fmt.Println(version)
+		b := metrics.ReadBuild(release)
+		fmt.Printf("inventory %s (commit %s, %s), NetBox API %s\n", b.Version, b.Commit, b.GoVersion, version)
 		return nil
 	case "-h", "--help", "help":
 		usage()

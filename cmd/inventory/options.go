@@ -19,6 +19,7 @@ import (
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server"
+	"github.com/inventory/inventory/server/metrics"
 	"github.com/inventory/inventory/server/auth"
 )
 
@@ -245,6 +246,7 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	o.cfg.Version = version
+	o.cfg.Build = metrics.ReadBuild(release)
 	if o.cfg.ChangelogRetention < 0 {
 		return errors.New("CHANGELOG_RETENTION must not be negative")
 	}

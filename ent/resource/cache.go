@@ -16,6 +16,8 @@ import (
 // a write transaction never use it.
 type Cache struct {
 	gen atomic.Uint64
+	// hits, misses and bumps are counted for the metrics (Stats).
+	hits, misses, bumps atomic.Uint64
 	ttl atomic.Int64 // time.Duration
 	// off: the invalidation channel is down (Pause), so nothing cached
 	// could be trusted to be dropped in time: every Get misses.
@@ -63,6 +65,25 @@ func (c *Cache) SetTTL(ttl time.Duration) {
 func (c *Cache) Bump() {
 	if c != nil {
 		c.gen.Add(1)
+		c.bumps.Add(1)
+	}
+}
+
+// Stats are the cache's reads answered (hits) and not (misses), and its
+// invalidations (Bump), since it was made.
+func (c *Cache) Stats() (hits, misses, invalidations uint64) {
+	if c == nil {
+		return 0, 0, 0
+	}
+	return c.hits.Load(), c.misses.Load(), c.bumps.Load()
+}
+
+// count records a read's outcome.
+func (c *Cache) count(hit bool) {
+	if hit {
+		c.hits.Add(1)
+	} else {
+		c.misses.Add(1)
 	}
 }
 
@@ -87,13 +108,19 @@ func (c *Cache) Resume() {
 
 // Get returns the value cached under key, if still valid.
 func (c *Cache) Get(key string) (any, bool) {
-	if c == nil || c.off.Load() {
+	if c == nil {
+		return nil, false
+	}
+	if c.off.Load() {
+		c.count(false)
 		return nil, false
 	}
 	c.mu.RLock()
 	e, ok := c.m[key]
 	c.mu.RUnlock()
-	if !ok || !c.fresh(e) {
+	ok = ok && c.fresh(e)
+	c.count(ok)
+	if !ok {
 		return nil, false
 	}
 	return e.v, true
@@ -121,8 +148,12 @@ func (c *Cache) Put(key string, gen uint64, v any) {
 
 // GetBig returns the large value cached under key (PutBig), if still
 // valid.
-func (c *Cache) GetBig(key string) (any, bool) {
-	if c == nil || c.off.Load() {
+func (c *Cache) GetBig(key string) (v any, ok bool) {
+	if c == nil {
+		return nil, false
+	}
+	defer func() { c.count(ok) }()
+	if c.off.Load() {
 		return nil, false
 	}
 	c.mu.RLock()

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"net/http"
 	"net/netip"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +26,52 @@ type Sources struct {
 	Read, Write *sql.DB
 	// ChangesWritten counts the change records this process wrote.
 	ChangesWritten func() float64
+	// Cache reads the read cache's counters (optional).
+	Cache func() CacheStats
+	// Build is exported as inventory_build_info.
+	Build Build
+}
+
+// CacheStats are the read cache's counters since the process started.
+type CacheStats struct{ Hits, Misses, Invalidations uint64 }
+
+// Build identifies the running binary: its release ("devel" for a build
+// from a work tree), the commit it was built from (with "-dirty" for
+// uncommitted changes; "unknown" without version control information),
+// and the Go version.
+type Build struct{ Version, Commit, GoVersion string }
+
+// ReadBuild reads the running binary's Build from its build information:
+// release if given (set at link time), else the module version go install
+// records ("devel" for a build from a work tree).
+func ReadBuild(release string) Build {
+	b := Build{Version: release, Commit: "unknown", GoVersion: runtime.Version()}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		if b.Version == "" {
+			b.Version = "devel"
+		}
+		return b
+	}
+	if b.Version == "" {
+		b.Version = info.Main.Version
+		if b.Version == "" || b.Version == "(devel)" {
+			b.Version = "devel"
+		}
+	}
+	dirty := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			b.Commit = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if dirty && b.Commit != "unknown" {
+		b.Commit += "-dirty"
+	}
+	return b
 }
 
 // Metrics is one server's registry and its request instruments.
@@ -65,6 +113,24 @@ func New(src Sources) *Metrics {
 	if src.Read != nil {
 		m.reg.MustRegister(&queueCollector{db: src.Read})
 	}
+	if src.Cache != nil {
+		for _, c := range []struct {
+			name, help string
+			of         func(CacheStats) uint64
+		}{
+			{"inventory_cache_hits_total", "Reads answered from the read cache (tokens, permissions, counts, custom field definitions).", func(s CacheStats) uint64 { return s.Hits }},
+			{"inventory_cache_misses_total", "Reads the read cache could not answer.", func(s CacheStats) uint64 { return s.Misses }},
+			{"inventory_cache_invalidations_total", "Times the read cache was emptied by a write (of this or another replica).", func(s CacheStats) uint64 { return s.Invalidations }},
+		} {
+			m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: c.name, Help: c.help},
+				func() float64 { return float64(c.of(src.Cache())) }))
+		}
+	}
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name:        "inventory_build_info",
+		Help:        "The running binary: release, commit and Go version (always 1).",
+		ConstLabels: prometheus.Labels{"version": src.Build.Version, "commit": src.Build.Commit, "goversion": src.Build.GoVersion},
+	}, func() float64 { return 1 }))
 	return m
 }
 
