@@ -19,8 +19,8 @@ import (
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server"
-	"github.com/inventory/inventory/server/metrics"
 	"github.com/inventory/inventory/server/auth"
+	"github.com/inventory/inventory/server/metrics"
 )
 
 // options are the settings shared by the commands. Every flag has an

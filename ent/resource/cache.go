@@ -18,7 +18,7 @@ type Cache struct {
 	gen atomic.Uint64
 	// hits, misses and bumps are counted for the metrics (Stats).
 	hits, misses, bumps atomic.Uint64
-	ttl atomic.Int64 // time.Duration
+	ttl                 atomic.Int64 // time.Duration
 	// off: the invalidation channel is down (Pause), so nothing cached
 	// could be trusted to be dropped in time: every Get misses.
 	off atomic.Bool
