@@ -18,6 +18,11 @@ import (
 // request runs as a JSON request, its answer is kept, and a JSON or empty
 // answer is rendered as an HTML page with the same status. Any other answer (an
 // export, a rendered config, a file) passes through as it is.
+// ctxRawBody marks an answer a browser gets as it is, not in the
+// browsable page: the OpenAPI document (NetBox's schema view has no HTML
+// renderer; link-ifying its 20 MB took seconds and stalled browsers).
+const ctxRawBody = "raw-body"
+
 func (s *Server) browsable(c *gin.Context) {
 	if !strings.HasPrefix(c.Request.URL.Path, "/api/") || c.Request.Context().Value(internalKey{}) != nil || !browse.Wants(c.Request) {
 		c.Next()
@@ -32,7 +37,8 @@ func (s *Server) browsable(c *gin.Context) {
 	h := orig.Header()
 	// A 204 (a DELETE) gets the page too: the browser shows the status
 	// rather than nothing.
-	if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") && buf.status != http.StatusNoContent {
+	_, raw := c.Get(ctxRawBody)
+	if ct := h.Get("Content-Type"); raw || !strings.HasPrefix(ct, "application/json") && buf.status != http.StatusNoContent {
 		orig.WriteHeader(buf.status)
 		orig.Write(buf.body.Bytes())
 		return

@@ -49,6 +49,7 @@ func (s *Server) openAPIRoutes(api *gin.RouterGroup) {
 }
 
 func (s *Server) openAPISchema(c *gin.Context) error {
+	c.Set(ctxRawBody, true)
 	doc, err := openAPIFor(s.cfg.Version)
 	if err != nil {
 		return err

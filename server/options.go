@@ -47,7 +47,8 @@ func writeMetadata(c *gin.Context, name, description string, actions jsonObject)
 	body := jsonObject{
 		{"name", name},
 		{"description", description},
-		{"renders", []string{"application/json"}},
+		// A browser gets every JSON answer as the browsable API's page.
+		{"renders", []string{"application/json", "text/html"}},
 		{"parses", []string{"application/json"}},
 	}
 	if len(actions) > 0 {

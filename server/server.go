@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -215,8 +216,15 @@ func apiVersion(v string) string {
 // no DRF view answers, so the body is HTML, not JSON).
 func (s *Server) noRoute(c *gin.Context) {
 	p := c.Request.URL.Path
-	if (c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead) && !strings.HasSuffix(p, "/") && s.routable(p+"/") {
-		loc := p + "/"
+	get := c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead
+	loc := ""
+	switch {
+	case get && !strings.HasSuffix(p, "/") && s.routable(p+"/"):
+		loc = p + "/"
+	case get:
+		loc = s.apiPageOf(p)
+	}
+	if loc != "" {
 		if c.Request.URL.RawQuery != "" {
 			loc += "?" + c.Request.URL.RawQuery
 		}
@@ -226,6 +234,42 @@ func (s *Server) noRoute(c *gin.Context) {
 	}
 	c.Data(http.StatusNotFound, "text/html; charset=utf-8", notFoundPage)
 }
+
+// apiPageOf is where a browser asking for one of NetBox's web pages goes:
+// this service has no UI pages, so "/" leads to the API root and a
+// display_url ("/dcim/sites/7/", "/core/changelog/3/") to the object's
+// page of the browsable API. "" when p names nothing served.
+func (s *Server) apiPageOf(p string) string {
+	if p == "/" {
+		return "/api/"
+	}
+	if strings.HasPrefix(p, "/api/") {
+		return ""
+	}
+	seg := strings.Split(strings.Trim(p, "/"), "/")
+	if len(seg) >= 2 {
+		if api, ok := uiPaths()[seg[0]+"/"+seg[1]]; ok {
+			seg = append(strings.Split(api, "/"), seg[2:]...)
+		}
+	}
+	loc := "/api/" + strings.Join(seg, "/") + "/"
+	if !s.routable(loc) {
+		return ""
+	}
+	return loc
+}
+
+// uiPaths maps the web page paths of models whose pages are not at their
+// API path (resource.Descriptor.UI) to that API path.
+var uiPaths = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, d := range resource.All() {
+		if d.UI != "" {
+			m[d.UI] = d.App + "/" + d.Path
+		}
+	}
+	return m
+})
 
 // notFoundPage is the text of NetBox's 404 template (templates/404.html).
 var notFoundPage = []byte("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>Page Not Found</title></head>\n" +
