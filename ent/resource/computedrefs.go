@@ -62,7 +62,7 @@ func (p *Page) loadComputedRefs(ctx context.Context, f *Field, rows []*Row) erro
 func (p *Page) encodeComputedRefs(b []byte, f *Field, id int) []byte {
 	list := p.refs[f.RefsKey][id]
 	if f.RefsRender == RefsType {
-		if len(list) == 0 {
+		if len(list) == 0 || list[0].Untyped {
 			return append(b, "null"...)
 		}
 		return appendString(b, list[0].Type)

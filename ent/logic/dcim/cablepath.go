@@ -11,7 +11,10 @@ import (
 // NetBox's CablePath: the physical path from a set of origin endpoints
 // (interfaces, console, console server and power ports, power outlets,
 // power feeds) through cables, front/rear port pass-throughs and circuits
-// to the far end. Trace follows CablePath.from_origin (legacy, positionless
+// to the far end. A wireless link is a link of a path as a cable is
+// (NetBox 4.6's Interface.link: the cable, else the wireless link): a
+// wireless interface's path crosses its link to the interface at the
+// other end. Trace follows CablePath.from_origin (legacy, positionless
 // cables: a cable's profile does not change the trace here) hop by hop,
 // asking a Graph for what it needs one hop at a time, batched over the
 // hop's objects, so a trace costs a fixed number of reads per hop kind
@@ -32,6 +35,7 @@ const (
 	CTFrontPort          = "dcim.frontport"
 	CTRearPort           = "dcim.rearport"
 	CTCable              = "dcim.cable"
+	CTWirelessLink       = "wireless.wirelesslink"
 	CTCircuitTermination = "circuits.circuittermination"
 )
 
@@ -80,6 +84,8 @@ type Term struct {
 	Node
 	Cable    int    // 0: no cable
 	CableEnd string // "A" or "B"
+	// WirelessLink is an interface's wireless link (0: none).
+	WirelessLink int
 	// Parent is the device (power panel for feeds, circuit for circuit
 	// terminations) the object belongs to.
 	Parent Node
@@ -100,6 +106,26 @@ type Cable struct {
 	A, B   []Node
 }
 
+// Link is the object's link (NetBox's link property): its cable, else
+// its wireless link; the zero Node when it has neither.
+func (t Term) Link() Node {
+	switch {
+	case t.Cable != 0:
+		return Node{CTCable, t.Cable}
+	case t.WirelessLink != 0:
+		return Node{CTWirelessLink, t.WirelessLink}
+	}
+	return Node{}
+}
+
+// WirelessLink is what a trace needs to know of a wireless link: its
+// status and its two interfaces.
+type WirelessLink struct {
+	ID     int
+	Status string
+	A, B   int
+}
+
 // Mapping is one front/rear port mapping (NetBox 4.6's PortMapping).
 type Mapping struct {
 	Front, FrontPosition int
@@ -118,6 +144,8 @@ type Graph interface {
 	// CircuitPeers reads the terminations of the circuits on the other
 	// side of terms (A for Z and Z for A).
 	CircuitPeers(ctx context.Context, terms []Term) ([]Term, error)
+	// WirelessLinks reads wireless links.
+	WirelessLinks(ctx context.Context, ids []int) (map[int]WirelessLink, error)
 }
 
 // Path is a traced path (NetBox's CablePath without its id).
@@ -273,7 +301,7 @@ func Trace(ctx context.Context, g Graph, origins []Node) (*Path, error) {
 		return nil, err
 	}
 	for _, t := range terms[1:] {
-		if t.Cable != terms[0].Cable {
+		if t.Link() != terms[0].Link() {
 			return nil, fmt.Errorf("%w: all originating terminations must be attached to the same link", ErrUnsupportedPath)
 		}
 	}
@@ -311,27 +339,33 @@ func Trace(ctx context.Context, g Graph, origins []Node) (*Path, error) {
 		}
 		// A split: the terminations fan out over several cables and the
 		// positions do not say which.
-		if distinctCables(terms) > 1 && len(stack) > 0 && len(terms) != len(stack[len(stack)-1]) {
+		if distinctLinks(terms) > 1 && len(stack) > 0 && len(terms) != len(stack[len(stack)-1]) {
 			p.IsSplit = true
 			break
 		}
 		if err := record(nodesOf(terms)); err != nil {
 			return nil, err
 		}
-		var cableIDs []int
+		// The links (cables, or wireless links) of the step's objects.
+		var links []Node
 		unlinked := false
 		for _, t := range terms {
-			if t.Cable == 0 {
+			if l := t.Link(); l.ID == 0 {
 				unlinked = true
-			} else if !containsInt(cableIDs, t.Cable) {
-				cableIDs = append(cableIDs, t.Cable)
+			} else if !containsNode(links, l) {
+				links = append(links, l)
 			}
 		}
-		if len(cableIDs) == 0 {
+		if len(links) == 0 {
 			if first {
 				return nil, nil
 			}
 			break
+		}
+		for _, l := range links[1:] {
+			if l.Type != links[0].Type {
+				return nil, fmt.Errorf("%w: all links must match first link type", ErrUnsupportedPath)
+			}
 		}
 		first = false
 		if unlinked {
@@ -340,38 +374,44 @@ func Trace(ctx context.Context, g Graph, origins []Node) (*Path, error) {
 		if hops++; hops > MaxPathHops {
 			return nil, &PathLimitError{Origins: origins, Path: p}
 		}
-		cableNodes := make([]Node, len(cableIDs))
-		for i, id := range cableIDs {
-			cableNodes[i] = Node{CTCable, id}
-		}
-		if err := record(cableNodes); err != nil {
+		if err := record(links); err != nil {
 			return nil, err
 		}
-		cables, err := g.Cables(ctx, cableIDs)
-		if err != nil {
-			return nil, err
-		}
-		// The far-end terminations: the other end of each local
-		// termination's cable, by cable, then termination.
+		var cableIDs []int // the step's cables (none when wireless)
 		var remote []Node
-		seen := map[Node]bool{}
-		for _, id := range cableIDs {
-			c, ok := cables[id]
-			if !ok {
-				continue
+		if links[0].Type == CTWirelessLink {
+			if remote, err = wirelessRemote(ctx, g, p, terms, links); err != nil {
+				return nil, err
 			}
-			if c.Status != StatusConnected {
-				p.IsActive = false
+		} else {
+			for _, l := range links {
+				cableIDs = append(cableIDs, l.ID)
 			}
-			for _, end := range remoteEnds(terms, id) {
-				far := c.A
-				if end == "B" {
-					far = c.B
+			cables, err := g.Cables(ctx, cableIDs)
+			if err != nil {
+				return nil, err
+			}
+			// The far-end terminations: the other end of each local
+			// termination's cable, by cable, then termination.
+			seen := map[Node]bool{}
+			for _, id := range cableIDs {
+				c, ok := cables[id]
+				if !ok {
+					continue
 				}
-				for _, n := range far {
-					if !seen[n] {
-						seen[n] = true
-						remote = append(remote, n)
+				if c.Status != StatusConnected {
+					p.IsActive = false
+				}
+				for _, end := range remoteEnds(terms, id) {
+					far := c.A
+					if end == "B" {
+						far = c.B
+					}
+					for _, n := range far {
+						if !seen[n] {
+							seen[n] = true
+							remote = append(remote, n)
+						}
 					}
 				}
 			}
@@ -515,6 +555,39 @@ func Trace(ctx context.Context, g Graph, origins []Node) (*Path, error) {
 	return p, nil
 }
 
+// wirelessRemote are the far ends of wireless links seen from terms: the
+// other interface of each (NetBox compares each link's interface A with
+// the step's first object), and a link not connected makes the path
+// inactive.
+func wirelessRemote(ctx context.Context, g Graph, p *Path, terms []Term, links []Node) ([]Node, error) {
+	ids := make([]int, len(links))
+	for i, l := range links {
+		ids[i] = l.ID
+	}
+	ws, err := g.WirelessLinks(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var remote []Node
+	for _, id := range ids {
+		w, ok := ws[id]
+		if !ok {
+			continue
+		}
+		if w.Status != StatusConnected {
+			p.IsActive = false
+		}
+		far := w.A
+		if w.A == terms[0].ID {
+			far = w.B
+		}
+		if n := (Node{CTInterface, far}); !containsNode(remote, n) {
+			remote = append(remote, n)
+		}
+	}
+	return remote, nil
+}
+
 // remoteEnds are the far ends of cable id seen from terms.
 func remoteEnds(terms []Term, id int) []string {
 	var out []string
@@ -559,10 +632,10 @@ func nodesOf(terms []Term) []Node {
 	return out
 }
 
-func distinctCables(terms []Term) int {
-	seen := map[int]bool{}
+func distinctLinks(terms []Term) int {
+	seen := map[Node]bool{}
 	for _, t := range terms {
-		seen[t.Cable] = true
+		seen[t.Link()] = true
 	}
 	return len(seen)
 }

@@ -234,7 +234,7 @@ func trace(r api.Request, ct string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	traced, err := tracedCables(r, cables)
+	traced, err := tracedLinks(r, cables)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +246,7 @@ func trace(r api.Request, ct string) (any, error) {
 		}
 		var cable any = []any{}
 		if len(steps[i+1]) > 0 {
-			if c, ok := traced[steps[i+1][0].ID]; ok {
+			if c, ok := traced[steps[i+1][0]]; ok {
 				cable = c
 			}
 		}
@@ -259,18 +259,88 @@ func trace(r api.Request, ct string) (any, error) {
 	return out, nil
 }
 
+// tracedLinks renders the links of a trace, cables and wireless links.
+func tracedLinks(r api.Request, nodes []Node) (map[Node]json.RawMessage, error) {
+	out := map[Node]json.RawMessage{}
+	_, byType := groupByType(nodes)
+	for _, k := range []struct {
+		ct     string
+		render func(api.Request, []int) (map[int]json.RawMessage, error)
+	}{{CTCable, tracedCables}, {CTWirelessLink, tracedWirelessLinks}} {
+		ct := k.ct
+		if len(byType[ct]) == 0 {
+			continue
+		}
+		got, err := k.render(r, byType[ct])
+		if err != nil {
+			return nil, err
+		}
+		for id, raw := range got {
+			out[Node{ct, id}] = raw
+		}
+	}
+	return out, nil
+}
+
+// tracedWirelessLinks renders wireless links as NetBox's trace view does:
+// with TracedCableSerializer too, a Cable serializer given a WirelessLink.
+// Of its fields the link has id, url, display_url (its own: wireless
+// links'), status (a bare value) and description; those it lacks are
+// null when the Cable field is nullable (type, length, length_unit) and
+// left out when not (label, color), as DRF does with a missing attribute.
+func tracedWirelessLinks(r api.Request, ids []int) (map[int]json.RawMessage, error) {
+	out := map[int]json.RawMessage{}
+	brief, err := r.Nested(CTWirelessLink, ids)
+	if err != nil {
+		return nil, err
+	}
+	pg := r.Postgres()
+	err = rawsql.Chunks(ids, func(ids []int) error {
+		a := &rawsql.Args{PG: pg}
+		rows, err := rawsql.Rows(r.Context(), requestQuerier{r}, `SELECT id, status, description
+			FROM wireless_wirelesslink WHERE id IN (`+rawsql.In(a, ids)+`)`, a)
+		if err != nil {
+			return err
+		}
+		for _, row := range rows {
+			id, _ := rawsql.IntOf(row["id"])
+			b, ok := brief[id]
+			if !ok {
+				continue // not visible to the caller
+			}
+			var nb struct {
+				URL string `json:"url"`
+			}
+			if err := json.Unmarshal(b, &nb); err != nil {
+				return err
+			}
+			v := struct {
+				ID          int      `json:"id"`
+				URL         string   `json:"url"`
+				DisplayURL  string   `json:"display_url"`
+				Type        *string  `json:"type"`
+				Status      string   `json:"status"`
+				Length      *float64 `json:"length"`
+				LengthUnit  *string  `json:"length_unit"`
+				Description string   `json:"description"`
+			}{ID: id, URL: nb.URL, DisplayURL: strings.Replace(nb.URL, "/api/", "/", 1),
+				Status: rawsql.StringOf(row["status"]), Description: rawsql.StringOf(row["description"])}
+			raw, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			out[id] = raw
+		}
+		return nil
+	})
+	return out, err
+}
+
 // tracedCables renders cables as NetBox's TracedCableSerializer: id, url,
 // display_url, type, status, label, color, length, length_unit,
 // description, the choices as bare values.
-func tracedCables(r api.Request, nodes []Node) (map[int]json.RawMessage, error) {
+func tracedCables(r api.Request, ids []int) (map[int]json.RawMessage, error) {
 	out := map[int]json.RawMessage{}
-	var ids []int
-	for _, n := range nodes {
-		ids = append(ids, n.ID)
-	}
-	if len(ids) == 0 {
-		return out, nil
-	}
 	brief, err := r.Nested(CTCable, ids)
 	if err != nil {
 		return nil, err

@@ -14,8 +14,8 @@ import (
 
 // The stored paths (dcim_cablepath, its nodes in dcim_cablepath_node, and
 // each origin's _path_id) are kept correct in the write's transaction:
-// the cable hooks, the port mapping hooks and the deletes of cabled
-// objects call RetracePaths with what they changed, and every path through
+// the cable hooks, the port mapping hooks, the wireless link hooks and
+// the deletes of cabled objects call RetracePaths with what they changed, and every path through
 // it, and every path from an endpoint now on a changed cable, is traced
 // again (NetBox's update_connected_endpoints, retrace_cable_paths,
 // update_passthrough_port_paths and nullify_connected_endpoints signals,
@@ -62,6 +62,8 @@ func termColumns(ct string) (parent string, extra []string) {
 		return "circuit_id", []string{"term_side", "_provider_network_id", "termination_type", "termination_id"}
 	case CTFrontPort, CTRearPort:
 		return "device_id", []string{"positions"}
+	case CTInterface:
+		return "device_id", []string{"wireless_link_id"}
 	}
 	return "device_id", nil
 }
@@ -110,6 +112,7 @@ func termOf(ct string, r map[string]any, parent string) Term {
 	id, _ := rawsql.IntOf(r["id"])
 	t := Term{Node: Node{ct, id}, CableEnd: rawsql.StringOf(r["cable_end"]), Positions: 1}
 	t.Cable, _ = rawsql.IntOf(r["cable_id"])
+	t.WirelessLink, _ = rawsql.IntOf(r["wireless_link_id"])
 	pid, _ := rawsql.IntOf(r[parent])
 	t.Parent = Node{parentType(ct), pid}
 	if n, ok := rawsql.IntOf(r["positions"]); ok {
@@ -231,6 +234,27 @@ func (g *sqlGraph) CircuitPeers(ctx context.Context, terms []Term) ([]Term, erro
 	return out, nil
 }
 
+func (g *sqlGraph) WirelessLinks(ctx context.Context, ids []int) (map[int]WirelessLink, error) {
+	out := map[int]WirelessLink{}
+	err := rawsql.Chunks(ids, func(ids []int) error {
+		a := &rawsql.Args{PG: g.pg}
+		rows, err := rawsql.Rows(ctx, g.q, `SELECT id, status, interface_a_id, interface_b_id FROM wireless_wirelesslink
+			WHERE id IN (`+rawsql.In(a, ids)+`)`, a)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			w := WirelessLink{Status: rawsql.StringOf(r["status"])}
+			w.ID, _ = rawsql.IntOf(r["id"])
+			w.A, _ = rawsql.IntOf(r["interface_a_id"])
+			w.B, _ = rawsql.IntOf(r["interface_b_id"])
+			out[w.ID] = w
+		}
+		return nil
+	})
+	return out, err
+}
+
 // CabledTypes are the models a cable may terminate on (NetBox's
 // CabledObjectModel subclasses).
 var cabledTypes = append(append([]string{}, PathEndpoints...), CTFrontPort, CTRearPort, CTCircuitTermination)
@@ -338,8 +362,9 @@ func boolOf(v any) bool {
 
 // RetracePaths traces again, in q's transaction, every stored path
 // through one of cables or nodes and every path from an endpoint now on
-// one of cables, and the endpoints of nodes: the old paths go, the new
-// ones are stored and their origins point at them. It returns the
+// one of cables or on a wireless link among nodes, and the endpoints of
+// nodes: the old paths go, the new ones are stored and their origins
+// point at them. It returns the
 // endpoints whose connection changed (a path added, gone, or reaching
 // other objects or with another reachability), for their change records.
 func RetracePaths(ctx context.Context, q DB, pg bool, cables []int, nodes []Node) ([]Node, error) {
@@ -352,7 +377,8 @@ func RetracePaths(ctx context.Context, q DB, pg bool, cables []int, nodes []Node
 	}
 	g := newMemoGraph(NewGraph(q, pg))
 	// The cables' ends now: paths through them (a path that ended at a
-	// pass-through port just cabled) are traced again too.
+	// pass-through port just cabled) are traced again too; and the
+	// interfaces on the wireless links now.
 	var ends []Node
 	if len(cables) > 0 {
 		cs, err := g.Cables(ctx, cables)
@@ -361,6 +387,23 @@ func RetracePaths(ctx context.Context, q DB, pg bool, cables []int, nodes []Node
 		}
 		for _, id := range cables {
 			ends = append(append(ends, cs[id].A...), cs[id].B...)
+		}
+	}
+	var wlinks []int
+	for _, n := range nodes {
+		if n.Type == CTWirelessLink {
+			wlinks = append(wlinks, n.ID)
+		}
+	}
+	if len(wlinks) > 0 {
+		ws, err := g.WirelessLinks(ctx, wlinks)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range wlinks {
+			if w, ok := ws[id]; ok {
+				ends = append(ends, Node{CTInterface, w.A}, Node{CTInterface, w.B})
+			}
 		}
 	}
 	affected, err := pathsThrough(ctx, q, pg, append(all, ends...))
@@ -426,27 +469,30 @@ func RetracePaths(ctx context.Context, q DB, pg bool, cables []int, nodes []Node
 	if err := deletePaths(ctx, q, pg, stale, cands); err != nil {
 		return nil, err
 	}
-	// The origins now, grouped by the cable end they are on; their
-	// cables and the objects on those cables' other ends are read for all
-	// of them at once (the first hop of every trace, and the whole of an
-	// endpoint-to-endpoint one).
+	// The origins now, grouped by the cable end they are on (an end of a
+	// wireless link is one interface); their links and the objects on
+	// those links' other ends are read for all of them at once (the first
+	// hop of every trace, and the whole of an endpoint-to-endpoint one).
 	terms, err := g.prefetch(ctx, cands)
 	if err != nil {
 		return nil, err
 	}
 	type endKey struct {
-		ct    string
-		cable int
-		end   string
+		ct   string
+		link Node
+		end  string
 	}
 	var keys []endKey
 	groups := map[endKey][]Node{}
 	for _, n := range cands {
 		t, ok := terms[n]
-		if !ok || t.Cable == 0 {
+		if !ok || t.Link().ID == 0 {
 			continue
 		}
-		k := endKey{n.Type, t.Cable, t.CableEnd}
+		k := endKey{n.Type, t.Link(), t.CableEnd}
+		if t.Cable == 0 {
+			k.end = n.String()
+		}
 		if _, ok := groups[k]; !ok {
 			keys = append(keys, k)
 		}
@@ -721,10 +767,40 @@ type memoGraph struct {
 	read   map[Node]bool // asked for, found or not
 	cables map[int]Cable
 	gone   map[int]bool
+	links  map[int]WirelessLink
+	noLink map[int]bool
 }
 
 func newMemoGraph(g Graph) *memoGraph {
-	return &memoGraph{Graph: g, terms: map[Node]Term{}, read: map[Node]bool{}, cables: map[int]Cable{}, gone: map[int]bool{}}
+	return &memoGraph{Graph: g, terms: map[Node]Term{}, read: map[Node]bool{}, cables: map[int]Cable{}, gone: map[int]bool{},
+		links: map[int]WirelessLink{}, noLink: map[int]bool{}}
+}
+
+func (m *memoGraph) WirelessLinks(ctx context.Context, ids []int) (map[int]WirelessLink, error) {
+	var missing []int
+	for _, id := range ids {
+		if _, ok := m.links[id]; !ok && !m.noLink[id] {
+			m.noLink[id] = true // until read
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 {
+		got, err := m.Graph.WirelessLinks(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		for id, w := range got {
+			m.links[id] = w
+			delete(m.noLink, id)
+		}
+	}
+	out := make(map[int]WirelessLink, len(ids))
+	for _, id := range ids {
+		if w, ok := m.links[id]; ok {
+			out[id] = w
+		}
+	}
+	return out, nil
 }
 
 func (m *memoGraph) Terms(ctx context.Context, nodes []Node) (map[Node]Term, error) {
@@ -780,19 +856,24 @@ func (m *memoGraph) Cables(ctx context.Context, ids []int) (map[int]Cable, error
 	return out, nil
 }
 
-// prefetch reads nodes, their cables and the objects on those cables,
+// prefetch reads nodes, their links and the objects on those links,
 // and returns the nodes' Terms.
 func (m *memoGraph) prefetch(ctx context.Context, nodes []Node) (map[Node]Term, error) {
 	terms, err := m.Terms(ctx, nodes)
 	if err != nil {
 		return nil, err
 	}
-	var ids []int
-	seen := map[int]bool{}
+	var ids, wids []int
+	seen := map[Node]bool{}
 	for _, n := range nodes {
-		if t, ok := terms[n]; ok && t.Cable != 0 && !seen[t.Cable] {
-			seen[t.Cable] = true
-			ids = append(ids, t.Cable)
+		t, ok := terms[n]
+		if l := t.Link(); ok && l.ID != 0 && !seen[l] {
+			seen[l] = true
+			if l.Type == CTCable {
+				ids = append(ids, l.ID)
+			} else {
+				wids = append(wids, l.ID)
+			}
 		}
 	}
 	cables, err := m.Cables(ctx, ids)
@@ -802,6 +883,17 @@ func (m *memoGraph) prefetch(ctx context.Context, nodes []Node) (map[Node]Term, 
 	var far []Node
 	for _, id := range ids {
 		far = append(append(far, cables[id].A...), cables[id].B...)
+	}
+	if len(wids) > 0 {
+		ws, err := m.WirelessLinks(ctx, wids)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range wids {
+			if w, ok := ws[id]; ok {
+				far = append(far, Node{CTInterface, w.A}, Node{CTInterface, w.B})
+			}
+		}
 	}
 	if _, err := m.Terms(ctx, far); err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ type memGraph struct {
 	terms    map[Node]Term
 	cables   map[int]Cable
 	mappings []Mapping
+	wlinks   map[int]WirelessLink
 	asked    map[string]int
 }
 
@@ -74,16 +75,49 @@ func (g *memGraph) CircuitPeers(_ context.Context, terms []Term) ([]Term, error)
 	return out, nil
 }
 
+func (g *memGraph) WirelessLinks(_ context.Context, ids []int) (map[int]WirelessLink, error) {
+	g.asked["wireless"]++
+	out := map[int]WirelessLink{}
+	for _, id := range ids {
+		if w, ok := g.wlinks[id]; ok {
+			out[id] = w
+		}
+	}
+	return out, nil
+}
+
 // topo builds a memGraph from a small language: objects are "if1"
 // (interface), "fp1"/"rp1" (front/rear ports, "rp1*4" with 4 positions),
 // "cp", "csp", "pp", "po", "pf", "ctA1"/"ctZ1" (circuit 1's sides),
 // each followed by "@parent"; cables are "c<id>:<a,b>-<c,d>[:planned]";
-// mappings "fp1.1=rp1.2".
+// wireless links "w<id>:<a>~<b>[:planned]"; mappings "fp1.1=rp1.2".
 func topo(t *testing.T, spec string) *memGraph {
 	t.Helper()
-	g := &memGraph{terms: map[Node]Term{}, cables: map[int]Cable{}, asked: map[string]int{}}
+	g := &memGraph{terms: map[Node]Term{}, cables: map[int]Cable{}, wlinks: map[int]WirelessLink{}, asked: map[string]int{}}
 	for _, f := range strings.Fields(spec) {
 		switch {
+		case strings.HasPrefix(f, "w") && strings.Contains(f, "~"):
+			parts := strings.Split(f, ":")
+			w := WirelessLink{ID: atoi(t, parts[0][1:]), Status: StatusConnected}
+			if len(parts) > 2 {
+				w.Status = parts[2]
+			}
+			a, b, _ := strings.Cut(parts[1], "~")
+			for i, name := range []string{a, b} {
+				n := nodeOf(t, name)
+				term, ok := g.terms[n]
+				if !ok {
+					t.Fatalf("wireless link %s: unknown %s", f, name)
+				}
+				term.WirelessLink = w.ID
+				g.terms[n] = term
+				if i == 0 {
+					w.A = n.ID
+				} else {
+					w.B = n.ID
+				}
+			}
+			g.wlinks[w.ID] = w
 		case strings.HasPrefix(f, "c") && strings.Contains(f, "-") && strings.Contains(f, ":"):
 			parts := strings.Split(f, ":")
 			c := Cable{ID: atoi(t, parts[0][1:]), Status: StatusConnected}
@@ -188,7 +222,7 @@ func render(p *Path) string {
 	var b strings.Builder
 	names := map[string]string{CTInterface: "if", CTFrontPort: "fp", CTRearPort: "rp", CTCable: "c",
 		CTConsolePort: "cp", CTConsoleServerPort: "csp", CTPowerPort: "pp", CTPowerOutlet: "po", CTPowerFeed: "pf",
-		CTCircuitTermination: "ct", "circuits.providernetwork": "pn", "dcim.site": "site"}
+		CTCircuitTermination: "ct", "circuits.providernetwork": "pn", "dcim.site": "site", CTWirelessLink: "w"}
 	for i, step := range p.Path {
 		if i > 0 {
 			b.WriteByte(' ')
@@ -288,6 +322,17 @@ func TestTrace(t *testing.T) {
 		{"front ports of one panel on two cables fan out to one rear port",
 			"if1@d1 if2@d1 fp1@d3 fp2@d3 rp1*2@d3 fp1.1=rp1.1 fp2.1=rp1.2 c1:if1,if2-fp1,fp2", "if1 if2",
 			"[if1 if2] [c1] [fp1 fp2] [rp1] active"},
+		// A wireless link is a link as a cable is (NetBox's Interface.link).
+		{"interface to interface over a wireless link", "if1@d1 if2@d2 w1:if1~if2", "if1",
+			"[if1] [w1] [if2] complete active"},
+		{"wireless link seen from its B end", "if1@d1 if2@d2 w1:if1~if2", "if2",
+			"[if2] [w1] [if1] complete active"},
+		{"a planned wireless link makes the path inactive", "if1@d1 if2@d2 w1:if1~if2:planned", "if1",
+			"[if1] [w1] [if2] complete"},
+		{"an interface's cable goes before its wireless link", "if1@d1 if2@d2 if3@d3 c1:if1-if2 w1:if1~if3", "if1",
+			"[if1] [c1] [if2] complete active"},
+		{"the wireless link's far end with a cable still crosses the link", "if1@d1 if2@d2 if3@d3 c1:if1-if2 w1:if1~if3", "if3",
+			"[if3] [w1] [if1] complete active"},
 		// Loops end the path where it would go round again, incomplete
 		// (NetBox 4.6 never returns on them).
 		{"front port cabled back to its own multi-position rear port (issue 32)",

@@ -92,10 +92,18 @@ func checkEnds(ctx context.Context, m rawsql.Mutation, id int, row map[string]an
 // afterWrite is WirelessLink.save() and NetBox's interface cascades: after
 // a create, or an update that moves an end, the link caches its ends'
 // devices and the interfaces point at the link (those it left no longer).
+// Then, as for a cable, the paths of the link's ends are traced again
+// (dcim.Retrace: the paths through the link, from the interfaces it
+// joined, and from those it joins now): after a create (NetBox's
+// update_connected_interfaces), a delete (nullify_connected_interfaces,
+// which deletes the paths through the link) and, beyond NetBox, which
+// leaves its paths as they were, an update of the ends or the status.
 func afterWrite(next ent.Mutator) ent.Mutator {
 	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 		op := m.Op()
-		if !op.Is(ent.OpCreate) && !(op.Is(ent.OpUpdate|ent.OpUpdateOne) && rawsql.Touched(m, "interface_a_id", "interface_b_id")) {
+		create, del := op.Is(ent.OpCreate), op.Is(ent.OpDelete|ent.OpDeleteOne)
+		moved := !create && !del && rawsql.Touched(m, "interface_a_id", "interface_b_id")
+		if !create && !del && !moved && !rawsql.Touched(m, "status") {
 			return next.Mutate(ctx, m)
 		}
 		sm, err := rawsql.As("wireless link hook", m)
@@ -103,7 +111,7 @@ func afterWrite(next ent.Mutator) ent.Mutator {
 			return nil, err
 		}
 		var ids []int
-		if !op.Is(ent.OpCreate) {
+		if !create {
 			if ids, err = rawsql.TargetIDs(ctx, sm); err != nil {
 				return nil, err
 			}
@@ -112,21 +120,48 @@ func afterWrite(next ent.Mutator) ent.Mutator {
 		if err != nil {
 			return nil, err
 		}
-		if op.Is(ent.OpCreate) {
+		if create {
 			id, ok := sm.ID()
 			if !ok {
 				return nil, fmt.Errorf("wireless link hook: created link without id")
 			}
 			ids = []int{id}
 		}
-		return v, rawsql.Chunks(ids, func(ids []int) error { return syncEnds(ctx, sm, ids) })
+		if create || moved {
+			if err := rawsql.Chunks(ids, func(ids []int) error { return syncEnds(ctx, sm, ids) }); err != nil {
+				return nil, err
+			}
+		}
+		nodes := make([]dcim.Node, len(ids))
+		for i, id := range ids {
+			nodes[i] = dcim.Node{Type: dcim.CTWirelessLink, ID: id}
+		}
+		return v, dcim.Retrace(ctx, sm, nil, nodes)
 	})
 }
 
 // syncEnds sets the cached devices of links ids and the wireless_link of
-// their interfaces.
+// their interfaces. The interfaces it rewrites (the links' ends and those
+// an end left) are saved as NetBox's update_connected_interfaces saves
+// them: an update record each, with wireless_link before and after.
 func syncEnds(ctx context.Context, m rawsql.Mutation, ids []int) error {
 	const link, iface = `"` + tableLink + `"`, `"` + tableInterface + `"`
+	a := &rawsql.Args{PG: rawsql.Postgres(m)}
+	rows, err := rawsql.Rows(ctx, m, `SELECT id FROM `+iface+` WHERE wireless_link_id IN (`+rawsql.In(a, ids)+`) UNION `+
+		`SELECT interface_a_id FROM `+link+` WHERE id IN (`+rawsql.In(a, ids)+`) UNION `+
+		`SELECT interface_b_id FROM `+link+` WHERE id IN (`+rawsql.In(a, ids)+`)`, a)
+	if err != nil {
+		return fmt.Errorf("wireless link ends: %w", err)
+	}
+	ends := make([]int, 0, len(rows))
+	for _, r := range rows {
+		if id, ok := rawsql.IntOf(r["id"]); ok {
+			ends = append(ends, id)
+		}
+	}
+	if err := api.Saving(ctx, m, dcim.CTInterface, ends); err != nil {
+		return err
+	}
 	stmts := []func(in func() string) string{
 		func(in func() string) string {
 			return `UPDATE ` + link + ` SET "_interface_a_device_id" = (SELECT device_id FROM ` + iface +

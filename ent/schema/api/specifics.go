@@ -88,6 +88,10 @@ type PageQuery struct {
 type Ref struct {
 	Type string
 	ID   int
+	// Untyped: a "type" render of the list shows null all the same
+	// (NetBox's link_peers_type of an interface whose link peer is across
+	// a wireless link: its serializer names a type only with a cable).
+	Untyped bool
 }
 
 // RefsFunc computes, for a whole page of rows at once, the objects each
