@@ -160,6 +160,17 @@ func TestWirelessLinkPathChain(t *testing.T) {
 		if got := traceShape(t, e, "interfaces", ids["f1"]); got != want {
 			t.Errorf("trace across the link: %s\nwant %s", got, want)
 		}
+		// A cable keeps all of TracedCableSerializer's fields, a wireless
+		// link those it has.
+		segs := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/trace/", compPath("interfaces"), ids["f1"]), nil).JSON().([]any)
+		for i, want := range []int{10, 8, 10} {
+			if i >= len(segs) {
+				break
+			}
+			if got := len(segs[i].([]any)[1].(map[string]any)); got != want {
+				t.Errorf("segment %d's link has %d fields, want %d: %v", i, got, want, segs[i].([]any)[1])
+			}
+		}
 		for key, want := range map[string]string{"f1": "dcim.interface:e1 reachable=true",
 			"wifi": "dcim.interface:w2 reachable=true", "g1": "dcim.interface:f2 reachable=true"} {
 			if got := connection(t, e, "interfaces", ids[key]); got != want {

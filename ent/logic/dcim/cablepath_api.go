@@ -282,23 +282,37 @@ func tracedLinks(r api.Request, nodes []Node) (map[Node]json.RawMessage, error) 
 	return out, nil
 }
 
-// tracedWirelessLinks renders wireless links as NetBox's trace view does:
-// with TracedCableSerializer too, a Cable serializer given a WirelessLink.
-// Of its fields the link has id, url, display_url (its own: wireless
-// links'), status (a bare value) and description; those it lacks are
-// null when the Cable field is nullable (type, length, length_unit) and
-// left out when not (label, color), as DRF does with a missing attribute.
-func tracedWirelessLinks(r api.Request, ids []int) (map[int]json.RawMessage, error) {
+// tracedLink is NetBox's TracedCableSerializer: id, url, display_url,
+// type, status, label, color, length, length_unit, description, the
+// choices as bare values. Label and color are left out when nil (a
+// wireless link's).
+type tracedLink struct {
+	ID          int      `json:"id"`
+	URL         string   `json:"url"`
+	DisplayURL  string   `json:"display_url"`
+	Type        *string  `json:"type"`
+	Status      string   `json:"status"`
+	Label       *string  `json:"label,omitempty"`
+	Color       *string  `json:"color,omitempty"`
+	Length      *float64 `json:"length"`
+	LengthUnit  *string  `json:"length_unit"`
+	Description string   `json:"description"`
+}
+
+// tracedRows renders the links ids of model ct, read from table's
+// columns cols, with fill: those the caller may see (their nested form
+// gives the URL).
+func tracedRows(r api.Request, ct, table, cols string, ids []int, fill func(v *tracedLink, row map[string]any)) (map[int]json.RawMessage, error) {
 	out := map[int]json.RawMessage{}
-	brief, err := r.Nested(CTWirelessLink, ids)
+	brief, err := r.Nested(ct, ids)
 	if err != nil {
 		return nil, err
 	}
 	pg := r.Postgres()
 	err = rawsql.Chunks(ids, func(ids []int) error {
 		a := &rawsql.Args{PG: pg}
-		rows, err := rawsql.Rows(r.Context(), requestQuerier{r}, `SELECT id, status, description
-			FROM wireless_wirelesslink WHERE id IN (`+rawsql.In(a, ids)+`)`, a)
+		rows, err := rawsql.Rows(r.Context(), requestQuerier{r}, `SELECT id, `+cols+` FROM `+table+` WHERE id IN (`+
+			rawsql.In(a, ids)+`)`, a)
 		if err != nil {
 			return err
 		}
@@ -314,17 +328,9 @@ func tracedWirelessLinks(r api.Request, ids []int) (map[int]json.RawMessage, err
 			if err := json.Unmarshal(b, &nb); err != nil {
 				return err
 			}
-			v := struct {
-				ID          int      `json:"id"`
-				URL         string   `json:"url"`
-				DisplayURL  string   `json:"display_url"`
-				Type        *string  `json:"type"`
-				Status      string   `json:"status"`
-				Length      *float64 `json:"length"`
-				LengthUnit  *string  `json:"length_unit"`
-				Description string   `json:"description"`
-			}{ID: id, URL: nb.URL, DisplayURL: strings.Replace(nb.URL, "/api/", "/", 1),
+			v := tracedLink{ID: id, URL: nb.URL, DisplayURL: strings.Replace(nb.URL, "/api/", "/", 1),
 				Status: rawsql.StringOf(row["status"]), Description: rawsql.StringOf(row["description"])}
+			fill(&v, row)
 			raw, err := json.Marshal(v)
 			if err != nil {
 				return err
@@ -336,65 +342,30 @@ func tracedWirelessLinks(r api.Request, ids []int) (map[int]json.RawMessage, err
 	return out, err
 }
 
-// tracedCables renders cables as NetBox's TracedCableSerializer: id, url,
-// display_url, type, status, label, color, length, length_unit,
-// description, the choices as bare values.
+// tracedWirelessLinks renders wireless links as NetBox's trace view does:
+// with TracedCableSerializer too, a Cable serializer given a WirelessLink.
+// Of its fields the link has id, url, display_url (its own: wireless
+// links'), status (a bare value) and description; those it lacks are
+// null when the Cable field is nullable (type, length, length_unit) and
+// left out when not (label, color), as DRF does with a missing attribute.
+func tracedWirelessLinks(r api.Request, ids []int) (map[int]json.RawMessage, error) {
+	return tracedRows(r, CTWirelessLink, "wireless_wirelesslink", "status, description", ids,
+		func(*tracedLink, map[string]any) {})
+}
+
+// tracedCables renders cables as NetBox's TracedCableSerializer.
 func tracedCables(r api.Request, ids []int) (map[int]json.RawMessage, error) {
-	out := map[int]json.RawMessage{}
-	brief, err := r.Nested(CTCable, ids)
-	if err != nil {
-		return nil, err
-	}
-	pg := r.Postgres()
-	err = rawsql.Chunks(ids, func(ids []int) error {
-		a := &rawsql.Args{PG: pg}
-		rows, err := rawsql.Rows(r.Context(), requestQuerier{r}, `SELECT id, type, status, label, color, length, length_unit, description
-			FROM dcim_cable WHERE id IN (`+rawsql.In(a, ids)+`)`, a)
-		if err != nil {
-			return err
-		}
-		for _, row := range rows {
-			id, _ := rawsql.IntOf(row["id"])
-			b, ok := brief[id]
-			if !ok {
-				continue // not visible to the caller
-			}
-			var nb struct {
-				URL string `json:"url"`
-			}
-			if err := json.Unmarshal(b, &nb); err != nil {
-				return err
-			}
-			v := struct {
-				ID          int      `json:"id"`
-				URL         string   `json:"url"`
-				DisplayURL  string   `json:"display_url"`
-				Type        *string  `json:"type"`
-				Status      string   `json:"status"`
-				Label       string   `json:"label"`
-				Color       string   `json:"color"`
-				Length      *float64 `json:"length"`
-				LengthUnit  *string  `json:"length_unit"`
-				Description string   `json:"description"`
-			}{ID: id, URL: nb.URL, DisplayURL: strings.Replace(nb.URL, "/api/", "/", 1),
-				Type: optString(row["type"]), Status: rawsql.StringOf(row["status"]), Label: rawsql.StringOf(row["label"]),
-				Color: rawsql.StringOf(row["color"]), LengthUnit: optString(row["length_unit"]),
-				Description: rawsql.StringOf(row["description"])}
+	return tracedRows(r, CTCable, "dcim_cable", "type, status, label, color, length, length_unit, description", ids,
+		func(v *tracedLink, row map[string]any) {
+			label, color := rawsql.StringOf(row["label"]), rawsql.StringOf(row["color"])
+			v.Type, v.Label, v.Color, v.LengthUnit = optString(row["type"]), &label, &color, optString(row["length_unit"])
 			if f, ok := row["length"].(float64); ok {
 				v.Length = &f
 			} else if n, ok := rawsql.IntOf(row["length"]); ok {
 				f := float64(n)
 				v.Length = &f
 			}
-			raw, err := json.Marshal(v)
-			if err != nil {
-				return err
-			}
-			out[id] = raw
-		}
-		return nil
-	})
-	return out, err
+		})
 }
 
 func optString(v any) *string {

@@ -777,27 +777,34 @@ func newMemoGraph(g Graph) *memoGraph {
 }
 
 func (m *memoGraph) WirelessLinks(ctx context.Context, ids []int) (map[int]WirelessLink, error) {
-	var missing []int
+	return memoRead(ctx, m.links, m.noLink, ids, m.Graph.WirelessLinks)
+}
+
+// memoRead answers ids from cache, reading those never asked for with
+// read; missing remembers the ids asked for and not found.
+func memoRead[T any](ctx context.Context, cache map[int]T, missing map[int]bool, ids []int,
+	read func(context.Context, []int) (map[int]T, error)) (map[int]T, error) {
+	var unread []int
 	for _, id := range ids {
-		if _, ok := m.links[id]; !ok && !m.noLink[id] {
-			m.noLink[id] = true // until read
-			missing = append(missing, id)
+		if _, ok := cache[id]; !ok && !missing[id] {
+			missing[id] = true // until read
+			unread = append(unread, id)
 		}
 	}
-	if len(missing) > 0 {
-		got, err := m.Graph.WirelessLinks(ctx, missing)
+	if len(unread) > 0 {
+		got, err := read(ctx, unread)
 		if err != nil {
 			return nil, err
 		}
-		for id, w := range got {
-			m.links[id] = w
-			delete(m.noLink, id)
+		for id, v := range got {
+			cache[id] = v
+			delete(missing, id)
 		}
 	}
-	out := make(map[int]WirelessLink, len(ids))
+	out := make(map[int]T, len(ids))
 	for _, id := range ids {
-		if w, ok := m.links[id]; ok {
-			out[id] = w
+		if v, ok := cache[id]; ok {
+			out[id] = v
 		}
 	}
 	return out, nil
@@ -830,30 +837,7 @@ func (m *memoGraph) Terms(ctx context.Context, nodes []Node) (map[Node]Term, err
 }
 
 func (m *memoGraph) Cables(ctx context.Context, ids []int) (map[int]Cable, error) {
-	var missing []int
-	for _, id := range ids {
-		if _, ok := m.cables[id]; !ok && !m.gone[id] {
-			m.gone[id] = true // until read
-			missing = append(missing, id)
-		}
-	}
-	if len(missing) > 0 {
-		got, err := m.Graph.Cables(ctx, missing)
-		if err != nil {
-			return nil, err
-		}
-		for id, c := range got {
-			m.cables[id] = c
-			delete(m.gone, id)
-		}
-	}
-	out := make(map[int]Cable, len(ids))
-	for _, id := range ids {
-		if c, ok := m.cables[id]; ok {
-			out[id] = c
-		}
-	}
-	return out, nil
+	return memoRead(ctx, m.cables, m.gone, ids, m.Graph.Cables)
 }
 
 // prefetch reads nodes, their links and the objects on those links,

@@ -32,13 +32,18 @@ func (g *memGraph) Terms(_ context.Context, nodes []Node) (map[Node]Term, error)
 
 func (g *memGraph) Cables(_ context.Context, ids []int) (map[int]Cable, error) {
 	g.asked["cables"]++
-	out := map[int]Cable{}
+	return pick(g.cables, ids), nil
+}
+
+// pick is the entries of m with ids that exist.
+func pick[T any](m map[int]T, ids []int) map[int]T {
+	out := map[int]T{}
 	for _, id := range ids {
-		if c, ok := g.cables[id]; ok {
-			out[id] = c
+		if v, ok := m[id]; ok {
+			out[id] = v
 		}
 	}
-	return out, nil
+	return out
 }
 
 func (g *memGraph) Mappings(_ context.Context, rear bool, ports []int) ([]Mapping, error) {
@@ -77,13 +82,7 @@ func (g *memGraph) CircuitPeers(_ context.Context, terms []Term) ([]Term, error)
 
 func (g *memGraph) WirelessLinks(_ context.Context, ids []int) (map[int]WirelessLink, error) {
 	g.asked["wireless"]++
-	out := map[int]WirelessLink{}
-	for _, id := range ids {
-		if w, ok := g.wlinks[id]; ok {
-			out[id] = w
-		}
-	}
-	return out, nil
+	return pick(g.wlinks, ids), nil
 }
 
 // topo builds a memGraph from a small language: objects are "if1"
