@@ -15,7 +15,8 @@ import (
 // the paths from the endpoints on cables' ends (RetracePaths). The cable
 // hooks call it after the terminations or the status of cables changed,
 // and after cabled objects went; the port mapping hooks after mappings
-// changed. Each endpoint whose connection changed gets an update record
+// changed; the wireless link hooks (ent/logic/wireless) after a link was
+// created, changed or deleted, naming it among nodes. Each endpoint whose connection changed gets an update record
 // and event, as the connection is part of what it shows.
 //
 // Within a write that postpones work (api.Postpone) the tracing waits for

@@ -26,8 +26,9 @@
 // and the values a feed caches (available_power as PowerFeed.save()
 // computes it, _occupied, the panel's name for q). Cables and their paths
 // (cable*.go, cablepath*.go): NetBox's Cable.clean() and CablePath,
-// traced at the end of each write that changes a cable, a termination or
-// a port mapping, and stored; a trace that would go round a loop ends
+// traced at the end of each write that changes a cable, a termination, a
+// port mapping or a wireless link (a link of a path as a cable is), and
+// stored; a trace that would go round a loop ends
 // there, incomplete, and MaxPathHops and MaxPathFanout bound the rest.
 // Device placement: placement.go, racks.go, elevation.go.
 //

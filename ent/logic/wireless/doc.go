@@ -13,6 +13,13 @@
 //     interface's wireless_link to the link and clear it when an end
 //     moves away (a deleted link clears it through the interface's
 //     SET_NULL foreign key). DistanceMixin's rules are circuits'.
+//   - Cable paths across links: a link is a link of a path as a cable is
+//     (dcim's Trace follows an interface's cable, else its wireless link).
+//     Creating a link traces its ends (NetBox's
+//     update_connected_interfaces, whose save() of each interface gives
+//     it an update record), deleting one retraces the paths through it
+//     (nullify_connected_interfaces); beyond NetBox, which leaves the
+//     paths as they were, so does a move of an end or a new status.
 //   - Wireless LANs keep NetBox's cached scope through ipam.WirelessLANScope.
 //
 // It must not import the generated ent packages (ent/schema imports it).
