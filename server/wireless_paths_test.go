@@ -190,6 +190,43 @@ func TestWirelessLinkPathChain(t *testing.T) {
 	})
 }
 
+// TestWirelessLinkOnCabledInterface: an interface cabled while wired, then
+// made wireless and linked (NetBox allows both), keeps its cable as its
+// link (Interface.link: the cable, else the wireless link); the link's
+// other end still reaches it.
+func TestWirelessLinkOnCabledInterface(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		ids := wirelessWorld(t, e)
+		cable(t, e, []any{"dcim.interface", ids["e3"]}, []any{"dcim.interface", ids["f3"]})
+		e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", compPath("interfaces"), ids["e3"]), map[string]any{"type": "ieee802.11ac"})
+		l := idOf(e.Must(http.StatusCreated, "POST", linksPath, resolveRefs(ids, link("e3", "w4"))).Object())
+		for key, want := range map[string]string{"e3": "dcim.interface:f3 reachable=true",
+			"f3": "dcim.interface:e3 reachable=true", "w4": "dcim.interface:e3 reachable=true"} {
+			if got := connection(t, e, "interfaces", ids[key]); got != want {
+				t.Errorf("%s shows %s, want %s", key, got, want)
+			}
+		}
+		if got := linkPeers(t, e, ids["e3"]); got != "[f3] type=dcim.interface" {
+			t.Errorf("e3's link peers: %s", got)
+		}
+		if got := linkPeers(t, e, ids["w4"]); got != "[e3] type=<nil>" {
+			t.Errorf("w4's link peers: %s", got)
+		}
+		// Without its cable, the interface's link is the wireless one.
+		cables := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/cables/?interface_id=%d", ids["e3"]), nil).Results()
+		if len(cables) != 1 {
+			t.Fatalf("e3's cables: %v", cables)
+		}
+		e.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/dcim/cables/%v/", cables[0]["id"]), nil)
+		if got := connection(t, e, "interfaces", ids["e3"]); got != "dcim.interface:w4 reachable=true" {
+			t.Errorf("e3 without its cable shows %s", got)
+		}
+		if got, want := traceShape(t, e, "interfaces", ids["e3"]), fmt.Sprintf("e3>#%d(connected)>w4", l); got != want {
+			t.Errorf("e3's trace without its cable: %s, want %s", got, want)
+		}
+	})
+}
+
 // TestWirelessLinkPeersQueries: a page of interfaces on wireless links
 // costs the same queries whatever its size.
 func TestWirelessLinkPeersQueries(t *testing.T) {
