@@ -682,7 +682,7 @@ func (b *oasBuilder) stringish(f *resource.Field) *openapi3.Schema {
 			}
 			if f.Nullable {
 				// "" is null, as DRF's RelatedField reads it.
-				s.Enum = append(s.Enum, "")
+				oasAddBlank(s)
 			}
 		}
 		return s
@@ -888,7 +888,7 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 		// allows blank (Field.Blank). Both read back as null.
 		s.Nullable = f.Nullable || f.Blank
 		if f.Blank && typ == "string" {
-			s.Enum = append(s.Enum, "")
+			oasAddBlank(s)
 		}
 		return oasVal(s)
 	case "password":
@@ -921,7 +921,7 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 	base := b.baseField(f)
 	if len(base.Enum) > 0 && f.Blank && base.Type.Is("string") {
 		// A bare-value choice (an FHRP group's auth_type): blank clears it.
-		base.Enum = append(base.Enum, "")
+		oasAddBlank(base)
 	}
 	if alt := oasLenientAlt(f, base); alt != nil {
 		return oasVal(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{oasVal(base), oasVal(alt)}, Nullable: base.Nullable})
@@ -1186,14 +1186,28 @@ func (b *oasBuilder) text(name, pattern, desc string) *openapi3.SchemaRef {
 }
 
 // oasFilterBool is a boolean filter value or __empty's (filters.BoolValue),
-// or blank: an enum of the words, not a boolean beside a blank (see
+// or blank: a pattern of the words, not a boolean beside a blank (see
 // openapi_filtertext.go: a fuzzer negating that anyOf sends ?x=5&x=true,
-// which is ?x=true to the server, the last value counting).
+// which is ?x=true to the server, the last value counting), and not an
+// enum: "true" and "True" as enum members are one name to the generators
+// that make a constant of each (openapi-python-client refused the whole
+// document with "Duplicate key TRUE in enum").
 func oasFilterBool() *openapi3.Schema {
 	s := oasTyped("string")
-	s.Enum = []any{"true", "false", "True", "False", "1", "0", ""}
+	s.Pattern = oasFilterBoolText
 	return s
 }
+
+// oasAddBlank lets an enum take "" (once: a member listed twice is two
+// constants of one name to the generators).
+func oasAddBlank(s *openapi3.Schema) {
+	if !slices.Contains(s.Enum, any("")) {
+		s.Enum = append(s.Enum, "")
+	}
+}
+
+// oasFilterBoolText is the pattern of oasFilterBool.
+const oasFilterBoolText = `^(true|True|1|false|False|0)?$`
 
 // filterParam is one filter parameter; values may be repeated (ORed)
 // except for booleans and __empty. Blank values are dropped, "null"
