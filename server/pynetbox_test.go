@@ -32,7 +32,7 @@ const pynetboxScript = "../testdata/pynetbox/e2e.py"
 // pynetbox the test is skipped locally and fails in CI (CI=true).
 func TestPynetbox(t *testing.T) {
 	t.Parallel()
-	python := pynetboxPython(t)
+	python := pythonWith(t, "pynetbox")
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		timeout := 5 * time.Minute
 		if d, ok := t.Deadline(); ok && time.Until(d)-10*time.Second < timeout {
@@ -58,9 +58,9 @@ func TestPynetbox(t *testing.T) {
 	})
 }
 
-// pynetboxPython returns the interpreter that can import pynetbox, or
-// skips (locally) / fails (CI) with the reason.
-func pynetboxPython(t *testing.T) string {
+// pythonWith returns the interpreter that can import module (pynetbox,
+// openapi_python_client), or skips (locally) / fails (CI) with the reason.
+func pythonWith(t *testing.T, module string) string {
 	t.Helper()
 	unavailable := func(format string, args ...any) {
 		t.Helper()
@@ -79,15 +79,15 @@ func pynetboxPython(t *testing.T) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, path, "-c", "import pynetbox; print(pynetbox.__version__)").CombinedOutput()
+	out, err := exec.CommandContext(ctx, path, "-c", "import importlib.metadata as m; print(m.version('"+strings.ReplaceAll(module, "_", "-")+"'))").CombinedOutput()
 	if err != nil {
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) {
 			t.Fatalf("running %s: %v", path, err)
 		}
-		unavailable("%s cannot import pynetbox: %s", path, strings.TrimSpace(string(out)))
+		unavailable("%s cannot import %s: %s", path, module, strings.TrimSpace(string(out)))
 	}
-	t.Logf("%s, pynetbox %s", path, strings.TrimSpace(string(out)))
+	t.Logf("%s, %s %s", path, module, strings.TrimSpace(string(out)))
 	return path
 }
 
