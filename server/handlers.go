@@ -80,7 +80,7 @@ func noteIgnored(c *gin.Context, ignored []string) {
 		return
 	}
 	c.Header("X-Ignored-Filters", ignoredHeader(ignored))
-	slog.Info("ignored filter parameters", "method", c.Request.Method, "path", c.Request.URL.Path,
+	slog.InfoContext(c.Request.Context(), "ignored filter parameters", "method", c.Request.Method, "path", c.Request.URL.Path,
 		"request_id", c.GetString(ctxRequestID), "ignored", ignored)
 }
 
@@ -462,7 +462,7 @@ func (s *Server) writeTx(c *gin.Context, fn func(ctx context.Context, tx *resour
 		return fn(tctx, tx)
 	})
 	if ferr := batch.Finish(err == nil); ferr != nil {
-		slog.Warn("media files not removed", "error", ferr)
+		slog.WarnContext(ctx, "media files not removed", "error", ferr)
 	}
 	return err
 }

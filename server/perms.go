@@ -159,7 +159,7 @@ func (s *Server) grantedTo(ctx context.Context, p *Principal, d *resource.Descri
 		if err != nil {
 			// Constraints are validated on write; one that no longer
 			// translates (a field renamed since) grants nothing.
-			slog.Warn("permission constraint ignored", "type", d.ContentType(), "action", action, "error", err)
+			slog.WarnContext(ctx, "permission constraint ignored", "type", d.ContentType(), "action", action, "error", err)
 			continue
 		}
 		if all {

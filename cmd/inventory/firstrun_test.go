@@ -1,13 +1,16 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // What a newcomer meets on the command line (issue 36): --help is not an
@@ -51,4 +54,52 @@ func TestFirstRunCommandLine(t *testing.T) {
 			}
 		}
 	})
+}
+
+// With --access-log json every line on stderr is JSON with a level (the
+// start-up lines, the access log, the application's warnings), and a line
+// written while serving a request carries that request's id (issue 36).
+func TestLogLinesJSON(t *testing.T) {
+	s := startServe(t, nil, "--access-log", "json", "--login-required=false", "--exempt-view-permissions", "*")
+	get := func(path string) string {
+		t.Helper()
+		req, _ := http.NewRequest("GET", s.api+path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.Header.Get("X-Request-ID")
+	}
+	// A known filter beside an unknown one: the service logs the ignored one.
+	ignored := get("/api/dcim/sites/?name=x&colour=red")
+	missing := get("/api/dcim/sites/999999/")
+	var lines []map[string]any
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		lines = lines[:0]
+		found := 0
+		for _, l := range strings.Split(strings.TrimSpace(s.output()), "\n") {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatalf("not a JSON line: %q", l)
+			}
+			if m["level"] == nil || m["msg"] == nil {
+				t.Fatalf("line without level or msg: %q", l)
+			}
+			lines = append(lines, m)
+			if m["request_id"] == ignored && m["msg"] == "ignored filter parameters" {
+				found++
+			}
+			if m["request_id"] == missing && m["msg"] == "request" {
+				found++
+			}
+		}
+		if found == 2 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no ignored-filter line with request_id %s or access line with %s in:\n%s", ignored, missing, s.output())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

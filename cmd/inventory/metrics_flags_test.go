@@ -181,8 +181,8 @@ func (s *served) output() string {
 }
 
 var (
-	apiLine     = regexp.MustCompile(`INFO serving listen=(http://[^ ]+)/api/`)
-	metricsLine = regexp.MustCompile(`INFO serving metrics listen=(http://[^ ]+)/metrics`)
+	apiLine     = regexp.MustCompile(`level=INFO msg=serving listen=(http://[^ ]+)/api/`)
+	metricsLine = regexp.MustCompile(`level=INFO msg="serving metrics" listen=(http://[^ ]+)/metrics`)
 )
 
 // startServe starts `inventory serve` on a fresh SQLite database in a
@@ -223,6 +223,10 @@ func startServe(t *testing.T, env []string, args ...string) *served {
 			s.log.WriteString(line + "\n")
 			if m := apiLine.FindStringSubmatch(line); m != nil {
 				s.api = m[1]
+			}
+			var j struct{ Msg, Listen string }
+			if json.Unmarshal([]byte(line), &j) == nil && j.Msg == "serving" { // --access-log json
+				s.api = strings.TrimSuffix(j.Listen, "/api/")
 			}
 			if m := metricsLine.FindStringSubmatch(line); m != nil {
 				s.metrics = m[1]

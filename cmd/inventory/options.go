@@ -232,15 +232,23 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 	if o.cfg.Metrics.Guard.Allow, err = auth.ParseAllowedIPs(splitList(o.metricsAllow)); err != nil {
 		return fmt.Errorf("metrics allow-list: %w", err)
 	}
+	// One logger for the access log and every other line (start-up,
+	// warnings, ignored filter parameters), in the chosen format; lines
+	// logged within a request carry its request_id (server.LogHandler).
+	var h slog.Handler
 	switch o.accessLog {
-	case "text":
-		o.cfg.AccessLog = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	case "json":
-		o.cfg.AccessLog = slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	case "off", "":
-		o.cfg.AccessLog = nil
+		h = slog.NewJSONHandler(os.Stderr, nil)
+	case "text", "off", "":
+		h = slog.NewTextHandler(os.Stderr, nil)
 	default:
 		return fmt.Errorf("access log %q: want text, json or off", o.accessLog)
+	}
+	logger := slog.New(server.LogHandler(h))
+	slog.SetDefault(logger)
+	o.cfg.AccessLog = nil
+	if o.accessLog == "text" || o.accessLog == "json" {
+		o.cfg.AccessLog = logger
 	}
 	if err := o.cfg.Webhooks.Check(); err != nil {
 		return err
