@@ -21,6 +21,7 @@ import (
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
+	"github.com/inventory/inventory/server/redoc"
 	"github.com/inventory/inventory/server/swaggerui"
 )
 
@@ -45,7 +46,9 @@ import (
 func (s *Server) openAPIRoutes(api *gin.RouterGroup) {
 	api.GET("/schema/", s.wrap(s.openAPISchema))
 	api.GET("/schema/swagger-ui/", s.wrap(s.swaggerUI))
-	api.GET("/schema/swagger-ui/static/:file", s.wrap(s.swaggerAsset))
+	api.GET("/schema/swagger-ui/static/:file", s.wrap(assets(swaggerui.Files)))
+	api.GET("/schema/redoc/", s.wrap(s.redocUI))
+	api.GET("/schema/redoc/static/:file", s.wrap(assets(redoc.Files)))
 }
 
 func (s *Server) openAPISchema(c *gin.Context) error {
@@ -116,27 +119,54 @@ window.ui = SwaggerUIBundle({
 </html>
 `
 
-// swaggerAsset serves one embedded swagger-ui file; the files never change
-// within a build, so they may be cached for a day.
-func (s *Server) swaggerAsset(c *gin.Context) error {
-	name := c.Param("file")
-	b, err := fs.ReadFile(swaggerui.Files, name)
-	if err != nil || strings.Contains(name, "/") {
-		return errNotFound
+// assets serves the embedded files of a documentation page; they never
+// change within a build, so they may be cached for a day.
+func assets(files fs.FS) func(*gin.Context) error {
+	return func(c *gin.Context) error {
+		name := c.Param("file")
+		b, err := fs.ReadFile(files, name)
+		if err != nil || strings.Contains(name, "/") {
+			return errNotFound
+		}
+		ct := mime.TypeByExtension(path.Ext(name))
+		switch {
+		case strings.HasSuffix(name, ".js"):
+			ct = "text/javascript; charset=utf-8"
+		case strings.HasSuffix(name, ".css"):
+			ct = "text/css; charset=utf-8"
+		case ct == "" || name == "LICENSE" || name == "NOTICE":
+			ct = "text/plain; charset=utf-8"
+		}
+		c.Header("Cache-Control", "public, max-age=86400")
+		c.Data(http.StatusOK, ct, b)
+		return nil
 	}
-	ct := mime.TypeByExtension(path.Ext(name))
-	switch {
-	case strings.HasSuffix(name, ".js"):
-		ct = "text/javascript; charset=utf-8"
-	case strings.HasSuffix(name, ".css"):
-		ct = "text/css; charset=utf-8"
-	case ct == "" || name == "LICENSE" || name == "NOTICE":
-		ct = "text/plain; charset=utf-8"
-	}
-	c.Header("Cache-Control", "public, max-age=86400")
-	c.Data(http.StatusOK, ct, b)
+}
+
+// redocUI is the API reference page NetBox serves at /api/schema/redoc/
+// (drf-spectacular's ReDoc view), from the embedded script.
+func (s *Server) redocUI(c *gin.Context) error {
+	c.Header("Cache-Control", "no-cache")
+	c.Data(http.StatusOK, "text/html; charset=utf-8", []byte(redocPage))
 	return nil
 }
+
+const redocStatic = "/api/schema/redoc/static/"
+
+var redocPage = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>inventory REST API</title>
+<style>body { margin: 0; padding: 0; }</style>
+</head>
+<body>
+<redoc spec-url="/api/schema/?format=json"></redoc>
+<script src="` + redocStatic + `redoc.standalone.js"></script>
+</body>
+</html>
+`
 
 // builtDoc is the document, encoded as JSON at once and as YAML when
 // first asked for.

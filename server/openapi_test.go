@@ -263,6 +263,17 @@ func TestSwaggerUI(t *testing.T) {
 		if r := anon.Do("GET", "/api/schema", nil); r.Status != http.StatusFound {
 			t.Fatalf("schema without slash: %d", r.Status)
 		}
+		// ReDoc, as NetBox serves it (drf-spectacular's view), from the
+		// embedded script.
+		r = anon.Must(http.StatusOK, "GET", "/api/schema/redoc/", nil)
+		if ct := r.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" || !strings.Contains(string(r.Body), "/api/schema/redoc/static/redoc.standalone.js") ||
+			!strings.Contains(string(r.Body), `spec-url="/api/schema/?format=json"`) {
+			t.Fatalf("redoc page: %q %s", ct, r.Body)
+		}
+		if a := anon.Must(http.StatusOK, "GET", "/api/schema/redoc/static/redoc.standalone.js", nil); a.Header.Get("Content-Type") != "text/javascript; charset=utf-8" || len(a.Body) < 100000 {
+			t.Fatalf("redoc script: %q, %d bytes", a.Header.Get("Content-Type"), len(a.Body))
+		}
+		anon.Must(http.StatusNotFound, "GET", "/api/schema/redoc/static/swagger-ui.css", nil)
 		// A credential that is sent is checked, as everywhere.
 		if r := e.WithToken("Token 0000000000000000000000000000000000000000").Do("GET", "/api/schema/", nil); r.Status != http.StatusForbidden {
 			t.Fatalf("invalid token: %d", r.Status)
