@@ -28,6 +28,22 @@ func (s *Server) browsable(c *gin.Context) {
 		c.Next()
 		return
 	}
+	if q := c.Request.URL.Query(); c.Request.Method == http.MethodGet && q.Has(browse.FilterField) {
+		// The filter form: its name and value become the list's own query.
+		name, value := strings.TrimSpace(q.Get(browse.FilterField)), q.Get(browse.ValueField)
+		q.Del(browse.FilterField)
+		q.Del(browse.ValueField)
+		if name != "" {
+			q.Add(name, value)
+		}
+		loc := c.Request.URL.Path
+		if len(q) > 0 {
+			loc += "?" + q.Encode()
+		}
+		c.Redirect(http.StatusFound, loc)
+		c.Abort()
+		return
+	}
 	c.Request.Header.Set("Accept", "application/json")
 	orig := c.Writer
 	buf := &bufferedWriter{ResponseWriter: orig, status: http.StatusOK}
@@ -47,9 +63,19 @@ func (s *Server) browsable(c *gin.Context) {
 	if p := PrincipalFrom(c.Request.Context()); p != nil && p.Session != nil {
 		csrf = p.Session.CsrfToken
 	}
+	// The write form comes from OPTIONS: after a GET that succeeded, and
+	// after the form's own request whatever its answer, so that the form
+	// stays with what was sent (to be corrected after a 400).
+	sent, _ := c.Request.Context().Value(sentKey{}).(*browse.Sent)
 	var opts []byte
-	if c.Request.Method == http.MethodGet && buf.status < 300 && strings.Contains(h.Get("Allow"), http.MethodOptions) {
+	if (c.Request.Method == http.MethodGet && buf.status < 300 || sent != nil) && strings.Contains(h.Get("Allow"), http.MethodOptions) {
 		opts = s.optionsOf(c.Request)
+	}
+	var filterNames []string
+	if c.Request.Method == http.MethodGet && buf.status < 300 {
+		if doc := openAPIReady(s.cfg.Version); doc != nil {
+			filterNames = doc.filters[c.FullPath()]
+		}
 	}
 	shown := h.Clone() // the headers the JSON answer had
 	h.Set("Content-Type", "text/html; charset=utf-8")
@@ -65,7 +91,7 @@ func (s *Server) browsable(c *gin.Context) {
 	q.Del("format")
 	err := browse.Render(&page, browse.Page{Method: c.Request.Method, Path: c.Request.URL.Path, Query: q.Encode(),
 		Origin: baseURL(c.Request), Status: buf.status, Header: shown, Body: buf.body.Bytes(), User: user,
-		CSRF: csrf, Options: opts})
+		CSRF: csrf, Options: opts, Sent: sent, Filters: filterNames})
 	if err != nil {
 		// The template is fixed and its data plain: should it still fail,
 		// the JSON answer is better than none.
@@ -85,6 +111,9 @@ func (s *Server) browsable(c *gin.Context) {
 		orig.Write(page.Bytes())
 	}
 }
+
+// sentKey holds the browse.Sent of a request the write form made.
+type sentKey struct{}
 
 // internalKey marks the browse page's own OPTIONS request.
 type internalKey struct{}
@@ -174,6 +203,7 @@ func (s *Server) formOverride(r *http.Request) *http.Request {
 		r.Method = m
 	}
 	content := form.Get("_content")
+	r = r.WithContext(context.WithValue(r.Context(), sentKey{}, &browse.Sent{Method: r.Method, Content: content}))
 	r.Body, r.ContentLength = io.NopCloser(strings.NewReader(content)), int64(len(content))
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Del("Content-Length")

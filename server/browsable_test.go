@@ -168,6 +168,35 @@ func TestBrowsablePages(t *testing.T) {
 				t.Errorf("%s: %d %s", c.name, r.Status, r.Body)
 			}
 		}
+		// What DRF's browsable API has besides (issue 36): a format
+		// switch, the list's filters as a form (from the OpenAPI
+		// document's parameters, built once), a list's POST form started
+		// from a new object's writable fields, a confirmation before a
+		// DELETE, a form that keeps what was sent, and forms on the
+		// allocation endpoints.
+		anon.Must(http.StatusOK, "GET", "/api/schema/", nil)
+		list := string(anon.Must(http.StatusOK, "GET", "/api/dcim/sites/?status=active", nil, browserAccept, admin).Body)
+		for _, want := range []string{`<a href="/api/dcim/sites/?format=json&amp;status=active">json</a>`,
+			`<form class="filter" method="get" action="/api/dcim/sites/">`, `<input type="hidden" name="status" value="active">`,
+			`<option value="name__ic">`, `<option value="region_id">`, `<a href="/api/dcim/sites/">Clear filters</a>`,
+			"    &#34;name&#34;: &#34;&#34;,\n    &#34;slug&#34;: &#34;&#34;,", `confirm(`} {
+			if !strings.Contains(list, want) {
+				t.Errorf("list page lacks %s", want)
+			}
+		}
+		if r := anon.Do("GET", "/api/dcim/sites/?status=active&_filter=name__ic&_value=s", nil, browserAccept, admin); r.Status != http.StatusFound ||
+			r.Header.Get("Location") != "/api/dcim/sites/?name__ic=s&status=active" {
+			t.Errorf("filter form: %d to %q", r.Status, r.Header.Get("Location"))
+		}
+		bad := send("/api/dcim/sites/", "POST", `{"name":"","slug":"kept"}`, token)
+		if b := string(bad.Body); bad.Status != http.StatusBadRequest || !strings.Contains(b, `{&#34;name&#34;:&#34;&#34;,&#34;slug&#34;:&#34;kept&#34;}</textarea>`) ||
+			!strings.Contains(b, `<option selected>POST</option>`) {
+			t.Errorf("the form after a 400 does not keep what was sent: %d %s", bad.Status, b)
+		}
+		a.Must(http.StatusCreated, "POST", "/api/ipam/prefixes/", map[string]any{"prefix": "10.9.0.0/24"})
+		if b := string(anon.Must(http.StatusOK, "GET", "/api/ipam/prefixes/1/available-ips/", nil, browserAccept, admin).Body); !strings.Contains(b, `<option>POST</option>`) {
+			t.Errorf("no POST form on available-ips")
+		}
 		if d := a.Must(http.StatusOK, "GET", "/api/dcim/sites/1/", nil).Object()["description"]; d != "from the form" {
 			t.Errorf("description after the form's PATCH: %v", d)
 		}

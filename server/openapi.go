@@ -172,6 +172,7 @@ var redocPage = `<!DOCTYPE html>
 // first asked for.
 type builtDoc struct {
 	json     []byte
+	filters  map[string][]string // list route → its filter parameters
 	yamlOnce sync.Once
 	yaml     []byte
 	yamlErr  error
@@ -188,7 +189,30 @@ func (d *builtDoc) yamlBytes() ([]byte, error) {
 // first request, then cached for the life of the process.
 var openAPICache struct {
 	sync.Mutex
-	docs map[string]*builtDoc
+	docs     map[string]*builtDoc
+	building map[string]bool // openAPIReady started the build
+}
+
+// openAPIReady returns the cached document for version if it is built,
+// else nil, having started its build in the background: the browsable
+// API's filter form reads it, and a page does not wait seconds for it.
+func openAPIReady(version string) *builtDoc {
+	if !openAPICache.TryLock() {
+		return nil // being built (openAPIFor holds the lock meanwhile)
+	}
+	d := openAPICache.docs[version]
+	start := d == nil && !openAPICache.building[version]
+	if start {
+		if openAPICache.building == nil {
+			openAPICache.building = map[string]bool{}
+		}
+		openAPICache.building[version] = true
+	}
+	openAPICache.Unlock()
+	if start {
+		go openAPIFor(version)
+	}
+	return d
 }
 
 // openAPIFor returns the cached document for a service version.
@@ -198,11 +222,35 @@ func openAPIFor(version string) (*builtDoc, error) {
 	if d, ok := openAPICache.docs[version]; ok {
 		return d, nil
 	}
-	j, err := oasMarshal(BuildOpenAPI(version))
+	doc := BuildOpenAPI(version)
+	j, err := oasMarshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}
-	d := &builtDoc{json: j}
+	d := &builtDoc{json: j, filters: map[string][]string{}}
+	// A list's query parameters but the paging ones, by route pattern
+	// (a list's path has no parameter, so it is its gin route too): the
+	// browsable API's filter form offers them.
+	for path, item := range doc.Paths.Map() {
+		if item.Get == nil {
+			continue
+		}
+		var names []string
+		list := false
+		for _, p := range item.Get.Parameters {
+			switch n := p.Value.Name; {
+			case p.Value.In != "query":
+			case n == "limit":
+				list = true
+			case n == "offset" || n == "start" || n == "brief" || n == "fields" || n == "omit" || n == "format":
+			default:
+				names = append(names, n)
+			}
+		}
+		if list {
+			d.filters[path] = names
+		}
+	}
 	if openAPICache.docs == nil {
 		openAPICache.docs = map[string]*builtDoc{}
 	}

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,7 +63,24 @@ type Page struct {
 	// Options is the OPTIONS answer of the same URL (DRF's metadata:
 	// the form's methods and fields come from its actions), nil if none.
 	Options []byte
+	// Sent is what the write form sent to get this answer (its method
+	// and JSON): the form shows it again, to be corrected or sent again.
+	Sent *Sent
+	// Filters are the query parameters of a list (from the OpenAPI
+	// document): the filter form offers them.
+	Filters []string
 }
+
+// Sent is a write form's request.
+type Sent struct{ Method, Content string }
+
+// FilterField and ValueField are the filter form's fields: a GET carrying
+// them is turned by the server into the list's own query (name=value,
+// beside the parameters already there) with a redirect.
+const (
+	FilterField = "_filter"
+	ValueField  = "_value"
+)
 
 //go:embed page.html
 var pageHTML string
@@ -134,8 +152,30 @@ func Render(w io.Writer, p Page) error {
 		data["Options"] = body(p.Options, p.Origin)
 	}
 	if p.CSRF != "" {
-		data["Form"] = writeForm(request, p.Header.Get("Allow"), v, opts)
+		if f := writeForm(request, p.Header.Get("Allow"), v, opts); f != nil {
+			if p.Sent != nil {
+				f.Content, f.Selected = p.Sent.Content, p.Sent.Method
+			}
+			data["Form"] = f
+		}
 	}
+	if len(p.Filters) > 0 && data["Pages"] != nil {
+		q, _ := url.ParseQuery(p.Query)
+		var keep []header
+		for k, vs := range q {
+			for _, v := range vs {
+				keep = append(keep, header{k, v})
+			}
+		}
+		sort.Slice(keep, func(i, j int) bool { return keep[i].Name < keep[j].Name })
+		data["Filter"] = map[string]any{"Names": p.Filters, "Keep": keep, "Path": p.Path,
+			"FilterField": FilterField, "ValueField": ValueField}
+	}
+	json := p.Path + "?format=json"
+	if p.Query != "" {
+		json += "&" + p.Query
+	}
+	data["JSONURL"] = json
 	return page.Execute(w, data)
 }
 
@@ -215,9 +255,10 @@ func pagination(v any, origin string) *pages {
 // form is the write form: the methods the caller may use here and the
 // JSON the textarea starts with.
 type form struct {
-	Action  string
-	Methods []string
-	Content string
+	Action   string
+	Methods  []string
+	Content  string
+	Selected string // the method chosen at first ("" for the first)
 }
 
 // writeForm offers the unsafe methods the URL serves (Allow) that the
@@ -244,7 +285,18 @@ func writeForm(action, allow string, v, opts any) *form {
 		}
 	}
 	f := &form{Action: action, Content: "{}"}
-	if actions["POST"] != nil && allowed["POST"] {
+	o, _ := v.(*object)
+	list := o != nil && slices.Contains(o.keys, "results")
+	switch post := actions["POST"]; {
+	case post != nil && allowed["POST"]:
+		f.Methods = append(f.Methods, "POST")
+		if list {
+			f.Content = skeleton(post) // a list's form starts from a new object's fields
+		}
+	case len(actions) == 0 && allowed["POST"]:
+		// An endpoint without a serializer form (the allocation
+		// endpoints, token provisioning): POST what its documentation
+		// describes, {} taking every default.
 		f.Methods = append(f.Methods, "POST")
 	}
 	if put := actions["PUT"]; put != nil {
@@ -253,7 +305,7 @@ func writeForm(action, allow string, v, opts any) *form {
 				f.Methods = append(f.Methods, m)
 			}
 		}
-		if o, ok := v.(*object); ok {
+		if o != nil && !list {
 			f.Content = writable(o, put)
 		}
 	}
@@ -261,6 +313,50 @@ func writeForm(action, allow string, v, opts any) *form {
 		return nil
 	}
 	return f
+}
+
+// skeleton is the JSON of a new object's writable fields as fields (an
+// OPTIONS action) describes them, each with its default or an empty value
+// of its type, required ones first: the list's form starts from it.
+func skeleton(fields *object) string {
+	var req, opt *object = &object{}, &object{}
+	for i, k := range fields.keys {
+		meta, ok := fields.vals[i].(*object)
+		if !ok {
+			continue
+		}
+		m := map[string]any{}
+		for j, mk := range meta.keys {
+			m[mk] = meta.vals[j]
+		}
+		if m["read_only"] == true {
+			continue
+		}
+		var v any
+		if d, ok := m["default"]; ok {
+			v = d
+		} else {
+			switch m["type"] {
+			case "string", "slug", "email", "url", "choice", "password":
+				v = ""
+			case "boolean":
+				v = false
+			case "list", "multiple choice":
+				v = []any{}
+			case "json":
+				v = &object{}
+			}
+		}
+		into := opt
+		if m["required"] == true {
+			into = req
+		}
+		into.keys, into.vals = append(into.keys, k), append(into.vals, v)
+	}
+	req.keys, req.vals = append(req.keys, opt.keys...), append(req.vals, opt.vals...)
+	var b strings.Builder
+	writePlain(&b, req, 0)
+	return b.String()
 }
 
 // writable is the JSON of o's fields that fields (an OPTIONS action)
