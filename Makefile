@@ -15,7 +15,7 @@ GOFMT ?= $(shell $(GO) env GOROOT)/bin/gofmt
 # Dev and test builds compile the root ent package (~100k generated lines,
 # rebuilt after every schema change) without inlining and without DWARF:
 # about half the CPU and memory of that compile, for no runtime cost we could
-# measure (README, Compile budget); only a debugger loses ent's generated
+# measure (ent/doc.go, Compile budget); only a debugger loses ent's generated
 # code. Release builds (`make release`, `make bench`) keep both: `make
 # release` runs the build with DEV_GCFLAGS empty.
 ENT_PKG := github.com/inventory/inventory/ent

@@ -29,7 +29,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 scale_types="${SCALE_TYPES:-120}"
 real_types="$(cat "$root"/ent/schema/*.go | grep -c '^type [A-Za-z0-9]* struct{ ent.Schema }')"
 models="${SCALE_MODELS:-$((scale_types > real_types ? scale_types - real_types : 0))}"
-# Issue 8's target at 120 models is 60 s CPU and 3 GB (README, Compile
+# Issue 8's target at 120 models is 60 s CPU and 3 GB (ent/doc.go, Compile
 # budget); both are met: 50 s CPU on a quiet machine, 1.96-1.98 GB peak.
 # Peak memory is the stable, sharp measure; CPU time grows with the
 # machine's load (13-26% at load 6-10 on 2 cores). The budgets leave margin

@@ -43,7 +43,7 @@ func main() {
 			gen.MustParse(gen.NewTemplate("driver_dialect").ParseFiles("./ent/template/driver_dialect.tmpl")),
 			// setter.tmpl replaces ent's "setter": builders of types marked
 			// api.Model.GenericOnly keep only Mutation() (the compile budget
-			// in the README's Development section).
+			// in the package documentation of ent, ent/doc.go).
 			gen.MustParse(gen.NewTemplate("setter").ParseFiles("./ent/template/setter.tmpl")),
 			// query.tmpl, model.tmpl, mutation.tmpl and client.tmpl replace
 			// ent's "query", "model", "mutation" and "client" the same way:

@@ -91,7 +91,7 @@ type Model struct {
 	// update builders keep only Mutation(), its query builder only what
 	// the generic layer and ent's own graph code call, its entity no typed
 	// edges. That is all the generic layer needs, and it keeps the compile
-	// of the root ent package cheap (README, Compile budget); set it unless
+	// of the root ent package cheap (ent/doc.go, Compile budget); set it unless
 	// hand-written code (tests included) uses this type's typed builders,
 	// queries or edges.
 	GenericOnly bool `json:"generic_only,omitempty"`
