@@ -46,6 +46,8 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/customlink"
+	"github.com/inventory/inventory/ent/datafile"
+	"github.com/inventory/inventory/ent/datasource"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebay"
@@ -68,6 +70,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/job"
 	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
@@ -211,6 +214,10 @@ type Client struct {
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
 	// CustomLink is the client for interacting with the CustomLink builders.
 	CustomLink *CustomLinkClient
+	// DataFile is the client for interacting with the DataFile builders.
+	DataFile *DataFileClient
+	// DataSource is the client for interacting with the DataSource builders.
+	DataSource *DataSourceClient
 	// Delivery is the client for interacting with the Delivery builders.
 	Delivery *DeliveryClient
 	// Device is the client for interacting with the Device builders.
@@ -255,6 +262,8 @@ type Client struct {
 	InventoryItemRole *InventoryItemRoleClient
 	// InventoryItemTemplate is the client for interacting with the InventoryItemTemplate builders.
 	InventoryItemTemplate *InventoryItemTemplateClient
+	// Job is the client for interacting with the Job builders.
+	Job *JobClient
 	// JournalEntry is the client for interacting with the JournalEntry builders.
 	JournalEntry *JournalEntryClient
 	// Location is the client for interacting with the Location builders.
@@ -441,6 +450,8 @@ func (c *Client) init() {
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
 	c.CustomLink = NewCustomLinkClient(c.config)
+	c.DataFile = NewDataFileClient(c.config)
+	c.DataSource = NewDataSourceClient(c.config)
 	c.Delivery = NewDeliveryClient(c.config)
 	c.Device = NewDeviceClient(c.config)
 	c.DeviceBay = NewDeviceBayClient(c.config)
@@ -463,6 +474,7 @@ func (c *Client) init() {
 	c.InventoryItem = NewInventoryItemClient(c.config)
 	c.InventoryItemRole = NewInventoryItemRoleClient(c.config)
 	c.InventoryItemTemplate = NewInventoryItemTemplateClient(c.config)
+	c.Job = NewJobClient(c.config)
 	c.JournalEntry = NewJournalEntryClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.MACAddress = NewMACAddressClient(c.config)
@@ -658,6 +670,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomField:               NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
 		CustomLink:                NewCustomLinkClient(cfg),
+		DataFile:                  NewDataFileClient(cfg),
+		DataSource:                NewDataSourceClient(cfg),
 		Delivery:                  NewDeliveryClient(cfg),
 		Device:                    NewDeviceClient(cfg),
 		DeviceBay:                 NewDeviceBayClient(cfg),
@@ -680,6 +694,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
 		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
+		Job:                       NewJobClient(cfg),
 		JournalEntry:              NewJournalEntryClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		MACAddress:                NewMACAddressClient(cfg),
@@ -802,6 +817,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomField:               NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
 		CustomLink:                NewCustomLinkClient(cfg),
+		DataFile:                  NewDataFileClient(cfg),
+		DataSource:                NewDataSourceClient(cfg),
 		Delivery:                  NewDeliveryClient(cfg),
 		Device:                    NewDeviceClient(cfg),
 		DeviceBay:                 NewDeviceBayClient(cfg),
@@ -824,6 +841,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
 		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
+		Job:                       NewJobClient(cfg),
 		JournalEntry:              NewJournalEntryClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		MACAddress:                NewMACAddressClient(cfg),
@@ -931,27 +949,27 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ClusterGroup, c.ClusterType, c.ConfigContext, c.ConfigContextProfile,
 		c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
 		c.ConsoleServerPortTemplate, c.Contact, c.ContactAssignment, c.ContactGroup,
-		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.CustomLink, c.Delivery,
-		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
-		c.DeviceType, c.EventRule, c.ExportTemplate, c.FHRPGroup,
-		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
-		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
-		c.Location, c.MACAddress, c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay,
-		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
-		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
-		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
-		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Script,
-		c.Service, c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
-		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
-		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
-		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
-		c.VirtualCircuitTermination, c.VirtualCircuitType, c.VirtualDeviceContext,
-		c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType, c.Webhook,
-		c.WirelessLAN, c.WirelessLANGroup, c.WirelessLink,
+		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.CustomLink, c.DataFile,
+		c.DataSource, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
+		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.ExportTemplate,
+		c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group,
+		c.IPAddress, c.IPRange, c.IdempotencyKey, c.ImageAttachment,
+		c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.Job, c.JournalEntry, c.Location, c.MACAddress,
+		c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate,
+		c.ModuleType, c.ModuleTypeProfile, c.Notification, c.NotificationGroup,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup,
+		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
+		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
+		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
+		c.SavedFilter, c.Script, c.Service, c.ServiceTemplate, c.Session, c.Site,
+		c.SiteGroup, c.Subscription, c.TableConfig, c.Tag, c.TaggedItem, c.Tenant,
+		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
+		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
+		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
+		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
+		c.Webhook, c.WirelessLAN, c.WirelessLANGroup, c.WirelessLink,
 	} {
 		n.Use(hooks...)
 	}
@@ -967,27 +985,27 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ClusterGroup, c.ClusterType, c.ConfigContext, c.ConfigContextProfile,
 		c.ConfigTemplate, c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
 		c.ConsoleServerPortTemplate, c.Contact, c.ContactAssignment, c.ContactGroup,
-		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.CustomLink, c.Delivery,
-		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
-		c.DeviceType, c.EventRule, c.ExportTemplate, c.FHRPGroup,
-		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.ImageAttachment, c.InterfaceTemplate,
-		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.JournalEntry,
-		c.Location, c.MACAddress, c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay,
-		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
-		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
-		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
-		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Script,
-		c.Service, c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
-		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
-		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
-		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
-		c.VirtualCircuitTermination, c.VirtualCircuitType, c.VirtualDeviceContext,
-		c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType, c.Webhook,
-		c.WirelessLAN, c.WirelessLANGroup, c.WirelessLink,
+		c.ContactRole, c.CustomField, c.CustomFieldChoiceSet, c.CustomLink, c.DataFile,
+		c.DataSource, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
+		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.ExportTemplate,
+		c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group,
+		c.IPAddress, c.IPRange, c.IdempotencyKey, c.ImageAttachment,
+		c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.Job, c.JournalEntry, c.Location, c.MACAddress,
+		c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate,
+		c.ModuleType, c.ModuleTypeProfile, c.Notification, c.NotificationGroup,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup,
+		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
+		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
+		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
+		c.SavedFilter, c.Script, c.Service, c.ServiceTemplate, c.Session, c.Site,
+		c.SiteGroup, c.Subscription, c.TableConfig, c.Tag, c.TaggedItem, c.Tenant,
+		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
+		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
+		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
+		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
+		c.Webhook, c.WirelessLAN, c.WirelessLANGroup, c.WirelessLink,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -1058,6 +1076,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CustomFieldChoiceSet.mutate(ctx, m)
 	case *CustomLinkMutation:
 		return c.CustomLink.mutate(ctx, m)
+	case *DataFileMutation:
+		return c.DataFile.mutate(ctx, m)
+	case *DataSourceMutation:
+		return c.DataSource.mutate(ctx, m)
 	case *DeliveryMutation:
 		return c.Delivery.mutate(ctx, m)
 	case *DeviceMutation:
@@ -1102,6 +1124,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.InventoryItemRole.mutate(ctx, m)
 	case *InventoryItemTemplateMutation:
 		return c.InventoryItemTemplate.mutate(ctx, m)
+	case *JobMutation:
+		return c.Job.mutate(ctx, m)
 	case *JournalEntryMutation:
 		return c.JournalEntry.mutate(ctx, m)
 	case *LocationMutation:
@@ -4396,6 +4420,305 @@ func (c *CustomLinkClient) mutate(ctx context.Context, m *CustomLinkMutation) (V
 	}
 }
 
+// DataFileClient is a client for the DataFile schema.
+type DataFileClient struct {
+	config
+}
+
+// NewDataFileClient returns a client for the DataFile from the given config.
+func NewDataFileClient(c config) *DataFileClient {
+	return &DataFileClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `datafile.Hooks(f(g(h())))`.
+func (c *DataFileClient) Use(hooks ...Hook) {
+	c.hooks.DataFile = append(c.hooks.DataFile, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `datafile.Intercept(f(g(h())))`.
+func (c *DataFileClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DataFile = append(c.inters.DataFile, interceptors...)
+}
+
+// Create returns a builder for creating a DataFile entity.
+func (c *DataFileClient) Create() *DataFileCreate {
+	mutation := newDataFileMutation(c.config, OpCreate)
+	return &DataFileCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DataFile entities.
+func (c *DataFileClient) CreateBulk(builders ...*DataFileCreate) *DataFileCreateBulk {
+	return &DataFileCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DataFileClient) MapCreateBulk(slice any, setFunc func(*DataFileCreate, int)) *DataFileCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DataFileCreateBulk{err: fmt.Errorf("calling to DataFileClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DataFileCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DataFileCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DataFile.
+func (c *DataFileClient) Update() *DataFileUpdate {
+	mutation := newDataFileMutation(c.config, OpUpdate)
+	return &DataFileUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DataFileClient) UpdateOne(_m *DataFile) *DataFileUpdateOne {
+	mutation := newDataFileMutation(c.config, OpUpdateOne, withDataFile(_m))
+	return &DataFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DataFileClient) UpdateOneID(id int) *DataFileUpdateOne {
+	mutation := newDataFileMutation(c.config, OpUpdateOne, withDataFileID(id))
+	return &DataFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DataFile.
+func (c *DataFileClient) Delete() *DataFileDelete {
+	mutation := newDataFileMutation(c.config, OpDelete)
+	return &DataFileDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DataFileClient) DeleteOne(_m *DataFile) *DataFileDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DataFileClient) DeleteOneID(id int) *DataFileDeleteOne {
+	builder := c.Delete().Where(datafile.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DataFileDeleteOne{builder}
+}
+
+// Query returns a query builder for DataFile.
+func (c *DataFileClient) Query() *DataFileQuery {
+	return &DataFileQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDataFile},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DataFile entity by its id.
+func (c *DataFileClient) Get(ctx context.Context, id int) (*DataFile, error) {
+	return c.Query().Where(datafile.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DataFileClient) GetX(ctx context.Context, id int) *DataFile {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySource queries the source edge of a DataFile.
+func (c *DataFileClient) QuerySource(_m *DataFile) *DataSourceQuery {
+	query := (&DataSourceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(datafile.Table, datafile.FieldID, id),
+			sqlgraph.To(datasource.Table, datasource.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, datafile.SourceTable, datafile.SourceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *DataFileClient) Hooks() []Hook {
+	return c.hooks.DataFile
+}
+
+// Interceptors returns the client interceptors.
+func (c *DataFileClient) Interceptors() []Interceptor {
+	return c.inters.DataFile
+}
+
+func (c *DataFileClient) mutate(ctx context.Context, m *DataFileMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DataFileCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DataFileUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DataFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DataFileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DataFile mutation op: %q", m.Op())
+	}
+}
+
+// DataSourceClient is a client for the DataSource schema.
+type DataSourceClient struct {
+	config
+}
+
+// NewDataSourceClient returns a client for the DataSource from the given config.
+func NewDataSourceClient(c config) *DataSourceClient {
+	return &DataSourceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `datasource.Hooks(f(g(h())))`.
+func (c *DataSourceClient) Use(hooks ...Hook) {
+	c.hooks.DataSource = append(c.hooks.DataSource, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `datasource.Intercept(f(g(h())))`.
+func (c *DataSourceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DataSource = append(c.inters.DataSource, interceptors...)
+}
+
+// Create returns a builder for creating a DataSource entity.
+func (c *DataSourceClient) Create() *DataSourceCreate {
+	mutation := newDataSourceMutation(c.config, OpCreate)
+	return &DataSourceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DataSource entities.
+func (c *DataSourceClient) CreateBulk(builders ...*DataSourceCreate) *DataSourceCreateBulk {
+	return &DataSourceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DataSourceClient) MapCreateBulk(slice any, setFunc func(*DataSourceCreate, int)) *DataSourceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DataSourceCreateBulk{err: fmt.Errorf("calling to DataSourceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DataSourceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DataSourceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DataSource.
+func (c *DataSourceClient) Update() *DataSourceUpdate {
+	mutation := newDataSourceMutation(c.config, OpUpdate)
+	return &DataSourceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DataSourceClient) UpdateOne(_m *DataSource) *DataSourceUpdateOne {
+	mutation := newDataSourceMutation(c.config, OpUpdateOne, withDataSource(_m))
+	return &DataSourceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DataSourceClient) UpdateOneID(id int) *DataSourceUpdateOne {
+	mutation := newDataSourceMutation(c.config, OpUpdateOne, withDataSourceID(id))
+	return &DataSourceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DataSource.
+func (c *DataSourceClient) Delete() *DataSourceDelete {
+	mutation := newDataSourceMutation(c.config, OpDelete)
+	return &DataSourceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DataSourceClient) DeleteOne(_m *DataSource) *DataSourceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DataSourceClient) DeleteOneID(id int) *DataSourceDeleteOne {
+	builder := c.Delete().Where(datasource.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DataSourceDeleteOne{builder}
+}
+
+// Query returns a query builder for DataSource.
+func (c *DataSourceClient) Query() *DataSourceQuery {
+	return &DataSourceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDataSource},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DataSource entity by its id.
+func (c *DataSourceClient) Get(ctx context.Context, id int) (*DataSource, error) {
+	return c.Query().Where(datasource.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DataSourceClient) GetX(ctx context.Context, id int) *DataSource {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOwner queries the owner edge of a DataSource.
+func (c *DataSourceClient) QueryOwner(_m *DataSource) *OwnerQuery {
+	query := (&OwnerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(datasource.Table, datasource.FieldID, id),
+			sqlgraph.To(owner.Table, owner.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, datasource.OwnerTable, datasource.OwnerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *DataSourceClient) Hooks() []Hook {
+	hooks := c.hooks.DataSource
+	return append(hooks[:len(hooks):len(hooks)], datasource.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *DataSourceClient) Interceptors() []Interceptor {
+	return c.inters.DataSource
+}
+
+func (c *DataSourceClient) mutate(ctx context.Context, m *DataSourceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DataSourceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DataSourceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DataSourceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DataSourceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DataSource mutation op: %q", m.Op())
+	}
+}
+
 // DeliveryClient is a client for the Delivery schema.
 type DeliveryClient struct {
 	config
@@ -6734,6 +7057,155 @@ func (c *InventoryItemTemplateClient) mutate(ctx context.Context, m *InventoryIt
 		return (&InventoryItemTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown InventoryItemTemplate mutation op: %q", m.Op())
+	}
+}
+
+// JobClient is a client for the Job schema.
+type JobClient struct {
+	config
+}
+
+// NewJobClient returns a client for the Job from the given config.
+func NewJobClient(c config) *JobClient {
+	return &JobClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `job.Hooks(f(g(h())))`.
+func (c *JobClient) Use(hooks ...Hook) {
+	c.hooks.Job = append(c.hooks.Job, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `job.Intercept(f(g(h())))`.
+func (c *JobClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Job = append(c.inters.Job, interceptors...)
+}
+
+// Create returns a builder for creating a Job entity.
+func (c *JobClient) Create() *JobCreate {
+	mutation := newJobMutation(c.config, OpCreate)
+	return &JobCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Job entities.
+func (c *JobClient) CreateBulk(builders ...*JobCreate) *JobCreateBulk {
+	return &JobCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *JobClient) MapCreateBulk(slice any, setFunc func(*JobCreate, int)) *JobCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &JobCreateBulk{err: fmt.Errorf("calling to JobClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*JobCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &JobCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Job.
+func (c *JobClient) Update() *JobUpdate {
+	mutation := newJobMutation(c.config, OpUpdate)
+	return &JobUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *JobClient) UpdateOne(_m *Job) *JobUpdateOne {
+	mutation := newJobMutation(c.config, OpUpdateOne, withJob(_m))
+	return &JobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *JobClient) UpdateOneID(id int) *JobUpdateOne {
+	mutation := newJobMutation(c.config, OpUpdateOne, withJobID(id))
+	return &JobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Job.
+func (c *JobClient) Delete() *JobDelete {
+	mutation := newJobMutation(c.config, OpDelete)
+	return &JobDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *JobClient) DeleteOne(_m *Job) *JobDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *JobClient) DeleteOneID(id int) *JobDeleteOne {
+	builder := c.Delete().Where(job.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &JobDeleteOne{builder}
+}
+
+// Query returns a query builder for Job.
+func (c *JobClient) Query() *JobQuery {
+	return &JobQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeJob},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Job entity by its id.
+func (c *JobClient) Get(ctx context.Context, id int) (*Job, error) {
+	return c.Query().Where(job.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *JobClient) GetX(ctx context.Context, id int) *Job {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a Job.
+func (c *JobClient) QueryUser(_m *Job) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(job.Table, job.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, job.UserTable, job.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *JobClient) Hooks() []Hook {
+	return c.hooks.Job
+}
+
+// Interceptors returns the client interceptors.
+func (c *JobClient) Interceptors() []Interceptor {
+	return c.inters.Job
+}
+
+func (c *JobClient) mutate(ctx context.Context, m *JobMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&JobCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&JobUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&JobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&JobDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Job mutation op: %q", m.Op())
 	}
 }
 
@@ -14729,13 +15201,13 @@ type (
 		ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
 		ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate, Contact,
 		ContactAssignment, ContactGroup, ContactRole, CustomField,
-		CustomFieldChoiceSet, CustomLink, Delivery, Device, DeviceBay,
-		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
-		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
-		Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment, InterfaceTemplate,
-		InventoryItem, InventoryItemRole, InventoryItemTemplate, JournalEntry,
-		Location, MACAddress, ManagedFile, Manufacturer, Module, ModuleBay,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
+		CustomFieldChoiceSet, CustomLink, DataFile, DataSource, Delivery, Device,
+		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
+		EventRule, ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort,
+		FrontPortTemplate, Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment,
+		InterfaceTemplate, InventoryItem, InventoryItemRole, InventoryItemTemplate,
+		Job, JournalEntry, Location, MACAddress, ManagedFile, Manufacturer, Module,
+		ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
 		NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent, Owner,
 		OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel,
 		PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
@@ -14755,13 +15227,13 @@ type (
 		ConfigContext, ConfigContextProfile, ConfigTemplate, ConsolePort,
 		ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate, Contact,
 		ContactAssignment, ContactGroup, ContactRole, CustomField,
-		CustomFieldChoiceSet, CustomLink, Delivery, Device, DeviceBay,
-		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
-		ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate,
-		Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment, InterfaceTemplate,
-		InventoryItem, InventoryItemRole, InventoryItemTemplate, JournalEntry,
-		Location, MACAddress, ManagedFile, Manufacturer, Module, ModuleBay,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
+		CustomFieldChoiceSet, CustomLink, DataFile, DataSource, Delivery, Device,
+		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
+		EventRule, ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort,
+		FrontPortTemplate, Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment,
+		InterfaceTemplate, InventoryItem, InventoryItemRole, InventoryItemTemplate,
+		Job, JournalEntry, Location, MACAddress, ManagedFile, Manufacturer, Module,
+		ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
 		NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent, Owner,
 		OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel,
 		PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,

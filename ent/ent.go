@@ -43,6 +43,8 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/customlink"
+	"github.com/inventory/inventory/ent/datafile"
+	"github.com/inventory/inventory/ent/datasource"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebay"
@@ -65,6 +67,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/job"
 	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
@@ -228,6 +231,8 @@ func checkColumn(t, c string) error {
 			customfield.Table:               customfield.ValidColumn,
 			customfieldchoiceset.Table:      customfieldchoiceset.ValidColumn,
 			customlink.Table:                customlink.ValidColumn,
+			datafile.Table:                  datafile.ValidColumn,
+			datasource.Table:                datasource.ValidColumn,
 			delivery.Table:                  delivery.ValidColumn,
 			device.Table:                    device.ValidColumn,
 			devicebay.Table:                 devicebay.ValidColumn,
@@ -250,6 +255,7 @@ func checkColumn(t, c string) error {
 			inventoryitem.Table:             inventoryitem.ValidColumn,
 			inventoryitemrole.Table:         inventoryitemrole.ValidColumn,
 			inventoryitemtemplate.Table:     inventoryitemtemplate.ValidColumn,
+			job.Table:                       job.ValidColumn,
 			journalentry.Table:              journalentry.ValidColumn,
 			location.Table:                  location.ValidColumn,
 			macaddress.Table:                macaddress.ValidColumn,

@@ -76,6 +76,10 @@ type Tx struct {
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
 	// CustomLink is the client for interacting with the CustomLink builders.
 	CustomLink *CustomLinkClient
+	// DataFile is the client for interacting with the DataFile builders.
+	DataFile *DataFileClient
+	// DataSource is the client for interacting with the DataSource builders.
+	DataSource *DataSourceClient
 	// Delivery is the client for interacting with the Delivery builders.
 	Delivery *DeliveryClient
 	// Device is the client for interacting with the Device builders.
@@ -120,6 +124,8 @@ type Tx struct {
 	InventoryItemRole *InventoryItemRoleClient
 	// InventoryItemTemplate is the client for interacting with the InventoryItemTemplate builders.
 	InventoryItemTemplate *InventoryItemTemplateClient
+	// Job is the client for interacting with the Job builders.
+	Job *JobClient
 	// JournalEntry is the client for interacting with the JournalEntry builders.
 	JournalEntry *JournalEntryClient
 	// Location is the client for interacting with the Location builders.
@@ -426,6 +432,8 @@ func (tx *Tx) init() {
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
 	tx.CustomLink = NewCustomLinkClient(tx.config)
+	tx.DataFile = NewDataFileClient(tx.config)
+	tx.DataSource = NewDataSourceClient(tx.config)
 	tx.Delivery = NewDeliveryClient(tx.config)
 	tx.Device = NewDeviceClient(tx.config)
 	tx.DeviceBay = NewDeviceBayClient(tx.config)
@@ -448,6 +456,7 @@ func (tx *Tx) init() {
 	tx.InventoryItem = NewInventoryItemClient(tx.config)
 	tx.InventoryItemRole = NewInventoryItemRoleClient(tx.config)
 	tx.InventoryItemTemplate = NewInventoryItemTemplateClient(tx.config)
+	tx.Job = NewJobClient(tx.config)
 	tx.JournalEntry = NewJournalEntryClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.MACAddress = NewMACAddressClient(tx.config)

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/inventory/inventory/datasources"
 	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
@@ -61,6 +62,9 @@ type Config struct {
 	// Webhooks are the delivery settings (allow-list, attempts, backoff,
 	// timeout, poll interval).
 	Webhooks webhooks.Config
+	// DataSources are the data source settings: the root of local
+	// sources and the sync limits (package datasources).
+	DataSources datasources.Config
 	// MediaRoot is the directory uploaded files are stored in (MEDIA_ROOT;
 	// by default <data-dir>/media); "" refuses uploads.
 	MediaRoot string
@@ -115,6 +119,7 @@ func Defaults() Config {
 		DefaultPermissions: DefaultPermissions(),
 		// NetBox's DATA_UPLOAD_MAX_MEMORY_SIZE: 2.5 MiB.
 		MaxBodyBytes: 5 << 19,
+		DataSources:  datasources.Defaults(),
 		// NetBox sets no cap (only the body size bounds a bulk request);
 		// 1000 is its MAX_PAGE_SIZE and Django's
 		// DATA_UPLOAD_MAX_NUMBER_FIELDS: what one request may read, it

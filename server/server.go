@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"github.com/inventory/inventory/datasources"
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/resource"
@@ -34,6 +35,8 @@ type Server struct {
 	engine *gin.Engine
 	now    func() time.Time
 	hooks  *webhooks.Engine
+	// sources syncs data sources (POST .../sync/ queues, its poll runs).
+	sources *datasources.Engine
 	// specials is the registry of special endpoints (endpoints.go);
 	// getRoutes the segments of every GET route, for routable.
 	specials  []*special
@@ -75,6 +78,16 @@ func New(cfg Config, database *db.DB) *Server {
 		hooks, _ = webhooks.New(database, cfg.Webhooks)
 	}
 	s.hooks = hooks
+	if len(cfg.DataSources.AllowedTargets) == 0 {
+		cfg.DataSources.AllowedTargets = cfg.Webhooks.AllowedTargets
+	}
+	sources, err := datasources.New(database, cfg.DataSources)
+	if err != nil {
+		slog.Error("data source settings", "error", err)
+		cfg.DataSources.AllowedTargets = nil
+		sources, _ = datasources.New(database, cfg.DataSources)
+	}
+	s.sources = sources
 	database.Client.Token.Use(s.tokenHook())
 	database.Client.ObjectPermission.Use(s.permissionHook())
 	webhooks.Install(database.Client)
@@ -101,6 +114,10 @@ func New(cfg Config, database *db.DB) *Server {
 // Webhooks is the server's webhook engine: cmd starts its jobs, tests call
 // Dispatch and Deliver directly.
 func (s *Server) Webhooks() *webhooks.Engine { return s.hooks }
+
+// DataSources is the server's data source engine: cmd starts its poll,
+// tests call RunOnce directly.
+func (s *Server) DataSources() *datasources.Engine { return s.sources }
 
 // Handler is the http.Handler of the server (reads retried once on a
 // dropped database connection: retry.go).

@@ -114,3 +114,10 @@ func (c *Client) For(verify bool, caFile string) (*http.Client, error) {
 	c.clients[key] = hc
 	return hc, nil
 }
+
+// GuardedDialer is the dialer of the webhook client for other outgoing
+// connections that must not reach what webhooks may not (data sources'
+// git remotes): the guard checks every resolved address on its socket.
+func GuardedDialer(g *Guard, timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return dial(g, timeout)
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/idempotencykey"
 	"github.com/inventory/inventory/ent/outboxevent"
+	"github.com/inventory/inventory/jobs"
 )
 
 // RunOnce dispatches every pending event and makes every due delivery
@@ -53,6 +54,18 @@ func (e *Engine) Cleanup(ctx context.Context) error {
 	return err
 }
 
+// CleanupJob is the name of the cleanup job's runs in /api/core/jobs/.
+const CleanupJob = "Webhook cleanup"
+
+// RunCleanup runs Cleanup once as a recorded job (a core.Job row). The
+// dispatch and delivery polls, every PollInterval, are not recorded: each
+// delivery is its own background task already.
+func (e *Engine) RunCleanup(ctx context.Context) error {
+	return jobs.Run(ctx, e.client, jobs.Spec{Name: CleanupJob, Interval: 60}, func(ctx context.Context, _ *jobs.Log) error {
+		return e.Cleanup(ctx)
+	})
+}
+
 // Start runs the dispatch, delivery and cleanup jobs on a gocron
 // scheduler until ctx ends or the returned stop is called. Each job runs
 // in singleton mode (a slow run is not overlapped by the next).
@@ -71,7 +84,7 @@ func (e *Engine) Start(ctx context.Context) (stop func() error, err error) {
 	}{
 		{"webhooks-dispatch", every, func(ctx context.Context) error { _, err := e.Dispatch(ctx); return err }},
 		{"webhooks-deliver", every, func(ctx context.Context) error { _, err := e.Deliver(ctx); return err }},
-		{"webhooks-cleanup", gocron.DurationJob(time.Hour), e.Cleanup},
+		{"webhooks-cleanup", gocron.DurationJob(time.Hour), e.RunCleanup},
 	}
 	for _, j := range jobs {
 		j := j

@@ -2,6 +2,7 @@ package webhooks
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/objectchange"
+	"github.com/inventory/inventory/jobs"
 )
 
 // Prune deletes the change records older than days days (CHANGELOG_RETENTION)
@@ -19,6 +21,25 @@ func Prune(ctx context.Context, c *ent.Client, days int, now time.Time) (int, er
 	}
 	cutoff := now.UTC().Add(-time.Duration(days) * 24 * time.Hour)
 	return c.ObjectChange.Delete().Where(objectchange.TimeLT(cutoff)).Exec(ctx)
+}
+
+// RetentionJob is the name of the retention job's runs in /api/core/jobs/.
+const RetentionJob = "Change log retention"
+
+// RunRetention runs Prune once as a recorded job (a core.Job row).
+func RunRetention(ctx context.Context, c *ent.Client, days int) error {
+	return jobs.Run(ctx, c, jobs.Spec{Name: RetentionJob, Interval: 24 * 60}, func(ctx context.Context, l *jobs.Log) error {
+		n, err := Prune(ctx, c, days, time.Now())
+		if err != nil {
+			return err
+		}
+		l.Info(fmt.Sprintf("Deleted %d change records older than %d days.", n, days))
+		l.Data = map[string]any{"deleted": n, "days": days}
+		if n > 0 {
+			slog.Info("change log retention", "deleted", n, "days", days)
+		}
+		return nil
+	})
 }
 
 // StartRetention runs Prune at start and then daily on a gocron scheduler,
@@ -33,13 +54,8 @@ func StartRetention(ctx context.Context, c *ent.Client, days int) (gocron.Schedu
 		return nil, err
 	}
 	_, err = s.NewJob(gocron.DurationJob(24*time.Hour), gocron.NewTask(func() {
-		n, err := Prune(ctx, c, days, time.Now())
-		if err != nil {
+		if err := RunRetention(ctx, c, days); err != nil {
 			slog.Error("change log retention", "err", err)
-			return
-		}
-		if n > 0 {
-			slog.Info("change log retention", "deleted", n, "days", days)
 		}
 	}), gocron.WithStartAt(gocron.WithStartImmediately()), gocron.WithSingletonMode(gocron.LimitModeReschedule), gocron.WithName("changelog-retention"))
 	if err != nil {

@@ -176,6 +176,11 @@ func serve(args []string) error {
 			return err
 		}
 		defer stopJobs()
+		stopSyncs, err := api.DataSources().Start(ctx)
+		if err != nil {
+			return err
+		}
+		defer stopSyncs()
 	}
 	// Daily change-log housekeeping (CHANGELOG_RETENTION).
 	sched, err := webhooks.StartRetention(ctx, d.Client, cfg.ChangelogRetention)

@@ -125,6 +125,13 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.DurationVar(&w.Lease, "webhook-lease", envDuration("INVENTORY_WEBHOOK_LEASE", w.Lease), "how long a worker's claim on a delivery holds; a dead worker's deliveries are taken over after it (default 2×timeout+30s; env INVENTORY_WEBHOOK_LEASE)")
 	fs.DurationVar(&w.PollInterval, "webhook-poll-interval", envDuration("INVENTORY_WEBHOOK_POLL_INTERVAL", w.PollInterval), "how often workers look for events and due deliveries (env INVENTORY_WEBHOOK_POLL_INTERVAL)")
 	fs.DurationVar(&w.Retention, "webhook-retention", envDuration("INVENTORY_WEBHOOK_RETENTION", w.Retention), "delete finished deliveries and dispatched events older than this; 0 keeps them (env INVENTORY_WEBHOOK_RETENTION)")
+	ds := &o.cfg.DataSources
+	fs.StringVar(&ds.Root, "data-sources-root", os.Getenv("INVENTORY_DATA_SOURCES_ROOT"), "directory that local data sources (and git repositories on this server) must lie below (env INVENTORY_DATA_SOURCES_ROOT; default <data-dir>/datasources)")
+	fs.Int64Var(&ds.MaxFileSize, "data-source-max-file-size", envInt64("INVENTORY_DATA_SOURCE_MAX_FILE_SIZE", ds.MaxFileSize), "largest file a data source sync takes, in bytes; a larger one fails the sync (env INVENTORY_DATA_SOURCE_MAX_FILE_SIZE)")
+	fs.IntVar(&ds.MaxFiles, "data-source-max-files", envInt("INVENTORY_DATA_SOURCE_MAX_FILES", ds.MaxFiles), "most files one data source may hold (env INVENTORY_DATA_SOURCE_MAX_FILES)")
+	fs.Int64Var(&ds.MaxTotalSize, "data-source-max-size", envInt64("INVENTORY_DATA_SOURCE_MAX_SIZE", ds.MaxTotalSize), "most bytes one data source's files may hold together, and a git clone may download (env INVENTORY_DATA_SOURCE_MAX_SIZE)")
+	fs.DurationVar(&ds.FetchTimeout, "data-source-fetch-timeout", envDuration("INVENTORY_DATA_SOURCE_FETCH_TIMEOUT", ds.FetchTimeout), "longest a sync may take to read its directory or clone its repository (env INVENTORY_DATA_SOURCE_FETCH_TIMEOUT)")
+	fs.DurationVar(&ds.PollInterval, "data-source-poll-interval", envDuration("INVENTORY_DATA_SOURCE_POLL_INTERVAL", ds.PollInterval), "how often workers run queued syncs and look for due scheduled ones (env INVENTORY_DATA_SOURCE_POLL_INTERVAL)")
 	return o, fs
 }
 
@@ -222,12 +229,17 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 	if o.cfg.MediaRoot == "" {
 		o.cfg.MediaRoot = filepath.Join(o.dataDir, "media")
 	}
+	if o.cfg.DataSources.Root == "" {
+		o.cfg.DataSources.Root = filepath.Join(o.dataDir, "datasources")
+	}
 	if o.cfg.MaxImageBytes < 0 {
 		return errors.New("IMAGE_ATTACHMENT_MAX_SIZE must not be negative")
 	}
 	o.cfg.ExemptViewPermissions = splitList(o.exempt)
 	o.cfg.HTTPClientIPHeaders = splitList(o.ipHeaders)
 	o.cfg.Webhooks.AllowedTargets = splitList(o.allow)
+	// Git remotes of data sources reach what webhooks may reach.
+	o.cfg.DataSources.AllowedTargets = o.cfg.Webhooks.AllowedTargets
 	var err error
 	if o.cfg.Metrics.Guard.Allow, err = auth.ParseAllowedIPs(splitList(o.metricsAllow)); err != nil {
 		return fmt.Errorf("metrics allow-list: %w", err)

@@ -36,6 +36,11 @@ func worker(args []string) error {
 	if err != nil {
 		return err
 	}
+	stopSyncs, err := srv.DataSources().Start(ctx)
+	if err != nil {
+		return err
+	}
+	defer stopSyncs()
 	slog.Info("webhook worker running", "worker", eng.WorkerID, "database", o.redactedDatabase())
 	<-ctx.Done()
 	slog.Info("shutting down")

@@ -381,6 +381,30 @@ func (f CustomLinkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CustomLinkMutation", m)
 }
 
+// The DataFileFunc type is an adapter to allow the use of ordinary
+// function as DataFile mutator.
+type DataFileFunc func(context.Context, *ent.DataFileMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DataFileFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DataFileMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DataFileMutation", m)
+}
+
+// The DataSourceFunc type is an adapter to allow the use of ordinary
+// function as DataSource mutator.
+type DataSourceFunc func(context.Context, *ent.DataSourceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DataSourceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DataSourceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DataSourceMutation", m)
+}
+
 // The DeliveryFunc type is an adapter to allow the use of ordinary
 // function as Delivery mutator.
 type DeliveryFunc func(context.Context, *ent.DeliveryMutation) (ent.Value, error)
@@ -643,6 +667,18 @@ func (f InventoryItemTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InventoryItemTemplateMutation", m)
+}
+
+// The JobFunc type is an adapter to allow the use of ordinary
+// function as Job mutator.
+type JobFunc func(context.Context, *ent.JobMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f JobFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.JobMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.JobMutation", m)
 }
 
 // The JournalEntryFunc type is an adapter to allow the use of ordinary

@@ -1708,6 +1708,79 @@ var (
 			},
 		},
 	}
+	// CoreDatafileColumns holds the columns for the "core_datafile" table.
+	CoreDatafileColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime},
+		{Name: "last_updated", Type: field.TypeTime},
+		{Name: "path", Type: field.TypeString, Size: 1000},
+		{Name: "size", Type: field.TypeInt64},
+		{Name: "hash", Type: field.TypeString, Size: 64},
+		{Name: "data", Type: field.TypeBytes},
+		{Name: "source_id", Type: field.TypeInt},
+	}
+	// CoreDatafileTable holds the schema information for the "core_datafile" table.
+	CoreDatafileTable = &schema.Table{
+		Name:       "core_datafile",
+		Columns:    CoreDatafileColumns,
+		PrimaryKey: []*schema.Column{CoreDatafileColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "core_datafile_core_datasource_source",
+				Columns:    []*schema.Column{CoreDatafileColumns[7]},
+				RefColumns: []*schema.Column{CoreDatasourceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "datafile_source_id_path",
+				Unique:  true,
+				Columns: []*schema.Column{CoreDatafileColumns[7], CoreDatafileColumns[3]},
+			},
+		},
+	}
+	// CoreDatasourceColumns holds the columns for the "core_datasource" table.
+	CoreDatasourceColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "type", Type: field.TypeString, Size: 50},
+		{Name: "source_url", Type: field.TypeString, Size: 200},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "new"},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "sync_interval", Type: field.TypeInt, Nullable: true},
+		{Name: "ignore_rules", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "parameters", Type: field.TypeJSON, Nullable: true},
+		{Name: "last_synced", Type: field.TypeTime, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+	}
+	// CoreDatasourceTable holds the schema information for the "core_datasource" table.
+	CoreDatasourceTable = &schema.Table{
+		Name:       "core_datasource",
+		Columns:    CoreDatasourceColumns,
+		PrimaryKey: []*schema.Column{CoreDatasourceColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "core_datasource_users_owner_owner",
+				Columns:    []*schema.Column{CoreDatasourceColumns[16]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "datasource_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CoreDatasourceColumns[16]},
+			},
+		},
+	}
 	// CoreDeliveryColumns holds the columns for the "core_delivery" table.
 	CoreDeliveryColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -3195,6 +3268,57 @@ var (
 				Name:    "inventoryitemtemplate_device_type_id_parent_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimInventoryitemtemplateColumns[12], DcimInventoryitemtemplateColumns[7], DcimInventoryitemtemplateColumns[3]},
+			},
+		},
+	}
+	// CoreJobColumns holds the columns for the "core_job" table.
+	CoreJobColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "object_type", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "object_id", Type: field.TypeInt, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 200},
+		{Name: "created", Type: field.TypeTime},
+		{Name: "scheduled", Type: field.TypeTime, Nullable: true},
+		{Name: "interval", Type: field.TypeInt, Nullable: true},
+		{Name: "started", Type: field.TypeTime, Nullable: true},
+		{Name: "completed", Type: field.TypeTime, Nullable: true},
+		{Name: "status", Type: field.TypeString, Size: 30, Default: "pending"},
+		{Name: "data", Type: field.TypeJSON, Nullable: true},
+		{Name: "error", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "job_id", Type: field.TypeString, Unique: true, Size: 36},
+		{Name: "queue_name", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "notifications", Type: field.TypeString, Size: 30, Default: "never"},
+		{Name: "log_entries", Type: field.TypeJSON},
+		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+	}
+	// CoreJobTable holds the schema information for the "core_job" table.
+	CoreJobTable = &schema.Table{
+		Name:       "core_job",
+		Columns:    CoreJobColumns,
+		PrimaryKey: []*schema.Column{CoreJobColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "core_job_users_user_user",
+				Columns:    []*schema.Column{CoreJobColumns[16]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "job_created",
+				Unique:  false,
+				Columns: []*schema.Column{CoreJobColumns[4]},
+			},
+			{
+				Name:    "job_object_type_object_id",
+				Unique:  false,
+				Columns: []*schema.Column{CoreJobColumns[1], CoreJobColumns[2]},
+			},
+			{
+				Name:    "job_status",
+				Unique:  false,
+				Columns: []*schema.Column{CoreJobColumns[9]},
 			},
 		},
 	}
@@ -7856,6 +7980,8 @@ var (
 		ExtrasCustomfieldTable,
 		ExtrasCustomfieldchoicesetTable,
 		ExtrasCustomlinkTable,
+		CoreDatafileTable,
+		CoreDatasourceTable,
 		CoreDeliveryTable,
 		DcimDeviceTable,
 		DcimDevicebayTable,
@@ -7878,6 +8004,7 @@ var (
 		DcimInventoryitemTable,
 		DcimInventoryitemroleTable,
 		DcimInventoryitemtemplateTable,
+		CoreJobTable,
 		ExtrasJournalentryTable,
 		DcimLocationTable,
 		DcimMacaddressTable,
@@ -8139,6 +8266,14 @@ func init() {
 	ExtrasCustomlinkTable.Annotation = &entsql.Annotation{
 		Table: "extras_customlink",
 	}
+	CoreDatafileTable.ForeignKeys[0].RefTable = CoreDatasourceTable
+	CoreDatafileTable.Annotation = &entsql.Annotation{
+		Table: "core_datafile",
+	}
+	CoreDatasourceTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	CoreDatasourceTable.Annotation = &entsql.Annotation{
+		Table: "core_datasource",
+	}
 	CoreDeliveryTable.Annotation = &entsql.Annotation{
 		Table: "core_delivery",
 	}
@@ -8270,6 +8405,10 @@ func init() {
 	DcimInventoryitemtemplateTable.ForeignKeys[2].RefTable = DcimManufacturerTable
 	DcimInventoryitemtemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_inventoryitemtemplate",
+	}
+	CoreJobTable.ForeignKeys[0].RefTable = UsersUserTable
+	CoreJobTable.Annotation = &entsql.Annotation{
+		Table: "core_job",
 	}
 	ExtrasJournalentryTable.ForeignKeys[0].RefTable = UsersUserTable
 	ExtrasJournalentryTable.Annotation = &entsql.Annotation{

@@ -99,6 +99,12 @@ type CustomFieldChoiceSet func(*sql.Selector)
 // CustomLink is the predicate function for customlink builders.
 type CustomLink func(*sql.Selector)
 
+// DataFile is the predicate function for datafile builders.
+type DataFile func(*sql.Selector)
+
+// DataSource is the predicate function for datasource builders.
+type DataSource func(*sql.Selector)
+
 // Delivery is the predicate function for delivery builders.
 type Delivery func(*sql.Selector)
 
@@ -164,6 +170,9 @@ type InventoryItemRole func(*sql.Selector)
 
 // InventoryItemTemplate is the predicate function for inventoryitemtemplate builders.
 type InventoryItemTemplate func(*sql.Selector)
+
+// Job is the predicate function for job builders.
+type Job func(*sql.Selector)
 
 // JournalEntry is the predicate function for journalentry builders.
 type JournalEntry func(*sql.Selector)

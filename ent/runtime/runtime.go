@@ -36,6 +36,8 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/customlink"
+	"github.com/inventory/inventory/ent/datafile"
+	"github.com/inventory/inventory/ent/datasource"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebay"
@@ -58,6 +60,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/job"
 	"github.com/inventory/inventory/ent/journalentry"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
@@ -2107,6 +2110,117 @@ func init() {
 	customlinkDescNewWindow := customlinkFields[8].Descriptor()
 	// customlink.DefaultNewWindow holds the default value on creation for the new_window field.
 	customlink.DefaultNewWindow = customlinkDescNewWindow.Default.(bool)
+	datafileFields := schema.DataFile{}.Fields()
+	_ = datafileFields
+	// datafileDescCreated is the schema descriptor for created field.
+	datafileDescCreated := datafileFields[0].Descriptor()
+	// datafile.DefaultCreated holds the default value on creation for the created field.
+	datafile.DefaultCreated = datafileDescCreated.Default.(func() time.Time)
+	// datafileDescLastUpdated is the schema descriptor for last_updated field.
+	datafileDescLastUpdated := datafileFields[1].Descriptor()
+	// datafile.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	datafile.DefaultLastUpdated = datafileDescLastUpdated.Default.(func() time.Time)
+	// datafileDescPath is the schema descriptor for path field.
+	datafileDescPath := datafileFields[3].Descriptor()
+	// datafile.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	datafile.PathValidator = datafileDescPath.Validators[0].(func(string) error)
+	// datafileDescHash is the schema descriptor for hash field.
+	datafileDescHash := datafileFields[5].Descriptor()
+	// datafile.HashValidator is a validator for the "hash" field. It is called by the builders before save.
+	datafile.HashValidator = datafileDescHash.Validators[0].(func(string) error)
+	datasourceMixin := schema.DataSource{}.Mixin()
+	datasourceHooks := schema.DataSource{}.Hooks()
+	datasource.Hooks[0] = datasourceHooks[0]
+	datasourceMixinFields0 := datasourceMixin[0].Fields()
+	_ = datasourceMixinFields0
+	datasourceMixinFields1 := datasourceMixin[1].Fields()
+	_ = datasourceMixinFields1
+	datasourceMixinFields2 := datasourceMixin[2].Fields()
+	_ = datasourceMixinFields2
+	datasourceFields := schema.DataSource{}.Fields()
+	_ = datasourceFields
+	// datasourceDescCreated is the schema descriptor for created field.
+	datasourceDescCreated := datasourceMixinFields0[0].Descriptor()
+	// datasource.DefaultCreated holds the default value on creation for the created field.
+	datasource.DefaultCreated = datasourceDescCreated.Default.(func() time.Time)
+	// datasourceDescLastUpdated is the schema descriptor for last_updated field.
+	datasourceDescLastUpdated := datasourceMixinFields0[1].Descriptor()
+	// datasource.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	datasource.DefaultLastUpdated = datasourceDescLastUpdated.Default.(func() time.Time)
+	// datasource.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	datasource.UpdateDefaultLastUpdated = datasourceDescLastUpdated.UpdateDefault.(func() time.Time)
+	// datasourceDescCustomFieldData is the schema descriptor for custom_field_data field.
+	datasourceDescCustomFieldData := datasourceMixinFields1[0].Descriptor()
+	// datasource.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	datasource.DefaultCustomFieldData = datasourceDescCustomFieldData.Default.(map[string]interface{})
+	// datasourceDescDescription is the schema descriptor for description field.
+	datasourceDescDescription := datasourceMixinFields2[0].Descriptor()
+	// datasource.DefaultDescription holds the default value on creation for the description field.
+	datasource.DefaultDescription = datasourceDescDescription.Default.(string)
+	// datasource.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	datasource.DescriptionValidator = datasourceDescDescription.Validators[0].(func(string) error)
+	// datasourceDescComments is the schema descriptor for comments field.
+	datasourceDescComments := datasourceMixinFields2[1].Descriptor()
+	// datasource.DefaultComments holds the default value on creation for the comments field.
+	datasource.DefaultComments = datasourceDescComments.Default.(string)
+	// datasourceDescName is the schema descriptor for name field.
+	datasourceDescName := datasourceFields[0].Descriptor()
+	// datasource.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	datasource.NameValidator = func() func(string) error {
+		validators := datasourceDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// datasourceDescNameNatural is the schema descriptor for _name_natural field.
+	datasourceDescNameNatural := datasourceFields[1].Descriptor()
+	// datasource.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	datasource.DefaultNameNatural = datasourceDescNameNatural.Default.(string)
+	// datasourceDescType is the schema descriptor for type field.
+	datasourceDescType := datasourceFields[2].Descriptor()
+	// datasource.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	datasource.TypeValidator = datasourceDescType.Validators[0].(func(string) error)
+	// datasourceDescSourceURL is the schema descriptor for source_url field.
+	datasourceDescSourceURL := datasourceFields[3].Descriptor()
+	// datasource.SourceURLValidator is a validator for the "source_url" field. It is called by the builders before save.
+	datasource.SourceURLValidator = func() func(string) error {
+		validators := datasourceDescSourceURL.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(source_url string) error {
+			for _, fn := range fns {
+				if err := fn(source_url); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// datasourceDescStatus is the schema descriptor for status field.
+	datasourceDescStatus := datasourceFields[4].Descriptor()
+	// datasource.DefaultStatus holds the default value on creation for the status field.
+	datasource.DefaultStatus = datasourceDescStatus.Default.(string)
+	// datasource.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	datasource.StatusValidator = datasourceDescStatus.Validators[0].(func(string) error)
+	// datasourceDescEnabled is the schema descriptor for enabled field.
+	datasourceDescEnabled := datasourceFields[5].Descriptor()
+	// datasource.DefaultEnabled holds the default value on creation for the enabled field.
+	datasource.DefaultEnabled = datasourceDescEnabled.Default.(bool)
+	// datasourceDescIgnoreRules is the schema descriptor for ignore_rules field.
+	datasourceDescIgnoreRules := datasourceFields[7].Descriptor()
+	// datasource.DefaultIgnoreRules holds the default value on creation for the ignore_rules field.
+	datasource.DefaultIgnoreRules = datasourceDescIgnoreRules.Default.(string)
 	deliveryFields := schema.Delivery{}.Fields()
 	_ = deliveryFields
 	// deliveryDescRuleName is the schema descriptor for rule_name field.
@@ -3718,6 +3832,50 @@ func init() {
 	inventoryitemtemplate.DefaultPartID = inventoryitemtemplateDescPartID.Default.(string)
 	// inventoryitemtemplate.PartIDValidator is a validator for the "part_id" field. It is called by the builders before save.
 	inventoryitemtemplate.PartIDValidator = inventoryitemtemplateDescPartID.Validators[0].(func(string) error)
+	jobFields := schema.Job{}.Fields()
+	_ = jobFields
+	// jobDescObjectType is the schema descriptor for object_type field.
+	jobDescObjectType := jobFields[0].Descriptor()
+	// job.ObjectTypeValidator is a validator for the "object_type" field. It is called by the builders before save.
+	job.ObjectTypeValidator = jobDescObjectType.Validators[0].(func(string) error)
+	// jobDescName is the schema descriptor for name field.
+	jobDescName := jobFields[2].Descriptor()
+	// job.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	job.NameValidator = jobDescName.Validators[0].(func(string) error)
+	// jobDescCreated is the schema descriptor for created field.
+	jobDescCreated := jobFields[3].Descriptor()
+	// job.DefaultCreated holds the default value on creation for the created field.
+	job.DefaultCreated = jobDescCreated.Default.(func() time.Time)
+	// jobDescStatus is the schema descriptor for status field.
+	jobDescStatus := jobFields[9].Descriptor()
+	// job.DefaultStatus holds the default value on creation for the status field.
+	job.DefaultStatus = jobDescStatus.Default.(string)
+	// job.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	job.StatusValidator = jobDescStatus.Validators[0].(func(string) error)
+	// jobDescError is the schema descriptor for error field.
+	jobDescError := jobFields[11].Descriptor()
+	// job.DefaultError holds the default value on creation for the error field.
+	job.DefaultError = jobDescError.Default.(string)
+	// jobDescJobID is the schema descriptor for job_id field.
+	jobDescJobID := jobFields[12].Descriptor()
+	// job.JobIDValidator is a validator for the "job_id" field. It is called by the builders before save.
+	job.JobIDValidator = jobDescJobID.Validators[0].(func(string) error)
+	// jobDescQueueName is the schema descriptor for queue_name field.
+	jobDescQueueName := jobFields[13].Descriptor()
+	// job.DefaultQueueName holds the default value on creation for the queue_name field.
+	job.DefaultQueueName = jobDescQueueName.Default.(string)
+	// job.QueueNameValidator is a validator for the "queue_name" field. It is called by the builders before save.
+	job.QueueNameValidator = jobDescQueueName.Validators[0].(func(string) error)
+	// jobDescNotifications is the schema descriptor for notifications field.
+	jobDescNotifications := jobFields[14].Descriptor()
+	// job.DefaultNotifications holds the default value on creation for the notifications field.
+	job.DefaultNotifications = jobDescNotifications.Default.(string)
+	// job.NotificationsValidator is a validator for the "notifications" field. It is called by the builders before save.
+	job.NotificationsValidator = jobDescNotifications.Validators[0].(func(string) error)
+	// jobDescLogEntries is the schema descriptor for log_entries field.
+	jobDescLogEntries := jobFields[15].Descriptor()
+	// job.DefaultLogEntries holds the default value on creation for the log_entries field.
+	job.DefaultLogEntries = jobDescLogEntries.Default.([]interface{})
 	journalentryMixin := schema.JournalEntry{}.Mixin()
 	journalentryMixinFields0 := journalentryMixin[0].Fields()
 	_ = journalentryMixinFields0

@@ -126,6 +126,9 @@ func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
 	cfg.Peppers = Pepper
 	cfg.Hostname = "test"
 	cfg.MediaRoot = filepath.Join(t.TempDir(), "media")
+	// Local data sources and repositories on disk lie below this root
+	// (tests create their directories in it).
+	cfg.DataSources.Root = filepath.Join(t.TempDir(), "datasources")
 	for _, o := range opts {
 		o(&cfg)
 	}

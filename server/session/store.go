@@ -7,6 +7,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/inventory/inventory/ent"
 	entsession "github.com/inventory/inventory/ent/session"
+	"github.com/inventory/inventory/jobs"
 )
 
 // Names of the cookies, header and form field, Django's: a NetBox user's
@@ -98,6 +100,33 @@ func Prune(ctx context.Context, c *ent.Client, now time.Time) (int, error) {
 	return c.Session.Delete().Where(entsession.ExpiresLTE(now)).Exec(ctx)
 }
 
+// HousekeepingJob is the name of the hourly job's runs in /api/core/jobs/
+// (NetBox's system job of the same name also expires sessions and old
+// jobs).
+const HousekeepingJob = "Housekeeping"
+
+// RunHousekeeping deletes expired sessions and the job records older
+// than jobs.Retention, as one recorded job.
+func RunHousekeeping(ctx context.Context, c *ent.Client) error {
+	return jobs.Run(ctx, c, jobs.Spec{Name: HousekeepingJob, Interval: int(PruneEvery / time.Minute)}, func(ctx context.Context, l *jobs.Log) error {
+		at := time.Now().UTC()
+		n, err := Prune(ctx, c, at)
+		if err != nil {
+			return err
+		}
+		old, err := jobs.Prune(ctx, c, at)
+		if err != nil {
+			return err
+		}
+		l.Info(fmt.Sprintf("Deleted %d expired sessions and %d job records.", n, old))
+		l.Data = map[string]any{"sessions_deleted": n, "jobs_deleted": old}
+		if n > 0 {
+			slog.Info("session prune", "deleted", n)
+		}
+		return nil
+	})
+}
+
 // PruneEvery is how often StartPrune runs.
 const PruneEvery = time.Hour
 
@@ -110,13 +139,8 @@ func StartPrune(ctx context.Context, c *ent.Client) (gocron.Scheduler, error) {
 		return nil, err
 	}
 	_, err = s.NewJob(gocron.DurationJob(PruneEvery), gocron.NewTask(func() {
-		n, err := Prune(ctx, c, time.Now().UTC())
-		if err != nil {
+		if err := RunHousekeeping(ctx, c); err != nil {
 			slog.Error("session prune", "err", err)
-			return
-		}
-		if n > 0 {
-			slog.Info("session prune", "deleted", n)
 		}
 	}), gocron.WithStartAt(gocron.WithStartImmediately()), gocron.WithSingletonMode(gocron.LimitModeReschedule), gocron.WithName("session-prune"))
 	if err != nil {
