@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -292,9 +293,14 @@ func (e *Engine) sync(ctx context.Context, j *ent.Job, l *jobs.Log) error {
 	stats, err := e.write(ctx, j, ds, files)
 	if err != nil {
 		_ = e.setStatus(context.WithoutCancel(ctx), id, StatusFailed)
+		var fe *followError
+		if errors.As(err, &fe) {
+			l.Warning("Sync failed: " + err.Error())
+			return &jobs.Failure{Err: err}
+		}
 		return err
 	}
-	l.Info(fmt.Sprintf("Synced %d files: %d created, %d updated, %d deleted.", len(files), stats.Created, stats.Updated, stats.Deleted))
+	l.Info(fmt.Sprintf("Synced %d files: %d created, %d updated, %d deleted; %d objects followed their files.", len(files), stats.Created, stats.Updated, stats.Deleted, stats.Followed))
 	l.Data = stats
 	return nil
 }
@@ -325,6 +331,8 @@ type Stats struct {
 	Created int `json:"created"`
 	Updated int `json:"updated"`
 	Deleted int `json:"deleted"`
+	// Followed counts the objects that took their file's content again.
+	Followed int `json:"followed"`
 }
 
 // write replaces the source's files and records the sync on the data
@@ -380,7 +388,83 @@ func (e *Engine) write(ctx context.Context, j *ent.Job, ds *ent.DataSource, file
 			}
 			st.Deleted = len(gone)
 		}
+		if err := follow(ctx, tx, ds.ID, &st); err != nil {
+			return err
+		}
 		return c.DataSource.UpdateOneID(ds.ID).SetStatus(StatusCompleted).SetLastSynced(now).Exec(ctx)
 	})
 	return st, err
+}
+
+// synced are the models that take content from data files, and whether
+// one follows its file only when auto_sync_enabled says so (NetBox's
+// AutoSyncRecord). Config contexts and export templates have no such
+// field in NetBox's API, so here they always follow.
+var synced = []struct {
+	model, table string
+	autoSyncOnly bool
+}{
+	{"extras.configtemplate", "extras_configtemplate", true},
+	{"extras.configcontext", "extras_configcontext", false},
+	{"extras.exporttemplate", "extras_exporttemplate", false},
+}
+
+// followError is an object that cannot take its file's new content (a
+// template that no longer parses): the sync fails, nothing is written.
+type followError struct {
+	model string
+	id    int
+	err   error
+}
+
+func (e *followError) Error() string {
+	return fmt.Sprintf("%s %d cannot take its data file: %v", e.model, e.id, e.err)
+}
+
+func (e *followError) Unwrap() error { return e.err }
+
+// follow re-syncs, in the sync's transaction, every object whose data
+// file belongs to the source (NetBox's post_sync auto_sync): an update
+// that assigns its file again, which the models' SyncedDataHooks turn
+// into the file's content and data_synced, with a change record.
+func follow(ctx context.Context, tx *resource.Tx, source int, st *Stats) error {
+	for _, s := range synced {
+		d := resource.ByContentType(s.model)
+		q := "SELECT id, data_file_id FROM " + s.table + " WHERE data_source_id = ? AND data_file_id IS NOT NULL"
+		if s.autoSyncOnly {
+			q += " AND auto_sync_enabled"
+		}
+		q += " ORDER BY id"
+		if tx.Dialect == "postgres" {
+			q = strings.Replace(q, "?", "$1", 1)
+		}
+		rows, err := tx.Client.QueryContext(ctx, q, source)
+		if err != nil {
+			return err
+		}
+		var pairs [][2]int
+		for rows.Next() {
+			var p [2]int
+			if err := rows.Scan(&p[0], &p[1]); err != nil {
+				rows.Close()
+				return err
+			}
+			pairs = append(pairs, p)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, p := range pairs {
+			m := d.NewUpdate(tx.Client, p[0])
+			if err := m.SetField("data_file_id", p[1]); err != nil {
+				return err
+			}
+			if _, err := tx.Client.Mutate(ctx, m); err != nil {
+				return &followError{model: s.model, id: p[0], err: err}
+			}
+			st.Followed++
+		}
+	}
+	return nil
 }

@@ -93,27 +93,22 @@ func (c *collector) add(rel string, data []byte) error {
 // followed (one could lead out of the root); the directory itself must
 // resolve below the root too.
 func fetchLocal(ctx context.Context, cfg Config, dir string, c *collector) error {
-	root, err := filepath.EvalSymlinks(cfg.Root)
+	real, err := belowRoot(cfg, dir)
 	if err != nil {
-		return fmt.Errorf("data sources root: %w", err)
+		return err
 	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return fmt.Errorf("cannot read %s: %w", dir, unwrapPath(err))
-	}
-	if !core.Within(root, real) {
-		return fmt.Errorf("%s leads out of the data sources root", dir)
-	}
+	shown := shownPath(cfg, dir)
 	st, err := os.Stat(real)
 	if err != nil {
-		return fmt.Errorf("cannot read %s: %w", dir, unwrapPath(err))
+		return fmt.Errorf("cannot read %s: %w", shown, unwrapPath(err))
 	}
 	if !st.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
+		return fmt.Errorf("%s is not a directory", shown)
 	}
 	return filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return fmt.Errorf("cannot read %s: %w", p, unwrapPath(err))
+			rel, _ := filepath.Rel(real, p)
+			return fmt.Errorf("cannot read %s: %w", filepath.ToSlash(rel), unwrapPath(err))
 		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("reading the directory took longer than %s", cfg.FetchTimeout)
@@ -171,19 +166,12 @@ func (e *Engine) fetchGit(ctx context.Context, t core.Target, params map[string]
 	branch, _ := params["branch"].(string)
 	var repo *git.Repository
 	if t.Path != "" {
-		root, err := filepath.EvalSymlinks(e.cfg.Root)
+		real, err := belowRoot(e.cfg, t.Path)
 		if err != nil {
-			return fmt.Errorf("data sources root: %w", err)
-		}
-		real, err := filepath.EvalSymlinks(t.Path)
-		if err != nil {
-			return fmt.Errorf("cannot read %s: %w", t.Path, unwrapPath(err))
-		}
-		if !core.Within(root, real) {
-			return fmt.Errorf("%s leads out of the data sources root", t.Path)
+			return err
 		}
 		if repo, err = git.PlainOpen(real); err != nil {
-			return fmt.Errorf("%s is not a git repository: %w", t.Path, err)
+			return fmt.Errorf("%s is not a git repository: %w", shownPath(e.cfg, t.Path), err)
 		}
 	} else {
 		tmp, err := os.MkdirTemp("", "inventory-datasource-*")
@@ -252,4 +240,32 @@ func readTree(ctx context.Context, cfg Config, repo *git.Repository, branch stri
 		}
 		return c.add(f.Name, data)
 	})
+}
+
+// belowRoot resolves dir's symbolic links and checks it is still below
+// the root.
+func belowRoot(cfg Config, dir string) (string, error) {
+	root, err := filepath.EvalSymlinks(cfg.Root)
+	if err != nil {
+		return "", fmt.Errorf("the data sources root cannot be read: %w", unwrapPath(err))
+	}
+	shown := shownPath(cfg, dir)
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", fmt.Errorf("cannot read %s: %w", shown, unwrapPath(err))
+	}
+	if !core.Within(root, real) {
+		return "", fmt.Errorf("%s leads out of the data sources root", shown)
+	}
+	return real, nil
+}
+
+// shownPath is how errors name a path: relative to the root (the
+// server's layout is not told to API users).
+func shownPath(cfg Config, p string) string {
+	rel, err := filepath.Rel(filepath.Clean(cfg.Root), p)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return filepath.Base(p)
+	}
+	return filepath.ToSlash(rel)
 }

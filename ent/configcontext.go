@@ -24,6 +24,14 @@ type ConfigContext struct {
 	LastUpdated *time.Time `json:"last_updated,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// DataSourceID holds the value of the "data_source_id" field.
+	DataSourceID *int `json:"data_source_id,omitempty"`
+	// DataPath holds the value of the "data_path" field.
+	DataPath string `json:"data_path,omitempty"`
+	// DataFileID holds the value of the "data_file_id" field.
+	DataFileID *int `json:"data_file_id,omitempty"`
+	// DataSynced holds the value of the "data_synced" field.
+	DataSynced *time.Time `json:"data_synced,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// ProfileID holds the value of the "profile_id" field.
@@ -48,11 +56,11 @@ func (*ConfigContext) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case configcontext.FieldIsActive:
 			values[i] = new(sql.NullBool)
-		case configcontext.FieldID, configcontext.FieldOwnerID, configcontext.FieldProfileID, configcontext.FieldWeight:
+		case configcontext.FieldID, configcontext.FieldOwnerID, configcontext.FieldDataSourceID, configcontext.FieldDataFileID, configcontext.FieldProfileID, configcontext.FieldWeight:
 			values[i] = new(sql.NullInt64)
-		case configcontext.FieldName, configcontext.FieldDescription:
+		case configcontext.FieldDataPath, configcontext.FieldName, configcontext.FieldDescription:
 			values[i] = new(sql.NullString)
-		case configcontext.FieldCreated, configcontext.FieldLastUpdated:
+		case configcontext.FieldCreated, configcontext.FieldLastUpdated, configcontext.FieldDataSynced:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -95,6 +103,33 @@ func (_m *ConfigContext) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
+			}
+		case configcontext.FieldDataSourceID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field data_source_id", values[i])
+			} else if value.Valid {
+				_m.DataSourceID = new(int)
+				*_m.DataSourceID = int(value.Int64)
+			}
+		case configcontext.FieldDataPath:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field data_path", values[i])
+			} else if value.Valid {
+				_m.DataPath = value.String
+			}
+		case configcontext.FieldDataFileID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field data_file_id", values[i])
+			} else if value.Valid {
+				_m.DataFileID = new(int)
+				*_m.DataFileID = int(value.Int64)
+			}
+		case configcontext.FieldDataSynced:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field data_synced", values[i])
+			} else if value.Valid {
+				_m.DataSynced = new(time.Time)
+				*_m.DataSynced = value.Time
 			}
 		case configcontext.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -177,6 +212,24 @@ func (_m *ConfigContext) String() string {
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.DataSourceID; v != nil {
+		builder.WriteString("data_source_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("data_path=")
+	builder.WriteString(_m.DataPath)
+	builder.WriteString(", ")
+	if v := _m.DataFileID; v != nil {
+		builder.WriteString("data_file_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.DataSynced; v != nil {
+		builder.WriteString("data_synced=")
+		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")

@@ -14,6 +14,8 @@ import (
 	"github.com/inventory/inventory/ent/clustertype"
 	"github.com/inventory/inventory/ent/configcontext"
 	"github.com/inventory/inventory/ent/configcontextprofile"
+	"github.com/inventory/inventory/ent/datafile"
+	"github.com/inventory/inventory/ent/datasource"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/location"
@@ -86,6 +88,10 @@ func (_c *ConfigContextCreate) defaults() error {
 		v := configcontext.DefaultLastUpdated()
 		_c.mutation.SetLastUpdated(v)
 	}
+	if _, ok := _c.mutation.DataPath(); !ok {
+		v := configcontext.DefaultDataPath
+		_c.mutation.SetDataPath(v)
+	}
 	if _, ok := _c.mutation.Weight(); !ok {
 		v := configcontext.DefaultWeight
 		_c.mutation.SetWeight(v)
@@ -103,6 +109,14 @@ func (_c *ConfigContextCreate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_c *ConfigContextCreate) check() error {
+	if _, ok := _c.mutation.DataPath(); !ok {
+		return &ValidationError{Name: "data_path", err: errors.New(`ent: missing required field "ConfigContext.data_path"`)}
+	}
+	if v, ok := _c.mutation.DataPath(); ok {
+		if err := configcontext.DataPathValidator(v); err != nil {
+			return &ValidationError{Name: "data_path", err: fmt.Errorf(`ent: validator failed for field "ConfigContext.data_path": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Name(); !ok {
 		return &ValidationError{Name: "name", err: errors.New(`ent: missing required field "ConfigContext.name"`)}
 	}
@@ -167,6 +181,14 @@ func (_c *ConfigContextCreate) createSpec() (*ConfigContext, *sqlgraph.CreateSpe
 		_spec.SetField(configcontext.FieldLastUpdated, field.TypeTime, value)
 		_node.LastUpdated = &value
 	}
+	if value, ok := _c.mutation.DataPath(); ok {
+		_spec.SetField(configcontext.FieldDataPath, field.TypeString, value)
+		_node.DataPath = value
+	}
+	if value, ok := _c.mutation.DataSynced(); ok {
+		_spec.SetField(configcontext.FieldDataSynced, field.TypeTime, value)
+		_node.DataSynced = &value
+	}
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(configcontext.FieldName, field.TypeString, value)
 		_node.Name = value
@@ -202,6 +224,40 @@ func (_c *ConfigContextCreate) createSpec() (*ConfigContext, *sqlgraph.CreateSpe
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.DataSourceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontext.DataSourceTable,
+			Columns: []string{configcontext.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.DataSourceID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.DataFileIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontext.DataFileTable,
+			Columns: []string{configcontext.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.DataFileID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.ProfileIDs(); len(nodes) > 0 {

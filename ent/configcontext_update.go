@@ -15,6 +15,8 @@ import (
 	"github.com/inventory/inventory/ent/clustertype"
 	"github.com/inventory/inventory/ent/configcontext"
 	"github.com/inventory/inventory/ent/configcontextprofile"
+	"github.com/inventory/inventory/ent/datafile"
+	"github.com/inventory/inventory/ent/datasource"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/location"
@@ -51,6 +53,18 @@ func (_u *ConfigContextUpdate) Mutation() *ConfigContextMutation {
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (_u *ConfigContextUpdate) ClearOwner() *ConfigContextUpdate {
 	_u.mutation.ClearOwner()
+	return _u
+}
+
+// ClearDataSource clears the "data_source" edge to the DataSource entity.
+func (_u *ConfigContextUpdate) ClearDataSource() *ConfigContextUpdate {
+	_u.mutation.ClearDataSource()
+	return _u
+}
+
+// ClearDataFile clears the "data_file" edge to the DataFile entity.
+func (_u *ConfigContextUpdate) ClearDataFile() *ConfigContextUpdate {
+	_u.mutation.ClearDataFile()
 	return _u
 }
 
@@ -377,6 +391,11 @@ func (_u *ConfigContextUpdate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *ConfigContextUpdate) check() error {
+	if v, ok := _u.mutation.DataPath(); ok {
+		if err := configcontext.DataPathValidator(v); err != nil {
+			return &ValidationError{Name: "data_path", err: fmt.Errorf(`ent: validator failed for field "ConfigContext.data_path": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Name(); ok {
 		if err := configcontext.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "ConfigContext.name": %w`, err)}
@@ -415,6 +434,15 @@ func (_u *ConfigContextUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	}
 	if _u.mutation.LastUpdatedCleared() {
 		_spec.ClearField(configcontext.FieldLastUpdated, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DataPath(); ok {
+		_spec.SetField(configcontext.FieldDataPath, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.DataSynced(); ok {
+		_spec.SetField(configcontext.FieldDataSynced, field.TypeTime, value)
+	}
+	if _u.mutation.DataSyncedCleared() {
+		_spec.ClearField(configcontext.FieldDataSynced, field.TypeTime)
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(configcontext.FieldName, field.TypeString, value)
@@ -456,6 +484,64 @@ func (_u *ConfigContextUpdate) sqlSave(ctx context.Context) (_node int, err erro
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DataSourceCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontext.DataSourceTable,
+			Columns: []string{configcontext.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataSourceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontext.DataSourceTable,
+			Columns: []string{configcontext.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DataFileCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontext.DataFileTable,
+			Columns: []string{configcontext.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataFileIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontext.DataFileTable,
+			Columns: []string{configcontext.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -1109,6 +1195,18 @@ func (_u *ConfigContextUpdateOne) ClearOwner() *ConfigContextUpdateOne {
 	return _u
 }
 
+// ClearDataSource clears the "data_source" edge to the DataSource entity.
+func (_u *ConfigContextUpdateOne) ClearDataSource() *ConfigContextUpdateOne {
+	_u.mutation.ClearDataSource()
+	return _u
+}
+
+// ClearDataFile clears the "data_file" edge to the DataFile entity.
+func (_u *ConfigContextUpdateOne) ClearDataFile() *ConfigContextUpdateOne {
+	_u.mutation.ClearDataFile()
+	return _u
+}
+
 // ClearProfile clears the "profile" edge to the ConfigContextProfile entity.
 func (_u *ConfigContextUpdateOne) ClearProfile() *ConfigContextUpdateOne {
 	_u.mutation.ClearProfile()
@@ -1445,6 +1543,11 @@ func (_u *ConfigContextUpdateOne) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *ConfigContextUpdateOne) check() error {
+	if v, ok := _u.mutation.DataPath(); ok {
+		if err := configcontext.DataPathValidator(v); err != nil {
+			return &ValidationError{Name: "data_path", err: fmt.Errorf(`ent: validator failed for field "ConfigContext.data_path": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Name(); ok {
 		if err := configcontext.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "ConfigContext.name": %w`, err)}
@@ -1501,6 +1604,15 @@ func (_u *ConfigContextUpdateOne) sqlSave(ctx context.Context) (_node *ConfigCon
 	if _u.mutation.LastUpdatedCleared() {
 		_spec.ClearField(configcontext.FieldLastUpdated, field.TypeTime)
 	}
+	if value, ok := _u.mutation.DataPath(); ok {
+		_spec.SetField(configcontext.FieldDataPath, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.DataSynced(); ok {
+		_spec.SetField(configcontext.FieldDataSynced, field.TypeTime, value)
+	}
+	if _u.mutation.DataSyncedCleared() {
+		_spec.ClearField(configcontext.FieldDataSynced, field.TypeTime)
+	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(configcontext.FieldName, field.TypeString, value)
 	}
@@ -1541,6 +1653,64 @@ func (_u *ConfigContextUpdateOne) sqlSave(ctx context.Context) (_node *ConfigCon
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DataSourceCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontext.DataSourceTable,
+			Columns: []string{configcontext.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataSourceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontext.DataSourceTable,
+			Columns: []string{configcontext.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DataFileCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontext.DataFileTable,
+			Columns: []string{configcontext.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataFileIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontext.DataFileTable,
+			Columns: []string{configcontext.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

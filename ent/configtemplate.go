@@ -24,6 +24,14 @@ type ConfigTemplate struct {
 	LastUpdated *time.Time `json:"last_updated,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// DataSourceID holds the value of the "data_source_id" field.
+	DataSourceID *int `json:"data_source_id,omitempty"`
+	// DataPath holds the value of the "data_path" field.
+	DataPath string `json:"data_path,omitempty"`
+	// DataFileID holds the value of the "data_file_id" field.
+	DataFileID *int `json:"data_file_id,omitempty"`
+	// DataSynced holds the value of the "data_synced" field.
+	DataSynced *time.Time `json:"data_synced,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// Description holds the value of the "description" field.
@@ -56,11 +64,11 @@ func (*ConfigTemplate) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case configtemplate.FieldAsAttachment, configtemplate.FieldDebug, configtemplate.FieldAutoSyncEnabled:
 			values[i] = new(sql.NullBool)
-		case configtemplate.FieldID, configtemplate.FieldOwnerID:
+		case configtemplate.FieldID, configtemplate.FieldOwnerID, configtemplate.FieldDataSourceID, configtemplate.FieldDataFileID:
 			values[i] = new(sql.NullInt64)
-		case configtemplate.FieldName, configtemplate.FieldDescription, configtemplate.FieldTemplateCode, configtemplate.FieldMimeType, configtemplate.FieldFileName, configtemplate.FieldFileExtension:
+		case configtemplate.FieldDataPath, configtemplate.FieldName, configtemplate.FieldDescription, configtemplate.FieldTemplateCode, configtemplate.FieldMimeType, configtemplate.FieldFileName, configtemplate.FieldFileExtension:
 			values[i] = new(sql.NullString)
-		case configtemplate.FieldCreated, configtemplate.FieldLastUpdated:
+		case configtemplate.FieldCreated, configtemplate.FieldLastUpdated, configtemplate.FieldDataSynced:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -103,6 +111,33 @@ func (_m *ConfigTemplate) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
+			}
+		case configtemplate.FieldDataSourceID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field data_source_id", values[i])
+			} else if value.Valid {
+				_m.DataSourceID = new(int)
+				*_m.DataSourceID = int(value.Int64)
+			}
+		case configtemplate.FieldDataPath:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field data_path", values[i])
+			} else if value.Valid {
+				_m.DataPath = value.String
+			}
+		case configtemplate.FieldDataFileID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field data_file_id", values[i])
+			} else if value.Valid {
+				_m.DataFileID = new(int)
+				*_m.DataFileID = int(value.Int64)
+			}
+		case configtemplate.FieldDataSynced:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field data_synced", values[i])
+			} else if value.Valid {
+				_m.DataSynced = new(time.Time)
+				*_m.DataSynced = value.Time
 			}
 		case configtemplate.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -208,6 +243,24 @@ func (_m *ConfigTemplate) String() string {
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.DataSourceID; v != nil {
+		builder.WriteString("data_source_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("data_path=")
+	builder.WriteString(_m.DataPath)
+	builder.WriteString(", ")
+	if v := _m.DataFileID; v != nil {
+		builder.WriteString("data_file_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.DataSynced; v != nil {
+		builder.WriteString("data_synced=")
+		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")

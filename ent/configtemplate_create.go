@@ -10,6 +10,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/configtemplate"
+	"github.com/inventory/inventory/ent/datafile"
+	"github.com/inventory/inventory/ent/datasource"
 	"github.com/inventory/inventory/ent/owner"
 )
 
@@ -72,6 +74,10 @@ func (_c *ConfigTemplateCreate) defaults() error {
 		v := configtemplate.DefaultLastUpdated()
 		_c.mutation.SetLastUpdated(v)
 	}
+	if _, ok := _c.mutation.DataPath(); !ok {
+		v := configtemplate.DefaultDataPath
+		_c.mutation.SetDataPath(v)
+	}
 	if _, ok := _c.mutation.Description(); !ok {
 		v := configtemplate.DefaultDescription
 		_c.mutation.SetDescription(v)
@@ -109,6 +115,14 @@ func (_c *ConfigTemplateCreate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_c *ConfigTemplateCreate) check() error {
+	if _, ok := _c.mutation.DataPath(); !ok {
+		return &ValidationError{Name: "data_path", err: errors.New(`ent: missing required field "ConfigTemplate.data_path"`)}
+	}
+	if v, ok := _c.mutation.DataPath(); ok {
+		if err := configtemplate.DataPathValidator(v); err != nil {
+			return &ValidationError{Name: "data_path", err: fmt.Errorf(`ent: validator failed for field "ConfigTemplate.data_path": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Name(); !ok {
 		return &ValidationError{Name: "name", err: errors.New(`ent: missing required field "ConfigTemplate.name"`)}
 	}
@@ -200,6 +214,14 @@ func (_c *ConfigTemplateCreate) createSpec() (*ConfigTemplate, *sqlgraph.CreateS
 		_spec.SetField(configtemplate.FieldLastUpdated, field.TypeTime, value)
 		_node.LastUpdated = &value
 	}
+	if value, ok := _c.mutation.DataPath(); ok {
+		_spec.SetField(configtemplate.FieldDataPath, field.TypeString, value)
+		_node.DataPath = value
+	}
+	if value, ok := _c.mutation.DataSynced(); ok {
+		_spec.SetField(configtemplate.FieldDataSynced, field.TypeTime, value)
+		_node.DataSynced = &value
+	}
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(configtemplate.FieldName, field.TypeString, value)
 		_node.Name = value
@@ -255,6 +277,40 @@ func (_c *ConfigTemplateCreate) createSpec() (*ConfigTemplate, *sqlgraph.CreateS
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.DataSourceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configtemplate.DataSourceTable,
+			Columns: []string{configtemplate.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.DataSourceID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.DataFileIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configtemplate.DataFileTable,
+			Columns: []string{configtemplate.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.DataFileID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

@@ -11,6 +11,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/configtemplate"
+	"github.com/inventory/inventory/ent/datafile"
+	"github.com/inventory/inventory/ent/datasource"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 )
@@ -37,6 +39,18 @@ func (_u *ConfigTemplateUpdate) Mutation() *ConfigTemplateMutation {
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (_u *ConfigTemplateUpdate) ClearOwner() *ConfigTemplateUpdate {
 	_u.mutation.ClearOwner()
+	return _u
+}
+
+// ClearDataSource clears the "data_source" edge to the DataSource entity.
+func (_u *ConfigTemplateUpdate) ClearDataSource() *ConfigTemplateUpdate {
+	_u.mutation.ClearDataSource()
+	return _u
+}
+
+// ClearDataFile clears the "data_file" edge to the DataFile entity.
+func (_u *ConfigTemplateUpdate) ClearDataFile() *ConfigTemplateUpdate {
+	_u.mutation.ClearDataFile()
 	return _u
 }
 
@@ -84,6 +98,11 @@ func (_u *ConfigTemplateUpdate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *ConfigTemplateUpdate) check() error {
+	if v, ok := _u.mutation.DataPath(); ok {
+		if err := configtemplate.DataPathValidator(v); err != nil {
+			return &ValidationError{Name: "data_path", err: fmt.Errorf(`ent: validator failed for field "ConfigTemplate.data_path": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Name(); ok {
 		if err := configtemplate.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "ConfigTemplate.name": %w`, err)}
@@ -137,6 +156,15 @@ func (_u *ConfigTemplateUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if _u.mutation.LastUpdatedCleared() {
 		_spec.ClearField(configtemplate.FieldLastUpdated, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DataPath(); ok {
+		_spec.SetField(configtemplate.FieldDataPath, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.DataSynced(); ok {
+		_spec.SetField(configtemplate.FieldDataSynced, field.TypeTime, value)
+	}
+	if _u.mutation.DataSyncedCleared() {
+		_spec.ClearField(configtemplate.FieldDataSynced, field.TypeTime)
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(configtemplate.FieldName, field.TypeString, value)
@@ -200,6 +228,64 @@ func (_u *ConfigTemplateUpdate) sqlSave(ctx context.Context) (_node int, err err
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.DataSourceCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configtemplate.DataSourceTable,
+			Columns: []string{configtemplate.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataSourceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configtemplate.DataSourceTable,
+			Columns: []string{configtemplate.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DataFileCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configtemplate.DataFileTable,
+			Columns: []string{configtemplate.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataFileIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configtemplate.DataFileTable,
+			Columns: []string{configtemplate.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{configtemplate.Label}
@@ -229,6 +315,18 @@ func (_u *ConfigTemplateUpdateOne) Mutation() *ConfigTemplateMutation {
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (_u *ConfigTemplateUpdateOne) ClearOwner() *ConfigTemplateUpdateOne {
 	_u.mutation.ClearOwner()
+	return _u
+}
+
+// ClearDataSource clears the "data_source" edge to the DataSource entity.
+func (_u *ConfigTemplateUpdateOne) ClearDataSource() *ConfigTemplateUpdateOne {
+	_u.mutation.ClearDataSource()
+	return _u
+}
+
+// ClearDataFile clears the "data_file" edge to the DataFile entity.
+func (_u *ConfigTemplateUpdateOne) ClearDataFile() *ConfigTemplateUpdateOne {
+	_u.mutation.ClearDataFile()
 	return _u
 }
 
@@ -289,6 +387,11 @@ func (_u *ConfigTemplateUpdateOne) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *ConfigTemplateUpdateOne) check() error {
+	if v, ok := _u.mutation.DataPath(); ok {
+		if err := configtemplate.DataPathValidator(v); err != nil {
+			return &ValidationError{Name: "data_path", err: fmt.Errorf(`ent: validator failed for field "ConfigTemplate.data_path": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Name(); ok {
 		if err := configtemplate.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "ConfigTemplate.name": %w`, err)}
@@ -360,6 +463,15 @@ func (_u *ConfigTemplateUpdateOne) sqlSave(ctx context.Context) (_node *ConfigTe
 	if _u.mutation.LastUpdatedCleared() {
 		_spec.ClearField(configtemplate.FieldLastUpdated, field.TypeTime)
 	}
+	if value, ok := _u.mutation.DataPath(); ok {
+		_spec.SetField(configtemplate.FieldDataPath, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.DataSynced(); ok {
+		_spec.SetField(configtemplate.FieldDataSynced, field.TypeTime, value)
+	}
+	if _u.mutation.DataSyncedCleared() {
+		_spec.ClearField(configtemplate.FieldDataSynced, field.TypeTime)
+	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(configtemplate.FieldName, field.TypeString, value)
 	}
@@ -415,6 +527,64 @@ func (_u *ConfigTemplateUpdateOne) sqlSave(ctx context.Context) (_node *ConfigTe
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DataSourceCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configtemplate.DataSourceTable,
+			Columns: []string{configtemplate.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataSourceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configtemplate.DataSourceTable,
+			Columns: []string{configtemplate.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DataFileCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configtemplate.DataFileTable,
+			Columns: []string{configtemplate.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataFileIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configtemplate.DataFileTable,
+			Columns: []string{configtemplate.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

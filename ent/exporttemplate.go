@@ -24,6 +24,14 @@ type ExportTemplate struct {
 	LastUpdated *time.Time `json:"last_updated,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// DataSourceID holds the value of the "data_source_id" field.
+	DataSourceID *int `json:"data_source_id,omitempty"`
+	// DataPath holds the value of the "data_path" field.
+	DataPath string `json:"data_path,omitempty"`
+	// DataFileID holds the value of the "data_file_id" field.
+	DataFileID *int `json:"data_file_id,omitempty"`
+	// DataSynced holds the value of the "data_synced" field.
+	DataSynced *time.Time `json:"data_synced,omitempty"`
 	// ObjectTypes holds the value of the "object_types" field.
 	ObjectTypes []string `json:"object_types,omitempty"`
 	// Name holds the value of the "name" field.
@@ -54,11 +62,11 @@ func (*ExportTemplate) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case exporttemplate.FieldAsAttachment:
 			values[i] = new(sql.NullBool)
-		case exporttemplate.FieldID, exporttemplate.FieldOwnerID:
+		case exporttemplate.FieldID, exporttemplate.FieldOwnerID, exporttemplate.FieldDataSourceID, exporttemplate.FieldDataFileID:
 			values[i] = new(sql.NullInt64)
-		case exporttemplate.FieldName, exporttemplate.FieldDescription, exporttemplate.FieldTemplateCode, exporttemplate.FieldMimeType, exporttemplate.FieldFileName, exporttemplate.FieldFileExtension:
+		case exporttemplate.FieldDataPath, exporttemplate.FieldName, exporttemplate.FieldDescription, exporttemplate.FieldTemplateCode, exporttemplate.FieldMimeType, exporttemplate.FieldFileName, exporttemplate.FieldFileExtension:
 			values[i] = new(sql.NullString)
-		case exporttemplate.FieldCreated, exporttemplate.FieldLastUpdated:
+		case exporttemplate.FieldCreated, exporttemplate.FieldLastUpdated, exporttemplate.FieldDataSynced:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -101,6 +109,33 @@ func (_m *ExportTemplate) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
+			}
+		case exporttemplate.FieldDataSourceID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field data_source_id", values[i])
+			} else if value.Valid {
+				_m.DataSourceID = new(int)
+				*_m.DataSourceID = int(value.Int64)
+			}
+		case exporttemplate.FieldDataPath:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field data_path", values[i])
+			} else if value.Valid {
+				_m.DataPath = value.String
+			}
+		case exporttemplate.FieldDataFileID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field data_file_id", values[i])
+			} else if value.Valid {
+				_m.DataFileID = new(int)
+				*_m.DataFileID = int(value.Int64)
+			}
+		case exporttemplate.FieldDataSynced:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field data_synced", values[i])
+			} else if value.Valid {
+				_m.DataSynced = new(time.Time)
+				*_m.DataSynced = value.Time
 			}
 		case exporttemplate.FieldObjectTypes:
 			if value, ok := values[i].(*[]byte); !ok {
@@ -202,6 +237,24 @@ func (_m *ExportTemplate) String() string {
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.DataSourceID; v != nil {
+		builder.WriteString("data_source_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("data_path=")
+	builder.WriteString(_m.DataPath)
+	builder.WriteString(", ")
+	if v := _m.DataFileID; v != nil {
+		builder.WriteString("data_file_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.DataSynced; v != nil {
+		builder.WriteString("data_synced=")
+		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteString(", ")
 	builder.WriteString("object_types=")

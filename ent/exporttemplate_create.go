@@ -9,6 +9,8 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/datafile"
+	"github.com/inventory/inventory/ent/datasource"
 	"github.com/inventory/inventory/ent/exporttemplate"
 	"github.com/inventory/inventory/ent/owner"
 )
@@ -72,6 +74,10 @@ func (_c *ExportTemplateCreate) defaults() error {
 		v := exporttemplate.DefaultLastUpdated()
 		_c.mutation.SetLastUpdated(v)
 	}
+	if _, ok := _c.mutation.DataPath(); !ok {
+		v := exporttemplate.DefaultDataPath
+		_c.mutation.SetDataPath(v)
+	}
 	if _, ok := _c.mutation.Description(); !ok {
 		v := exporttemplate.DefaultDescription
 		_c.mutation.SetDescription(v)
@@ -101,6 +107,14 @@ func (_c *ExportTemplateCreate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_c *ExportTemplateCreate) check() error {
+	if _, ok := _c.mutation.DataPath(); !ok {
+		return &ValidationError{Name: "data_path", err: errors.New(`ent: missing required field "ExportTemplate.data_path"`)}
+	}
+	if v, ok := _c.mutation.DataPath(); ok {
+		if err := exporttemplate.DataPathValidator(v); err != nil {
+			return &ValidationError{Name: "data_path", err: fmt.Errorf(`ent: validator failed for field "ExportTemplate.data_path": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.ObjectTypes(); !ok {
 		return &ValidationError{Name: "object_types", err: errors.New(`ent: missing required field "ExportTemplate.object_types"`)}
 	}
@@ -189,6 +203,14 @@ func (_c *ExportTemplateCreate) createSpec() (*ExportTemplate, *sqlgraph.CreateS
 		_spec.SetField(exporttemplate.FieldLastUpdated, field.TypeTime, value)
 		_node.LastUpdated = &value
 	}
+	if value, ok := _c.mutation.DataPath(); ok {
+		_spec.SetField(exporttemplate.FieldDataPath, field.TypeString, value)
+		_node.DataPath = value
+	}
+	if value, ok := _c.mutation.DataSynced(); ok {
+		_spec.SetField(exporttemplate.FieldDataSynced, field.TypeTime, value)
+		_node.DataSynced = &value
+	}
 	if value, ok := _c.mutation.ObjectTypes(); ok {
 		_spec.SetField(exporttemplate.FieldObjectTypes, field.TypeJSON, value)
 		_node.ObjectTypes = value
@@ -240,6 +262,40 @@ func (_c *ExportTemplateCreate) createSpec() (*ExportTemplate, *sqlgraph.CreateS
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.DataSourceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   exporttemplate.DataSourceTable,
+			Columns: []string{exporttemplate.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.DataSourceID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.DataFileIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   exporttemplate.DataFileTable,
+			Columns: []string{exporttemplate.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.DataFileID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

@@ -11,6 +11,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/datafile"
+	"github.com/inventory/inventory/ent/datasource"
 	"github.com/inventory/inventory/ent/exporttemplate"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
@@ -38,6 +40,18 @@ func (_u *ExportTemplateUpdate) Mutation() *ExportTemplateMutation {
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (_u *ExportTemplateUpdate) ClearOwner() *ExportTemplateUpdate {
 	_u.mutation.ClearOwner()
+	return _u
+}
+
+// ClearDataSource clears the "data_source" edge to the DataSource entity.
+func (_u *ExportTemplateUpdate) ClearDataSource() *ExportTemplateUpdate {
+	_u.mutation.ClearDataSource()
+	return _u
+}
+
+// ClearDataFile clears the "data_file" edge to the DataFile entity.
+func (_u *ExportTemplateUpdate) ClearDataFile() *ExportTemplateUpdate {
+	_u.mutation.ClearDataFile()
 	return _u
 }
 
@@ -85,6 +99,11 @@ func (_u *ExportTemplateUpdate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *ExportTemplateUpdate) check() error {
+	if v, ok := _u.mutation.DataPath(); ok {
+		if err := exporttemplate.DataPathValidator(v); err != nil {
+			return &ValidationError{Name: "data_path", err: fmt.Errorf(`ent: validator failed for field "ExportTemplate.data_path": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Name(); ok {
 		if err := exporttemplate.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "ExportTemplate.name": %w`, err)}
@@ -138,6 +157,15 @@ func (_u *ExportTemplateUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if _u.mutation.LastUpdatedCleared() {
 		_spec.ClearField(exporttemplate.FieldLastUpdated, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DataPath(); ok {
+		_spec.SetField(exporttemplate.FieldDataPath, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.DataSynced(); ok {
+		_spec.SetField(exporttemplate.FieldDataSynced, field.TypeTime, value)
+	}
+	if _u.mutation.DataSyncedCleared() {
+		_spec.ClearField(exporttemplate.FieldDataSynced, field.TypeTime)
 	}
 	if value, ok := _u.mutation.ObjectTypes(); ok {
 		_spec.SetField(exporttemplate.FieldObjectTypes, field.TypeJSON, value)
@@ -203,6 +231,64 @@ func (_u *ExportTemplateUpdate) sqlSave(ctx context.Context) (_node int, err err
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.DataSourceCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   exporttemplate.DataSourceTable,
+			Columns: []string{exporttemplate.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataSourceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   exporttemplate.DataSourceTable,
+			Columns: []string{exporttemplate.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DataFileCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   exporttemplate.DataFileTable,
+			Columns: []string{exporttemplate.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataFileIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   exporttemplate.DataFileTable,
+			Columns: []string{exporttemplate.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{exporttemplate.Label}
@@ -232,6 +318,18 @@ func (_u *ExportTemplateUpdateOne) Mutation() *ExportTemplateMutation {
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (_u *ExportTemplateUpdateOne) ClearOwner() *ExportTemplateUpdateOne {
 	_u.mutation.ClearOwner()
+	return _u
+}
+
+// ClearDataSource clears the "data_source" edge to the DataSource entity.
+func (_u *ExportTemplateUpdateOne) ClearDataSource() *ExportTemplateUpdateOne {
+	_u.mutation.ClearDataSource()
+	return _u
+}
+
+// ClearDataFile clears the "data_file" edge to the DataFile entity.
+func (_u *ExportTemplateUpdateOne) ClearDataFile() *ExportTemplateUpdateOne {
+	_u.mutation.ClearDataFile()
 	return _u
 }
 
@@ -292,6 +390,11 @@ func (_u *ExportTemplateUpdateOne) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *ExportTemplateUpdateOne) check() error {
+	if v, ok := _u.mutation.DataPath(); ok {
+		if err := exporttemplate.DataPathValidator(v); err != nil {
+			return &ValidationError{Name: "data_path", err: fmt.Errorf(`ent: validator failed for field "ExportTemplate.data_path": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Name(); ok {
 		if err := exporttemplate.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "ExportTemplate.name": %w`, err)}
@@ -363,6 +466,15 @@ func (_u *ExportTemplateUpdateOne) sqlSave(ctx context.Context) (_node *ExportTe
 	if _u.mutation.LastUpdatedCleared() {
 		_spec.ClearField(exporttemplate.FieldLastUpdated, field.TypeTime)
 	}
+	if value, ok := _u.mutation.DataPath(); ok {
+		_spec.SetField(exporttemplate.FieldDataPath, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.DataSynced(); ok {
+		_spec.SetField(exporttemplate.FieldDataSynced, field.TypeTime, value)
+	}
+	if _u.mutation.DataSyncedCleared() {
+		_spec.ClearField(exporttemplate.FieldDataSynced, field.TypeTime)
+	}
 	if value, ok := _u.mutation.ObjectTypes(); ok {
 		_spec.SetField(exporttemplate.FieldObjectTypes, field.TypeJSON, value)
 	}
@@ -420,6 +532,64 @@ func (_u *ExportTemplateUpdateOne) sqlSave(ctx context.Context) (_node *ExportTe
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DataSourceCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   exporttemplate.DataSourceTable,
+			Columns: []string{exporttemplate.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataSourceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   exporttemplate.DataSourceTable,
+			Columns: []string{exporttemplate.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DataFileCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   exporttemplate.DataFileTable,
+			Columns: []string{exporttemplate.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataFileIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   exporttemplate.DataFileTable,
+			Columns: []string{exporttemplate.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -199,7 +199,7 @@ func TestDataSourceLocalSync(t *testing.T) {
 		if got := sourceFiles(t, e, id); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("files after the change %v, want %v", got, want)
 		}
-		if data := lastJob(t, e, id)["data"]; fmt.Sprint(data) != "map[created:1 deleted:1 updated:1]" {
+		if data := lastJob(t, e, id)["data"]; fmt.Sprint(data) != "map[created:1 deleted:1 followed:0 updated:1]" {
 			t.Errorf("job data %v", data)
 		}
 		f := e.Must(http.StatusOK, "GET", filesPath+"?path=a.txt", nil).Results()
@@ -337,6 +337,9 @@ func TestDataSourceSyncFailures(t *testing.T) {
 					!strings.Contains(j["error"].(string), c.error) {
 					t.Errorf("%s: source %v, job %v %q", c.name, ds["status"], j["status"], j["error"])
 				}
+				if strings.Contains(j["error"].(string), e.Config.DataSources.Root) {
+					t.Errorf("%s: the job's error tells the server's layout: %q", c.name, j["error"])
+				}
 				if got := sourceFiles(t, e, id); fmt.Sprint(got) != fmt.Sprint(map[string]string{"1": sha("one")}) {
 					t.Errorf("%s: files %v: the failed sync changed them", c.name, got)
 				}
@@ -420,4 +423,114 @@ func rebind(e *servertest.Env, q string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// fileID is the id of a source's data file.
+func fileID(t *testing.T, e *servertest.Env, source int, path string) int {
+	t.Helper()
+	r := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s?source_id=%d&path=%s", filesPath, source, path), nil).Results()
+	if len(r) != 1 {
+		t.Fatalf("data file %s of source %d: %v", path, source, r)
+	}
+	return int(r[0]["id"].(float64))
+}
+
+// TestSyncedData: config templates, config contexts and export templates
+// take a data file (a local directory's and a git repository's), and
+// follow it on each sync of the source.
+func TestSyncedData(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		root := e.Config.DataSources.Root
+		dir := filepath.Join(root, "local")
+		writeFiles(t, dir, map[string]string{"base.j2": "hostname {{ name }}", "ctx.yaml": "ntp:\n  - 10.0.0.1\n"})
+		repo := filepath.Join(root, "repo")
+		commitAll(t, repo, map[string]string{"motd.j2": "Welcome to {{ name }}"})
+		local := newSource(t, e, map[string]any{"name": "local", "type": "local", "source_url": "local"})
+		git := newSource(t, e, map[string]any{"name": "git", "type": "git", "source_url": "file://" + repo})
+		syncSource(t, e, local)
+		syncSource(t, e, git)
+
+		tplPath := "/api/extras/config-templates/"
+		tpl := func(name string, file int) int {
+			r := e.Must(http.StatusCreated, "POST", tplPath, map[string]any{"name": name, "template_code": "placeholder",
+				"data_file": file, "auto_sync_enabled": true}).Object()
+			return int(r["id"].(float64))
+		}
+		base := tpl("base", fileID(t, e, local, "base.j2"))
+		motd := tpl("motd", fileID(t, e, git, "motd.j2"))
+		for id, want := range map[int]struct {
+			code, path string
+			source     int
+		}{base: {"hostname {{ name }}", "base.j2", local}, motd: {"Welcome to {{ name }}", "motd.j2", git}} {
+			r := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", tplPath, id), nil).Object()
+			if r["template_code"] != want.code || r["data_path"] != want.path || r["data_synced"] == nil ||
+				r["data_source"].(map[string]any)["id"] != float64(want.source) || r["data_file"].(map[string]any)["path"] != want.path {
+				t.Errorf("template %d as created: %v", id, r)
+			}
+		}
+		ctxPath := "/api/extras/config-contexts/"
+		cc := int(e.Must(http.StatusCreated, "POST", ctxPath, map[string]any{"name": "ntp", "data": map[string]any{},
+			"data_file": fileID(t, e, local, "ctx.yaml")}).Object()["id"].(float64))
+		if d := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", ctxPath, cc), nil).Object()["data"]; fmt.Sprint(d) != "map[ntp:[10.0.0.1]]" {
+			t.Errorf("config context data from YAML: %v", d)
+		}
+
+		// The files change; each sync carries the change over.
+		writeFiles(t, dir, map[string]string{"base.j2": "hostname {{ name | upper }}", "ctx.yaml": `{"ntp": ["10.0.0.2"]}`})
+		commitAll(t, repo, map[string]string{"motd.j2": "Hello {{ name }}"})
+		syncSource(t, e, local)
+		syncSource(t, e, git)
+		for id, want := range map[int]string{base: "hostname {{ name | upper }}", motd: "Hello {{ name }}"} {
+			if code := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", tplPath, id), nil).Object()["template_code"]; code != want {
+				t.Errorf("template %d after the sync: %q, want %q", id, code, want)
+			}
+		}
+		if d := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", ctxPath, cc), nil).Object()["data"]; fmt.Sprint(d) != "map[ntp:[10.0.0.2]]" {
+			t.Errorf("config context data after the sync: %v", d)
+		}
+		if n := lastJob(t, e, local)["data"].(map[string]any)["followed"]; n != float64(2) {
+			t.Errorf("objects followed: %v", n)
+		}
+		ch := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/core/object-changes/?changed_object_type=extras.configtemplate&changed_object_id=%d", base), nil).Results()
+		if len(ch) != 2 || ch[0]["postchange_data"].(map[string]any)["template_code"] != "hostname {{ name | upper }}" {
+			t.Errorf("change records of the followed template: %v", ch)
+		}
+
+		// A template without auto sync keeps what it took.
+		e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", tplPath, motd), map[string]any{"auto_sync_enabled": false})
+		commitAll(t, repo, map[string]string{"motd.j2": "Bye {{ name }}"})
+		syncSource(t, e, git)
+		if code := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", tplPath, motd), nil).Object()["template_code"]; code != "Hello {{ name }}" {
+			t.Errorf("template without auto sync: %q", code)
+		}
+
+		// A file that no longer parses as a template fails the sync:
+		// nothing changes, the job says why.
+		writeFiles(t, dir, map[string]string{"base.j2": "{% for x in %}"})
+		if st := syncSource(t, e, local)["status"].(map[string]any)["value"]; st != "failed" {
+			t.Errorf("sync with a broken template: status %v", st)
+		}
+		if j := lastJob(t, e, local); !strings.Contains(j["error"].(string), "extras.configtemplate") {
+			t.Errorf("job error: %v", j["error"])
+		}
+		if code := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", tplPath, base), nil).Object()["template_code"]; code != "hostname {{ name | upper }}" {
+			t.Errorf("template after the failed sync: %q", code)
+		}
+
+		// The source is protected while objects use it; clearing the file
+		// clears the source and the sync state.
+		e.Must(http.StatusConflict, "DELETE", fmt.Sprintf("%s%d/", sourcesPath, local), nil)
+		r := e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", tplPath, base), map[string]any{"data_file": nil}).Object()
+		if r["data_source"] != nil || r["data_path"] != "" || r["data_synced"] != nil || r["auto_sync_enabled"] != false {
+			t.Errorf("template without its file: %v", r)
+		}
+		// An export template's data_file is read-only (NetBox's
+		// serializer): a data source alone is cleared, as NetBox's clean().
+		et := e.Must(http.StatusCreated, "POST", "/api/extras/export-templates/", map[string]any{"name": "csv",
+			"object_types": []string{"dcim.site"}, "template_code": "x", "data_source": git,
+			"data_file": fileID(t, e, git, "motd.j2")}).Object()
+		if et["data_source"] != nil || et["data_file"] != nil || et["template_code"] != "x" {
+			t.Errorf("export template: %v", et)
+		}
+	})
 }

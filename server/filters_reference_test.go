@@ -112,12 +112,14 @@ var lookupGaps = map[string]string{
 }
 
 func init() {
-	for _, ep := range []string{"extras/config-contexts", "extras/config-context-profiles", "extras/config-templates", "extras/export-templates"} {
-		for _, name := range []string{"auto_sync_enabled", "data_file_id", "data_source_id", "data_synced"} {
-			if ep != "extras/config-templates" || name != "auto_sync_enabled" {
-				filterGaps[ep+" "+name] = "no data sources"
-			}
-		}
+	// Config context profiles do not take data files yet.
+	for _, name := range []string{"auto_sync_enabled", "data_file_id", "data_source_id", "data_synced"} {
+		filterGaps["extras/config-context-profiles "+name] = "profiles take no data files here"
+	}
+	// NetBox's serializers show no auto_sync_enabled for these: here
+	// they always follow their file (README).
+	for _, ep := range []string{"extras/config-contexts", "extras/export-templates"} {
+		filterGaps[ep+" auto_sync_enabled"] = "no auto_sync_enabled field: they always follow their file"
 	}
 }
 

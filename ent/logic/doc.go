@@ -16,7 +16,9 @@
 //	             VMs' placement, type defaults, disk and allocations, VM
 //	             interfaces' VLAN and MAC rules, virtual disks
 //	extras/      CustomField, CustomFieldChoiceSet, EventRule, Webhook rules;
-//	             config and export templates and their render endpoints
+//	             config and export templates and their render endpoints;
+//	             content taken from data files (SyncedDataHooks)
+//	core/        data sources' URLs: the local root, the git host guard
 //	choicesets/  NetBox's base choice sets (IATA, ISO 3166, UN/LOCODE),
 //	             embedded and decoded once on first use
 //	rawsql/      what hooks need to run their own SQL on a mutation's

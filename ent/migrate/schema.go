@@ -952,12 +952,16 @@ var (
 		{Name: "id", Type: field.TypeInt, Increment: true},
 		{Name: "created", Type: field.TypeTime, Nullable: true},
 		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "data_path", Type: field.TypeString, Size: 1000, Default: ""},
+		{Name: "data_synced", Type: field.TypeTime, Nullable: true},
 		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "weight", Type: field.TypeInt, Default: 1000},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "is_active", Type: field.TypeBool, Default: true},
 		{Name: "data", Type: field.TypeJSON},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+		{Name: "data_source_id", Type: field.TypeInt, Nullable: true},
+		{Name: "data_file_id", Type: field.TypeInt, Nullable: true},
 		{Name: "profile_id", Type: field.TypeInt, Nullable: true},
 	}
 	// ExtrasConfigcontextTable holds the schema information for the "extras_configcontext" table.
@@ -968,13 +972,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "extras_configcontext_users_owner_owner",
-				Columns:    []*schema.Column{ExtrasConfigcontextColumns[8]},
+				Columns:    []*schema.Column{ExtrasConfigcontextColumns[10]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
+				Symbol:     "extras_configcontext_core_datasource_data_source",
+				Columns:    []*schema.Column{ExtrasConfigcontextColumns[11]},
+				RefColumns: []*schema.Column{CoreDatasourceColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "extras_configcontext_core_datafile_data_file",
+				Columns:    []*schema.Column{ExtrasConfigcontextColumns[12]},
+				RefColumns: []*schema.Column{CoreDatafileColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
 				Symbol:     "extras_configcontext_extras_configcontextprofile_profile",
-				Columns:    []*schema.Column{ExtrasConfigcontextColumns[9]},
+				Columns:    []*schema.Column{ExtrasConfigcontextColumns[13]},
 				RefColumns: []*schema.Column{ExtrasConfigcontextprofileColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -983,15 +999,31 @@ var (
 			{
 				Name:    "configcontext_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{ExtrasConfigcontextColumns[8]},
+				Columns: []*schema.Column{ExtrasConfigcontextColumns[10]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "owner_id IS NOT NULL",
 				},
 			},
 			{
+				Name:    "configcontext_data_source_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasConfigcontextColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "data_source_id IS NOT NULL",
+				},
+			},
+			{
+				Name:    "configcontext_data_file_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasConfigcontextColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "data_file_id IS NOT NULL",
+				},
+			},
+			{
 				Name:    "configcontext_weight_name",
 				Unique:  false,
-				Columns: []*schema.Column{ExtrasConfigcontextColumns[4], ExtrasConfigcontextColumns[3]},
+				Columns: []*schema.Column{ExtrasConfigcontextColumns[6], ExtrasConfigcontextColumns[5]},
 			},
 		},
 	}
@@ -1035,6 +1067,8 @@ var (
 		{Name: "id", Type: field.TypeInt, Increment: true},
 		{Name: "created", Type: field.TypeTime, Nullable: true},
 		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "data_path", Type: field.TypeString, Size: 1000, Default: ""},
+		{Name: "data_synced", Type: field.TypeTime, Nullable: true},
 		{Name: "name", Type: field.TypeString, Size: 100},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "environment_params", Type: field.TypeJSON, Nullable: true},
@@ -1046,6 +1080,8 @@ var (
 		{Name: "debug", Type: field.TypeBool, Default: false},
 		{Name: "auto_sync_enabled", Type: field.TypeBool, Default: false},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+		{Name: "data_source_id", Type: field.TypeInt, Nullable: true},
+		{Name: "data_file_id", Type: field.TypeInt, Nullable: true},
 	}
 	// ExtrasConfigtemplateTable holds the schema information for the "extras_configtemplate" table.
 	ExtrasConfigtemplateTable = &schema.Table{
@@ -1055,18 +1091,46 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "extras_configtemplate_users_owner_owner",
-				Columns:    []*schema.Column{ExtrasConfigtemplateColumns[13]},
+				Columns:    []*schema.Column{ExtrasConfigtemplateColumns[15]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "extras_configtemplate_core_datasource_data_source",
+				Columns:    []*schema.Column{ExtrasConfigtemplateColumns[16]},
+				RefColumns: []*schema.Column{CoreDatasourceColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "extras_configtemplate_core_datafile_data_file",
+				Columns:    []*schema.Column{ExtrasConfigtemplateColumns[17]},
+				RefColumns: []*schema.Column{CoreDatafileColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "configtemplate_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{ExtrasConfigtemplateColumns[13]},
+				Columns: []*schema.Column{ExtrasConfigtemplateColumns[15]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "owner_id IS NOT NULL",
+				},
+			},
+			{
+				Name:    "configtemplate_data_source_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasConfigtemplateColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "data_source_id IS NOT NULL",
+				},
+			},
+			{
+				Name:    "configtemplate_data_file_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasConfigtemplateColumns[17]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "data_file_id IS NOT NULL",
 				},
 			},
 		},
@@ -1778,6 +1842,9 @@ var (
 				Name:    "datasource_owner_id",
 				Unique:  false,
 				Columns: []*schema.Column{CoreDatasourceColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -2502,6 +2569,8 @@ var (
 		{Name: "id", Type: field.TypeInt, Increment: true},
 		{Name: "created", Type: field.TypeTime, Nullable: true},
 		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "data_path", Type: field.TypeString, Size: 1000, Default: ""},
+		{Name: "data_synced", Type: field.TypeTime, Nullable: true},
 		{Name: "object_types", Type: field.TypeJSON},
 		{Name: "name", Type: field.TypeString, Size: 100},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
@@ -2512,6 +2581,8 @@ var (
 		{Name: "file_extension", Type: field.TypeString, Size: 15, Default: ""},
 		{Name: "as_attachment", Type: field.TypeBool, Default: true},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+		{Name: "data_source_id", Type: field.TypeInt, Nullable: true},
+		{Name: "data_file_id", Type: field.TypeInt, Nullable: true},
 	}
 	// ExtrasExporttemplateTable holds the schema information for the "extras_exporttemplate" table.
 	ExtrasExporttemplateTable = &schema.Table{
@@ -2521,18 +2592,46 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "extras_exporttemplate_users_owner_owner",
-				Columns:    []*schema.Column{ExtrasExporttemplateColumns[12]},
+				Columns:    []*schema.Column{ExtrasExporttemplateColumns[14]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "extras_exporttemplate_core_datasource_data_source",
+				Columns:    []*schema.Column{ExtrasExporttemplateColumns[15]},
+				RefColumns: []*schema.Column{CoreDatasourceColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "extras_exporttemplate_core_datafile_data_file",
+				Columns:    []*schema.Column{ExtrasExporttemplateColumns[16]},
+				RefColumns: []*schema.Column{CoreDatafileColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "exporttemplate_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{ExtrasExporttemplateColumns[12]},
+				Columns: []*schema.Column{ExtrasExporttemplateColumns[14]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "owner_id IS NOT NULL",
+				},
+			},
+			{
+				Name:    "exporttemplate_data_source_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasExporttemplateColumns[15]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "data_source_id IS NOT NULL",
+				},
+			},
+			{
+				Name:    "exporttemplate_data_file_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasExporttemplateColumns[16]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "data_file_id IS NOT NULL",
 				},
 			},
 		},
@@ -8199,7 +8298,9 @@ func init() {
 		Table: "virtualization_clustertype",
 	}
 	ExtrasConfigcontextTable.ForeignKeys[0].RefTable = UsersOwnerTable
-	ExtrasConfigcontextTable.ForeignKeys[1].RefTable = ExtrasConfigcontextprofileTable
+	ExtrasConfigcontextTable.ForeignKeys[1].RefTable = CoreDatasourceTable
+	ExtrasConfigcontextTable.ForeignKeys[2].RefTable = CoreDatafileTable
+	ExtrasConfigcontextTable.ForeignKeys[3].RefTable = ExtrasConfigcontextprofileTable
 	ExtrasConfigcontextTable.Annotation = &entsql.Annotation{
 		Table: "extras_configcontext",
 	}
@@ -8208,6 +8309,8 @@ func init() {
 		Table: "extras_configcontextprofile",
 	}
 	ExtrasConfigtemplateTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	ExtrasConfigtemplateTable.ForeignKeys[1].RefTable = CoreDatasourceTable
+	ExtrasConfigtemplateTable.ForeignKeys[2].RefTable = CoreDatafileTable
 	ExtrasConfigtemplateTable.Annotation = &entsql.Annotation{
 		Table: "extras_configtemplate",
 	}
@@ -8337,6 +8440,8 @@ func init() {
 		Table: "extras_eventrule",
 	}
 	ExtrasExporttemplateTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	ExtrasExporttemplateTable.ForeignKeys[1].RefTable = CoreDatasourceTable
+	ExtrasExporttemplateTable.ForeignKeys[2].RefTable = CoreDatafileTable
 	ExtrasExporttemplateTable.Annotation = &entsql.Annotation{
 		Table: "extras_exporttemplate",
 	}

@@ -1100,8 +1100,11 @@ func init() {
 	configcontextMixin := schema.ConfigContext{}.Mixin()
 	configcontextHooks := schema.ConfigContext{}.Hooks()
 	configcontext.Hooks[0] = configcontextHooks[0]
+	configcontext.Hooks[1] = configcontextHooks[1]
 	configcontextMixinFields0 := configcontextMixin[0].Fields()
 	_ = configcontextMixinFields0
+	configcontextMixinFields2 := configcontextMixin[2].Fields()
+	_ = configcontextMixinFields2
 	configcontextFields := schema.ConfigContext{}.Fields()
 	_ = configcontextFields
 	// configcontextDescCreated is the schema descriptor for created field.
@@ -1114,6 +1117,12 @@ func init() {
 	configcontext.DefaultLastUpdated = configcontextDescLastUpdated.Default.(func() time.Time)
 	// configcontext.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
 	configcontext.UpdateDefaultLastUpdated = configcontextDescLastUpdated.UpdateDefault.(func() time.Time)
+	// configcontextDescDataPath is the schema descriptor for data_path field.
+	configcontextDescDataPath := configcontextMixinFields2[1].Descriptor()
+	// configcontext.DefaultDataPath holds the default value on creation for the data_path field.
+	configcontext.DefaultDataPath = configcontextDescDataPath.Default.(string)
+	// configcontext.DataPathValidator is a validator for the "data_path" field. It is called by the builders before save.
+	configcontext.DataPathValidator = configcontextDescDataPath.Validators[0].(func(string) error)
 	// configcontextDescName is the schema descriptor for name field.
 	configcontextDescName := configcontextFields[0].Descriptor()
 	// configcontext.NameValidator is a validator for the "name" field. It is called by the builders before save.
@@ -1212,8 +1221,11 @@ func init() {
 	configtemplateMixin := schema.ConfigTemplate{}.Mixin()
 	configtemplateHooks := schema.ConfigTemplate{}.Hooks()
 	configtemplate.Hooks[0] = configtemplateHooks[0]
+	configtemplate.Hooks[1] = configtemplateHooks[1]
 	configtemplateMixinFields0 := configtemplateMixin[0].Fields()
 	_ = configtemplateMixinFields0
+	configtemplateMixinFields3 := configtemplateMixin[3].Fields()
+	_ = configtemplateMixinFields3
 	configtemplateFields := schema.ConfigTemplate{}.Fields()
 	_ = configtemplateFields
 	// configtemplateDescCreated is the schema descriptor for created field.
@@ -1226,6 +1238,12 @@ func init() {
 	configtemplate.DefaultLastUpdated = configtemplateDescLastUpdated.Default.(func() time.Time)
 	// configtemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
 	configtemplate.UpdateDefaultLastUpdated = configtemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// configtemplateDescDataPath is the schema descriptor for data_path field.
+	configtemplateDescDataPath := configtemplateMixinFields3[1].Descriptor()
+	// configtemplate.DefaultDataPath holds the default value on creation for the data_path field.
+	configtemplate.DefaultDataPath = configtemplateDescDataPath.Default.(string)
+	// configtemplate.DataPathValidator is a validator for the "data_path" field. It is called by the builders before save.
+	configtemplate.DataPathValidator = configtemplateDescDataPath.Validators[0].(func(string) error)
 	// configtemplateDescName is the schema descriptor for name field.
 	configtemplateDescName := configtemplateFields[0].Descriptor()
 	// configtemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
@@ -2924,8 +2942,11 @@ func init() {
 	exporttemplateMixin := schema.ExportTemplate{}.Mixin()
 	exporttemplateHooks := schema.ExportTemplate{}.Hooks()
 	exporttemplate.Hooks[0] = exporttemplateHooks[0]
+	exporttemplate.Hooks[1] = exporttemplateHooks[1]
 	exporttemplateMixinFields0 := exporttemplateMixin[0].Fields()
 	_ = exporttemplateMixinFields0
+	exporttemplateMixinFields2 := exporttemplateMixin[2].Fields()
+	_ = exporttemplateMixinFields2
 	exporttemplateFields := schema.ExportTemplate{}.Fields()
 	_ = exporttemplateFields
 	// exporttemplateDescCreated is the schema descriptor for created field.
@@ -2938,6 +2959,12 @@ func init() {
 	exporttemplate.DefaultLastUpdated = exporttemplateDescLastUpdated.Default.(func() time.Time)
 	// exporttemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
 	exporttemplate.UpdateDefaultLastUpdated = exporttemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// exporttemplateDescDataPath is the schema descriptor for data_path field.
+	exporttemplateDescDataPath := exporttemplateMixinFields2[1].Descriptor()
+	// exporttemplate.DefaultDataPath holds the default value on creation for the data_path field.
+	exporttemplate.DefaultDataPath = exporttemplateDescDataPath.Default.(string)
+	// exporttemplate.DataPathValidator is a validator for the "data_path" field. It is called by the builders before save.
+	exporttemplate.DataPathValidator = exporttemplateDescDataPath.Validators[0].(func(string) error)
 	// exporttemplateDescName is the schema descriptor for name field.
 	exporttemplateDescName := exporttemplateFields[1].Descriptor()
 	// exporttemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.

@@ -19,7 +19,7 @@ type ConfigContext struct{ ent.Schema }
 
 // Mixin: NetBox's ChangeLoggedModel with an owner; its tags are an
 // assignment list, not the tags of a taggable model.
-func (ConfigContext) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}, Owned{}} }
+func (ConfigContext) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}, Owned{}, SyncedData{}} }
 
 func (ConfigContext) Fields() []ent.Field {
 	return []ent.Field{
@@ -69,7 +69,10 @@ func (ConfigContext) Indexes() []ent.Index {
 }
 
 // Hooks: data satisfies the profile's schema (NetBox's clean()).
-func (ConfigContext) Hooks() []ent.Hook { return extras.ConfigContextHooks() }
+// The data file's content is copied first, so that it is what is checked.
+func (ConfigContext) Hooks() []ent.Hook {
+	return append([]ent.Hook{extras.SyncedDataHooks("data")}, extras.ConfigContextHooks()...)
+}
 
 // contextFilters are NetBox's ConfigContextFilterSet filters on the
 // assignment lists: exact matches (no tree descent), by id and by slug.
@@ -94,8 +97,7 @@ func (ConfigContext) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "extras_configcontext"},
 		api.Model{
-			Metadata: syncedDataMeta(true),
-			App:      "extras", Path: "config-contexts", Verbose: "config context",
+			App: "extras", Path: "config-contexts", Verbose: "config context",
 			// The defaults NetBox's serializer declares (PUT writes them).
 			Defaults:    map[string]any{"profile": nil},
 			GenericOnly: true,
@@ -107,8 +109,6 @@ func (ConfigContext) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "description"},
 			Ordering: []string{"weight", "name"},
-			// Data sources are not served: nothing is synced from files.
-			Empty: map[string]any{"data_source": nil, "data_path": "", "data_file": nil, "data_synced": nil},
 			// NetBox names the roles filters device_role(_id); the declared
 			// filters replace the default (tree) ones of the other lists.
 			NoFilters: []string{"role_id", "role"},

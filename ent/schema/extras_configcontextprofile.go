@@ -49,3 +49,17 @@ func (ConfigContextProfile) Annotations() []schema.Annotation {
 		},
 	}
 }
+
+// syncedDataMeta is what NetBox's SyncedDataMixin fields are in OPTIONS
+// for a model that does not take them from data files here yet (config
+// context profiles: placeholders, a value sent is ignored): NetBox's
+// data_source is a writable nested object, data_file one too unless the
+// serializer declares it read-only.
+func syncedDataMeta(fileWritable bool) map[string]api.Meta {
+	return map[string]api.Meta{
+		"data_source": {Type: "nested object", Writable: true},
+		"data_path":   {Type: "string"},
+		"data_file":   {Type: "nested object", Writable: fileWritable},
+		"data_synced": {Type: "datetime"},
+	}
+}

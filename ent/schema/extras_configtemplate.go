@@ -16,7 +16,7 @@ import (
 type ConfigTemplate struct{ ent.Schema }
 
 func (ConfigTemplate) Mixin() []ent.Mixin {
-	return []ent.Mixin{ChangeLogged{}, Tagged{}, Owned{}}
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, Owned{}, SyncedData{}}
 }
 
 func (ConfigTemplate) Fields() []ent.Field {
@@ -25,7 +25,8 @@ func (ConfigTemplate) Fields() []ent.Field {
 		field.String("description").MaxRuneLen(200).Default(""),
 	}, append(RenderTemplateFields(),
 		field.Bool("debug").Default(false),
-		// Accepted and stored; nothing syncs from data sources here.
+		// The template follows its data file on each sync of the source
+		// (package datasources), as NetBox's AutoSyncRecord.
 		field.Bool("auto_sync_enabled").Default(false),
 	)...)
 }
@@ -46,31 +47,16 @@ func RenderTemplateFields() []ent.Field {
 
 // Hooks: environment_params as NetBox allows them, and a template that
 // parses (NetBox finds out only when rendering).
-func (ConfigTemplate) Hooks() []ent.Hook { return extras.TemplateHooks("extras_configtemplate", true) }
-
-// configTemplateEmpty are the data-source fields: accepted in the shape
-// NetBox has, null while this service has no data sources.
-// syncedDataMeta is what NetBox's SyncedDataMixin fields are in OPTIONS:
-// data sources are not served here (placeholders, a value sent is
-// ignored), NetBox's data_source is a writable nested object, data_file
-// one too unless the serializer declares it read-only.
-func syncedDataMeta(fileWritable bool) map[string]api.Meta {
-	return map[string]api.Meta{
-		"data_source": {Type: "nested object", Writable: true},
-		"data_path":   {Type: "string"},
-		"data_file":   {Type: "nested object", Writable: fileWritable},
-		"data_synced": {Type: "datetime"},
-	}
+// The data file's content is copied first, so that it is what is checked.
+func (ConfigTemplate) Hooks() []ent.Hook {
+	return append([]ent.Hook{extras.SyncedDataHooks("template_code")}, extras.TemplateHooks("extras_configtemplate", true)...)
 }
-
-var configTemplateEmpty = map[string]any{"data_source": nil, "data_path": "", "data_file": nil, "data_synced": nil}
 
 func (ConfigTemplate) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "extras_configtemplate"},
 		api.Model{
-			Metadata: syncedDataMeta(true),
-			App:      "extras", Path: "config-templates", Verbose: "config template",
+			App: "extras", Path: "config-templates", Verbose: "config template",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "description", "environment_params",
 				"template_code", "mime_type", "file_name", "file_extension", "as_attachment", "debug", "data_source",
@@ -79,7 +65,6 @@ func (ConfigTemplate) Annotations() []schema.Annotation {
 			Display:   "{name}",
 			Search:    []string{"name", "description"},
 			Ordering:  []string{"name"},
-			Empty:     configTemplateEmpty,
 			Endpoints: []api.Endpoint{configTemplateRender()},
 		},
 	}

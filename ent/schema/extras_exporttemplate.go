@@ -16,7 +16,8 @@ import (
 type ExportTemplate struct{ ent.Schema }
 
 func (ExportTemplate) Mixin() []ent.Mixin {
-	return []ent.Mixin{ChangeLogged{}, Owned{}}
+	// NetBox's ExportTemplateSerializer declares data_file read-only.
+	return []ent.Mixin{ChangeLogged{}, Owned{}, SyncedData{FileReadOnly: true}}
 }
 
 func (ExportTemplate) Fields() []ent.Field {
@@ -28,15 +29,15 @@ func (ExportTemplate) Fields() []ent.Field {
 }
 
 // Hooks: as a config template's, and the name "table" is reserved.
-func (ExportTemplate) Hooks() []ent.Hook { return extras.TemplateHooks("extras_exporttemplate", false) }
+func (ExportTemplate) Hooks() []ent.Hook {
+	return append([]ent.Hook{extras.SyncedDataHooks("template_code")}, extras.TemplateHooks("extras_exporttemplate", false)...)
+}
 
 func (ExportTemplate) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "extras_exporttemplate"},
 		api.Model{
-			// NetBox's ExportTemplateSerializer declares data_file read-only.
-			Metadata: syncedDataMeta(false),
-			App:      "extras", Path: "export-templates", Verbose: "export template",
+			App: "extras", Path: "export-templates", Verbose: "export template",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "object_types", "name", "description",
 				"environment_params", "template_code", "mime_type", "file_name", "file_extension", "as_attachment",
@@ -45,7 +46,6 @@ func (ExportTemplate) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "description"},
 			Ordering: []string{"name"},
-			Empty:    configTemplateEmpty,
 			Filters: []api.Filter{
 				{Name: "object_type", Kind: "content-types-contains", Column: "object_types"},
 			},

@@ -346,3 +346,35 @@ var (
 	Longitude = api.Decimal{Digits: 9, Places: 6, Min: "-180.0", Max: "180.0"}
 	Weight    = api.Decimal{Digits: 8, Places: 2}
 )
+
+// SyncedData is NetBox's SyncedDataMixin: a data source and one of its
+// data files whose content the object takes (ent/logic/extras
+// SyncedDataHooks copies it on every write that leaves a file assigned,
+// and package datasources on every sync of the source). data_source is
+// PROTECT, data_file SET_NULL, as in NetBox. FileReadOnly: the model's
+// serializer declares data_file read-only (export templates).
+type SyncedData struct {
+	mixin.Schema
+	FileReadOnly bool
+}
+
+func (SyncedData) Fields() []ent.Field {
+	return []ent.Field{
+		FKField("data_source"),
+		field.String("data_path").MaxRuneLen(1000).Default("").Annotations(api.Field{ReadOnly: true}),
+		FKField("data_file"),
+		field.Time("data_synced").Optional().Nillable().Annotations(api.Field{ReadOnly: true}),
+	}
+}
+
+func (s SyncedData) Edges() []ent.Edge {
+	return []ent.Edge{
+		FK("data_source", DataSource.Type, api.Protect),
+		edge.To("data_file", DataFile.Type).Field("data_file_id").Unique().
+			Annotations(OnDelete(api.SetNull, api.Field{ReadOnly: s.FileReadOnly})...),
+	}
+}
+
+func (SyncedData) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("data_source_id"), index.Fields("data_file_id")}
+}

@@ -175,7 +175,9 @@ func localTarget(p *Policy, path string) (Target, error) {
 	}
 	full = filepath.Clean(full)
 	if !Within(root, full) {
-		return Target{}, fe(fmt.Sprintf("The path must be a directory below the data sources root (%s).", root))
+		// The root itself is not named: the server's layout is the
+		// operator's to tell.
+		return Target{}, fe("The path must be a directory below the data sources root (INVENTORY_DATA_SOURCES_ROOT); give it relative to that root.")
 	}
 	return Target{Path: full}, nil
 }
