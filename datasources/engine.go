@@ -73,21 +73,11 @@ func New(d *db.DB, cfg Config) (*Engine, error) {
 // Config is the engine's configuration, defaults filled in.
 func (e *Engine) Config() Config { return e.cfg }
 
-var policies sync.Map // *ent.Client → *atomic.Pointer[core.Policy]
+// policies carries each client's data source policy into the writes of
+// data sources, where core.DataSourceHooks check URLs against it.
+var policies = &webhooks.ClientValue[core.Policy]{With: core.WithPolicy}
 
-func installPolicy(c *ent.Client, p *core.Policy) {
-	ptr := &atomic.Pointer[core.Policy]{}
-	if old, loaded := policies.LoadOrStore(c, ptr); loaded {
-		old.(*atomic.Pointer[core.Policy]).Store(p)
-		return
-	}
-	ptr.Store(p)
-	c.DataSource.Use(func(next ent.Mutator) ent.Mutator {
-		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			return next.Mutate(core.WithPolicy(ctx, ptr.Load()), m)
-		})
-	})
-}
+func installPolicy(c *ent.Client, p *core.Policy) { policies.Install(c, c.DataSource.Use, p) }
 
 // The git transport is go-git's global protocol table: http and https
 // go through one client whose dialer checks every address with the

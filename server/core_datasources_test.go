@@ -356,6 +356,15 @@ func TestDataSourceSyncFailures(t *testing.T) {
 		if st := syncSource(t, e, id)["status"].(map[string]any)["value"]; st != "failed" {
 			t.Errorf("a link out of the root: status %v", st)
 		}
+		// A remote whose name resolves to an internal address is refused
+		// on the socket (the webhooks' guard), not fetched.
+		id = newSource(t, e, map[string]any{"name": "ssrf", "type": "git", "source_url": "http://localhost:9/repo.git"})
+		if st := syncSource(t, e, id)["status"].(map[string]any)["value"]; st != "failed" {
+			t.Errorf("a remote on loopback: status %v", st)
+		}
+		if j := lastJob(t, e, id); !strings.Contains(j["error"].(string), "internal address") {
+			t.Errorf("a remote on loopback: job error %q", j["error"])
+		}
 		// A git source that is no repository.
 		writeFiles(t, filepath.Join(e.Config.DataSources.Root, "plain"), map[string]string{"f": "f"})
 		id = newSource(t, e, map[string]any{"name": "not git", "type": "git", "source_url": "plain"})
