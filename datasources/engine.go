@@ -388,8 +388,9 @@ func (e *Engine) write(ctx context.Context, j *ent.Job, ds *ent.DataSource, file
 
 // synced are the models that take content from data files, and whether
 // one follows its file only when auto_sync_enabled says so (NetBox's
-// AutoSyncRecord). Config contexts and export templates have no such
-// field in NetBox's API, so here they always follow.
+// AutoSyncRecord). Config contexts, export templates and config context
+// profiles have no such field in NetBox's API, so here they always
+// follow.
 var synced = []struct {
 	model, table string
 	autoSyncOnly bool
@@ -397,6 +398,7 @@ var synced = []struct {
 	{"extras.configtemplate", "extras_configtemplate", true},
 	{"extras.configcontext", "extras_configcontext", false},
 	{"extras.exporttemplate", "extras_exporttemplate", false},
+	{"extras.configcontextprofile", "extras_configcontextprofile", false},
 }
 
 // followError is an object that cannot take its file's new content (a

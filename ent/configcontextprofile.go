@@ -28,6 +28,14 @@ type ConfigContextProfile struct {
 	Comments string `json:"comments,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
 	OwnerID *int `json:"owner_id,omitempty"`
+	// DataSourceID holds the value of the "data_source_id" field.
+	DataSourceID *int `json:"data_source_id,omitempty"`
+	// DataPath holds the value of the "data_path" field.
+	DataPath string `json:"data_path,omitempty"`
+	// DataFileID holds the value of the "data_file_id" field.
+	DataFileID *int `json:"data_file_id,omitempty"`
+	// DataSynced holds the value of the "data_synced" field.
+	DataSynced *time.Time `json:"data_synced,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// Schema holds the value of the "schema" field.
@@ -42,11 +50,11 @@ func (*ConfigContextProfile) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case configcontextprofile.FieldSchema:
 			values[i] = new([]byte)
-		case configcontextprofile.FieldID, configcontextprofile.FieldOwnerID:
+		case configcontextprofile.FieldID, configcontextprofile.FieldOwnerID, configcontextprofile.FieldDataSourceID, configcontextprofile.FieldDataFileID:
 			values[i] = new(sql.NullInt64)
-		case configcontextprofile.FieldDescription, configcontextprofile.FieldComments, configcontextprofile.FieldName:
+		case configcontextprofile.FieldDescription, configcontextprofile.FieldComments, configcontextprofile.FieldDataPath, configcontextprofile.FieldName:
 			values[i] = new(sql.NullString)
-		case configcontextprofile.FieldCreated, configcontextprofile.FieldLastUpdated:
+		case configcontextprofile.FieldCreated, configcontextprofile.FieldLastUpdated, configcontextprofile.FieldDataSynced:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -101,6 +109,33 @@ func (_m *ConfigContextProfile) assignValues(columns []string, values []any) err
 			} else if value.Valid {
 				_m.OwnerID = new(int)
 				*_m.OwnerID = int(value.Int64)
+			}
+		case configcontextprofile.FieldDataSourceID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field data_source_id", values[i])
+			} else if value.Valid {
+				_m.DataSourceID = new(int)
+				*_m.DataSourceID = int(value.Int64)
+			}
+		case configcontextprofile.FieldDataPath:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field data_path", values[i])
+			} else if value.Valid {
+				_m.DataPath = value.String
+			}
+		case configcontextprofile.FieldDataFileID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field data_file_id", values[i])
+			} else if value.Valid {
+				_m.DataFileID = new(int)
+				*_m.DataFileID = int(value.Int64)
+			}
+		case configcontextprofile.FieldDataSynced:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field data_synced", values[i])
+			} else if value.Valid {
+				_m.DataSynced = new(time.Time)
+				*_m.DataSynced = value.Time
 			}
 		case configcontextprofile.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -164,6 +199,24 @@ func (_m *ConfigContextProfile) String() string {
 	if v := _m.OwnerID; v != nil {
 		builder.WriteString("owner_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.DataSourceID; v != nil {
+		builder.WriteString("data_source_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("data_path=")
+	builder.WriteString(_m.DataPath)
+	builder.WriteString(", ")
+	if v := _m.DataFileID; v != nil {
+		builder.WriteString("data_file_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.DataSynced; v != nil {
+		builder.WriteString("data_synced=")
+		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")

@@ -10,6 +10,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/configcontextprofile"
+	"github.com/inventory/inventory/ent/datafile"
+	"github.com/inventory/inventory/ent/datasource"
 	"github.com/inventory/inventory/ent/owner"
 )
 
@@ -80,6 +82,10 @@ func (_c *ConfigContextProfileCreate) defaults() error {
 		v := configcontextprofile.DefaultComments
 		_c.mutation.SetComments(v)
 	}
+	if _, ok := _c.mutation.DataPath(); !ok {
+		v := configcontextprofile.DefaultDataPath
+		_c.mutation.SetDataPath(v)
+	}
 	return nil
 }
 
@@ -95,6 +101,14 @@ func (_c *ConfigContextProfileCreate) check() error {
 	}
 	if _, ok := _c.mutation.Comments(); !ok {
 		return &ValidationError{Name: "comments", err: errors.New(`ent: missing required field "ConfigContextProfile.comments"`)}
+	}
+	if _, ok := _c.mutation.DataPath(); !ok {
+		return &ValidationError{Name: "data_path", err: errors.New(`ent: missing required field "ConfigContextProfile.data_path"`)}
+	}
+	if v, ok := _c.mutation.DataPath(); ok {
+		if err := configcontextprofile.DataPathValidator(v); err != nil {
+			return &ValidationError{Name: "data_path", err: fmt.Errorf(`ent: validator failed for field "ConfigContextProfile.data_path": %w`, err)}
+		}
 	}
 	if _, ok := _c.mutation.Name(); !ok {
 		return &ValidationError{Name: "name", err: errors.New(`ent: missing required field "ConfigContextProfile.name"`)}
@@ -146,6 +160,14 @@ func (_c *ConfigContextProfileCreate) createSpec() (*ConfigContextProfile, *sqlg
 		_spec.SetField(configcontextprofile.FieldComments, field.TypeString, value)
 		_node.Comments = value
 	}
+	if value, ok := _c.mutation.DataPath(); ok {
+		_spec.SetField(configcontextprofile.FieldDataPath, field.TypeString, value)
+		_node.DataPath = value
+	}
+	if value, ok := _c.mutation.DataSynced(); ok {
+		_spec.SetField(configcontextprofile.FieldDataSynced, field.TypeTime, value)
+		_node.DataSynced = &value
+	}
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(configcontextprofile.FieldName, field.TypeString, value)
 		_node.Name = value
@@ -169,6 +191,40 @@ func (_c *ConfigContextProfileCreate) createSpec() (*ConfigContextProfile, *sqlg
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OwnerID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.DataSourceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontextprofile.DataSourceTable,
+			Columns: []string{configcontextprofile.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.DataSourceID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.DataFileIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontextprofile.DataFileTable,
+			Columns: []string{configcontextprofile.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.DataFileID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

@@ -11,6 +11,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/configcontextprofile"
+	"github.com/inventory/inventory/ent/datafile"
+	"github.com/inventory/inventory/ent/datasource"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 )
@@ -37,6 +39,18 @@ func (_u *ConfigContextProfileUpdate) Mutation() *ConfigContextProfileMutation {
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (_u *ConfigContextProfileUpdate) ClearOwner() *ConfigContextProfileUpdate {
 	_u.mutation.ClearOwner()
+	return _u
+}
+
+// ClearDataSource clears the "data_source" edge to the DataSource entity.
+func (_u *ConfigContextProfileUpdate) ClearDataSource() *ConfigContextProfileUpdate {
+	_u.mutation.ClearDataSource()
+	return _u
+}
+
+// ClearDataFile clears the "data_file" edge to the DataFile entity.
+func (_u *ConfigContextProfileUpdate) ClearDataFile() *ConfigContextProfileUpdate {
+	_u.mutation.ClearDataFile()
 	return _u
 }
 
@@ -89,6 +103,11 @@ func (_u *ConfigContextProfileUpdate) check() error {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "ConfigContextProfile.description": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DataPath(); ok {
+		if err := configcontextprofile.DataPathValidator(v); err != nil {
+			return &ValidationError{Name: "data_path", err: fmt.Errorf(`ent: validator failed for field "ConfigContextProfile.data_path": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Name(); ok {
 		if err := configcontextprofile.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "ConfigContextProfile.name": %w`, err)}
@@ -123,6 +142,15 @@ func (_u *ConfigContextProfileUpdate) sqlSave(ctx context.Context) (_node int, e
 	}
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(configcontextprofile.FieldComments, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.DataPath(); ok {
+		_spec.SetField(configcontextprofile.FieldDataPath, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.DataSynced(); ok {
+		_spec.SetField(configcontextprofile.FieldDataSynced, field.TypeTime, value)
+	}
+	if _u.mutation.DataSyncedCleared() {
+		_spec.ClearField(configcontextprofile.FieldDataSynced, field.TypeTime)
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(configcontextprofile.FieldName, field.TypeString, value)
@@ -162,6 +190,64 @@ func (_u *ConfigContextProfileUpdate) sqlSave(ctx context.Context) (_node int, e
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.DataSourceCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontextprofile.DataSourceTable,
+			Columns: []string{configcontextprofile.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataSourceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontextprofile.DataSourceTable,
+			Columns: []string{configcontextprofile.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DataFileCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontextprofile.DataFileTable,
+			Columns: []string{configcontextprofile.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataFileIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontextprofile.DataFileTable,
+			Columns: []string{configcontextprofile.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{configcontextprofile.Label}
@@ -191,6 +277,18 @@ func (_u *ConfigContextProfileUpdateOne) Mutation() *ConfigContextProfileMutatio
 // ClearOwner clears the "owner" edge to the Owner entity.
 func (_u *ConfigContextProfileUpdateOne) ClearOwner() *ConfigContextProfileUpdateOne {
 	_u.mutation.ClearOwner()
+	return _u
+}
+
+// ClearDataSource clears the "data_source" edge to the DataSource entity.
+func (_u *ConfigContextProfileUpdateOne) ClearDataSource() *ConfigContextProfileUpdateOne {
+	_u.mutation.ClearDataSource()
+	return _u
+}
+
+// ClearDataFile clears the "data_file" edge to the DataFile entity.
+func (_u *ConfigContextProfileUpdateOne) ClearDataFile() *ConfigContextProfileUpdateOne {
+	_u.mutation.ClearDataFile()
 	return _u
 }
 
@@ -256,6 +354,11 @@ func (_u *ConfigContextProfileUpdateOne) check() error {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "ConfigContextProfile.description": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DataPath(); ok {
+		if err := configcontextprofile.DataPathValidator(v); err != nil {
+			return &ValidationError{Name: "data_path", err: fmt.Errorf(`ent: validator failed for field "ConfigContextProfile.data_path": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Name(); ok {
 		if err := configcontextprofile.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "ConfigContextProfile.name": %w`, err)}
@@ -308,6 +411,15 @@ func (_u *ConfigContextProfileUpdateOne) sqlSave(ctx context.Context) (_node *Co
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(configcontextprofile.FieldComments, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.DataPath(); ok {
+		_spec.SetField(configcontextprofile.FieldDataPath, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.DataSynced(); ok {
+		_spec.SetField(configcontextprofile.FieldDataSynced, field.TypeTime, value)
+	}
+	if _u.mutation.DataSyncedCleared() {
+		_spec.ClearField(configcontextprofile.FieldDataSynced, field.TypeTime)
+	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(configcontextprofile.FieldName, field.TypeString, value)
 	}
@@ -339,6 +451,64 @@ func (_u *ConfigContextProfileUpdateOne) sqlSave(ctx context.Context) (_node *Co
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DataSourceCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontextprofile.DataSourceTable,
+			Columns: []string{configcontextprofile.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataSourceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontextprofile.DataSourceTable,
+			Columns: []string{configcontextprofile.DataSourceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DataFileCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontextprofile.DataFileTable,
+			Columns: []string{configcontextprofile.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DataFileIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   configcontextprofile.DataFileTable,
+			Columns: []string{configcontextprofile.DataFileColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

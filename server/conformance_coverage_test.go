@@ -101,11 +101,13 @@ var unsetField = map[string]string{
 	// Data files exist only after a sync of a directory or repository on
 	// the server, which fixtures cannot make; a data source alone is
 	// cleared (NetBox's SyncedDataMixin.clean()). TestSyncedData writes them.
-	"extras.configtemplate.data_source": syncedOnly,
-	"extras.configtemplate.data_file":   syncedOnly,
-	"extras.configcontext.data_source":  syncedOnly,
-	"extras.configcontext.data_file":    syncedOnly,
-	"extras.exporttemplate.data_source": syncedOnly,
+	"extras.configtemplate.data_source":       syncedOnly,
+	"extras.configtemplate.data_file":         syncedOnly,
+	"extras.configcontext.data_source":        syncedOnly,
+	"extras.configcontext.data_file":          syncedOnly,
+	"extras.exporttemplate.data_source":       syncedOnly,
+	"extras.configcontextprofile.data_source": syncedOnly,
+	"extras.configcontextprofile.data_file":   syncedOnly,
 }
 
 const syncedOnly = "a data file comes from a sync of files on the server, which fixtures cannot make: TestSyncedData sets it"
@@ -159,14 +161,12 @@ func TestWritableFieldsAsNetBox(t *testing.T) {
 // notWritable are the fields NetBox's serializer takes on write that this
 // service does not, each with its reason.
 var notWritable = map[string]string{
-	"circuits.circuit.assignments":            "NetBox's write-only nested assignments create CircuitGroupAssignments; served through /api/circuits/circuit-group-assignments/ only",
-	"dcim.devicetype.front_image":             "device type images are not stored here (rendered null: api.Model.Empty)",
-	"dcim.devicetype.rear_image":              "device type images are not stored here (rendered null: api.Model.Empty)",
-	"dcim.modulebay.installed_module":         "a reverse one-to-one (Module.module_bay): a module is installed by writing its module_bay",
-	"extras.configcontextprofile.data_file":   "config context profiles take no data files here",
-	"extras.configcontextprofile.data_source": "config context profiles take no data files here",
-	"users.token.last_used":                   "kept by authentication only: a client cannot forge when a token was last used",
-	"users.token.pepper_id":                   "chosen by the server from its configured peppers when the token is made",
-	"users.user.date_joined":                  "kept by the server (set at creation)",
-	"users.user.last_login":                   "kept by the server (set by logins)",
+	"circuits.circuit.assignments":    "NetBox's write-only nested assignments create CircuitGroupAssignments; served through /api/circuits/circuit-group-assignments/ only",
+	"dcim.devicetype.front_image":     "device type images are not stored here (rendered null: api.Model.Empty)",
+	"dcim.devicetype.rear_image":      "device type images are not stored here (rendered null: api.Model.Empty)",
+	"dcim.modulebay.installed_module": "a reverse one-to-one (Module.module_bay): a module is installed by writing its module_bay",
+	"users.token.last_used":           "kept by authentication only: a client cannot forge when a token was last used",
+	"users.token.pepper_id":           "chosen by the server from its configured peppers when the token is made",
+	"users.user.date_joined":          "kept by the server (set at creation)",
+	"users.user.last_login":           "kept by the server (set by logins)",
 }

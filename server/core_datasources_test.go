@@ -292,6 +292,11 @@ func TestDataSourceURLs(t *testing.T) {
 				}
 			})
 		}
+		// sync_interval takes NetBox's JobIntervalChoices only.
+		r := e.Must(http.StatusBadRequest, "POST", sourcesPath, map[string]any{"name": "odd", "type": "local", "source_url": "x", "sync_interval": 7})
+		if msg := fmt.Sprint(r.Object()["sync_interval"]); msg != "[Value 7 is not a valid choice.]" {
+			t.Errorf("sync_interval 7: %s", r.Body)
+		}
 		// A PATCH of the type alone is checked against the stored URL.
 		id := newSource(t, e, map[string]any{"name": "web", "type": "git", "source_url": "https://example.com/r.git"})
 		e.Must(http.StatusBadRequest, "PATCH", fmt.Sprintf("%s%d/", sourcesPath, id), map[string]any{"type": "local"})
@@ -451,7 +456,8 @@ func TestSyncedData(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		root := e.Config.DataSources.Root
 		dir := filepath.Join(root, "local")
-		writeFiles(t, dir, map[string]string{"base.j2": "hostname {{ name }}", "ctx.yaml": "ntp:\n  - 10.0.0.1\n"})
+		writeFiles(t, dir, map[string]string{"base.j2": "hostname {{ name }}", "ctx.yaml": "ntp:\n  - 10.0.0.1\n",
+			"schema.yaml": "type: object\nrequired: [ntp]\n"})
 		repo := filepath.Join(root, "repo")
 		commitAll(t, repo, map[string]string{"motd.j2": "Welcome to {{ name }}"})
 		local := newSource(t, e, map[string]any{"name": "local", "type": "local", "source_url": "local"})
@@ -484,6 +490,12 @@ func TestSyncedData(t *testing.T) {
 			t.Errorf("config context data from YAML: %v", d)
 		}
 
+		prof := e.Must(http.StatusCreated, "POST", "/api/extras/config-context-profiles/", map[string]any{"name": "ntp",
+			"data_file": fileID(t, e, local, "schema.yaml")}).Object()
+		if fmt.Sprint(prof["schema"]) != "map[required:[ntp] type:object]" || prof["data_path"] != "schema.yaml" {
+			t.Errorf("config context profile from YAML: %v", prof)
+		}
+
 		// The files change; each sync carries the change over.
 		writeFiles(t, dir, map[string]string{"base.j2": "hostname {{ name | upper }}", "ctx.yaml": `{"ntp": ["10.0.0.2"]}`})
 		commitAll(t, repo, map[string]string{"motd.j2": "Hello {{ name }}"})
@@ -497,7 +509,7 @@ func TestSyncedData(t *testing.T) {
 		if d := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", ctxPath, cc), nil).Object()["data"]; fmt.Sprint(d) != "map[ntp:[10.0.0.2]]" {
 			t.Errorf("config context data after the sync: %v", d)
 		}
-		if n := lastJob(t, e, local)["data"].(map[string]any)["followed"]; n != float64(2) {
+		if n := lastJob(t, e, local)["data"].(map[string]any)["followed"]; n != float64(3) {
 			t.Errorf("objects followed: %v", n)
 		}
 		ch := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/core/object-changes/?changed_object_type=extras.configtemplate&changed_object_id=%d", base), nil).Results()

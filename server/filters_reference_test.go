@@ -71,8 +71,6 @@ var filterGaps = map[string]string{
 	"core/data-files created_by_request":  "no change records of data files",
 	"core/data-files updated_by_request":  "no change records of data files",
 	"core/data-files modified_by_request": "no change records of data files",
-	// NetBox's DataSourceSerializer lists no tags: the API sets none.
-	"core/data-sources tag": "no tags on data sources", "core/data-sources tag_id": "no tags on data sources",
 	// README: the usable filter of saved filters and table configs.
 	"extras/saved-filters usable": "the visibility rule already hides other users' private rows",
 	"extras/table-configs usable": "the visibility rule already hides other users' private rows",
@@ -112,13 +110,9 @@ var lookupGaps = map[string]string{
 }
 
 func init() {
-	// Config context profiles do not take data files yet.
-	for _, name := range []string{"auto_sync_enabled", "data_file_id", "data_source_id", "data_synced"} {
-		filterGaps["extras/config-context-profiles "+name] = "profiles take no data files here"
-	}
 	// NetBox's serializers show no auto_sync_enabled for these: here
 	// they always follow their file (README).
-	for _, ep := range []string{"extras/config-contexts", "extras/export-templates"} {
+	for _, ep := range []string{"extras/config-contexts", "extras/export-templates", "extras/config-context-profiles"} {
 		filterGaps[ep+" auto_sync_enabled"] = "no auto_sync_enabled field: they always follow their file"
 	}
 }

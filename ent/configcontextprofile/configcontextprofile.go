@@ -25,12 +25,24 @@ const (
 	FieldComments = "comments"
 	// FieldOwnerID holds the string denoting the owner_id field in the database.
 	FieldOwnerID = "owner_id"
+	// FieldDataSourceID holds the string denoting the data_source_id field in the database.
+	FieldDataSourceID = "data_source_id"
+	// FieldDataPath holds the string denoting the data_path field in the database.
+	FieldDataPath = "data_path"
+	// FieldDataFileID holds the string denoting the data_file_id field in the database.
+	FieldDataFileID = "data_file_id"
+	// FieldDataSynced holds the string denoting the data_synced field in the database.
+	FieldDataSynced = "data_synced"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
 	// FieldSchema holds the string denoting the schema field in the database.
 	FieldSchema = "schema"
 	// EdgeOwner holds the string denoting the owner edge name in mutations.
 	EdgeOwner = "owner"
+	// EdgeDataSource holds the string denoting the data_source edge name in mutations.
+	EdgeDataSource = "data_source"
+	// EdgeDataFile holds the string denoting the data_file edge name in mutations.
+	EdgeDataFile = "data_file"
 	// Table holds the table name of the configcontextprofile in the database.
 	Table = "extras_configcontextprofile"
 	// OwnerTable is the table that holds the owner relation/edge.
@@ -40,6 +52,20 @@ const (
 	OwnerInverseTable = "users_owner"
 	// OwnerColumn is the table column denoting the owner relation/edge.
 	OwnerColumn = "owner_id"
+	// DataSourceTable is the table that holds the data_source relation/edge.
+	DataSourceTable = "extras_configcontextprofile"
+	// DataSourceInverseTable is the table name for the DataSource entity.
+	// It exists in this package in order to avoid circular dependency with the "datasource" package.
+	DataSourceInverseTable = "core_datasource"
+	// DataSourceColumn is the table column denoting the data_source relation/edge.
+	DataSourceColumn = "data_source_id"
+	// DataFileTable is the table that holds the data_file relation/edge.
+	DataFileTable = "extras_configcontextprofile"
+	// DataFileInverseTable is the table name for the DataFile entity.
+	// It exists in this package in order to avoid circular dependency with the "datafile" package.
+	DataFileInverseTable = "core_datafile"
+	// DataFileColumn is the table column denoting the data_file relation/edge.
+	DataFileColumn = "data_file_id"
 )
 
 // Columns holds all SQL columns for configcontextprofile fields.
@@ -50,6 +76,10 @@ var Columns = []string{
 	FieldDescription,
 	FieldComments,
 	FieldOwnerID,
+	FieldDataSourceID,
+	FieldDataPath,
+	FieldDataFileID,
+	FieldDataSynced,
 	FieldName,
 	FieldSchema,
 }
@@ -70,7 +100,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/inventory/inventory/ent/runtime"
 var (
-	Hooks [1]ent.Hook
+	Hooks [2]ent.Hook
 	// DefaultCreated holds the default value on creation for the "created" field.
 	DefaultCreated func() time.Time
 	// DefaultLastUpdated holds the default value on creation for the "last_updated" field.
@@ -83,6 +113,10 @@ var (
 	DescriptionValidator func(string) error
 	// DefaultComments holds the default value on creation for the "comments" field.
 	DefaultComments string
+	// DefaultDataPath holds the default value on creation for the "data_path" field.
+	DefaultDataPath string
+	// DataPathValidator is a validator for the "data_path" field. It is called by the builders before save.
+	DataPathValidator func(string) error
 	// NameValidator is a validator for the "name" field. It is called by the builders before save.
 	NameValidator func(string) error
 )
@@ -120,6 +154,26 @@ func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
 }
 
+// ByDataSourceID orders the results by the data_source_id field.
+func ByDataSourceID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDataSourceID, opts...).ToFunc()
+}
+
+// ByDataPath orders the results by the data_path field.
+func ByDataPath(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDataPath, opts...).ToFunc()
+}
+
+// ByDataFileID orders the results by the data_file_id field.
+func ByDataFileID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDataFileID, opts...).ToFunc()
+}
+
+// ByDataSynced orders the results by the data_synced field.
+func ByDataSynced(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDataSynced, opts...).ToFunc()
+}
+
 // ByName orders the results by the name field.
 func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
@@ -131,10 +185,38 @@ func ByOwnerField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newOwnerStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByDataSourceField orders the results by data_source field.
+func ByDataSourceField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newDataSourceStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByDataFileField orders the results by data_file field.
+func ByDataFileField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newDataFileStep(), sql.OrderByField(field, opts...))
+	}
+}
 func newOwnerStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(OwnerInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, OwnerTable, OwnerColumn),
+	)
+}
+func newDataSourceStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(DataSourceInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, DataSourceTable, DataSourceColumn),
+	)
+}
+func newDataFileStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(DataFileInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, DataFileTable, DataFileColumn),
 	)
 }

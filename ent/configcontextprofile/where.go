@@ -80,6 +80,26 @@ func OwnerID(v int) predicate.ConfigContextProfile {
 	return predicate.ConfigContextProfile(sql.FieldEQ(FieldOwnerID, v))
 }
 
+// DataSourceID applies equality check predicate on the "data_source_id" field. It's identical to DataSourceIDEQ.
+func DataSourceID(v int) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldEQ(FieldDataSourceID, v))
+}
+
+// DataPath applies equality check predicate on the "data_path" field. It's identical to DataPathEQ.
+func DataPath(v string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldEQ(FieldDataPath, v))
+}
+
+// DataFileID applies equality check predicate on the "data_file_id" field. It's identical to DataFileIDEQ.
+func DataFileID(v int) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldEQ(FieldDataFileID, v))
+}
+
+// DataSynced applies equality check predicate on the "data_synced" field. It's identical to DataSyncedEQ.
+func DataSynced(v time.Time) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldEQ(FieldDataSynced, v))
+}
+
 // Name applies equality check predicate on the "name" field. It's identical to NameEQ.
 func Name(v string) predicate.ConfigContextProfile {
 	return predicate.ConfigContextProfile(sql.FieldEQ(FieldName, v))
@@ -345,6 +365,181 @@ func OwnerIDNotNil() predicate.ConfigContextProfile {
 	return predicate.ConfigContextProfile(sql.FieldNotNull(FieldOwnerID))
 }
 
+// DataSourceIDEQ applies the EQ predicate on the "data_source_id" field.
+func DataSourceIDEQ(v int) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldEQ(FieldDataSourceID, v))
+}
+
+// DataSourceIDNEQ applies the NEQ predicate on the "data_source_id" field.
+func DataSourceIDNEQ(v int) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldNEQ(FieldDataSourceID, v))
+}
+
+// DataSourceIDIn applies the In predicate on the "data_source_id" field.
+func DataSourceIDIn(vs ...int) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldIn(FieldDataSourceID, vs...))
+}
+
+// DataSourceIDNotIn applies the NotIn predicate on the "data_source_id" field.
+func DataSourceIDNotIn(vs ...int) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldNotIn(FieldDataSourceID, vs...))
+}
+
+// DataSourceIDIsNil applies the IsNil predicate on the "data_source_id" field.
+func DataSourceIDIsNil() predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldIsNull(FieldDataSourceID))
+}
+
+// DataSourceIDNotNil applies the NotNil predicate on the "data_source_id" field.
+func DataSourceIDNotNil() predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldNotNull(FieldDataSourceID))
+}
+
+// DataPathEQ applies the EQ predicate on the "data_path" field.
+func DataPathEQ(v string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldEQ(FieldDataPath, v))
+}
+
+// DataPathNEQ applies the NEQ predicate on the "data_path" field.
+func DataPathNEQ(v string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldNEQ(FieldDataPath, v))
+}
+
+// DataPathIn applies the In predicate on the "data_path" field.
+func DataPathIn(vs ...string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldIn(FieldDataPath, vs...))
+}
+
+// DataPathNotIn applies the NotIn predicate on the "data_path" field.
+func DataPathNotIn(vs ...string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldNotIn(FieldDataPath, vs...))
+}
+
+// DataPathGT applies the GT predicate on the "data_path" field.
+func DataPathGT(v string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldGT(FieldDataPath, v))
+}
+
+// DataPathGTE applies the GTE predicate on the "data_path" field.
+func DataPathGTE(v string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldGTE(FieldDataPath, v))
+}
+
+// DataPathLT applies the LT predicate on the "data_path" field.
+func DataPathLT(v string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldLT(FieldDataPath, v))
+}
+
+// DataPathLTE applies the LTE predicate on the "data_path" field.
+func DataPathLTE(v string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldLTE(FieldDataPath, v))
+}
+
+// DataPathContains applies the Contains predicate on the "data_path" field.
+func DataPathContains(v string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldContains(FieldDataPath, v))
+}
+
+// DataPathHasPrefix applies the HasPrefix predicate on the "data_path" field.
+func DataPathHasPrefix(v string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldHasPrefix(FieldDataPath, v))
+}
+
+// DataPathHasSuffix applies the HasSuffix predicate on the "data_path" field.
+func DataPathHasSuffix(v string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldHasSuffix(FieldDataPath, v))
+}
+
+// DataPathEqualFold applies the EqualFold predicate on the "data_path" field.
+func DataPathEqualFold(v string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldEqualFold(FieldDataPath, v))
+}
+
+// DataPathContainsFold applies the ContainsFold predicate on the "data_path" field.
+func DataPathContainsFold(v string) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldContainsFold(FieldDataPath, v))
+}
+
+// DataFileIDEQ applies the EQ predicate on the "data_file_id" field.
+func DataFileIDEQ(v int) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldEQ(FieldDataFileID, v))
+}
+
+// DataFileIDNEQ applies the NEQ predicate on the "data_file_id" field.
+func DataFileIDNEQ(v int) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldNEQ(FieldDataFileID, v))
+}
+
+// DataFileIDIn applies the In predicate on the "data_file_id" field.
+func DataFileIDIn(vs ...int) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldIn(FieldDataFileID, vs...))
+}
+
+// DataFileIDNotIn applies the NotIn predicate on the "data_file_id" field.
+func DataFileIDNotIn(vs ...int) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldNotIn(FieldDataFileID, vs...))
+}
+
+// DataFileIDIsNil applies the IsNil predicate on the "data_file_id" field.
+func DataFileIDIsNil() predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldIsNull(FieldDataFileID))
+}
+
+// DataFileIDNotNil applies the NotNil predicate on the "data_file_id" field.
+func DataFileIDNotNil() predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldNotNull(FieldDataFileID))
+}
+
+// DataSyncedEQ applies the EQ predicate on the "data_synced" field.
+func DataSyncedEQ(v time.Time) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldEQ(FieldDataSynced, v))
+}
+
+// DataSyncedNEQ applies the NEQ predicate on the "data_synced" field.
+func DataSyncedNEQ(v time.Time) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldNEQ(FieldDataSynced, v))
+}
+
+// DataSyncedIn applies the In predicate on the "data_synced" field.
+func DataSyncedIn(vs ...time.Time) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldIn(FieldDataSynced, vs...))
+}
+
+// DataSyncedNotIn applies the NotIn predicate on the "data_synced" field.
+func DataSyncedNotIn(vs ...time.Time) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldNotIn(FieldDataSynced, vs...))
+}
+
+// DataSyncedGT applies the GT predicate on the "data_synced" field.
+func DataSyncedGT(v time.Time) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldGT(FieldDataSynced, v))
+}
+
+// DataSyncedGTE applies the GTE predicate on the "data_synced" field.
+func DataSyncedGTE(v time.Time) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldGTE(FieldDataSynced, v))
+}
+
+// DataSyncedLT applies the LT predicate on the "data_synced" field.
+func DataSyncedLT(v time.Time) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldLT(FieldDataSynced, v))
+}
+
+// DataSyncedLTE applies the LTE predicate on the "data_synced" field.
+func DataSyncedLTE(v time.Time) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldLTE(FieldDataSynced, v))
+}
+
+// DataSyncedIsNil applies the IsNil predicate on the "data_synced" field.
+func DataSyncedIsNil() predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldIsNull(FieldDataSynced))
+}
+
+// DataSyncedNotNil applies the NotNil predicate on the "data_synced" field.
+func DataSyncedNotNil() predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(sql.FieldNotNull(FieldDataSynced))
+}
+
 // NameEQ applies the EQ predicate on the "name" field.
 func NameEQ(v string) predicate.ConfigContextProfile {
 	return predicate.ConfigContextProfile(sql.FieldEQ(FieldName, v))
@@ -435,6 +630,52 @@ func HasOwner() predicate.ConfigContextProfile {
 func HasOwnerWith(preds ...predicate.Owner) predicate.ConfigContextProfile {
 	return predicate.ConfigContextProfile(func(s *sql.Selector) {
 		step := newOwnerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasDataSource applies the HasEdge predicate on the "data_source" edge.
+func HasDataSource() predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, DataSourceTable, DataSourceColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasDataSourceWith applies the HasEdge predicate on the "data_source" edge with a given conditions (other predicates).
+func HasDataSourceWith(preds ...predicate.DataSource) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(func(s *sql.Selector) {
+		step := newDataSourceStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasDataFile applies the HasEdge predicate on the "data_file" edge.
+func HasDataFile() predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, DataFileTable, DataFileColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasDataFileWith applies the HasEdge predicate on the "data_file" edge with a given conditions (other predicates).
+func HasDataFileWith(preds ...predicate.DataFile) predicate.ConfigContextProfile {
+	return predicate.ConfigContextProfile(func(s *sql.Selector) {
+		step := newDataFileStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

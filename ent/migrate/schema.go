@@ -1034,9 +1034,13 @@ var (
 		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "data_path", Type: field.TypeString, Size: 1000, Default: ""},
+		{Name: "data_synced", Type: field.TypeTime, Nullable: true},
 		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "schema", Type: field.TypeJSON, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+		{Name: "data_source_id", Type: field.TypeInt, Nullable: true},
+		{Name: "data_file_id", Type: field.TypeInt, Nullable: true},
 	}
 	// ExtrasConfigcontextprofileTable holds the schema information for the "extras_configcontextprofile" table.
 	ExtrasConfigcontextprofileTable = &schema.Table{
@@ -1046,18 +1050,46 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "extras_configcontextprofile_users_owner_owner",
-				Columns:    []*schema.Column{ExtrasConfigcontextprofileColumns[7]},
+				Columns:    []*schema.Column{ExtrasConfigcontextprofileColumns[9]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "extras_configcontextprofile_core_datasource_data_source",
+				Columns:    []*schema.Column{ExtrasConfigcontextprofileColumns[10]},
+				RefColumns: []*schema.Column{CoreDatasourceColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "extras_configcontextprofile_core_datafile_data_file",
+				Columns:    []*schema.Column{ExtrasConfigcontextprofileColumns[11]},
+				RefColumns: []*schema.Column{CoreDatafileColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "configcontextprofile_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{ExtrasConfigcontextprofileColumns[7]},
+				Columns: []*schema.Column{ExtrasConfigcontextprofileColumns[9]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "owner_id IS NOT NULL",
+				},
+			},
+			{
+				Name:    "configcontextprofile_data_source_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasConfigcontextprofileColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "data_source_id IS NOT NULL",
+				},
+			},
+			{
+				Name:    "configcontextprofile_data_file_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasConfigcontextprofileColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "data_file_id IS NOT NULL",
 				},
 			},
 		},
@@ -8305,6 +8337,8 @@ func init() {
 		Table: "extras_configcontext",
 	}
 	ExtrasConfigcontextprofileTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	ExtrasConfigcontextprofileTable.ForeignKeys[1].RefTable = CoreDatasourceTable
+	ExtrasConfigcontextprofileTable.ForeignKeys[2].RefTable = CoreDatafileTable
 	ExtrasConfigcontextprofileTable.Annotation = &entsql.Annotation{
 		Table: "extras_configcontextprofile",
 	}

@@ -8,7 +8,6 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
-	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -46,10 +45,10 @@ func init() {
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true, Blank: true},
-			{Name: "data_source", Kind: "empty", ReadOnly: true, Empty: nil, Meta: &api.Meta{Type: "nested object", Writable: true, Optional: false, Required: false}},
-			{Name: "data_path", Kind: "empty", ReadOnly: true, Empty: "", Meta: &api.Meta{Type: "string", Writable: false, Optional: false, Required: false}},
-			{Name: "data_file", Kind: "empty", ReadOnly: true, Empty: nil, Meta: &api.Meta{Type: "nested object", Writable: true, Optional: false, Required: false}},
-			{Name: "data_synced", Kind: "empty", ReadOnly: true, Empty: nil, Meta: &api.Meta{Type: "datetime", Writable: false, Optional: false, Required: false}},
+			{Name: "data_source", Kind: "fk", Column: "data_source_id", GoType: "int", Target: "core.datasource", Nullable: true, OnDelete: "PROTECT"},
+			{Name: "data_path", Kind: "string", Column: "data_path", GoType: "string", ReadOnly: true, HasDefault: true, MaxLen: 1000},
+			{Name: "data_file", Kind: "fk", Column: "data_file_id", GoType: "int", Target: "core.datafile", Nullable: true, OnDelete: "SET_NULL"},
+			{Name: "data_synced", Kind: "time", Column: "data_synced", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 		},

@@ -8,7 +8,6 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
-	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -22,7 +21,7 @@ func init() {
 		Display:     "{name}",
 		Endpoints:   endpoints(`[{"name":"sync","detail":true,"ops":[{"method":"POST","permission":"sync","handler":"core.datasources.sync","write":true,"summary":"Synchronize the data source","response":"DataSource","description":"Queues a sync job for the data source and answers the data source (status queued), as NetBox's sync action.","errors":[400,404]}]}]`),
 		Tree:        false,
-		Tagged:      false,
+		Tagged:      true,
 		Custom:      true,
 		Logged:      true,
 		ReadOnlyAPI: false,
@@ -35,6 +34,7 @@ func init() {
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "sync_interval", Kind: "choice", Column: "sync_interval", Target: "", Attr: "", Choices: []string{"1", "60", "720", "1440", "10080", "43200"}},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
@@ -47,7 +47,7 @@ func init() {
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},
 			{Name: "status", Kind: "choice", Column: "status", GoType: "string", ReadOnly: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"new", "New"}, {"queued", "Queued"}, {"syncing", "Syncing"}, {"completed", "Completed"}, {"failed", "Failed"}}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
-			{Name: "sync_interval", Kind: "choice", Column: "sync_interval", GoType: "int", Nullable: true, HasDefault: true, Meta: &api.Meta{Type: "integer", Writable: false, Optional: false, Required: false}, Choices: []Choice{{1, "Minutely"}, {60, "Hourly"}, {720, "12 hours"}, {1440, "Daily"}, {10080, "Weekly"}, {43200, "30 days"}}},
+			{Name: "sync_interval", Kind: "int", Column: "sync_interval", GoType: "int", Nullable: true, HasDefault: true},
 			{Name: "parameters", Kind: "json", Column: "parameters", GoType: "map[string]interface {}", Nullable: true, HasDefault: true},
 			{Name: "ignore_rules", Kind: "text", Column: "ignore_rules", GoType: "string", HasDefault: true, Blank: true},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},

@@ -1174,10 +1174,13 @@ func init() {
 	configcontextprofileMixin := schema.ConfigContextProfile{}.Mixin()
 	configcontextprofileHooks := schema.ConfigContextProfile{}.Hooks()
 	configcontextprofile.Hooks[0] = configcontextprofileHooks[0]
+	configcontextprofile.Hooks[1] = configcontextprofileHooks[1]
 	configcontextprofileMixinFields0 := configcontextprofileMixin[0].Fields()
 	_ = configcontextprofileMixinFields0
 	configcontextprofileMixinFields2 := configcontextprofileMixin[2].Fields()
 	_ = configcontextprofileMixinFields2
+	configcontextprofileMixinFields3 := configcontextprofileMixin[3].Fields()
+	_ = configcontextprofileMixinFields3
 	configcontextprofileFields := schema.ConfigContextProfile{}.Fields()
 	_ = configcontextprofileFields
 	// configcontextprofileDescCreated is the schema descriptor for created field.
@@ -1200,6 +1203,12 @@ func init() {
 	configcontextprofileDescComments := configcontextprofileMixinFields2[1].Descriptor()
 	// configcontextprofile.DefaultComments holds the default value on creation for the comments field.
 	configcontextprofile.DefaultComments = configcontextprofileDescComments.Default.(string)
+	// configcontextprofileDescDataPath is the schema descriptor for data_path field.
+	configcontextprofileDescDataPath := configcontextprofileMixinFields3[1].Descriptor()
+	// configcontextprofile.DefaultDataPath holds the default value on creation for the data_path field.
+	configcontextprofile.DefaultDataPath = configcontextprofileDescDataPath.Default.(string)
+	// configcontextprofile.DataPathValidator is a validator for the "data_path" field. It is called by the builders before save.
+	configcontextprofile.DataPathValidator = configcontextprofileDescDataPath.Validators[0].(func(string) error)
 	// configcontextprofileDescName is the schema descriptor for name field.
 	configcontextprofileDescName := configcontextprofileFields[0].Descriptor()
 	// configcontextprofile.NameValidator is a validator for the "name" field. It is called by the builders before save.
@@ -2151,10 +2160,10 @@ func init() {
 	datasource.Hooks[0] = datasourceHooks[0]
 	datasourceMixinFields0 := datasourceMixin[0].Fields()
 	_ = datasourceMixinFields0
-	datasourceMixinFields1 := datasourceMixin[1].Fields()
-	_ = datasourceMixinFields1
 	datasourceMixinFields2 := datasourceMixin[2].Fields()
 	_ = datasourceMixinFields2
+	datasourceMixinFields3 := datasourceMixin[3].Fields()
+	_ = datasourceMixinFields3
 	datasourceFields := schema.DataSource{}.Fields()
 	_ = datasourceFields
 	// datasourceDescCreated is the schema descriptor for created field.
@@ -2168,17 +2177,17 @@ func init() {
 	// datasource.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
 	datasource.UpdateDefaultLastUpdated = datasourceDescLastUpdated.UpdateDefault.(func() time.Time)
 	// datasourceDescCustomFieldData is the schema descriptor for custom_field_data field.
-	datasourceDescCustomFieldData := datasourceMixinFields1[0].Descriptor()
+	datasourceDescCustomFieldData := datasourceMixinFields2[0].Descriptor()
 	// datasource.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
 	datasource.DefaultCustomFieldData = datasourceDescCustomFieldData.Default.(map[string]interface{})
 	// datasourceDescDescription is the schema descriptor for description field.
-	datasourceDescDescription := datasourceMixinFields2[0].Descriptor()
+	datasourceDescDescription := datasourceMixinFields3[0].Descriptor()
 	// datasource.DefaultDescription holds the default value on creation for the description field.
 	datasource.DefaultDescription = datasourceDescDescription.Default.(string)
 	// datasource.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	datasource.DescriptionValidator = datasourceDescDescription.Validators[0].(func(string) error)
 	// datasourceDescComments is the schema descriptor for comments field.
-	datasourceDescComments := datasourceMixinFields2[1].Descriptor()
+	datasourceDescComments := datasourceMixinFields3[1].Descriptor()
 	// datasource.DefaultComments holds the default value on creation for the comments field.
 	datasource.DefaultComments = datasourceDescComments.Default.(string)
 	// datasourceDescName is the schema descriptor for name field.

@@ -20,22 +20,16 @@ var DataSourceType = api.C("local", "Local", "git", "Git", "amazon-s3", "Amazon 
 var DataSourceStatus = api.C("new", "New", "queued", "Queued", "syncing", "Syncing",
 	"completed", "Completed", "failed", "Failed")
 
-// JobInterval are NetBox's JobIntervalChoices (minutes).
-var JobInterval = []api.Choice{{Value: 1, Label: "Minutely"}, {Value: 60, Label: "Hourly"},
-	{Value: 720, Label: "12 hours"}, {Value: 1440, Label: "Daily"}, {Value: 10080, Label: "Weekly"},
-	{Value: 43200, Label: "30 days"}}
-
 // DataSource is core.DataSource: where data files come from. A sync
 // (POST .../sync/, or every sync_interval minutes) replaces the source's
 // data files with what the directory or repository holds, all or none
 // (package datasources); status and last_synced are the server's.
 type DataSource struct{ ent.Schema }
 
-// Mixin: NetBox's PrimaryModel without tags here: its DataSourceSerializer
-// lists no tags, so the API can set none (the tag filters are not served).
-func (DataSource) Mixin() []ent.Mixin {
-	return []ent.Mixin{ChangeLogged{}, CustomFields{}, Primary{}}
-}
+// Mixin: NetBox's PrimaryModel. Its DataSourceSerializer lists no tags,
+// so the API neither shows nor sets them (not in Fields); the tag filters
+// are served, as NetBox's filter set has them.
+func (DataSource) Mixin() []ent.Mixin { return PrimaryMixins() }
 
 func (DataSource) Fields() []ent.Field {
 	ro := api.Field{ReadOnly: true}
@@ -47,7 +41,10 @@ func (DataSource) Fields() []ent.Field {
 		field.String("status").MaxRuneLen(50).Default("new").
 			Annotations(api.Field{Kind: "choice", Choices: DataSourceStatus, ReadOnly: true}),
 		field.Bool("enabled").Default(true),
-		field.Int("sync_interval").Optional().Nillable().Annotations(api.Field{Kind: "choice", Choices: JobInterval}),
+		// NetBox's serializer takes any integer (the reference's type
+		// integer, no choices); its model checks JobIntervalChoices
+		// (core.DataSourceHooks).
+		field.Int("sync_interval").Optional().Nillable(),
 		field.Text("ignore_rules").Default(""),
 		field.JSON("parameters", map[string]any{}).Optional().Annotations(api.Field{Kind: "json"}),
 		field.Time("last_synced").Optional().Nillable().Annotations(ro),
@@ -66,13 +63,13 @@ func (DataSource) Annotations() []schema.Annotation {
 			Fields: []string{"id", "url", "display_url", "display", "name", "type", "source_url", "enabled", "status",
 				"description", "sync_interval", "parameters", "ignore_rules", "owner", "comments", "custom_fields",
 				"created", "last_updated", "last_synced", "file_count"},
-			// NetBox's serializer declares sync_interval without its
-			// choices (an IntegerField in OPTIONS); its model checks them.
-			Metadata: map[string]api.Meta{"sync_interval": {Type: "integer"}},
 			Brief:    []string{"id", "url", "display", "name", "description"},
 			Display:  "{name}",
 			Search:   []string{"name", "description", "source_url"},
 			Ordering: []string{"name"},
+			// NetBox's filter is a MultipleChoiceFilter (character lookups).
+			Filters: []api.Filter{{Name: "sync_interval", Kind: "choice", Column: "sync_interval",
+				Choices: []string{"1", "60", "720", "1440", "10080", "43200"}}},
 			Counts: map[string]api.Count{
 				"file_count": {Model: "core.datafile", Column: "source_id"},
 			},

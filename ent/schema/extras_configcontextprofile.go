@@ -17,7 +17,7 @@ type ConfigContextProfile struct{ ent.Schema }
 // Mixin: NetBox's PrimaryModel, whose serializer here shows no custom
 // fields.
 func (ConfigContextProfile) Mixin() []ent.Mixin {
-	return []ent.Mixin{ChangeLogged{}, Tagged{}, Primary{}}
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, Primary{}, SyncedData{}}
 }
 
 func (ConfigContextProfile) Fields() []ent.Field {
@@ -29,14 +29,17 @@ func (ConfigContextProfile) Fields() []ent.Field {
 
 // Hooks: schema is validated as a JSON Schema when saved (NetBox's
 // validate_schema).
-func (ConfigContextProfile) Hooks() []ent.Hook { return extras.ConfigContextProfileHooks() }
+// The data file's content (YAML or JSON) is copied first, so that it is
+// what is validated.
+func (ConfigContextProfile) Hooks() []ent.Hook {
+	return append([]ent.Hook{extras.SyncedDataHooks("schema")}, extras.ConfigContextProfileHooks()...)
+}
 
 func (ConfigContextProfile) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "extras_configcontextprofile"},
 		api.Model{
-			Metadata: syncedDataMeta(true),
-			App:      "extras", Path: "config-context-profiles", Verbose: "config context profile",
+			App: "extras", Path: "config-context-profiles", Verbose: "config context profile",
 			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "description", "schema", "tags", "owner",
 				"comments", "data_source", "data_path", "data_file", "data_synced", "created", "last_updated"},
@@ -44,22 +47,6 @@ func (ConfigContextProfile) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "description"},
 			Ordering: []string{"name"},
-			// Data sources are not served: nothing is synced from files.
-			Empty: map[string]any{"data_source": nil, "data_path": "", "data_file": nil, "data_synced": nil},
 		},
-	}
-}
-
-// syncedDataMeta is what NetBox's SyncedDataMixin fields are in OPTIONS
-// for a model that does not take them from data files here yet (config
-// context profiles: placeholders, a value sent is ignored): NetBox's
-// data_source is a writable nested object, data_file one too unless the
-// serializer declares it read-only.
-func syncedDataMeta(fileWritable bool) map[string]api.Meta {
-	return map[string]api.Meta{
-		"data_source": {Type: "nested object", Writable: true},
-		"data_path":   {Type: "string"},
-		"data_file":   {Type: "nested object", Writable: fileWritable},
-		"data_synced": {Type: "datetime"},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"entgo.io/ent"
@@ -67,7 +68,17 @@ func DataSourceHooks() []ent.Hook {
 	}}
 }
 
+// JobIntervals are NetBox's JobIntervalChoices (minutes): the values a
+// sync_interval may take.
+var JobIntervals = []int{1, 60, 720, 1440, 10080, 43200}
+
 func checkDataSource(ctx context.Context, m ent.Mutation) error {
+	if v, ok := m.Field("sync_interval"); ok {
+		if n, _ := v.(int); !slices.Contains(JobIntervals, n) {
+			// Django's model choice validation message.
+			return &api.FieldError{Field: "sync_interval", Message: fmt.Sprintf("Value %d is not a valid choice.", n)}
+		}
+	}
 	typ, typeSet := m.Field("type")
 	src, srcSet := m.Field("source_url")
 	if !typeSet && !srcSet {

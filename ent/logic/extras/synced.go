@@ -17,7 +17,8 @@ import (
 )
 
 // SyncedDataHooks are NetBox's SyncedDataMixin.clean() for a model whose
-// content field (a template's template_code, a config context's data)
+// content field (a template's template_code, a config context's data, a
+// profile's schema)
 // comes from a data file: a write that leaves a file assigned takes the
 // file's source and path and copies its content (NetBox's sync_data(),
 // on every clean), with data_synced now; a write that leaves none clears
@@ -101,13 +102,13 @@ func bytesOf(v any) []byte {
 }
 
 // FileContent is what a data file gives the content field: the text of
-// a template (UTF-8), or a config context's data (NetBox's
-// DataFile.get_data(): YAML, which JSON is too; a mapping).
+// a template (UTF-8), or a config context's data or a profile's schema
+// (NetBox's DataFile.get_data(): YAML, which JSON is too; a mapping).
 func FileContent(content, path string, data []byte) (any, error) {
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("%s is not UTF-8 text.", path)
 	}
-	if content != "data" {
+	if content == "template_code" {
 		return string(data), nil
 	}
 	if yamlNesting(data) > 2*jsonlimit.MaxDepth {
@@ -128,7 +129,7 @@ func FileContent(content, path string, data []byte) (any, error) {
 	}
 	var obj map[string]any
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		return nil, fmt.Errorf("%s must hold a mapping (a JSON object) to be config context data.", path)
+		return nil, fmt.Errorf("%s must hold a mapping (a JSON object).", path)
 	}
 	return obj, nil
 }
