@@ -17,8 +17,9 @@ import (
 	"github.com/inventory/inventory/webhooks"
 )
 
-// worker runs only the webhook jobs: replicas can split API serving and
-// delivery; several workers may share one PostgreSQL.
+// worker runs only the background jobs (webhook delivery and data source
+// syncs): replicas can split API serving and delivery; several workers may
+// share one PostgreSQL.
 func worker(args []string) error {
 	o, fs := newOptions("worker")
 	if err := o.parse(fs, args); err != nil {
