@@ -3,6 +3,7 @@ package server_test
 import (
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 
@@ -36,6 +37,19 @@ func permFixture(t *testing.T, w *world, d *resource.Descriptor) func(e *servert
 		}
 	}
 	if d.ReadOnlyAPI {
+		switch d.ContentType() {
+		case "core.job", "core.datafile":
+			// A sync of a local data source makes a job and the files:
+			// one new file a sync, the newest last, as the sites below.
+			var n int
+			return func(e *servertest.Env, _ int) map[string]any {
+				n++
+				dir := filepath.Join(e.Config.DataSources.Root, fmt.Sprint("perm-", n))
+				writeFiles(t, dir, map[string]string{fmt.Sprintf("f%d.txt", n): fmt.Sprint(n)})
+				syncSource(t, e, newSource(t, e, map[string]any{"name": fmt.Sprint("perm-", n), "type": "local", "source_url": fmt.Sprint("perm-", n)}))
+				return nil
+			}
+		}
 		if d.ContentType() == "dcim.cabletermination" {
 			// A cable makes its terminations.
 			cables := resource.ByContentType("dcim.cable")
