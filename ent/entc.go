@@ -239,6 +239,8 @@ type FieldData struct {
 	Of []string
 	// Nested is the related object's form (api.Field.Nested).
 	Nested []string
+	// NullWhen: rendered null while "field=value" holds (api.Field.NullWhen).
+	NullWhen string
 	// Join, JoinOwn and JoinTarget describe a many-to-many relation: the
 	// join table, its column pointing at this model and at the target.
 	Join, JoinOwn, JoinTarget string
@@ -611,6 +613,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	fd.Types = a.Types
 	fd.Min, fd.Max = a.Min, a.Max
 	fd.Decimal, fd.ObjectTypes = a.Decimal, a.ObjectTypes
+	fd.NullWhen = a.NullWhen
 	if fd.Target = a.Target; a.Target != "" {
 		// A cached key column (schema.CachedFK). On a generic relation's
 		// <name>_type the rule belongs to the generic object field.

@@ -160,8 +160,11 @@ type Field struct {
 	// Nested names the fields of the related object this relation renders
 	// instead of its brief ones, choices bare (api.Field.Nested).
 	Nested []string
-	Empty  any // KindEmpty: the value rendered
-	Count  *Count
+	// NullWhen renders the field null while the row's other field has a
+	// value, "field=value" (api.Field.NullWhen).
+	NullWhen string
+	Empty    any // KindEmpty: the value rendered
+	Count    *Count
 	// Reverse is the declaration of a KindReverse field.
 	Reverse *api.Reverse
 	// Meta is what OPTIONS says of NetBox's serializer field where this
@@ -194,6 +197,10 @@ type Field struct {
 	form   []*Field    // the related object's fields for Nested
 	asForm []*Field    // a Through reverse's As row's fields (api.Reverse.AsNested)
 	codec  *codec      // resolved for special kinds
+	// nullWhen and nullWhenVal are NullWhen resolved: the field and the
+	// text of the value that makes this one render null.
+	nullWhen    *Field
+	nullWhenVal string
 }
 
 // Descriptor is everything the generic handlers need to serve one model.

@@ -720,6 +720,9 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 	if f.col >= 0 {
 		v = r.Vals[f.col]
 	}
+	if f.nullWhen != nil && fmt.Sprint(r.Vals[f.nullWhen.col]) == f.nullWhenVal {
+		return append(b, "null"...)
+	}
 	switch f.Kind {
 	case KindURL:
 		return d.appendURL(b, p.base, "/api/", r.ID)

@@ -2,6 +2,7 @@ package resource
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -49,6 +50,17 @@ func (d *Descriptor) prepare() error {
 	}
 	d.computeTagForm()
 	for _, f := range d.Fields {
+		if f.NullWhen != "" {
+			name, val, _ := strings.Cut(f.NullWhen, "=")
+			if f.nullWhen = d.byName[name]; f.nullWhen == nil || f.nullWhen.col < 0 {
+				return fmt.Errorf("field %s: null_when names no column %s", f.Name, name)
+			}
+			f.nullWhenVal = val
+			if !slices.Contains(d.narrow, f.nullWhen.col) {
+				d.narrow = append(d.narrow, f.nullWhen.col)
+				slices.Sort(d.narrow)
+			}
+		}
 		if f.Kind == KindGenericObject {
 			d.byName[f.Generic+"_type"].Kind = KindGenericType
 			d.byName[f.Generic+"_id"].Kind = KindGenericID

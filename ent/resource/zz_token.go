@@ -48,7 +48,7 @@ func init() {
 			{Name: "last_used", Kind: "time", Column: "last_used", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true, Meta: &api.Meta{Type: "", Writable: true, Optional: false, Required: false}},
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},
 			{Name: "write_enabled", Kind: "bool", Column: "write_enabled", GoType: "bool", HasDefault: true},
-			{Name: "pepper_id", Kind: "int", Column: "pepper_id", GoType: "int", ReadOnly: true, Nullable: true, HasDefault: true, Meta: &api.Meta{Type: "", Writable: true, Optional: false, Required: false}},
+			{Name: "pepper_id", Kind: "int", Column: "pepper_id", GoType: "int", ReadOnly: true, Nullable: true, HasDefault: true, NullWhen: "version=1", Meta: &api.Meta{Type: "", Writable: true, Optional: false, Required: false}},
 			{Name: "allowed_ips", Kind: "allowed-ips", Column: "allowed_ips", GoType: "[]string", HasDefault: true},
 			{Name: "token", Kind: "secret", Column: "token", GoType: "string", CreateOnly: true, Nullable: true, HasDefault: true, Blank: true},
 			{Name: "last6", Kind: "hidden", Column: "last6", GoType: "string", HasDefault: true, Blank: true},

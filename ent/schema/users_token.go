@@ -31,7 +31,9 @@ func (Token) Fields() []ent.Field {
 		field.Time("last_used").Optional().Nillable().Annotations(api.Field{ReadOnly: true}),
 		field.Bool("enabled").Default(true),
 		field.Bool("write_enabled").Default(true),
-		field.Int("pepper_id").Optional().Nillable().Annotations(api.Field{ReadOnly: true}),
+		// Every digest is keyed here, v1 ones too, so every token keeps
+		// its pepper id; NetBox's v1 tokens have none (null).
+		field.Int("pepper_id").Optional().Nillable().Annotations(api.Field{ReadOnly: true, NullWhen: "version=1"}),
 		field.Strings("allowed_ips").Default([]string{}).Annotations(api.Field{Kind: "allowed-ips"}),
 		// token is the one-time secret: never stored (the hook moves it into
 		// digest), revealed only in the response to the creating request.

@@ -462,6 +462,11 @@ type Field struct {
 	// CurrentUser defaults an FK to users.user, omitted on create, to the
 	// requesting user (DRF's CurrentUserDefault); an explicit null stays.
 	CurrentUser bool `json:"current_user,omitempty"`
+	// NullWhen renders the field as null while another field of the row
+	// has a value, written "field=value": a token's pepper_id, kept here
+	// for every token (v1 digests are keyed too) but null in NetBox for a
+	// v1 token, which stores its key in the clear ("version=1").
+	NullWhen string `json:"null_when,omitempty"`
 }
 
 // Decimal is a DecimalField's declaration: max_digits, decimal_places and
