@@ -637,6 +637,12 @@ func (s *Spec) positive(ctx context.Context, f *Filter, lookup string, raw []str
 		if !pg && (f.Kind == DateTime || f.Kind == Date) {
 			op = fr("inventory_ts(" + col + ")")
 		}
+		if f.Kind == Choice && intChoices(f.Choices) && textLookups[base] {
+			// A pattern lookup on an integer choice (a rack's width__ic)
+			// reads the number as text, as Django's icontains and regex
+			// do on an integer column (PostgreSQL has no LOWER(integer)).
+			op = fr("CAST(" + col + " AS TEXT)")
+		}
 		return anyOf(pg, op, base, flat(vals))
 	}, neg, matchNull, nil
 }
@@ -1212,6 +1218,9 @@ func SearchOrNumber(columns, numbers []string) func(lookup string, values []stri
 		}), nil
 	}
 }
+
+// textLookups are the lookups that compare text.
+var textLookups = map[string]bool{"ic": true, "isw": true, "iew": true, "ie": true, "regex": true, "iregex": true}
 
 // intChoices says whether every choice value is an integer: the column is
 // then an integer one.

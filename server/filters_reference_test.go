@@ -37,7 +37,6 @@ var filterAdditions = map[string]string{
 var filterGaps = map[string]string{
 	// Models we do not have yet.
 	"ipam/vlans l2vpn": "no L2VPNs", "ipam/vlans l2vpn_id": "no L2VPNs",
-	"ipam/vlans interface_id":         "needs VLAN availability rules (another issue)",
 	"virtualization/interfaces l2vpn": "no L2VPNs", "virtualization/interfaces l2vpn_id": "no L2VPNs",
 	"dcim/interfaces l2vpn": "no L2VPNs", "dcim/interfaces l2vpn_id": "no L2VPNs",
 	"ipam/route-targets importing_l2vpn": "no L2VPNs", "ipam/route-targets importing_l2vpn_id": "no L2VPNs",
@@ -74,40 +73,14 @@ var filterGaps = map[string]string{
 	// README: the usable filter of saved filters and table configs.
 	"extras/saved-filters usable": "the visibility rule already hides other users' private rows",
 	"extras/table-configs usable": "the visibility rule already hides other users' private rows",
-	// A group assignment's provider is the provider of a circuit or of a
-	// virtual circuit's network: members of two types through different
-	// paths, which no generic filter kind expresses yet.
-	"circuits/circuit-group-assignments provider":    "members of two types through different paths",
-	"circuits/circuit-group-assignments provider_id": "members of two types through different paths",
-	// Port mappings are JSON lists on each side, not NetBox's mapping table.
-	"dcim/front-port-templates rear_port_id":       "port mappings are no table yet",
-	"dcim/front-port-templates rear_port_position": "port mappings are no table yet",
-	"dcim/rear-port-templates front_port_id":       "port mappings are no table yet",
-	"dcim/front-ports rear_port_id":                "port mappings are no table yet",
-	"dcim/front-ports rear_port_position":          "port mappings are no table yet",
-	"dcim/rear-ports front_port_id":                "port mappings are no table yet",
-	// Images are not stored.
-	"dcim/device-types has_front_image": "no image storage", "dcim/device-types has_rear_image": "no image storage",
 	// README: no data sources are served (config contexts, profiles,
 	// config and export templates).
 	"extras/export-templates auto_sync_enabled": "no data sources",
 }
 
 // lookupGaps are lookups NetBox generates for a filter that it is not
-// served with ("endpoint name"): pattern lookups on an integer choice, or
-// on an object type's "app.model" (NetBox matches the model name).
-var lookupGaps = map[string]string{
-	"dcim/racks width":                    "pattern lookups on an integer column",
-	"dcim/rack-types width":               "pattern lookups on an integer column",
-	"users/tokens version":                "pattern lookups on an integer column",
-	"extras/custom-fields object_type":    "pattern lookups on object types",
-	"extras/custom-links object_type":     "pattern lookups on object types",
-	"extras/event-rules object_type":      "pattern lookups on object types",
-	"extras/export-templates object_type": "pattern lookups on object types",
-	"extras/saved-filters object_type":    "pattern lookups on object types",
-	"users/permissions object_type":       "pattern lookups on object types",
-	"ipam/services parent_object_type":    "pattern lookups and empty on object types",
-}
+// served with ("endpoint name").
+var lookupGaps = map[string]string{}
 
 func init() {
 	// NetBox's serializers show no auto_sync_enabled for these: here

@@ -46,16 +46,58 @@ func init() {
 		})
 	}
 	// content-types-contains: a JSON list of "app.model" holds one of the
-	// values (case-insensitive, as NetBox's ContentTypeFilter); __n: none.
+	// values (NetBox's MultiValueContentTypeFilter over a many-to-many of
+	// object types); see contentTypeFilter for the lookups.
 	FilterKinds["content-types-contains"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
 		col := d.column(decl.Column)
-		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
+		return contentTypeFilter(decl.Name, func(s *sql.Selector, cts []any) *sql.Predicate {
+			return jsonElementIn(s, col, cts)
+		}, nil)
+	}
+	// json-list-int: the JSON list of objects in Column (a front port's
+	// rear_ports, NetBox's mappings table seen from one side) has an
+	// element whose integer key Attr matches, as Django's join through
+	// the mappings does (rear_port_id: mappings__rear_port): exact (any
+	// of the values), lt/lte/gt/gte, n (no element matches), empty (no
+	// element has the key). The lookups NetBox lists for the filter stay
+	// (netboxOnly).
+	FilterKinds["json-list-int"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		if decl.Attr == "" || d.byName[decl.Column] == nil {
+			return nil
+		}
+		col, key := d.column(decl.Column), decl.Attr
+		ops := map[string]string{"": "=", "n": "=", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n", "lt", "lte", "gt", "gte", "empty"},
 			Func: func(lookup string, values []string) (func(*sql.Selector), error) {
-				cts := contentTypes(values)
+				if lookup == "empty" {
+					b, err := filters.BoolValue(values[len(values)-1])
+					if err != nil {
+						return nil, err
+					}
+					return func(s *sql.Selector) {
+						p := jsonListHas(s, col, key, "IS NOT NULL", nil)
+						if b {
+							p = sql.Not(p)
+						}
+						s.Where(p)
+					}, nil
+				}
+				nums := make([]any, 0, len(values))
+				for _, v := range values {
+					n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+					if err != nil {
+						return nil, errors.New("Enter a whole number.")
+					}
+					nums = append(nums, n)
+				}
 				return func(s *sql.Selector) {
-					p := jsonElementIn(s, col, cts)
+					ps := make([]*sql.Predicate, len(nums))
+					for i, n := range nums {
+						ps[i] = jsonListHas(s, col, key, ops[lookup]+" ?", n)
+					}
+					p := sql.Or(ps...)
 					if lookup == "n" {
-						p = sql.Not(coalesceFalse(p))
+						p = sql.Not(p)
 					}
 					s.Where(p)
 				}, nil
@@ -214,6 +256,67 @@ func numberFilter(name string, pred func(n int64) func(*sql.Selector)) *filters.
 		}}
 }
 
+// contentTypeLookups are the lookups NetBox generates for a
+// MultiValueContentTypeFilter (a MultiValueCharFilter's); netboxOnly keeps
+// those NetBox lists for each filter.
+var contentTypeLookups = []string{"n", "ic", "nic", "iew", "niew", "isw", "nisw", "ie", "nie", "empty", "regex", "iregex"}
+
+// contentTypeFilter is NetBox's MultiValueContentTypeFilter: each value
+// names an object type "app.model" (case-insensitive; a value that names
+// none matches nothing), and a row matches when match says it has one of
+// them. NetBox's filter() ignores the lookup: object_type__ic=dcim.site,
+// __isw, __regex ... all match the type dcim.site exactly, and so they do
+// here (object_type__regex=^dcim matches nothing there and here). The
+// negated lookups (n, nic, ...) exclude those rows here; NetBox drops the
+// negation too (its filter() calls qs.filter, never exclude), which would
+// make object_type__n=dcim.site keep exactly the dcim.site rows. empty,
+// given a column test (empty != nil), is a boolean on having no type.
+func contentTypeFilter(name string, match func(s *sql.Selector, cts []any) *sql.Predicate, empty func(s *sql.Selector) *sql.Predicate) *filters.Filter {
+	lookups := contentTypeLookups
+	if empty == nil {
+		lookups = slices.DeleteFunc(slices.Clone(lookups), func(l string) bool { return l == "empty" })
+	}
+	return &filters.Filter{Name: name, Kind: filters.Custom, Lookups: lookups,
+		Func: func(lookup string, values []string) (func(*sql.Selector), error) {
+			if lookup == "empty" {
+				b, err := filters.BoolValue(values[len(values)-1])
+				if err != nil {
+					return nil, err
+				}
+				return func(s *sql.Selector) {
+					p := empty(s)
+					if !b {
+						p = sql.Not(p)
+					}
+					s.Where(p)
+				}, nil
+			}
+			cts := contentTypes(values)
+			negated := lookup == "n" || strings.HasPrefix(lookup, "n") && slices.Contains(contentTypeLookups, lookup[1:])
+			return func(s *sql.Selector) {
+				p := match(s, cts)
+				if negated {
+					p = sql.Not(coalesceFalse(p))
+				}
+				s.Where(p)
+			}, nil
+		}}
+}
+
+// genericTypeFilter is the filter of a generic relation's type column (a
+// service's parent_object_type): NetBox's MultiValueContentTypeFilter on
+// the column, empty when it holds no type.
+func genericTypeFilter(name, col string) *filters.Filter {
+	return contentTypeFilter(name, func(s *sql.Selector, cts []any) *sql.Predicate {
+		if len(cts) == 0 {
+			return sql.False()
+		}
+		return sql.In(s.C(col), cts...)
+	}, func(s *sql.Selector) *sql.Predicate {
+		return sql.Or(sql.IsNull(s.C(col)), sql.EQ(s.C(col), ""))
+	})
+}
+
 // contentTypes lower-cases "app.model" values and drops malformed ones.
 func contentTypes(values []string) []any {
 	var out []any
@@ -237,6 +340,22 @@ func jsonElementIn(s *sql.Selector, col string, vals []any) *sql.Predicate {
 			"::jsonb) = 'array' THEN "+s.C(col)+"::jsonb ELSE '[]'::jsonb END) e WHERE e.value IN ("+in+"))", vals...)
 	}
 	return rawPred("EXISTS (SELECT 1 FROM json_each("+s.C(col)+") e WHERE e.value IN ("+in+"))", vals...)
+}
+
+// jsonListHas: the JSON list of objects in col has an element whose
+// integer key satisfies cond ("= ?", "IS NOT NULL"), arg bound to its ?.
+func jsonListHas(s *sql.Selector, col, key, cond string, arg any) *sql.Predicate {
+	var args []any
+	if arg != nil {
+		args = []any{arg}
+	}
+	if s.Dialect() == dialect.Postgres {
+		return rawPred("EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof("+s.C(col)+
+			"::jsonb) = 'array' THEN "+s.C(col)+"::jsonb ELSE '[]'::jsonb END) e WHERE jsonb_typeof(e.value) = 'object' AND (e.value->>'"+
+			key+"')::bigint "+cond+")", args...)
+	}
+	return rawPred("EXISTS (SELECT 1 FROM json_each("+s.C(col)+") e WHERE json_type(e.value) = 'object' AND json_extract(e.value, '$."+
+		key+"') "+cond+")", args...)
 }
 
 func coalesceFalse(p *sql.Predicate) *sql.Predicate {

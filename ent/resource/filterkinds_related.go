@@ -3,6 +3,7 @@ package resource
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -165,11 +166,23 @@ func init() {
 	// device's local_context_data, virtual_chassis_member).
 	FilterKinds["is-set"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
 		col := d.column(decl.Column)
+		placeholder := d.byName[decl.Column]
 		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
 			Func: func(_ string, values []string) (func(*sql.Selector), error) {
 				want, err := boolValue(values)
 				if err != nil {
 					return nil, err
+				}
+				if placeholder != nil && placeholder.Kind == KindEmpty {
+					// A placeholder (api.Model.Empty: a device type's
+					// front_image, not stored) always renders its value:
+					// every row has it set, or none has.
+					set := placeholder.Empty != nil
+					return func(s *sql.Selector) {
+						if want != set {
+							s.Where(sql.False())
+						}
+					}, nil
 				}
 				return func(s *sql.Selector) {
 					if want {
@@ -177,6 +190,82 @@ func init() {
 					} else {
 						s.Where(sql.IsNull(s.C(col)))
 					}
+				}, nil
+			}}
+	}
+	// generic-via: rows whose generic relation Column points at an object
+	// that leads, through its FK fields, to a row whose Attr is among the
+	// values. Target lists "type:fk.fk..." for each member type: a circuit
+	// group assignment's provider is its circuit's provider or its
+	// virtual circuit's provider network's provider (NetBox's
+	// CircuitGroupAssignmentFilterSet.filter_provider). Attr "id" takes
+	// numbers (MultiValueNumberFilter: "Enter a number."), others text.
+	FilterKinds["generic-via"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		tf, idf := d.byName[decl.Column+"_type"], d.byName[decl.Column+"_id"]
+		if tf == nil || idf == nil || decl.Target == "" || decl.Attr == "" {
+			return nil
+		}
+		type path struct {
+			ct    string
+			hops  []*Field
+			attr  string
+			table string
+		}
+		var paths []path
+		for _, spec := range strings.Split(decl.Target, ",") {
+			ct, via, _ := strings.Cut(spec, ":")
+			cur := byType[ct]
+			if cur == nil || via == "" {
+				return nil
+			}
+			p := path{ct: ct, table: cur.Table}
+			for _, hop := range strings.Split(via, ".") {
+				f := cur.byName[hop]
+				if f == nil || f.Kind != KindFK {
+					return nil
+				}
+				p.hops = append(p.hops, f)
+				cur = byType[f.Target]
+			}
+			a := cur.byName[decl.Attr]
+			if a == nil || a.Column == "" {
+				return nil
+			}
+			p.attr = a.Column
+			paths = append(paths, p)
+		}
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
+			Func: func(_ string, values []string) (func(*sql.Selector), error) {
+				args := make([]any, 0, len(values))
+				for _, v := range values {
+					if decl.Attr != "id" {
+						args = append(args, v)
+						continue
+					}
+					f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+					if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+						return nil, errors.New("Enter a number.")
+					}
+					args = append(args, int64(f))
+				}
+				return func(s *sql.Selector) {
+					b := sql.Dialect(s.Dialect())
+					ors := make([]*sql.Predicate, len(paths))
+					for i, p := range paths {
+						// Innermost first: the rows of the last hop's target
+						// with the attribute, then each hop back to the member.
+						last := p.hops[len(p.hops)-1]
+						inner := b.Select("id").From(sql.Table(byType[last.Target].Table)).Where(sql.In(p.attr, args...))
+						for j := len(p.hops) - 1; j >= 0; j-- {
+							table := p.table
+							if j > 0 {
+								table = byType[p.hops[j-1].Target].Table
+							}
+							inner = b.Select("id").From(sql.Table(table)).Where(sql.In(p.hops[j].Column, inner))
+						}
+						ors[i] = sql.And(sql.EQ(s.C(tf.Column), p.ct), sql.In(s.C(idf.Column), inner))
+					}
+					s.Where(sql.Or(ors...))
 				}, nil
 			}}
 	}

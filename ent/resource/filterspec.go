@@ -57,6 +57,12 @@ func (d *Descriptor) buildFilters() error {
 		}
 		switch f.Kind {
 		case KindID, KindInt:
+			if len(f.Choices) > 0 {
+				// An integer rendered bare but with choices (a token's
+				// version): NetBox's MultipleChoiceFilter, as KindChoice.
+				add(choiceFilter(f))
+				break
+			}
 			add(&filters.Filter{Name: f.Name, Kind: filters.Integer, Column: f.Column})
 		case KindFloat:
 			add(&filters.Filter{Name: f.Name, Kind: filters.Decimal, Column: f.Column})
@@ -76,17 +82,13 @@ func (d *Descriptor) buildFilters() error {
 		case KindTime:
 			add(&filters.Filter{Name: f.Name, Kind: filters.DateTime, Column: f.Column})
 		case KindChoice:
-			var vals []string
-			for _, c := range f.Choices {
-				vals = append(vals, fmt.Sprint(c.Value))
-			}
-			add(&filters.Filter{Name: f.Name, Kind: filters.Choice, Column: f.Column, Choices: vals, Nullable: true})
+			add(choiceFilter(f))
 		case KindM2M:
 			for _, mf := range d.m2mFilters(f) {
 				add(mf)
 			}
 		case KindGenericType:
-			add(&filters.Filter{Name: f.Name, Kind: filters.String, Column: f.Column, Lookups: []string{"n"}})
+			add(genericTypeFilter(f.Name, f.Column))
 		case KindGenericID:
 			add(&filters.Filter{Name: f.Name, Kind: filters.Integer, Column: f.Column})
 		case KindFK:
@@ -183,6 +185,16 @@ func (d *Descriptor) buildFilters() error {
 	}
 	d.spec = s
 	return nil
+}
+
+// choiceFilter is the filter of a choice field: NetBox's
+// MultipleChoiceFilter, its values checked against the choices.
+func choiceFilter(f *Field) *filters.Filter {
+	var vals []string
+	for _, c := range f.Choices {
+		vals = append(vals, fmt.Sprint(c.Value))
+	}
+	return &filters.Filter{Name: f.Name, Kind: filters.Choice, Column: f.Column, Choices: vals, Nullable: true}
 }
 
 // declared builds a filter the schema declares explicitly.

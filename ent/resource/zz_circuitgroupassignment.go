@@ -37,6 +37,8 @@ func init() {
 			{Name: "circuit", Kind: "generic-attr", Column: "member", Target: "circuits.circuit", Attr: "cid"},
 			{Name: "virtual_circuit_id", Kind: "generic-id", Column: "member", Target: "circuits.virtualcircuit", Attr: ""},
 			{Name: "virtual_circuit", Kind: "generic-attr", Column: "member", Target: "circuits.virtualcircuit", Attr: "cid"},
+			{Name: "provider_id", Kind: "generic-via", Column: "member", Target: "circuits.circuit:provider,circuits.virtualcircuit:provider_network.provider", Attr: "id"},
+			{Name: "provider", Kind: "generic-via", Column: "member", Target: "circuits.circuit:provider,circuits.virtualcircuit:provider_network.provider", Attr: "slug"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

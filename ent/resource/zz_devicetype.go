@@ -55,6 +55,8 @@ func init() {
 			{Name: "inventory_items", Kind: "related-exists", Column: "inventory_item_template_count", Target: "", Attr: ""},
 			{Name: "pass_through_ports", Kind: "related-exists", Column: "front_port_template_count,rear_port_template_count", Target: "", Attr: ""},
 			{Name: "device_count", Kind: "related-count", Column: "device_count", Target: "", Attr: ""},
+			{Name: "has_front_image", Kind: "is-set", Column: "front_image", Target: "", Attr: ""},
+			{Name: "has_rear_image", Kind: "is-set", Column: "rear_image", Target: "", Attr: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

@@ -63,6 +63,8 @@ func init() {
 			{Name: "cable_connector", Kind: "integer", Column: "cable_connector", Target: "", Attr: ""},
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
+			{Name: "rear_port_id", Kind: "json-list-int", Column: "rear_ports", Target: "", Attr: "rear_port"},
+			{Name: "rear_port_position", Kind: "json-list-int", Column: "rear_ports", Target: "", Attr: "rear_port_position"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

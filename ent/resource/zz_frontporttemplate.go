@@ -35,6 +35,10 @@ func init() {
 			{Fields: []string{"device_type", "name"}, Message: ""},
 			{Fields: []string{"module_type", "name"}, Message: ""},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "rear_port_id", Kind: "json-list-int", Column: "rear_ports", Target: "", Attr: "rear_port"},
+			{Name: "rear_port_position", Kind: "json-list-int", Column: "rear_ports", Target: "", Attr: "rear_port_position"},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},

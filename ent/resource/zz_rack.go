@@ -48,7 +48,6 @@ func init() {
 			{Name: "region", Kind: "tree-attr", Column: "region", Target: "", Attr: "", Via: "site"},
 			{Name: "site_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "site"},
 			{Name: "site_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "site"},
-			{Name: "width", Kind: "integer", Column: "width", Target: "", Attr: ""},
 			{Name: "manufacturer_id", Kind: "fk-id", Column: "manufacturer", Target: "", Attr: "", Via: "rack_type"},
 			{Name: "manufacturer", Kind: "fk-attr", Column: "manufacturer", Target: "", Attr: "", Via: "rack_type"},
 		},

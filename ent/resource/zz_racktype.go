@@ -35,7 +35,6 @@ func init() {
 		FilterDecl: []FilterDecl{
 			{Name: "owner_group_id", Kind: "fk-id", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
-			{Name: "width", Kind: "integer", Column: "width", Target: "", Attr: ""},
 			{Name: "rack_count", Kind: "related-count", Column: "rack_count", Target: "", Attr: ""},
 		},
 		Fields: []*Field{

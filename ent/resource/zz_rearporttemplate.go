@@ -35,6 +35,9 @@ func init() {
 			{Fields: []string{"device_type", "name"}, Message: ""},
 			{Fields: []string{"module_type", "name"}, Message: ""},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "front_port_id", Kind: "json-list-int", Column: "front_ports", Target: "", Attr: "front_port"},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},

@@ -43,6 +43,7 @@ func init() {
 			{Name: "site_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "site"},
 			{Name: "site_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "site"},
 			{Name: "qinq_svlan_vid", Kind: "integer", Column: "vid", Target: "", Attr: "", Via: "qinq_svlan"},
+			{Name: "interface_id", Kind: "interface-vlans", Column: "", Target: "dcim.interface", Attr: ""},
 			{Name: "vminterface_id", Kind: "interface-vlans", Column: "", Target: "virtualization.vminterface", Attr: ""},
 			{Name: "available_at_site", Kind: "vlan-available", Column: "", Target: "", Attr: "site"},
 			{Name: "available_at_site_group", Kind: "vlan-available", Column: "", Target: "", Attr: "sitegroup"},

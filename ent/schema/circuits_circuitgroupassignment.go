@@ -67,6 +67,12 @@ func (CircuitGroupAssignment) Annotations() []schema.Annotation {
 				{Name: "circuit", Kind: "generic-attr", Column: "member", Target: "circuits.circuit", Attr: "cid"},
 				{Name: "virtual_circuit_id", Kind: "generic-id", Column: "member", Target: "circuits.virtualcircuit"},
 				{Name: "virtual_circuit", Kind: "generic-attr", Column: "member", Target: "circuits.virtualcircuit", Attr: "cid"},
+				// A circuit's provider, or a virtual circuit's provider
+				// network's (NetBox's filter_provider).
+				{Name: "provider_id", Kind: "generic-via", Column: "member", Attr: "id",
+					Target: "circuits.circuit:provider,circuits.virtualcircuit:provider_network.provider"},
+				{Name: "provider", Kind: "generic-via", Column: "member", Attr: "slug",
+					Target: "circuits.circuit:provider,circuits.virtualcircuit:provider_network.provider"},
 			},
 		},
 	}

@@ -100,7 +100,10 @@ func (DeviceType) Annotations() []schema.Annotation {
 			Empty: map[string]any{"front_image": nil, "rear_image": nil},
 			Filters: append(typeCountFilters("console_port", "console_server_port", "power_port", "power_outlet",
 				"interface", "front_port", "rear_port", "device_bay", "module_bay", "inventory_item"),
-				api.Filter{Name: "device_count", Kind: "related-count", Column: "device_count"}),
+				api.Filter{Name: "device_count", Kind: "related-count", Column: "device_count"},
+				// Images are not stored: no device type has one.
+				api.Filter{Name: "has_front_image", Kind: "is-set", Column: "front_image"},
+				api.Filter{Name: "has_rear_image", Kind: "is-set", Column: "rear_image"}),
 		},
 	}
 }

@@ -35,8 +35,20 @@ func (FrontPort) Annotations() []schema.Annotation {
 			App: "dcim", Path: "front-ports", Verbose: "front port",
 			Fields: componentFields(false, "type", "color", "positions", "rear_ports"),
 			Empty:  componentEmpty(false, nil),
+			// NetBox filters through its mappings table (mappings__rear_port).
+			Filters: frontPortMappingFilters(),
 			// NetBox's PassThroughPortMixin.
 			Endpoints: []api.Endpoint{passThroughPaths("FrontPortPaths")},
 		},
+	}
+}
+
+// frontPortMappingFilters are the filters of front ports and their
+// templates on their mappings to rear ports (the rear_ports list here,
+// NetBox's PortMapping rows).
+func frontPortMappingFilters() []api.Filter {
+	return []api.Filter{
+		{Name: "rear_port_id", Kind: "json-list-int", Column: "rear_ports", Attr: "rear_port"},
+		{Name: "rear_port_position", Kind: "json-list-int", Column: "rear_ports", Attr: "rear_port_position"},
 	}
 }

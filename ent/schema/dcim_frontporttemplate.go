@@ -36,6 +36,7 @@ func (FrontPortTemplate) Annotations() []schema.Annotation {
 			// The defaults NetBox's serializer declares (PUT writes them).
 			Defaults: map[string]any{"device_type": nil, "module_type": nil},
 			Fields:   []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "color", "positions", "rear_ports", "description", "created", "last_updated"},
+			Filters:  frontPortMappingFilters(),
 			Instantiate: &api.Instantiate{Into: "dcim.frontport", Resolve: []string{"name", "label"},
 				Copy:  []string{"type", "color", "positions"},
 				Lists: []api.ListRef{{Field: "rear_ports", Key: "rear_port", Of: "dcim.rearporttemplate"}}},

@@ -79,7 +79,7 @@ func (Rack) Annotations() []schema.Annotation {
 			},
 			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "rack_id"},
 				"powerfeed_count": {Model: "dcim.powerfeed", Column: "rack_id"}},
-			Filters: append(append(append(TenancyFilters(), SiteTreeFilters()...), rackBaseFilters()...),
+			Filters: append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "manufacturer_id", Kind: "fk-id", Via: "rack_type", Column: "manufacturer"},
 				api.Filter{Name: "manufacturer", Kind: "fk-attr", Via: "rack_type", Column: "manufacturer"}),
 			Endpoints: []api.Endpoint{{Name: "elevation", Detail: true, Ops: []api.Op{{

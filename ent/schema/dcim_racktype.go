@@ -59,13 +59,6 @@ func rackBaseFields() []ent.Field {
 	}
 }
 
-// rackBaseFilters are the filters of rack and rack type fields that differ
-// from the defaults: NetBox's width filter is a multiple choice over
-// integers.
-func rackBaseFilters() []api.Filter {
-	return []api.Filter{{Name: "width", Kind: "integer", Column: "width"}}
-}
-
 func (RackType) Fields() []ent.Field {
 	return append([]ent.Field{
 		field.Int("manufacturer_id"),
@@ -99,7 +92,7 @@ func (RackType) Annotations() []schema.Annotation {
 				{Fields: []string{"manufacturer", "slug"}},
 			},
 			Counts:  map[string]api.Count{"rack_count": {Model: "dcim.rack", Column: "rack_type_id", Cached: true}},
-			Filters: append(rackBaseFilters(), api.Filter{Name: "rack_count", Kind: "related-count", Column: "rack_count"}),
+			Filters: []api.Filter{{Name: "rack_count", Kind: "related-count", Column: "rack_count"}},
 		},
 	}
 }

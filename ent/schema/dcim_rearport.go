@@ -35,6 +35,8 @@ func (RearPort) Annotations() []schema.Annotation {
 			App: "dcim", Path: "rear-ports", Verbose: "rear port",
 			Fields: componentFields(false, "type", "color", "positions", "front_ports"),
 			Empty:  componentEmpty(false, nil),
+			// NetBox filters through its mappings table (mappings__front_port).
+			Filters: []api.Filter{{Name: "front_port_id", Kind: "json-list-int", Column: "front_ports", Attr: "front_port"}},
 			// NetBox's PassThroughPortMixin.
 			Endpoints: []api.Endpoint{passThroughPaths("RearPortPaths")},
 		},

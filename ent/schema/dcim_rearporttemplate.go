@@ -36,6 +36,7 @@ func (RearPortTemplate) Annotations() []schema.Annotation {
 			// The defaults NetBox's serializer declares (PUT writes them).
 			Defaults:    map[string]any{"device_type": nil, "module_type": nil},
 			Fields:      []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "color", "positions", "front_ports", "description", "created", "last_updated"},
+			Filters:     []api.Filter{{Name: "front_port_id", Kind: "json-list-int", Column: "front_ports", Attr: "front_port"}},
 			Instantiate: &api.Instantiate{Into: "dcim.rearport", Resolve: []string{"name", "label"}, Copy: []string{"type", "color", "positions"}},
 		},
 	}

@@ -87,6 +87,7 @@ func (VLAN) Annotations() []schema.Annotation {
 			Counts: map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vlan_id"}},
 			Filters: append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "qinq_svlan_vid", Kind: "integer", Via: "qinq_svlan", Column: "vid"},
+				api.Filter{Name: "interface_id", Kind: "interface-vlans", Target: "dcim.interface"},
 				api.Filter{Name: "vminterface_id", Kind: "interface-vlans", Target: "virtualization.vminterface"},
 				// NetBox's VLANQuerySet.get_for_site() and siblings.
 				api.Filter{Name: "available_at_site", Kind: "vlan-available", Attr: "site"},
