@@ -18,7 +18,7 @@ type circuitWorld struct {
 	e                                      *servertest.Env
 	prov, prov2, acct, acct2, net, ctype   int
 	region, child, group, site, loc, site2 int
-	vctype, dev, vif, phys                 int
+	vctype, dev, vif, phys, dt, role       int
 }
 
 const (
@@ -50,9 +50,9 @@ func newCircuitWorld(t *testing.T, e *servertest.Env) *circuitWorld {
 	w.ctype = mk("/api/circuits/circuit-types/", map[string]any{"name": "Transit", "slug": "transit"})
 	w.vctype = mk("/api/circuits/virtual-circuit-types/", map[string]any{"name": "L2VPN", "slug": "l2vpn"})
 	man := mk("/api/dcim/manufacturers/", map[string]any{"name": "M", "slug": "m"})
-	dt := mk("/api/dcim/device-types/", map[string]any{"manufacturer": man, "model": "X", "slug": "x"})
-	role := mk("/api/dcim/device-roles/", map[string]any{"name": "R", "slug": "r"})
-	w.dev = mk("/api/dcim/devices/", map[string]any{"name": "r1", "device_type": dt, "role": role, "site": w.site})
+	w.dt = mk("/api/dcim/device-types/", map[string]any{"manufacturer": man, "model": "X", "slug": "x"})
+	w.role = mk("/api/dcim/device-roles/", map[string]any{"name": "R", "slug": "r"})
+	w.dev = mk("/api/dcim/devices/", map[string]any{"name": "r1", "device_type": w.dt, "role": w.role, "site": w.site})
 	w.vif = mk("/api/dcim/interfaces/", map[string]any{"device": w.dev, "name": "vlan10", "type": "virtual"})
 	w.phys = mk("/api/dcim/interfaces/", map[string]any{"device": w.dev, "name": "eth0", "type": "1000base-t"})
 	return w

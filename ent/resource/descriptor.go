@@ -197,6 +197,9 @@ type Field struct {
 	form   []*Field    // the related object's fields for Nested
 	asForm []*Field    // a Through reverse's As row's fields (api.Reverse.AsNested)
 	codec  *codec      // resolved for special kinds
+	// inForm marks a KindReverse Many field inside a nested form
+	// (resolveForm): rendered as objects, loaded for the form's rows.
+	inForm bool
 	// nullWhen and nullWhenVal are NullWhen resolved: the field and the
 	// text of the value that makes this one render null.
 	nullWhen    *Field

@@ -33,7 +33,8 @@ func relatedOrder(s *sql.Selector, t *Descriptor, tt *sql.SelectTable) {
 	var terms []filters.OrderTerm
 	if t.spec != nil {
 		for _, o := range t.spec.Order("") {
-			if o.Column != "id" && t.byCol[o.Column] == nil && !slices.ContainsFunc(t.Fields, func(f *Field) bool { return f.Natural == o.Column }) {
+			if o.Column != "id" && t.byCol[o.Column] == nil && !slices.ContainsFunc(t.Fields, func(f *Field) bool { return f.Natural == o.Column }) &&
+				!ipKeyColumn(t, o.Column) {
 				continue
 			}
 			o.Column = tt.C(o.Column)
@@ -44,6 +45,14 @@ func relatedOrder(s *sql.Selector, t *Descriptor, tt *sql.SelectTable) {
 		terms = []filters.OrderTerm{{Column: tt.C("id")}}
 	}
 	filters.ApplyOrder(s, terms)
+}
+
+// ipKeyColumn says whether col is one of t's hidden IP key columns (an
+// address's host and prefix length): related addresses (nat_outside) sort
+// as NetBox's inet ordering does, like the list.
+func ipKeyColumn(t *Descriptor, col string) bool {
+	ip := t.IP
+	return ip != nil && col != "" && (col == ip.Family || col == ip.Network || col == ip.Broadcast || col == ip.Length)
 }
 
 // scanOwned runs s, whose columns are an owner's id then every column of
@@ -164,7 +173,7 @@ func (p *Page) encodeM2M(b []byte, f *Field, r *Row, nested bool) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if nested {
+		if nested && !f.inForm {
 			b = appendAny(b, t.ID)
 			continue
 		}
@@ -378,23 +387,33 @@ func m2mMatch(join, own, other, relTable, attr string, numeric bool) func(string
 // of the other model whose FK column holds one of ids (a virtual chassis'
 // members), in one query, in the model's order (relatedOrder).
 func (p *Page) loadReverseMany(ctx context.Context, f *Field, ids []int) error {
+	return p.loadReverseManyOf(ctx, p.d, f, ids)
+}
+
+// loadReverseManyOf is loadReverseMany for rows ids of the model own, the
+// page's or that of related rows rendered in a form holding f; lists
+// already loaded for f are kept.
+func (p *Page) loadReverseManyOf(ctx context.Context, own *Descriptor, f *Field, ids []int) error {
 	if p.m2m == nil {
 		p.m2m = map[*Field]map[int][]*Row{}
 	}
-	m := map[int][]*Row{}
-	p.m2m[f] = m
+	m := p.m2m[f]
+	if m == nil {
+		m = map[int][]*Row{}
+		p.m2m[f] = m
+	}
 	t := f.target
-	own := t.column(f.Reverse.Column)
+	key := t.column(f.Reverse.Column)
 	tt := sql.Table(t.Table).As("t")
-	cols := append([]string{tt.C(own)}, t.columnList(p.st.Dialect, tt, t.allCols)...)
+	cols := append([]string{tt.C(key)}, t.columnList(p.st.Dialect, tt, t.allCols)...)
 	s := sql.Dialect(p.st.Dialect).Select(cols...).From(tt).
-		Where(inIDs(p.st.Dialect, tt.C(own), ids))
+		Where(inIDs(p.st.Dialect, tt.C(key), ids))
 	relatedOrder(s, t, tt)
 	if tc := f.Reverse.TypeColumn; tc != "" {
-		s.Where(sql.EQ(tt.C(t.column(tc)), p.d.ContentType()))
+		s.Where(sql.EQ(tt.C(t.column(tc)), own.ContentType()))
 	}
 	if err := p.scanOwned(ctx, s, t, m); err != nil {
-		return fmt.Errorf("load %s.%s: %w", p.d.Type, f.Name, err)
+		return fmt.Errorf("load %s.%s: %w", own.Type, f.Name, err)
 	}
 	// The rows' own relations (a bridge member's device) render nested,
 	// loaded with the page's.

@@ -114,6 +114,23 @@ func resolveForm(t *Descriptor, entries []string) ([]*Field, error) {
 				own.form = subForm
 			}
 			tf = &own
+		case tf.Kind == KindReverse && tf.Reverse.Many:
+			// The related rows' list (an address's nat_outside) renders
+			// as objects in their own form here too, not as the bare ids
+			// of a nested row's many-to-many (encodeM2M): the page loads
+			// it for the rows this form renders (loadRelated).
+			own := *tf
+			own.inForm = true
+			if own.form == nil && len(own.Nested) > 0 {
+				// t's own forms may not be resolved yet (prepareForms
+				// runs model by model): the copy resolves its own.
+				form, err := resolveForm(own.target, own.Nested)
+				if err != nil {
+					return nil, err
+				}
+				own.form = form
+			}
+			tf = &own
 		case tf.Kind == KindChoice && !labelled:
 			plain := *tf // the bare value: appendAny renders it
 			plain.Kind = KindInt

@@ -353,11 +353,22 @@ func (p *Page) loadRelated(ctx context.Context, fields []*Field, rows []*Row) er
 		// termination_a shows what the termination attaches to), by the
 		// model holding them.
 		forms := map[*Descriptor][]*Field{}
+		// A form's own relations beyond the brief ones (a device's
+		// primary_ip4 shows the address's nat_inside and nat_outside):
+		// FKs resolved at the next level, reverse lists loaded with the
+		// rows, one query each per level whatever the page size.
+		formFKs := map[*Descriptor][]*Field{}
+		formLists := map[*Descriptor][]*Field{}
 		for _, w := range level {
 			for _, f := range w.fields {
 				for _, ff := range f.form {
-					if ff.Kind == KindGenericObject && !slices.Contains(forms[f.target], ff) {
+					switch {
+					case ff.Kind == KindGenericObject && !slices.Contains(forms[f.target], ff):
 						forms[f.target] = append(forms[f.target], ff)
+					case ff.Kind == KindFK && !ff.PK && !slices.Contains(formFKs[f.target], ff):
+						formFKs[f.target] = append(formFKs[f.target], ff)
+					case ff.inForm && !slices.Contains(formLists[f.target], ff):
+						formLists[f.target] = append(formLists[f.target], ff)
 					}
 				}
 			}
@@ -379,10 +390,29 @@ func (p *Page) loadRelated(ctx context.Context, fields []*Field, rows []*Row) er
 				level = append(level, p.more[more:]...)
 				p.more = p.more[:more]
 			}
+			if lists := formLists[t]; len(lists) > 0 && len(got) > 0 {
+				gotIDs := make([]int, len(got))
+				for i, r := range got {
+					gotIDs[i] = r.ID
+				}
+				for _, lf := range lists {
+					more := len(p.more)
+					if err := p.loadReverseManyOf(ctx, t, lf, gotIDs); err != nil {
+						return err
+					}
+					level = append(level, p.more[more:]...)
+					p.more = p.more[:more]
+				}
+			}
 			var nested []*Field
 			for _, nf := range t.nestedFields() {
 				if nf.Kind == KindFK {
 					nested = append(nested, nf)
+				}
+			}
+			for _, ff := range formFKs[t] {
+				if !slices.Contains(nested, ff) {
+					nested = append(nested, ff)
 				}
 			}
 			if len(nested) > 0 && len(got) > 0 {
@@ -760,7 +790,7 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 			of := d.byName[name]
 			if id, ok := r.Vals[of.col].(int); ok {
 				if t := p.related[of.target][id]; t != nil {
-					return p.encode(b, of.target, t, of.target.nestedFields(), true)
+					return p.encode(b, of.target, t, of.relatedForm(), true)
 				}
 			}
 		}

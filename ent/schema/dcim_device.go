@@ -182,5 +182,12 @@ func (Device) Hooks() []ent.Hook { return append(dcim.DeviceHooks(), ipam.Device
 // address.
 func ipFK(name string) ent.Edge {
 	return edge.To(name, IPAddress.Type).Field(name + "_id").Unique().
-		Annotations(OnDelete(api.SetNull, api.Field{Lookup: "address"})...)
+		Annotations(OnDelete(api.SetNull, api.Field{Lookup: "address", Nested: primaryIPForm})...)
 }
+
+// primaryIPForm is how devices and virtual machines render their primary
+// and out-of-band addresses (primary_ip too, api.Model.Coalesce): NetBox
+// 4.6's IPAddressSerializer(nested=True, fields=[*brief_fields, 'dns_name',
+// 'nat_inside', 'nat_outside']), in the serializer's field order, family
+// as its ChoiceField renders it.
+var primaryIPForm = []string{"id", "url", "display", "family:choice", "address", "nat_inside", "nat_outside", "dns_name", "description"}
