@@ -150,3 +150,32 @@ func TestPrimaryIPNestedForm(t *testing.T) {
 		}
 	})
 }
+
+// TestConditionalUniqueAsDRF: NetBox's single-field constraints with a
+// condition (a tenant's name unique among tenants without a group) are
+// checked by DRF's UniqueValidator on the field, whose queryset is the
+// condition's rows whatever the new row's values: tenant "T" in a group is
+// refused while a top-level "T" exists (the field's error, the model
+// field's message), but a top-level "U" is accepted beside a "U" in a
+// group. A write that does not give the field is not checked so (DRF
+// validates only the fields given); the database's condition still holds.
+func TestConditionalUniqueAsDRF(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		a := e.Admin()
+		const tenants, regions = "/api/tenancy/tenants/", "/api/dcim/regions/"
+		g := idOf(a.Must(http.StatusCreated, "POST", "/api/tenancy/tenant-groups/", map[string]any{"name": "G", "slug": "g"}).Object())
+		a.Must(http.StatusCreated, "POST", tenants, map[string]any{"name": "T", "slug": "t"})
+		refused(t, a, "POST", tenants, map[string]any{"name": "T", "slug": "t-in-g", "group": g}, "name", "tenant with this name already exists.")
+		refused(t, a, "POST", tenants, map[string]any{"name": "T2", "slug": "t", "group": g}, "slug", "tenant with this slug already exists.")
+		u := idOf(a.Must(http.StatusCreated, "POST", tenants, map[string]any{"name": "U", "slug": "u", "group": g}).Object())
+		a.Must(http.StatusCreated, "POST", tenants, map[string]any{"name": "U", "slug": "u-top"})
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", tenants, u), map[string]any{"description": "grouped"})
+		refused(t, a, "PATCH", fmt.Sprintf("%s%d/", tenants, u), map[string]any{"name": "U"}, "name", "tenant with this name already exists.")
+		// The same rule on a tree: a region named like a top-level one.
+		top := idOf(a.Must(http.StatusCreated, "POST", regions, map[string]any{"name": "Europe", "slug": "europe"}).Object())
+		refused(t, a, "POST", regions, map[string]any{"name": "Europe", "slug": "europe-2", "parent": top}, "name", "region with this name already exists.")
+		a.Must(http.StatusCreated, "POST", regions, map[string]any{"name": "France", "slug": "france", "parent": top})
+		a.Must(http.StatusCreated, "POST", regions, map[string]any{"name": "France", "slug": "france-top"})
+	})
+}

@@ -546,10 +546,12 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 		touched := existing == nil
 		s := d.Selector(tx.Dialect)
 		skip := false
+		given := false // the field of a single-field set is in the request
 		for _, name := range u.Fields {
 			f := d.byName[name]
 			v, changed := finalValue(f, ch, existing)
 			touched = touched || changed
+			given = changed && len(u.Fields) == 1
 			if v == nil {
 				skip = true // NULLs never collide, as in SQL
 			} else if str, ok := v.(string); ok && u.IgnoreCase {
@@ -564,8 +566,14 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 			f := d.byName[name]
 			v, changed := finalValue(f, ch, existing)
 			touched = touched || changed
-			if v != nil {
-				skip = true // the condition does not hold
+			if v != nil && !given {
+				// The condition does not hold for this row. But a field
+				// the request gives is checked by DRF's UniqueValidator,
+				// whose queryset is the condition's rows whatever this
+				// row's values (get_unique_validators filters the
+				// queryset by the condition): a tenant "T" in a group is
+				// refused while a top-level "T" exists.
+				skip = true
 			}
 			s.Where(sql.IsNull(s.C(f.Column)))
 		}
