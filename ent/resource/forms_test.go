@@ -46,11 +46,11 @@ var nestedFormsLeft = map[string]string{}
 
 func init() {
 	// IPAddressSerializer(nested=True, fields=[*brief_fields, 'dns_name',
-	// 'nat_inside', 'nat_outside']): nat_outside is a reverse list, which
-	// is loaded for a page's own rows only, not for nested ones.
-	for _, ct := range []string{"dcim.device", "virtualization.virtualmachine"} {
+	// 'nat_inside', 'nat_outside']), in the serializer's field order.
+	primary := []string{"id", "url", "display", "family", "address", "nat_inside", "nat_outside", "dns_name", "description"}
+	for _, ct := range []string{"dcim.device", "virtualization.virtualmachine", "dcim.virtualdevicecontext"} {
 		for _, f := range []string{"primary_ip", "primary_ip4", "primary_ip6", "oob_ip"} {
-			nestedFormsLeft[ct+"."+f] = "without dns_name, nat_inside, nat_outside"
+			nestedFieldsOverrides[ct+"."+f] = primary
 		}
 	}
 }

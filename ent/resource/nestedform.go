@@ -65,6 +65,15 @@ func (d *Descriptor) prepareForms() error {
 		}
 		f.form = form
 	}
+	// A coalesce field (a device's primary_ip) renders the form of the
+	// field it shows; they share one.
+	for _, f := range d.Fields {
+		if f.Kind == KindCoalesce && len(f.Of) > 0 {
+			if of := d.byName[f.Of[0]]; of != nil && of.form != nil {
+				f.form = of.form
+			}
+		}
+	}
 	return nil
 }
 
