@@ -85,6 +85,7 @@ import (
 	"github.com/inventory/inventory/ent/notificationgroup"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
+	"github.com/inventory/inventory/ent/objecttype"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/ownergroup"
@@ -292,6 +293,8 @@ type Client struct {
 	ObjectChange *ObjectChangeClient
 	// ObjectPermission is the client for interacting with the ObjectPermission builders.
 	ObjectPermission *ObjectPermissionClient
+	// ObjectType is the client for interacting with the ObjectType builders.
+	ObjectType *ObjectTypeClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
 	OutboxEvent *OutboxEventClient
 	// Owner is the client for interacting with the Owner builders.
@@ -489,6 +492,7 @@ func (c *Client) init() {
 	c.NotificationGroup = NewNotificationGroupClient(c.config)
 	c.ObjectChange = NewObjectChangeClient(c.config)
 	c.ObjectPermission = NewObjectPermissionClient(c.config)
+	c.ObjectType = NewObjectTypeClient(c.config)
 	c.OutboxEvent = NewOutboxEventClient(c.config)
 	c.Owner = NewOwnerClient(c.config)
 	c.OwnerGroup = NewOwnerGroupClient(c.config)
@@ -709,6 +713,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		NotificationGroup:         NewNotificationGroupClient(cfg),
 		ObjectChange:              NewObjectChangeClient(cfg),
 		ObjectPermission:          NewObjectPermissionClient(cfg),
+		ObjectType:                NewObjectTypeClient(cfg),
 		OutboxEvent:               NewOutboxEventClient(cfg),
 		Owner:                     NewOwnerClient(cfg),
 		OwnerGroup:                NewOwnerGroupClient(cfg),
@@ -856,6 +861,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		NotificationGroup:         NewNotificationGroupClient(cfg),
 		ObjectChange:              NewObjectChangeClient(cfg),
 		ObjectPermission:          NewObjectPermissionClient(cfg),
+		ObjectType:                NewObjectTypeClient(cfg),
 		OutboxEvent:               NewOutboxEventClient(cfg),
 		Owner:                     NewOwnerClient(cfg),
 		OwnerGroup:                NewOwnerGroupClient(cfg),
@@ -958,18 +964,19 @@ func (c *Client) Use(hooks ...Hook) {
 		c.InventoryItemTemplate, c.Job, c.JournalEntry, c.Location, c.MACAddress,
 		c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate,
 		c.ModuleType, c.ModuleTypeProfile, c.Notification, c.NotificationGroup,
-		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup,
-		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
-		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
-		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
-		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
-		c.SavedFilter, c.Script, c.Service, c.ServiceTemplate, c.Session, c.Site,
-		c.SiteGroup, c.Subscription, c.TableConfig, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
-		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
-		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
-		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
-		c.Webhook, c.WirelessLAN, c.WirelessLANGroup, c.WirelessLink,
+		c.ObjectChange, c.ObjectPermission, c.ObjectType, c.OutboxEvent, c.Owner,
+		c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate,
+		c.PowerPanel, c.PowerPort, c.PowerPortTemplate, c.Prefix, c.Provider,
+		c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup,
+		c.RackReservation, c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate,
+		c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Script, c.Service,
+		c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
+		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
+		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
+		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
+		c.VirtualCircuitTermination, c.VirtualCircuitType, c.VirtualDeviceContext,
+		c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType, c.Webhook,
+		c.WirelessLAN, c.WirelessLANGroup, c.WirelessLink,
 	} {
 		n.Use(hooks...)
 	}
@@ -994,18 +1001,19 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.InventoryItemTemplate, c.Job, c.JournalEntry, c.Location, c.MACAddress,
 		c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate,
 		c.ModuleType, c.ModuleTypeProfile, c.Notification, c.NotificationGroup,
-		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Owner, c.OwnerGroup,
-		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
-		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
-		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
-		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
-		c.SavedFilter, c.Script, c.Service, c.ServiceTemplate, c.Session, c.Site,
-		c.SiteGroup, c.Subscription, c.TableConfig, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VLANTranslationPolicy,
-		c.VLANTranslationRule, c.VMInterface, c.VRF, c.VirtualChassis,
-		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
-		c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType,
-		c.Webhook, c.WirelessLAN, c.WirelessLANGroup, c.WirelessLink,
+		c.ObjectChange, c.ObjectPermission, c.ObjectType, c.OutboxEvent, c.Owner,
+		c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate,
+		c.PowerPanel, c.PowerPort, c.PowerPortTemplate, c.Prefix, c.Provider,
+		c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup,
+		c.RackReservation, c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate,
+		c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Script, c.Service,
+		c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
+		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
+		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
+		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
+		c.VirtualCircuitTermination, c.VirtualCircuitType, c.VirtualDeviceContext,
+		c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType, c.Webhook,
+		c.WirelessLAN, c.WirelessLANGroup, c.WirelessLink,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -1154,6 +1162,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ObjectChange.mutate(ctx, m)
 	case *ObjectPermissionMutation:
 		return c.ObjectPermission.mutate(ctx, m)
+	case *ObjectTypeMutation:
+		return c.ObjectType.mutate(ctx, m)
 	case *OutboxEventMutation:
 		return c.OutboxEvent.mutate(ctx, m)
 	case *OwnerMutation:
@@ -8742,6 +8752,104 @@ func (c *ObjectPermissionClient) mutate(ctx context.Context, m *ObjectPermission
 	}
 }
 
+// ObjectTypeClient is a client for the ObjectType schema.
+type ObjectTypeClient struct {
+	config
+}
+
+// NewObjectTypeClient returns a client for the ObjectType from the given config.
+func NewObjectTypeClient(c config) *ObjectTypeClient {
+	return &ObjectTypeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `objecttype.Hooks(f(g(h())))`.
+func (c *ObjectTypeClient) Use(hooks ...Hook) {
+	c.hooks.ObjectType = append(c.hooks.ObjectType, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `objecttype.Intercept(f(g(h())))`.
+func (c *ObjectTypeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ObjectType = append(c.inters.ObjectType, interceptors...)
+}
+
+// Create returns a builder for creating a ObjectType entity.
+func (c *ObjectTypeClient) Create() *ObjectTypeCreate {
+	mutation := newObjectTypeMutation(c.config, OpCreate)
+	return &ObjectTypeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ObjectType entities.
+func (c *ObjectTypeClient) CreateBulk(builders ...*ObjectTypeCreate) *ObjectTypeCreateBulk {
+	return &ObjectTypeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ObjectType.
+func (c *ObjectTypeClient) Update() *ObjectTypeUpdate {
+	mutation := newObjectTypeMutation(c.config, OpUpdate)
+	return &ObjectTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ObjectTypeClient) UpdateOneID(id int) *ObjectTypeUpdateOne {
+	mutation := newObjectTypeMutation(c.config, OpUpdateOne, withObjectTypeID(id))
+	return &ObjectTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ObjectType.
+func (c *ObjectTypeClient) Delete() *ObjectTypeDelete {
+	mutation := newObjectTypeMutation(c.config, OpDelete)
+	return &ObjectTypeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ObjectTypeClient) DeleteOneID(id int) *ObjectTypeDeleteOne {
+	builder := c.Delete().Where(objecttype.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ObjectTypeDeleteOne{builder}
+}
+
+// Query returns a query builder for ObjectType.
+func (c *ObjectTypeClient) Query() *ObjectTypeQuery {
+	return &ObjectTypeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeObjectType},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ObjectType entity by its id.
+func (c *ObjectTypeClient) Get(ctx context.Context, id int) (*ObjectType, error) {
+	return c.Query().Where(objecttype.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ObjectTypeClient) Hooks() []Hook {
+	return c.hooks.ObjectType
+}
+
+// Interceptors returns the client interceptors.
+func (c *ObjectTypeClient) Interceptors() []Interceptor {
+	return c.inters.ObjectType
+}
+
+func (c *ObjectTypeClient) mutate(ctx context.Context, m *ObjectTypeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ObjectTypeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ObjectTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ObjectTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ObjectTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ObjectType mutation op: %q", m.Op())
+	}
+}
+
 // OutboxEventClient is a client for the OutboxEvent schema.
 type OutboxEventClient struct {
 	config
@@ -15208,9 +15316,9 @@ type (
 		InterfaceTemplate, InventoryItem, InventoryItemRole, InventoryItemTemplate,
 		Job, JournalEntry, Location, MACAddress, ManagedFile, Manufacturer, Module,
 		ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
-		NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent, Owner,
-		OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel,
-		PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
+		NotificationGroup, ObjectChange, ObjectPermission, ObjectType, OutboxEvent,
+		Owner, OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate,
+		PowerPanel, PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
 		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
 		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Script,
 		Service, ServiceTemplate, Session, Site, SiteGroup, Subscription, TableConfig,
@@ -15234,9 +15342,9 @@ type (
 		InterfaceTemplate, InventoryItem, InventoryItemRole, InventoryItemTemplate,
 		Job, JournalEntry, Location, MACAddress, ManagedFile, Manufacturer, Module,
 		ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
-		NotificationGroup, ObjectChange, ObjectPermission, OutboxEvent, Owner,
-		OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel,
-		PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
+		NotificationGroup, ObjectChange, ObjectPermission, ObjectType, OutboxEvent,
+		Owner, OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate,
+		PowerPanel, PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
 		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
 		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Script,
 		Service, ServiceTemplate, Session, Site, SiteGroup, Subscription, TableConfig,

@@ -82,6 +82,7 @@ import (
 	"github.com/inventory/inventory/ent/notificationgroup"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
+	"github.com/inventory/inventory/ent/objecttype"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/ownergroup"
@@ -270,6 +271,7 @@ func checkColumn(t, c string) error {
 			notificationgroup.Table:         notificationgroup.ValidColumn,
 			objectchange.Table:              objectchange.ValidColumn,
 			objectpermission.Table:          objectpermission.ValidColumn,
+			objecttype.Table:                objecttype.ValidColumn,
 			outboxevent.Table:               outboxevent.ValidColumn,
 			owner.Table:                     owner.ValidColumn,
 			ownergroup.Table:                ownergroup.ValidColumn,

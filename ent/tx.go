@@ -154,6 +154,8 @@ type Tx struct {
 	ObjectChange *ObjectChangeClient
 	// ObjectPermission is the client for interacting with the ObjectPermission builders.
 	ObjectPermission *ObjectPermissionClient
+	// ObjectType is the client for interacting with the ObjectType builders.
+	ObjectType *ObjectTypeClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
 	OutboxEvent *OutboxEventClient
 	// Owner is the client for interacting with the Owner builders.
@@ -471,6 +473,7 @@ func (tx *Tx) init() {
 	tx.NotificationGroup = NewNotificationGroupClient(tx.config)
 	tx.ObjectChange = NewObjectChangeClient(tx.config)
 	tx.ObjectPermission = NewObjectPermissionClient(tx.config)
+	tx.ObjectType = NewObjectTypeClient(tx.config)
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)
 	tx.Owner = NewOwnerClient(tx.config)
 	tx.OwnerGroup = NewOwnerGroupClient(tx.config)

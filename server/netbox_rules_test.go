@@ -194,6 +194,7 @@ func TestInterfaceLAGChoices(t *testing.T) {
 // only when the fields c are all null (condition=Q(c__isnull=True)).
 var netboxUnique = map[string][]string{
 	"circuits.circuit":                   {"provider,cid", "provider_account,cid"},
+	"core.objecttype":                    {"app_label,model"},
 	"circuits.circuitgroup":              {"name", "slug"},
 	"circuits.circuitgroupassignment":    {"member_type,member_id,group"},
 	"circuits.circuittermination":        {"circuit,term_side"},

@@ -129,9 +129,12 @@ func sharedOnly(p *Principal, d *resource.Descriptor, c filters.Cond) filters.Co
 	return filters.AndConds(c, d.SharedRestriction(user))
 }
 
-// grantedTo is what p's permissions grant on d (see permits).
+// grantedTo is what p's permissions grant on d (see permits). A model no
+// object permission can name (NetBox's OBJECTPERMISSION_OBJECT_TYPES
+// leaves core.objecttype out) is viewable by every caller the login rule
+// admits, as NetBox's ObjectTypeViewSet is (IsAuthenticatedOrLoginNotRequired).
 func (s *Server) grantedTo(ctx context.Context, p *Principal, d *resource.Descriptor, action string) (filters.Cond, error) {
-	if d == nil || action == actionView && s.exempt(d) {
+	if d == nil || action == actionView && (s.exempt(d) || !resource.ObjectTypeAccepted("object_permissions", d.ContentType())) {
 		if p == nil && s.cfg.LoginRequired {
 			return nil, errNotAuthenticated
 		}

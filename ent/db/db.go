@@ -304,6 +304,9 @@ func (d *DB) Migrate(ctx context.Context) error {
 	if err := resource.CustomFieldIndexes(ctx, c, d.Dialect); err != nil {
 		return err
 	}
+	if err := resource.SyncObjectTypes(ctx, c, d.Dialect); err != nil {
+		return err
+	}
 	return ipam.RebuildPrefixScopes(ctx, c)
 }
 

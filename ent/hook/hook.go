@@ -849,6 +849,18 @@ func (f ObjectPermissionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.V
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ObjectPermissionMutation", m)
 }
 
+// The ObjectTypeFunc type is an adapter to allow the use of ordinary
+// function as ObjectType mutator.
+type ObjectTypeFunc func(context.Context, *ent.ObjectTypeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ObjectTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ObjectTypeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ObjectTypeMutation", m)
+}
+
 // The OutboxEventFunc type is an adapter to allow the use of ordinary
 // function as OutboxEvent mutator.
 type OutboxEventFunc func(context.Context, *ent.OutboxEventMutation) (ent.Value, error)

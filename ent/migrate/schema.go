@@ -4057,6 +4057,34 @@ var (
 		Columns:    UsersObjectpermissionColumns,
 		PrimaryKey: []*schema.Column{UsersObjectpermissionColumns[0]},
 	}
+	// CoreObjecttypeColumns holds the columns for the "core_objecttype" table.
+	CoreObjecttypeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "app_label", Type: field.TypeString, Size: 100},
+		{Name: "app_name", Type: field.TypeString, Default: ""},
+		{Name: "model_key", Type: field.TypeString, Size: 100},
+		{Name: "model_name", Type: field.TypeString, Default: ""},
+		{Name: "model_name_plural", Type: field.TypeString, Default: ""},
+		{Name: "public", Type: field.TypeBool, Default: false},
+		{Name: "features", Type: field.TypeJSON},
+		{Name: "is_plugin_model", Type: field.TypeBool, Default: false},
+		{Name: "rest_api_endpoint", Type: field.TypeString, Nullable: true},
+		{Name: "description", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Default: ""},
+	}
+	// CoreObjecttypeTable holds the schema information for the "core_objecttype" table.
+	CoreObjecttypeTable = &schema.Table{
+		Name:       "core_objecttype",
+		Columns:    CoreObjecttypeColumns,
+		PrimaryKey: []*schema.Column{CoreObjecttypeColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "objecttype_app_label_model_key",
+				Unique:  true,
+				Columns: []*schema.Column{CoreObjecttypeColumns[1], CoreObjecttypeColumns[3]},
+			},
+		},
+	}
 	// CoreOutboxeventColumns holds the columns for the "core_outboxevent" table.
 	CoreOutboxeventColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -8150,6 +8178,7 @@ var (
 		ExtrasNotificationgroupTable,
 		CoreObjectchangeTable,
 		UsersObjectpermissionTable,
+		CoreObjecttypeTable,
 		CoreOutboxeventTable,
 		UsersOwnerTable,
 		UsersOwnergroupTable,
@@ -8612,6 +8641,9 @@ func init() {
 	}
 	UsersObjectpermissionTable.Annotation = &entsql.Annotation{
 		Table: "users_objectpermission",
+	}
+	CoreObjecttypeTable.Annotation = &entsql.Annotation{
+		Table: "core_objecttype",
 	}
 	CoreOutboxeventTable.Annotation = &entsql.Annotation{
 		Table: "core_outboxevent",

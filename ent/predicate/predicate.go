@@ -216,6 +216,9 @@ type ObjectChange func(*sql.Selector)
 // ObjectPermission is the predicate function for objectpermission builders.
 type ObjectPermission func(*sql.Selector)
 
+// ObjectType is the predicate function for objecttype builders.
+type ObjectType func(*sql.Selector)
+
 // OutboxEvent is the predicate function for outboxevent builders.
 type OutboxEvent func(*sql.Selector)
 

@@ -206,6 +206,17 @@ func init() {
 				}, nil
 			}}
 	}
+	// strings-contains: the JSON list of strings in Column holds the
+	// value (the last one given), as NetBox's CharFilter with
+	// features__contains=[value] (an object type's features).
+	FilterKinds["strings-contains"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		col := d.column(decl.Column)
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
+			Func: func(_ string, values []string) (func(*sql.Selector), error) {
+				v := []any{values[len(values)-1]}
+				return func(s *sql.Selector) { s.Where(jsonElementIn(s, col, v)) }, nil
+			}}
+	}
 	// json-values-choice: a JSON object has one of the values (validated
 	// against Choices) among its values (choice_colors: a choice's color).
 	FilterKinds["json-values-choice"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {

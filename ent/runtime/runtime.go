@@ -75,6 +75,7 @@ import (
 	"github.com/inventory/inventory/ent/notificationgroup"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
+	"github.com/inventory/inventory/ent/objecttype"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/ownergroup"
@@ -4604,6 +4605,48 @@ func init() {
 	objectpermissionDescEnabled := objectpermissionFields[2].Descriptor()
 	// objectpermission.DefaultEnabled holds the default value on creation for the enabled field.
 	objectpermission.DefaultEnabled = objectpermissionDescEnabled.Default.(bool)
+	objecttypeFields := schema.ObjectType{}.Fields()
+	_ = objecttypeFields
+	// objecttypeDescAppLabel is the schema descriptor for app_label field.
+	objecttypeDescAppLabel := objecttypeFields[0].Descriptor()
+	// objecttype.AppLabelValidator is a validator for the "app_label" field. It is called by the builders before save.
+	objecttype.AppLabelValidator = objecttypeDescAppLabel.Validators[0].(func(string) error)
+	// objecttypeDescAppName is the schema descriptor for app_name field.
+	objecttypeDescAppName := objecttypeFields[1].Descriptor()
+	// objecttype.DefaultAppName holds the default value on creation for the app_name field.
+	objecttype.DefaultAppName = objecttypeDescAppName.Default.(string)
+	// objecttypeDescModelKey is the schema descriptor for model_key field.
+	objecttypeDescModelKey := objecttypeFields[2].Descriptor()
+	// objecttype.ModelKeyValidator is a validator for the "model_key" field. It is called by the builders before save.
+	objecttype.ModelKeyValidator = objecttypeDescModelKey.Validators[0].(func(string) error)
+	// objecttypeDescModelName is the schema descriptor for model_name field.
+	objecttypeDescModelName := objecttypeFields[3].Descriptor()
+	// objecttype.DefaultModelName holds the default value on creation for the model_name field.
+	objecttype.DefaultModelName = objecttypeDescModelName.Default.(string)
+	// objecttypeDescModelNamePlural is the schema descriptor for model_name_plural field.
+	objecttypeDescModelNamePlural := objecttypeFields[4].Descriptor()
+	// objecttype.DefaultModelNamePlural holds the default value on creation for the model_name_plural field.
+	objecttype.DefaultModelNamePlural = objecttypeDescModelNamePlural.Default.(string)
+	// objecttypeDescPublic is the schema descriptor for public field.
+	objecttypeDescPublic := objecttypeFields[5].Descriptor()
+	// objecttype.DefaultPublic holds the default value on creation for the public field.
+	objecttype.DefaultPublic = objecttypeDescPublic.Default.(bool)
+	// objecttypeDescFeatures is the schema descriptor for features field.
+	objecttypeDescFeatures := objecttypeFields[6].Descriptor()
+	// objecttype.DefaultFeatures holds the default value on creation for the features field.
+	objecttype.DefaultFeatures = objecttypeDescFeatures.Default.([]string)
+	// objecttypeDescIsPluginModel is the schema descriptor for is_plugin_model field.
+	objecttypeDescIsPluginModel := objecttypeFields[7].Descriptor()
+	// objecttype.DefaultIsPluginModel holds the default value on creation for the is_plugin_model field.
+	objecttype.DefaultIsPluginModel = objecttypeDescIsPluginModel.Default.(bool)
+	// objecttypeDescDescription is the schema descriptor for description field.
+	objecttypeDescDescription := objecttypeFields[9].Descriptor()
+	// objecttype.DefaultDescription holds the default value on creation for the description field.
+	objecttype.DefaultDescription = objecttypeDescDescription.Default.(string)
+	// objecttypeDescLabel is the schema descriptor for label field.
+	objecttypeDescLabel := objecttypeFields[10].Descriptor()
+	// objecttype.DefaultLabel holds the default value on creation for the label field.
+	objecttype.DefaultLabel = objecttypeDescLabel.Default.(string)
 	outboxeventFields := schema.OutboxEvent{}.Fields()
 	_ = outboxeventFields
 	// outboxeventDescCreated is the schema descriptor for created field.
