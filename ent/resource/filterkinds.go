@@ -70,17 +70,9 @@ func init() {
 		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n", "lt", "lte", "gt", "gte", "empty"},
 			Func: func(lookup string, values []string) (func(*sql.Selector), error) {
 				if lookup == "empty" {
-					b, err := filters.BoolValue(values[len(values)-1])
-					if err != nil {
-						return nil, err
-					}
-					return func(s *sql.Selector) {
-						p := jsonListHas(s, col, key, "IS NOT NULL", nil)
-						if b {
-							p = sql.Not(p)
-						}
-						s.Where(p)
-					}, nil
+					return emptyFilter(values, func(s *sql.Selector) *sql.Predicate {
+						return sql.Not(jsonListHas(s, col, key, "IS NOT NULL", nil))
+					})
 				}
 				nums := make([]any, 0, len(values))
 				for _, v := range values {
@@ -290,17 +282,7 @@ func contentTypeFilter(name string, match func(s *sql.Selector, cts []any) *sql.
 	return &filters.Filter{Name: name, Kind: filters.Custom, Lookups: lookups,
 		Func: func(lookup string, values []string) (func(*sql.Selector), error) {
 			if lookup == "empty" {
-				b, err := filters.BoolValue(values[len(values)-1])
-				if err != nil {
-					return nil, err
-				}
-				return func(s *sql.Selector) {
-					p := empty(s)
-					if !b {
-						p = sql.Not(p)
-					}
-					s.Where(p)
-				}, nil
+				return emptyFilter(values, empty)
 			}
 			cts := contentTypes(values)
 			negated := lookup == "n" || strings.HasPrefix(lookup, "n") && slices.Contains(contentTypeLookups, lookup[1:])
@@ -312,6 +294,22 @@ func contentTypeFilter(name string, match func(s *sql.Selector, cts []any) *sql.
 				s.Where(p)
 			}, nil
 		}}
+}
+
+// emptyFilter is the __empty lookup of a Custom filter: a boolean (the
+// last value given) on isEmpty; a word that is no boolean is a 400.
+func emptyFilter(values []string, isEmpty func(*sql.Selector) *sql.Predicate) (func(*sql.Selector), error) {
+	b, err := filters.BoolValue(values[len(values)-1])
+	if err != nil {
+		return nil, err
+	}
+	return func(s *sql.Selector) {
+		p := isEmpty(s)
+		if !b {
+			p = sql.Not(p)
+		}
+		s.Where(p)
+	}, nil
 }
 
 // genericTypeFilter is the filter of a generic relation's type column (a
