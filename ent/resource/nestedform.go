@@ -38,6 +38,9 @@ import (
 // prepareForms resolves the Nested forms of d's relations; it runs once
 // every descriptor is prepared (the targets' fields are indexed).
 func (d *Descriptor) prepareForms() error {
+	// Relations declaring the same form share it (a device's primary_ip4,
+	// primary_ip6 and oob_ip): a page loads what it needs once.
+	shared := map[string][]*Field{}
 	for _, f := range d.Fields {
 		if len(f.Nested) == 0 {
 			continue
@@ -59,9 +62,14 @@ func (d *Descriptor) prepareForms() error {
 			}
 			f.asForm = as
 		}
-		form, err := resolveForm(on, f.Nested)
-		if err != nil {
-			return fmt.Errorf("field %s: nested form: %w", f.Name, err)
+		key := on.ContentType() + "|" + strings.Join(f.Nested, ",")
+		form, ok := shared[key]
+		if !ok {
+			var err error
+			if form, err = resolveForm(on, f.Nested); err != nil {
+				return fmt.Errorf("field %s: nested form: %w", f.Name, err)
+			}
+			shared[key] = form
 		}
 		f.form = form
 	}
