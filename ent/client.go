@@ -63,6 +63,8 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/idempotencykey"
+	"github.com/inventory/inventory/ent/ikepolicy"
+	"github.com/inventory/inventory/ent/ikeproposal"
 	"github.com/inventory/inventory/ent/imageattachment"
 	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitem"
@@ -70,8 +72,13 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/ipsecpolicy"
+	"github.com/inventory/inventory/ent/ipsecprofile"
+	"github.com/inventory/inventory/ent/ipsecproposal"
 	"github.com/inventory/inventory/ent/job"
 	"github.com/inventory/inventory/ent/journalentry"
+	"github.com/inventory/inventory/ent/l2vpn"
+	"github.com/inventory/inventory/ent/l2vpntermination"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/managedfile"
@@ -125,6 +132,9 @@ import (
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/tenantgroup"
 	"github.com/inventory/inventory/ent/token"
+	"github.com/inventory/inventory/ent/tunnel"
+	"github.com/inventory/inventory/ent/tunnelgroup"
+	"github.com/inventory/inventory/ent/tunneltermination"
 	"github.com/inventory/inventory/ent/user"
 	"github.com/inventory/inventory/ent/virtualchassis"
 	"github.com/inventory/inventory/ent/virtualcircuit"
@@ -247,10 +257,20 @@ type Client struct {
 	FrontPortTemplate *FrontPortTemplateClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
+	// IKEPolicy is the client for interacting with the IKEPolicy builders.
+	IKEPolicy *IKEPolicyClient
+	// IKEProposal is the client for interacting with the IKEProposal builders.
+	IKEProposal *IKEProposalClient
 	// IPAddress is the client for interacting with the IPAddress builders.
 	IPAddress *IPAddressClient
 	// IPRange is the client for interacting with the IPRange builders.
 	IPRange *IPRangeClient
+	// IPSecPolicy is the client for interacting with the IPSecPolicy builders.
+	IPSecPolicy *IPSecPolicyClient
+	// IPSecProfile is the client for interacting with the IPSecProfile builders.
+	IPSecProfile *IPSecProfileClient
+	// IPSecProposal is the client for interacting with the IPSecProposal builders.
+	IPSecProposal *IPSecProposalClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
 	IdempotencyKey *IdempotencyKeyClient
 	// ImageAttachment is the client for interacting with the ImageAttachment builders.
@@ -267,6 +287,10 @@ type Client struct {
 	Job *JobClient
 	// JournalEntry is the client for interacting with the JournalEntry builders.
 	JournalEntry *JournalEntryClient
+	// L2VPN is the client for interacting with the L2VPN builders.
+	L2VPN *L2VPNClient
+	// L2VPNTermination is the client for interacting with the L2VPNTermination builders.
+	L2VPNTermination *L2VPNTerminationClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// MACAddress is the client for interacting with the MACAddress builders.
@@ -373,6 +397,12 @@ type Client struct {
 	TenantGroup *TenantGroupClient
 	// Token is the client for interacting with the Token builders.
 	Token *TokenClient
+	// Tunnel is the client for interacting with the Tunnel builders.
+	Tunnel *TunnelClient
+	// TunnelGroup is the client for interacting with the TunnelGroup builders.
+	TunnelGroup *TunnelGroupClient
+	// TunnelTermination is the client for interacting with the TunnelTermination builders.
+	TunnelTermination *TunnelTerminationClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// VLAN is the client for interacting with the VLAN builders.
@@ -469,8 +499,13 @@ func (c *Client) init() {
 	c.FrontPort = NewFrontPortClient(c.config)
 	c.FrontPortTemplate = NewFrontPortTemplateClient(c.config)
 	c.Group = NewGroupClient(c.config)
+	c.IKEPolicy = NewIKEPolicyClient(c.config)
+	c.IKEProposal = NewIKEProposalClient(c.config)
 	c.IPAddress = NewIPAddressClient(c.config)
 	c.IPRange = NewIPRangeClient(c.config)
+	c.IPSecPolicy = NewIPSecPolicyClient(c.config)
+	c.IPSecProfile = NewIPSecProfileClient(c.config)
+	c.IPSecProposal = NewIPSecProposalClient(c.config)
 	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
 	c.ImageAttachment = NewImageAttachmentClient(c.config)
 	c.InterfaceTemplate = NewInterfaceTemplateClient(c.config)
@@ -479,6 +514,8 @@ func (c *Client) init() {
 	c.InventoryItemTemplate = NewInventoryItemTemplateClient(c.config)
 	c.Job = NewJobClient(c.config)
 	c.JournalEntry = NewJournalEntryClient(c.config)
+	c.L2VPN = NewL2VPNClient(c.config)
+	c.L2VPNTermination = NewL2VPNTerminationClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.MACAddress = NewMACAddressClient(c.config)
 	c.ManagedFile = NewManagedFileClient(c.config)
@@ -532,6 +569,9 @@ func (c *Client) init() {
 	c.Tenant = NewTenantClient(c.config)
 	c.TenantGroup = NewTenantGroupClient(c.config)
 	c.Token = NewTokenClient(c.config)
+	c.Tunnel = NewTunnelClient(c.config)
+	c.TunnelGroup = NewTunnelGroupClient(c.config)
+	c.TunnelTermination = NewTunnelTerminationClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.VLAN = NewVLANClient(c.config)
 	c.VLANGroup = NewVLANGroupClient(c.config)
@@ -690,8 +730,13 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		FrontPort:                 NewFrontPortClient(cfg),
 		FrontPortTemplate:         NewFrontPortTemplateClient(cfg),
 		Group:                     NewGroupClient(cfg),
+		IKEPolicy:                 NewIKEPolicyClient(cfg),
+		IKEProposal:               NewIKEProposalClient(cfg),
 		IPAddress:                 NewIPAddressClient(cfg),
 		IPRange:                   NewIPRangeClient(cfg),
+		IPSecPolicy:               NewIPSecPolicyClient(cfg),
+		IPSecProfile:              NewIPSecProfileClient(cfg),
+		IPSecProposal:             NewIPSecProposalClient(cfg),
 		IdempotencyKey:            NewIdempotencyKeyClient(cfg),
 		ImageAttachment:           NewImageAttachmentClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
@@ -700,6 +745,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
 		Job:                       NewJobClient(cfg),
 		JournalEntry:              NewJournalEntryClient(cfg),
+		L2VPN:                     NewL2VPNClient(cfg),
+		L2VPNTermination:          NewL2VPNTerminationClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		MACAddress:                NewMACAddressClient(cfg),
 		ManagedFile:               NewManagedFileClient(cfg),
@@ -753,6 +800,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Tenant:                    NewTenantClient(cfg),
 		TenantGroup:               NewTenantGroupClient(cfg),
 		Token:                     NewTokenClient(cfg),
+		Tunnel:                    NewTunnelClient(cfg),
+		TunnelGroup:               NewTunnelGroupClient(cfg),
+		TunnelTermination:         NewTunnelTerminationClient(cfg),
 		User:                      NewUserClient(cfg),
 		VLAN:                      NewVLANClient(cfg),
 		VLANGroup:                 NewVLANGroupClient(cfg),
@@ -838,8 +888,13 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		FrontPort:                 NewFrontPortClient(cfg),
 		FrontPortTemplate:         NewFrontPortTemplateClient(cfg),
 		Group:                     NewGroupClient(cfg),
+		IKEPolicy:                 NewIKEPolicyClient(cfg),
+		IKEProposal:               NewIKEProposalClient(cfg),
 		IPAddress:                 NewIPAddressClient(cfg),
 		IPRange:                   NewIPRangeClient(cfg),
+		IPSecPolicy:               NewIPSecPolicyClient(cfg),
+		IPSecProfile:              NewIPSecProfileClient(cfg),
+		IPSecProposal:             NewIPSecProposalClient(cfg),
 		IdempotencyKey:            NewIdempotencyKeyClient(cfg),
 		ImageAttachment:           NewImageAttachmentClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
@@ -848,6 +903,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
 		Job:                       NewJobClient(cfg),
 		JournalEntry:              NewJournalEntryClient(cfg),
+		L2VPN:                     NewL2VPNClient(cfg),
+		L2VPNTermination:          NewL2VPNTerminationClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		MACAddress:                NewMACAddressClient(cfg),
 		ManagedFile:               NewManagedFileClient(cfg),
@@ -901,6 +958,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Tenant:                    NewTenantClient(cfg),
 		TenantGroup:               NewTenantGroupClient(cfg),
 		Token:                     NewTokenClient(cfg),
+		Tunnel:                    NewTunnelClient(cfg),
+		TunnelGroup:               NewTunnelGroupClient(cfg),
+		TunnelTermination:         NewTunnelTerminationClient(cfg),
 		User:                      NewUserClient(cfg),
 		VLAN:                      NewVLANClient(cfg),
 		VLANGroup:                 NewVLANGroupClient(cfg),
@@ -959,24 +1019,26 @@ func (c *Client) Use(hooks ...Hook) {
 		c.DataSource, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
 		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.ExportTemplate,
 		c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group,
-		c.IPAddress, c.IPRange, c.IdempotencyKey, c.ImageAttachment,
+		c.IKEPolicy, c.IKEProposal, c.IPAddress, c.IPRange, c.IPSecPolicy,
+		c.IPSecProfile, c.IPSecProposal, c.IdempotencyKey, c.ImageAttachment,
 		c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
-		c.InventoryItemTemplate, c.Job, c.JournalEntry, c.Location, c.MACAddress,
-		c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate,
-		c.ModuleType, c.ModuleTypeProfile, c.Notification, c.NotificationGroup,
-		c.ObjectChange, c.ObjectPermission, c.ObjectType, c.OutboxEvent, c.Owner,
-		c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate,
-		c.PowerPanel, c.PowerPort, c.PowerPortTemplate, c.Prefix, c.Provider,
-		c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup,
-		c.RackReservation, c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate,
-		c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Script, c.Service,
-		c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
-		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
-		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
-		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
-		c.VirtualCircuitTermination, c.VirtualCircuitType, c.VirtualDeviceContext,
-		c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType, c.Webhook,
-		c.WirelessLAN, c.WirelessLANGroup, c.WirelessLink,
+		c.InventoryItemTemplate, c.Job, c.JournalEntry, c.L2VPN, c.L2VPNTermination,
+		c.Location, c.MACAddress, c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay,
+		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
+		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.ObjectType,
+		c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
+		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
+		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
+		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
+		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Script,
+		c.Service, c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
+		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.Tunnel,
+		c.TunnelGroup, c.TunnelTermination, c.User, c.VLAN, c.VLANGroup,
+		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
+		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
+		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
+		c.VirtualMachineType, c.Webhook, c.WirelessLAN, c.WirelessLANGroup,
+		c.WirelessLink,
 	} {
 		n.Use(hooks...)
 	}
@@ -996,24 +1058,26 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.DataSource, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
 		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.ExportTemplate,
 		c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group,
-		c.IPAddress, c.IPRange, c.IdempotencyKey, c.ImageAttachment,
+		c.IKEPolicy, c.IKEProposal, c.IPAddress, c.IPRange, c.IPSecPolicy,
+		c.IPSecProfile, c.IPSecProposal, c.IdempotencyKey, c.ImageAttachment,
 		c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
-		c.InventoryItemTemplate, c.Job, c.JournalEntry, c.Location, c.MACAddress,
-		c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate,
-		c.ModuleType, c.ModuleTypeProfile, c.Notification, c.NotificationGroup,
-		c.ObjectChange, c.ObjectPermission, c.ObjectType, c.OutboxEvent, c.Owner,
-		c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate,
-		c.PowerPanel, c.PowerPort, c.PowerPortTemplate, c.Prefix, c.Provider,
-		c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup,
-		c.RackReservation, c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate,
-		c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Script, c.Service,
-		c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
-		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
-		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule,
-		c.VMInterface, c.VRF, c.VirtualChassis, c.VirtualCircuit,
-		c.VirtualCircuitTermination, c.VirtualCircuitType, c.VirtualDeviceContext,
-		c.VirtualDisk, c.VirtualMachine, c.VirtualMachineType, c.Webhook,
-		c.WirelessLAN, c.WirelessLANGroup, c.WirelessLink,
+		c.InventoryItemTemplate, c.Job, c.JournalEntry, c.L2VPN, c.L2VPNTermination,
+		c.Location, c.MACAddress, c.ManagedFile, c.Manufacturer, c.Module, c.ModuleBay,
+		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.Notification,
+		c.NotificationGroup, c.ObjectChange, c.ObjectPermission, c.ObjectType,
+		c.OutboxEvent, c.Owner, c.OwnerGroup, c.Platform, c.PowerFeed, c.PowerOutlet,
+		c.PowerOutletTemplate, c.PowerPanel, c.PowerPort, c.PowerPortTemplate,
+		c.Prefix, c.Provider, c.ProviderAccount, c.ProviderNetwork, c.RIR, c.Rack,
+		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
+		c.RearPortTemplate, c.Region, c.Role, c.RouteTarget, c.SavedFilter, c.Script,
+		c.Service, c.ServiceTemplate, c.Session, c.Site, c.SiteGroup, c.Subscription,
+		c.TableConfig, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.Tunnel,
+		c.TunnelGroup, c.TunnelTermination, c.User, c.VLAN, c.VLANGroup,
+		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
+		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
+		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
+		c.VirtualMachineType, c.Webhook, c.WirelessLAN, c.WirelessLANGroup,
+		c.WirelessLink,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -1116,10 +1180,20 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.FrontPortTemplate.mutate(ctx, m)
 	case *GroupMutation:
 		return c.Group.mutate(ctx, m)
+	case *IKEPolicyMutation:
+		return c.IKEPolicy.mutate(ctx, m)
+	case *IKEProposalMutation:
+		return c.IKEProposal.mutate(ctx, m)
 	case *IPAddressMutation:
 		return c.IPAddress.mutate(ctx, m)
 	case *IPRangeMutation:
 		return c.IPRange.mutate(ctx, m)
+	case *IPSecPolicyMutation:
+		return c.IPSecPolicy.mutate(ctx, m)
+	case *IPSecProfileMutation:
+		return c.IPSecProfile.mutate(ctx, m)
+	case *IPSecProposalMutation:
+		return c.IPSecProposal.mutate(ctx, m)
 	case *IdempotencyKeyMutation:
 		return c.IdempotencyKey.mutate(ctx, m)
 	case *ImageAttachmentMutation:
@@ -1136,6 +1210,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Job.mutate(ctx, m)
 	case *JournalEntryMutation:
 		return c.JournalEntry.mutate(ctx, m)
+	case *L2VPNMutation:
+		return c.L2VPN.mutate(ctx, m)
+	case *L2VPNTerminationMutation:
+		return c.L2VPNTermination.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
 	case *MACAddressMutation:
@@ -1242,6 +1320,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.TenantGroup.mutate(ctx, m)
 	case *TokenMutation:
 		return c.Token.mutate(ctx, m)
+	case *TunnelMutation:
+		return c.Tunnel.mutate(ctx, m)
+	case *TunnelGroupMutation:
+		return c.TunnelGroup.mutate(ctx, m)
+	case *TunnelTerminationMutation:
+		return c.TunnelTermination.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
 	case *VLANMutation:
@@ -6246,6 +6330,203 @@ func (c *GroupClient) mutate(ctx context.Context, m *GroupMutation) (Value, erro
 	}
 }
 
+// IKEPolicyClient is a client for the IKEPolicy schema.
+type IKEPolicyClient struct {
+	config
+}
+
+// NewIKEPolicyClient returns a client for the IKEPolicy from the given config.
+func NewIKEPolicyClient(c config) *IKEPolicyClient {
+	return &IKEPolicyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ikepolicy.Hooks(f(g(h())))`.
+func (c *IKEPolicyClient) Use(hooks ...Hook) {
+	c.hooks.IKEPolicy = append(c.hooks.IKEPolicy, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ikepolicy.Intercept(f(g(h())))`.
+func (c *IKEPolicyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IKEPolicy = append(c.inters.IKEPolicy, interceptors...)
+}
+
+// Create returns a builder for creating a IKEPolicy entity.
+func (c *IKEPolicyClient) Create() *IKEPolicyCreate {
+	mutation := newIKEPolicyMutation(c.config, OpCreate)
+	return &IKEPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IKEPolicy entities.
+func (c *IKEPolicyClient) CreateBulk(builders ...*IKEPolicyCreate) *IKEPolicyCreateBulk {
+	return &IKEPolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IKEPolicy.
+func (c *IKEPolicyClient) Update() *IKEPolicyUpdate {
+	mutation := newIKEPolicyMutation(c.config, OpUpdate)
+	return &IKEPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IKEPolicyClient) UpdateOneID(id int) *IKEPolicyUpdateOne {
+	mutation := newIKEPolicyMutation(c.config, OpUpdateOne, withIKEPolicyID(id))
+	return &IKEPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IKEPolicy.
+func (c *IKEPolicyClient) Delete() *IKEPolicyDelete {
+	mutation := newIKEPolicyMutation(c.config, OpDelete)
+	return &IKEPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IKEPolicyClient) DeleteOneID(id int) *IKEPolicyDeleteOne {
+	builder := c.Delete().Where(ikepolicy.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IKEPolicyDeleteOne{builder}
+}
+
+// Query returns a query builder for IKEPolicy.
+func (c *IKEPolicyClient) Query() *IKEPolicyQuery {
+	return &IKEPolicyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIKEPolicy},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IKEPolicy entity by its id.
+func (c *IKEPolicyClient) Get(ctx context.Context, id int) (*IKEPolicy, error) {
+	return c.Query().Where(ikepolicy.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *IKEPolicyClient) Hooks() []Hook {
+	hooks := c.hooks.IKEPolicy
+	return append(hooks[:len(hooks):len(hooks)], ikepolicy.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *IKEPolicyClient) Interceptors() []Interceptor {
+	return c.inters.IKEPolicy
+}
+
+func (c *IKEPolicyClient) mutate(ctx context.Context, m *IKEPolicyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IKEPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IKEPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IKEPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IKEPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IKEPolicy mutation op: %q", m.Op())
+	}
+}
+
+// IKEProposalClient is a client for the IKEProposal schema.
+type IKEProposalClient struct {
+	config
+}
+
+// NewIKEProposalClient returns a client for the IKEProposal from the given config.
+func NewIKEProposalClient(c config) *IKEProposalClient {
+	return &IKEProposalClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ikeproposal.Hooks(f(g(h())))`.
+func (c *IKEProposalClient) Use(hooks ...Hook) {
+	c.hooks.IKEProposal = append(c.hooks.IKEProposal, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ikeproposal.Intercept(f(g(h())))`.
+func (c *IKEProposalClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IKEProposal = append(c.inters.IKEProposal, interceptors...)
+}
+
+// Create returns a builder for creating a IKEProposal entity.
+func (c *IKEProposalClient) Create() *IKEProposalCreate {
+	mutation := newIKEProposalMutation(c.config, OpCreate)
+	return &IKEProposalCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IKEProposal entities.
+func (c *IKEProposalClient) CreateBulk(builders ...*IKEProposalCreate) *IKEProposalCreateBulk {
+	return &IKEProposalCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IKEProposal.
+func (c *IKEProposalClient) Update() *IKEProposalUpdate {
+	mutation := newIKEProposalMutation(c.config, OpUpdate)
+	return &IKEProposalUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IKEProposalClient) UpdateOneID(id int) *IKEProposalUpdateOne {
+	mutation := newIKEProposalMutation(c.config, OpUpdateOne, withIKEProposalID(id))
+	return &IKEProposalUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IKEProposal.
+func (c *IKEProposalClient) Delete() *IKEProposalDelete {
+	mutation := newIKEProposalMutation(c.config, OpDelete)
+	return &IKEProposalDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IKEProposalClient) DeleteOneID(id int) *IKEProposalDeleteOne {
+	builder := c.Delete().Where(ikeproposal.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IKEProposalDeleteOne{builder}
+}
+
+// Query returns a query builder for IKEProposal.
+func (c *IKEProposalClient) Query() *IKEProposalQuery {
+	return &IKEProposalQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIKEProposal},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IKEProposal entity by its id.
+func (c *IKEProposalClient) Get(ctx context.Context, id int) (*IKEProposal, error) {
+	return c.Query().Where(ikeproposal.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *IKEProposalClient) Hooks() []Hook {
+	return c.hooks.IKEProposal
+}
+
+// Interceptors returns the client interceptors.
+func (c *IKEProposalClient) Interceptors() []Interceptor {
+	return c.inters.IKEProposal
+}
+
+func (c *IKEProposalClient) mutate(ctx context.Context, m *IKEProposalMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IKEProposalCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IKEProposalUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IKEProposalUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IKEProposalDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IKEProposal mutation op: %q", m.Op())
+	}
+}
+
 // IPAddressClient is a client for the IPAddress schema.
 type IPAddressClient struct {
 	config
@@ -6441,6 +6722,301 @@ func (c *IPRangeClient) mutate(ctx context.Context, m *IPRangeMutation) (Value, 
 		return (&IPRangeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown IPRange mutation op: %q", m.Op())
+	}
+}
+
+// IPSecPolicyClient is a client for the IPSecPolicy schema.
+type IPSecPolicyClient struct {
+	config
+}
+
+// NewIPSecPolicyClient returns a client for the IPSecPolicy from the given config.
+func NewIPSecPolicyClient(c config) *IPSecPolicyClient {
+	return &IPSecPolicyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ipsecpolicy.Hooks(f(g(h())))`.
+func (c *IPSecPolicyClient) Use(hooks ...Hook) {
+	c.hooks.IPSecPolicy = append(c.hooks.IPSecPolicy, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ipsecpolicy.Intercept(f(g(h())))`.
+func (c *IPSecPolicyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IPSecPolicy = append(c.inters.IPSecPolicy, interceptors...)
+}
+
+// Create returns a builder for creating a IPSecPolicy entity.
+func (c *IPSecPolicyClient) Create() *IPSecPolicyCreate {
+	mutation := newIPSecPolicyMutation(c.config, OpCreate)
+	return &IPSecPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IPSecPolicy entities.
+func (c *IPSecPolicyClient) CreateBulk(builders ...*IPSecPolicyCreate) *IPSecPolicyCreateBulk {
+	return &IPSecPolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IPSecPolicy.
+func (c *IPSecPolicyClient) Update() *IPSecPolicyUpdate {
+	mutation := newIPSecPolicyMutation(c.config, OpUpdate)
+	return &IPSecPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IPSecPolicyClient) UpdateOneID(id int) *IPSecPolicyUpdateOne {
+	mutation := newIPSecPolicyMutation(c.config, OpUpdateOne, withIPSecPolicyID(id))
+	return &IPSecPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IPSecPolicy.
+func (c *IPSecPolicyClient) Delete() *IPSecPolicyDelete {
+	mutation := newIPSecPolicyMutation(c.config, OpDelete)
+	return &IPSecPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IPSecPolicyClient) DeleteOneID(id int) *IPSecPolicyDeleteOne {
+	builder := c.Delete().Where(ipsecpolicy.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IPSecPolicyDeleteOne{builder}
+}
+
+// Query returns a query builder for IPSecPolicy.
+func (c *IPSecPolicyClient) Query() *IPSecPolicyQuery {
+	return &IPSecPolicyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIPSecPolicy},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IPSecPolicy entity by its id.
+func (c *IPSecPolicyClient) Get(ctx context.Context, id int) (*IPSecPolicy, error) {
+	return c.Query().Where(ipsecpolicy.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *IPSecPolicyClient) Hooks() []Hook {
+	return c.hooks.IPSecPolicy
+}
+
+// Interceptors returns the client interceptors.
+func (c *IPSecPolicyClient) Interceptors() []Interceptor {
+	return c.inters.IPSecPolicy
+}
+
+func (c *IPSecPolicyClient) mutate(ctx context.Context, m *IPSecPolicyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IPSecPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IPSecPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IPSecPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IPSecPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IPSecPolicy mutation op: %q", m.Op())
+	}
+}
+
+// IPSecProfileClient is a client for the IPSecProfile schema.
+type IPSecProfileClient struct {
+	config
+}
+
+// NewIPSecProfileClient returns a client for the IPSecProfile from the given config.
+func NewIPSecProfileClient(c config) *IPSecProfileClient {
+	return &IPSecProfileClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ipsecprofile.Hooks(f(g(h())))`.
+func (c *IPSecProfileClient) Use(hooks ...Hook) {
+	c.hooks.IPSecProfile = append(c.hooks.IPSecProfile, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ipsecprofile.Intercept(f(g(h())))`.
+func (c *IPSecProfileClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IPSecProfile = append(c.inters.IPSecProfile, interceptors...)
+}
+
+// Create returns a builder for creating a IPSecProfile entity.
+func (c *IPSecProfileClient) Create() *IPSecProfileCreate {
+	mutation := newIPSecProfileMutation(c.config, OpCreate)
+	return &IPSecProfileCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IPSecProfile entities.
+func (c *IPSecProfileClient) CreateBulk(builders ...*IPSecProfileCreate) *IPSecProfileCreateBulk {
+	return &IPSecProfileCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IPSecProfile.
+func (c *IPSecProfileClient) Update() *IPSecProfileUpdate {
+	mutation := newIPSecProfileMutation(c.config, OpUpdate)
+	return &IPSecProfileUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IPSecProfileClient) UpdateOneID(id int) *IPSecProfileUpdateOne {
+	mutation := newIPSecProfileMutation(c.config, OpUpdateOne, withIPSecProfileID(id))
+	return &IPSecProfileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IPSecProfile.
+func (c *IPSecProfileClient) Delete() *IPSecProfileDelete {
+	mutation := newIPSecProfileMutation(c.config, OpDelete)
+	return &IPSecProfileDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IPSecProfileClient) DeleteOneID(id int) *IPSecProfileDeleteOne {
+	builder := c.Delete().Where(ipsecprofile.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IPSecProfileDeleteOne{builder}
+}
+
+// Query returns a query builder for IPSecProfile.
+func (c *IPSecProfileClient) Query() *IPSecProfileQuery {
+	return &IPSecProfileQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIPSecProfile},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IPSecProfile entity by its id.
+func (c *IPSecProfileClient) Get(ctx context.Context, id int) (*IPSecProfile, error) {
+	return c.Query().Where(ipsecprofile.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *IPSecProfileClient) Hooks() []Hook {
+	return c.hooks.IPSecProfile
+}
+
+// Interceptors returns the client interceptors.
+func (c *IPSecProfileClient) Interceptors() []Interceptor {
+	return c.inters.IPSecProfile
+}
+
+func (c *IPSecProfileClient) mutate(ctx context.Context, m *IPSecProfileMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IPSecProfileCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IPSecProfileUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IPSecProfileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IPSecProfileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IPSecProfile mutation op: %q", m.Op())
+	}
+}
+
+// IPSecProposalClient is a client for the IPSecProposal schema.
+type IPSecProposalClient struct {
+	config
+}
+
+// NewIPSecProposalClient returns a client for the IPSecProposal from the given config.
+func NewIPSecProposalClient(c config) *IPSecProposalClient {
+	return &IPSecProposalClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ipsecproposal.Hooks(f(g(h())))`.
+func (c *IPSecProposalClient) Use(hooks ...Hook) {
+	c.hooks.IPSecProposal = append(c.hooks.IPSecProposal, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ipsecproposal.Intercept(f(g(h())))`.
+func (c *IPSecProposalClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IPSecProposal = append(c.inters.IPSecProposal, interceptors...)
+}
+
+// Create returns a builder for creating a IPSecProposal entity.
+func (c *IPSecProposalClient) Create() *IPSecProposalCreate {
+	mutation := newIPSecProposalMutation(c.config, OpCreate)
+	return &IPSecProposalCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IPSecProposal entities.
+func (c *IPSecProposalClient) CreateBulk(builders ...*IPSecProposalCreate) *IPSecProposalCreateBulk {
+	return &IPSecProposalCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IPSecProposal.
+func (c *IPSecProposalClient) Update() *IPSecProposalUpdate {
+	mutation := newIPSecProposalMutation(c.config, OpUpdate)
+	return &IPSecProposalUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IPSecProposalClient) UpdateOneID(id int) *IPSecProposalUpdateOne {
+	mutation := newIPSecProposalMutation(c.config, OpUpdateOne, withIPSecProposalID(id))
+	return &IPSecProposalUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IPSecProposal.
+func (c *IPSecProposalClient) Delete() *IPSecProposalDelete {
+	mutation := newIPSecProposalMutation(c.config, OpDelete)
+	return &IPSecProposalDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IPSecProposalClient) DeleteOneID(id int) *IPSecProposalDeleteOne {
+	builder := c.Delete().Where(ipsecproposal.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IPSecProposalDeleteOne{builder}
+}
+
+// Query returns a query builder for IPSecProposal.
+func (c *IPSecProposalClient) Query() *IPSecProposalQuery {
+	return &IPSecProposalQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIPSecProposal},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IPSecProposal entity by its id.
+func (c *IPSecProposalClient) Get(ctx context.Context, id int) (*IPSecProposal, error) {
+	return c.Query().Where(ipsecproposal.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *IPSecProposalClient) Hooks() []Hook {
+	hooks := c.hooks.IPSecProposal
+	return append(hooks[:len(hooks):len(hooks)], ipsecproposal.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *IPSecProposalClient) Interceptors() []Interceptor {
+	return c.inters.IPSecProposal
+}
+
+func (c *IPSecProposalClient) mutate(ctx context.Context, m *IPSecProposalMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IPSecProposalCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IPSecProposalUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IPSecProposalUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IPSecProposalDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IPSecProposal mutation op: %q", m.Op())
 	}
 }
 
@@ -7314,6 +7890,204 @@ func (c *JournalEntryClient) mutate(ctx context.Context, m *JournalEntryMutation
 		return (&JournalEntryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown JournalEntry mutation op: %q", m.Op())
+	}
+}
+
+// L2VPNClient is a client for the L2VPN schema.
+type L2VPNClient struct {
+	config
+}
+
+// NewL2VPNClient returns a client for the L2VPN from the given config.
+func NewL2VPNClient(c config) *L2VPNClient {
+	return &L2VPNClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `l2vpn.Hooks(f(g(h())))`.
+func (c *L2VPNClient) Use(hooks ...Hook) {
+	c.hooks.L2VPN = append(c.hooks.L2VPN, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `l2vpn.Intercept(f(g(h())))`.
+func (c *L2VPNClient) Intercept(interceptors ...Interceptor) {
+	c.inters.L2VPN = append(c.inters.L2VPN, interceptors...)
+}
+
+// Create returns a builder for creating a L2VPN entity.
+func (c *L2VPNClient) Create() *L2VPNCreate {
+	mutation := newL2VPNMutation(c.config, OpCreate)
+	return &L2VPNCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of L2VPN entities.
+func (c *L2VPNClient) CreateBulk(builders ...*L2VPNCreate) *L2VPNCreateBulk {
+	return &L2VPNCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for L2VPN.
+func (c *L2VPNClient) Update() *L2VPNUpdate {
+	mutation := newL2VPNMutation(c.config, OpUpdate)
+	return &L2VPNUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *L2VPNClient) UpdateOneID(id int) *L2VPNUpdateOne {
+	mutation := newL2VPNMutation(c.config, OpUpdateOne, withL2VPNID(id))
+	return &L2VPNUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for L2VPN.
+func (c *L2VPNClient) Delete() *L2VPNDelete {
+	mutation := newL2VPNMutation(c.config, OpDelete)
+	return &L2VPNDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *L2VPNClient) DeleteOneID(id int) *L2VPNDeleteOne {
+	builder := c.Delete().Where(l2vpn.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &L2VPNDeleteOne{builder}
+}
+
+// Query returns a query builder for L2VPN.
+func (c *L2VPNClient) Query() *L2VPNQuery {
+	return &L2VPNQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeL2VPN},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a L2VPN entity by its id.
+func (c *L2VPNClient) Get(ctx context.Context, id int) (*L2VPN, error) {
+	return c.Query().Where(l2vpn.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *L2VPNClient) Hooks() []Hook {
+	hooks := c.hooks.L2VPN
+	return append(hooks[:len(hooks):len(hooks)], l2vpn.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *L2VPNClient) Interceptors() []Interceptor {
+	return c.inters.L2VPN
+}
+
+func (c *L2VPNClient) mutate(ctx context.Context, m *L2VPNMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&L2VPNCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&L2VPNUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&L2VPNUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&L2VPNDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown L2VPN mutation op: %q", m.Op())
+	}
+}
+
+// L2VPNTerminationClient is a client for the L2VPNTermination schema.
+type L2VPNTerminationClient struct {
+	config
+}
+
+// NewL2VPNTerminationClient returns a client for the L2VPNTermination from the given config.
+func NewL2VPNTerminationClient(c config) *L2VPNTerminationClient {
+	return &L2VPNTerminationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `l2vpntermination.Hooks(f(g(h())))`.
+func (c *L2VPNTerminationClient) Use(hooks ...Hook) {
+	c.hooks.L2VPNTermination = append(c.hooks.L2VPNTermination, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `l2vpntermination.Intercept(f(g(h())))`.
+func (c *L2VPNTerminationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.L2VPNTermination = append(c.inters.L2VPNTermination, interceptors...)
+}
+
+// Create returns a builder for creating a L2VPNTermination entity.
+func (c *L2VPNTerminationClient) Create() *L2VPNTerminationCreate {
+	mutation := newL2VPNTerminationMutation(c.config, OpCreate)
+	return &L2VPNTerminationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of L2VPNTermination entities.
+func (c *L2VPNTerminationClient) CreateBulk(builders ...*L2VPNTerminationCreate) *L2VPNTerminationCreateBulk {
+	return &L2VPNTerminationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for L2VPNTermination.
+func (c *L2VPNTerminationClient) Update() *L2VPNTerminationUpdate {
+	mutation := newL2VPNTerminationMutation(c.config, OpUpdate)
+	return &L2VPNTerminationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *L2VPNTerminationClient) UpdateOneID(id int) *L2VPNTerminationUpdateOne {
+	mutation := newL2VPNTerminationMutation(c.config, OpUpdateOne, withL2VPNTerminationID(id))
+	return &L2VPNTerminationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for L2VPNTermination.
+func (c *L2VPNTerminationClient) Delete() *L2VPNTerminationDelete {
+	mutation := newL2VPNTerminationMutation(c.config, OpDelete)
+	return &L2VPNTerminationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *L2VPNTerminationClient) DeleteOneID(id int) *L2VPNTerminationDeleteOne {
+	builder := c.Delete().Where(l2vpntermination.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &L2VPNTerminationDeleteOne{builder}
+}
+
+// Query returns a query builder for L2VPNTermination.
+func (c *L2VPNTerminationClient) Query() *L2VPNTerminationQuery {
+	return &L2VPNTerminationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeL2VPNTermination},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a L2VPNTermination entity by its id.
+func (c *L2VPNTerminationClient) Get(ctx context.Context, id int) (*L2VPNTermination, error) {
+	return c.Query().Where(l2vpntermination.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *L2VPNTerminationClient) Hooks() []Hook {
+	hooks := c.hooks.L2VPNTermination
+	return append(hooks[:len(hooks):len(hooks)], l2vpntermination.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *L2VPNTerminationClient) Interceptors() []Interceptor {
+	return c.inters.L2VPNTermination
+}
+
+func (c *L2VPNTerminationClient) mutate(ctx context.Context, m *L2VPNTerminationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&L2VPNTerminationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&L2VPNTerminationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&L2VPNTerminationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&L2VPNTerminationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown L2VPNTermination mutation op: %q", m.Op())
 	}
 }
 
@@ -13112,6 +13886,302 @@ func (c *TokenClient) mutate(ctx context.Context, m *TokenMutation) (Value, erro
 	}
 }
 
+// TunnelClient is a client for the Tunnel schema.
+type TunnelClient struct {
+	config
+}
+
+// NewTunnelClient returns a client for the Tunnel from the given config.
+func NewTunnelClient(c config) *TunnelClient {
+	return &TunnelClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `tunnel.Hooks(f(g(h())))`.
+func (c *TunnelClient) Use(hooks ...Hook) {
+	c.hooks.Tunnel = append(c.hooks.Tunnel, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `tunnel.Intercept(f(g(h())))`.
+func (c *TunnelClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Tunnel = append(c.inters.Tunnel, interceptors...)
+}
+
+// Create returns a builder for creating a Tunnel entity.
+func (c *TunnelClient) Create() *TunnelCreate {
+	mutation := newTunnelMutation(c.config, OpCreate)
+	return &TunnelCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Tunnel entities.
+func (c *TunnelClient) CreateBulk(builders ...*TunnelCreate) *TunnelCreateBulk {
+	return &TunnelCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Tunnel.
+func (c *TunnelClient) Update() *TunnelUpdate {
+	mutation := newTunnelMutation(c.config, OpUpdate)
+	return &TunnelUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TunnelClient) UpdateOneID(id int) *TunnelUpdateOne {
+	mutation := newTunnelMutation(c.config, OpUpdateOne, withTunnelID(id))
+	return &TunnelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Tunnel.
+func (c *TunnelClient) Delete() *TunnelDelete {
+	mutation := newTunnelMutation(c.config, OpDelete)
+	return &TunnelDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TunnelClient) DeleteOneID(id int) *TunnelDeleteOne {
+	builder := c.Delete().Where(tunnel.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TunnelDeleteOne{builder}
+}
+
+// Query returns a query builder for Tunnel.
+func (c *TunnelClient) Query() *TunnelQuery {
+	return &TunnelQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTunnel},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Tunnel entity by its id.
+func (c *TunnelClient) Get(ctx context.Context, id int) (*Tunnel, error) {
+	return c.Query().Where(tunnel.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *TunnelClient) Hooks() []Hook {
+	hooks := c.hooks.Tunnel
+	return append(hooks[:len(hooks):len(hooks)], tunnel.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *TunnelClient) Interceptors() []Interceptor {
+	return c.inters.Tunnel
+}
+
+func (c *TunnelClient) mutate(ctx context.Context, m *TunnelMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TunnelCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TunnelUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TunnelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TunnelDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Tunnel mutation op: %q", m.Op())
+	}
+}
+
+// TunnelGroupClient is a client for the TunnelGroup schema.
+type TunnelGroupClient struct {
+	config
+}
+
+// NewTunnelGroupClient returns a client for the TunnelGroup from the given config.
+func NewTunnelGroupClient(c config) *TunnelGroupClient {
+	return &TunnelGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `tunnelgroup.Hooks(f(g(h())))`.
+func (c *TunnelGroupClient) Use(hooks ...Hook) {
+	c.hooks.TunnelGroup = append(c.hooks.TunnelGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `tunnelgroup.Intercept(f(g(h())))`.
+func (c *TunnelGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.TunnelGroup = append(c.inters.TunnelGroup, interceptors...)
+}
+
+// Create returns a builder for creating a TunnelGroup entity.
+func (c *TunnelGroupClient) Create() *TunnelGroupCreate {
+	mutation := newTunnelGroupMutation(c.config, OpCreate)
+	return &TunnelGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of TunnelGroup entities.
+func (c *TunnelGroupClient) CreateBulk(builders ...*TunnelGroupCreate) *TunnelGroupCreateBulk {
+	return &TunnelGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for TunnelGroup.
+func (c *TunnelGroupClient) Update() *TunnelGroupUpdate {
+	mutation := newTunnelGroupMutation(c.config, OpUpdate)
+	return &TunnelGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TunnelGroupClient) UpdateOneID(id int) *TunnelGroupUpdateOne {
+	mutation := newTunnelGroupMutation(c.config, OpUpdateOne, withTunnelGroupID(id))
+	return &TunnelGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for TunnelGroup.
+func (c *TunnelGroupClient) Delete() *TunnelGroupDelete {
+	mutation := newTunnelGroupMutation(c.config, OpDelete)
+	return &TunnelGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TunnelGroupClient) DeleteOneID(id int) *TunnelGroupDeleteOne {
+	builder := c.Delete().Where(tunnelgroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TunnelGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for TunnelGroup.
+func (c *TunnelGroupClient) Query() *TunnelGroupQuery {
+	return &TunnelGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTunnelGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a TunnelGroup entity by its id.
+func (c *TunnelGroupClient) Get(ctx context.Context, id int) (*TunnelGroup, error) {
+	return c.Query().Where(tunnelgroup.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *TunnelGroupClient) Hooks() []Hook {
+	return c.hooks.TunnelGroup
+}
+
+// Interceptors returns the client interceptors.
+func (c *TunnelGroupClient) Interceptors() []Interceptor {
+	return c.inters.TunnelGroup
+}
+
+func (c *TunnelGroupClient) mutate(ctx context.Context, m *TunnelGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TunnelGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TunnelGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TunnelGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TunnelGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown TunnelGroup mutation op: %q", m.Op())
+	}
+}
+
+// TunnelTerminationClient is a client for the TunnelTermination schema.
+type TunnelTerminationClient struct {
+	config
+}
+
+// NewTunnelTerminationClient returns a client for the TunnelTermination from the given config.
+func NewTunnelTerminationClient(c config) *TunnelTerminationClient {
+	return &TunnelTerminationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `tunneltermination.Hooks(f(g(h())))`.
+func (c *TunnelTerminationClient) Use(hooks ...Hook) {
+	c.hooks.TunnelTermination = append(c.hooks.TunnelTermination, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `tunneltermination.Intercept(f(g(h())))`.
+func (c *TunnelTerminationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.TunnelTermination = append(c.inters.TunnelTermination, interceptors...)
+}
+
+// Create returns a builder for creating a TunnelTermination entity.
+func (c *TunnelTerminationClient) Create() *TunnelTerminationCreate {
+	mutation := newTunnelTerminationMutation(c.config, OpCreate)
+	return &TunnelTerminationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of TunnelTermination entities.
+func (c *TunnelTerminationClient) CreateBulk(builders ...*TunnelTerminationCreate) *TunnelTerminationCreateBulk {
+	return &TunnelTerminationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for TunnelTermination.
+func (c *TunnelTerminationClient) Update() *TunnelTerminationUpdate {
+	mutation := newTunnelTerminationMutation(c.config, OpUpdate)
+	return &TunnelTerminationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TunnelTerminationClient) UpdateOneID(id int) *TunnelTerminationUpdateOne {
+	mutation := newTunnelTerminationMutation(c.config, OpUpdateOne, withTunnelTerminationID(id))
+	return &TunnelTerminationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for TunnelTermination.
+func (c *TunnelTerminationClient) Delete() *TunnelTerminationDelete {
+	mutation := newTunnelTerminationMutation(c.config, OpDelete)
+	return &TunnelTerminationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TunnelTerminationClient) DeleteOneID(id int) *TunnelTerminationDeleteOne {
+	builder := c.Delete().Where(tunneltermination.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TunnelTerminationDeleteOne{builder}
+}
+
+// Query returns a query builder for TunnelTermination.
+func (c *TunnelTerminationClient) Query() *TunnelTerminationQuery {
+	return &TunnelTerminationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTunnelTermination},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a TunnelTermination entity by its id.
+func (c *TunnelTerminationClient) Get(ctx context.Context, id int) (*TunnelTermination, error) {
+	return c.Query().Where(tunneltermination.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *TunnelTerminationClient) Hooks() []Hook {
+	hooks := c.hooks.TunnelTermination
+	return append(hooks[:len(hooks):len(hooks)], tunneltermination.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *TunnelTerminationClient) Interceptors() []Interceptor {
+	return c.inters.TunnelTermination
+}
+
+func (c *TunnelTerminationClient) mutate(ctx context.Context, m *TunnelTerminationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TunnelTerminationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TunnelTerminationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TunnelTerminationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TunnelTerminationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown TunnelTermination mutation op: %q", m.Op())
+	}
+}
+
 // UserClient is a client for the User schema.
 type UserClient struct {
 	config
@@ -13384,7 +14454,8 @@ func (c *VLANClient) Get(ctx context.Context, id int) (*VLAN, error) {
 
 // Hooks returns the client hooks.
 func (c *VLANClient) Hooks() []Hook {
-	return c.hooks.VLAN
+	hooks := c.hooks.VLAN
+	return append(hooks[:len(hooks):len(hooks)], vlan.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -15312,21 +16383,24 @@ type (
 		CustomFieldChoiceSet, CustomLink, DataFile, DataSource, Delivery, Device,
 		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
 		EventRule, ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort,
-		FrontPortTemplate, Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment,
+		FrontPortTemplate, Group, IKEPolicy, IKEProposal, IPAddress, IPRange,
+		IPSecPolicy, IPSecProfile, IPSecProposal, IdempotencyKey, ImageAttachment,
 		InterfaceTemplate, InventoryItem, InventoryItemRole, InventoryItemTemplate,
-		Job, JournalEntry, Location, MACAddress, ManagedFile, Manufacturer, Module,
-		ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
-		NotificationGroup, ObjectChange, ObjectPermission, ObjectType, OutboxEvent,
-		Owner, OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate,
-		PowerPanel, PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
-		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
-		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Script,
-		Service, ServiceTemplate, Session, Site, SiteGroup, Subscription, TableConfig,
-		Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
-		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
-		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType, Webhook,
-		WirelessLAN, WirelessLANGroup, WirelessLink []ent.Hook
+		Job, JournalEntry, L2VPN, L2VPNTermination, Location, MACAddress, ManagedFile,
+		Manufacturer, Module, ModuleBay, ModuleBayTemplate, ModuleType,
+		ModuleTypeProfile, Notification, NotificationGroup, ObjectChange,
+		ObjectPermission, ObjectType, OutboxEvent, Owner, OwnerGroup, Platform,
+		PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
+		PowerPortTemplate, Prefix, Provider, ProviderAccount, ProviderNetwork, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
+		RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Script, Service,
+		ServiceTemplate, Session, Site, SiteGroup, Subscription, TableConfig, Tag,
+		TaggedItem, Tenant, TenantGroup, Token, Tunnel, TunnelGroup, TunnelTermination,
+		User, VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface,
+		VRF, VirtualChassis, VirtualCircuit, VirtualCircuitTermination,
+		VirtualCircuitType, VirtualDeviceContext, VirtualDisk, VirtualMachine,
+		VirtualMachineType, Webhook, WirelessLAN, WirelessLANGroup,
+		WirelessLink []ent.Hook
 	}
 	inters struct {
 		ASN, ASNRange, Aggregate, Bookmark, Cable, CableBundle, CablePath,
@@ -15338,21 +16412,24 @@ type (
 		CustomFieldChoiceSet, CustomLink, DataFile, DataSource, Delivery, Device,
 		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
 		EventRule, ExportTemplate, FHRPGroup, FHRPGroupAssignment, FrontPort,
-		FrontPortTemplate, Group, IPAddress, IPRange, IdempotencyKey, ImageAttachment,
+		FrontPortTemplate, Group, IKEPolicy, IKEProposal, IPAddress, IPRange,
+		IPSecPolicy, IPSecProfile, IPSecProposal, IdempotencyKey, ImageAttachment,
 		InterfaceTemplate, InventoryItem, InventoryItemRole, InventoryItemTemplate,
-		Job, JournalEntry, Location, MACAddress, ManagedFile, Manufacturer, Module,
-		ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile, Notification,
-		NotificationGroup, ObjectChange, ObjectPermission, ObjectType, OutboxEvent,
-		Owner, OwnerGroup, Platform, PowerFeed, PowerOutlet, PowerOutletTemplate,
-		PowerPanel, PowerPort, PowerPortTemplate, Prefix, Provider, ProviderAccount,
-		ProviderNetwork, RIR, Rack, RackGroup, RackReservation, RackRole, RackType,
-		RearPort, RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Script,
-		Service, ServiceTemplate, Session, Site, SiteGroup, Subscription, TableConfig,
-		Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VLANTranslationPolicy, VLANTranslationRule, VMInterface, VRF, VirtualChassis,
-		VirtualCircuit, VirtualCircuitTermination, VirtualCircuitType,
-		VirtualDeviceContext, VirtualDisk, VirtualMachine, VirtualMachineType, Webhook,
-		WirelessLAN, WirelessLANGroup, WirelessLink []ent.Interceptor
+		Job, JournalEntry, L2VPN, L2VPNTermination, Location, MACAddress, ManagedFile,
+		Manufacturer, Module, ModuleBay, ModuleBayTemplate, ModuleType,
+		ModuleTypeProfile, Notification, NotificationGroup, ObjectChange,
+		ObjectPermission, ObjectType, OutboxEvent, Owner, OwnerGroup, Platform,
+		PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
+		PowerPortTemplate, Prefix, Provider, ProviderAccount, ProviderNetwork, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
+		RearPortTemplate, Region, Role, RouteTarget, SavedFilter, Script, Service,
+		ServiceTemplate, Session, Site, SiteGroup, Subscription, TableConfig, Tag,
+		TaggedItem, Tenant, TenantGroup, Token, Tunnel, TunnelGroup, TunnelTermination,
+		User, VLAN, VLANGroup, VLANTranslationPolicy, VLANTranslationRule, VMInterface,
+		VRF, VirtualChassis, VirtualCircuit, VirtualCircuitTermination,
+		VirtualCircuitType, VirtualDeviceContext, VirtualDisk, VirtualMachine,
+		VirtualMachineType, Webhook, WirelessLAN, WirelessLANGroup,
+		WirelessLink []ent.Interceptor
 	}
 )
 

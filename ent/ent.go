@@ -60,6 +60,8 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/idempotencykey"
+	"github.com/inventory/inventory/ent/ikepolicy"
+	"github.com/inventory/inventory/ent/ikeproposal"
 	"github.com/inventory/inventory/ent/imageattachment"
 	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitem"
@@ -67,8 +69,13 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/ipsecpolicy"
+	"github.com/inventory/inventory/ent/ipsecprofile"
+	"github.com/inventory/inventory/ent/ipsecproposal"
 	"github.com/inventory/inventory/ent/job"
 	"github.com/inventory/inventory/ent/journalentry"
+	"github.com/inventory/inventory/ent/l2vpn"
+	"github.com/inventory/inventory/ent/l2vpntermination"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/managedfile"
@@ -122,6 +129,9 @@ import (
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/tenantgroup"
 	"github.com/inventory/inventory/ent/token"
+	"github.com/inventory/inventory/ent/tunnel"
+	"github.com/inventory/inventory/ent/tunnelgroup"
+	"github.com/inventory/inventory/ent/tunneltermination"
 	"github.com/inventory/inventory/ent/user"
 	"github.com/inventory/inventory/ent/virtualchassis"
 	"github.com/inventory/inventory/ent/virtualcircuit"
@@ -248,8 +258,13 @@ func checkColumn(t, c string) error {
 			frontport.Table:                 frontport.ValidColumn,
 			frontporttemplate.Table:         frontporttemplate.ValidColumn,
 			group.Table:                     group.ValidColumn,
+			ikepolicy.Table:                 ikepolicy.ValidColumn,
+			ikeproposal.Table:               ikeproposal.ValidColumn,
 			ipaddress.Table:                 ipaddress.ValidColumn,
 			iprange.Table:                   iprange.ValidColumn,
+			ipsecpolicy.Table:               ipsecpolicy.ValidColumn,
+			ipsecprofile.Table:              ipsecprofile.ValidColumn,
+			ipsecproposal.Table:             ipsecproposal.ValidColumn,
 			idempotencykey.Table:            idempotencykey.ValidColumn,
 			imageattachment.Table:           imageattachment.ValidColumn,
 			interfacetemplate.Table:         interfacetemplate.ValidColumn,
@@ -258,6 +273,8 @@ func checkColumn(t, c string) error {
 			inventoryitemtemplate.Table:     inventoryitemtemplate.ValidColumn,
 			job.Table:                       job.ValidColumn,
 			journalentry.Table:              journalentry.ValidColumn,
+			l2vpn.Table:                     l2vpn.ValidColumn,
+			l2vpntermination.Table:          l2vpntermination.ValidColumn,
 			location.Table:                  location.ValidColumn,
 			macaddress.Table:                macaddress.ValidColumn,
 			managedfile.Table:               managedfile.ValidColumn,
@@ -311,6 +328,9 @@ func checkColumn(t, c string) error {
 			tenant.Table:                    tenant.ValidColumn,
 			tenantgroup.Table:               tenantgroup.ValidColumn,
 			token.Table:                     token.ValidColumn,
+			tunnel.Table:                    tunnel.ValidColumn,
+			tunnelgroup.Table:               tunnelgroup.ValidColumn,
+			tunneltermination.Table:         tunneltermination.ValidColumn,
 			user.Table:                      user.ValidColumn,
 			vlan.Table:                      vlan.ValidColumn,
 			vlangroup.Table:                 vlangroup.ValidColumn,

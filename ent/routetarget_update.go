@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/l2vpn"
 	"github.com/inventory/inventory/ent/owner"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/routetarget"
@@ -88,6 +89,48 @@ func (_u *RouteTargetUpdate) RemoveExportingVrfs(v ...*VRF) *RouteTargetUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveExportingVrfIDs(ids...)
+}
+
+// ClearImportingL2vpns clears all "importing_l2vpns" edges to the L2VPN entity.
+func (_u *RouteTargetUpdate) ClearImportingL2vpns() *RouteTargetUpdate {
+	_u.mutation.ClearImportingL2vpns()
+	return _u
+}
+
+// RemoveImportingL2vpnIDs removes the "importing_l2vpns" edge to L2VPN entities by IDs.
+func (_u *RouteTargetUpdate) RemoveImportingL2vpnIDs(ids ...int) *RouteTargetUpdate {
+	_u.mutation.RemoveImportingL2vpnIDs(ids...)
+	return _u
+}
+
+// RemoveImportingL2vpns removes "importing_l2vpns" edges to L2VPN entities.
+func (_u *RouteTargetUpdate) RemoveImportingL2vpns(v ...*L2VPN) *RouteTargetUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveImportingL2vpnIDs(ids...)
+}
+
+// ClearExportingL2vpns clears all "exporting_l2vpns" edges to the L2VPN entity.
+func (_u *RouteTargetUpdate) ClearExportingL2vpns() *RouteTargetUpdate {
+	_u.mutation.ClearExportingL2vpns()
+	return _u
+}
+
+// RemoveExportingL2vpnIDs removes the "exporting_l2vpns" edge to L2VPN entities by IDs.
+func (_u *RouteTargetUpdate) RemoveExportingL2vpnIDs(ids ...int) *RouteTargetUpdate {
+	_u.mutation.RemoveExportingL2vpnIDs(ids...)
+	return _u
+}
+
+// RemoveExportingL2vpns removes "exporting_l2vpns" edges to L2VPN entities.
+func (_u *RouteTargetUpdate) RemoveExportingL2vpns(v ...*L2VPN) *RouteTargetUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveExportingL2vpnIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -325,6 +368,96 @@ func (_u *RouteTargetUpdate) sqlSave(ctx context.Context) (_node int, err error)
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ImportingL2vpnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   routetarget.ImportingL2vpnsTable,
+			Columns: routetarget.ImportingL2vpnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(l2vpn.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedImportingL2vpnsIDs(); len(nodes) > 0 && !_u.mutation.ImportingL2vpnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   routetarget.ImportingL2vpnsTable,
+			Columns: routetarget.ImportingL2vpnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(l2vpn.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ImportingL2vpnsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   routetarget.ImportingL2vpnsTable,
+			Columns: routetarget.ImportingL2vpnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(l2vpn.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ExportingL2vpnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   routetarget.ExportingL2vpnsTable,
+			Columns: routetarget.ExportingL2vpnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(l2vpn.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedExportingL2vpnsIDs(); len(nodes) > 0 && !_u.mutation.ExportingL2vpnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   routetarget.ExportingL2vpnsTable,
+			Columns: routetarget.ExportingL2vpnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(l2vpn.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ExportingL2vpnsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   routetarget.ExportingL2vpnsTable,
+			Columns: routetarget.ExportingL2vpnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(l2vpn.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{routetarget.Label}
@@ -403,6 +536,48 @@ func (_u *RouteTargetUpdateOne) RemoveExportingVrfs(v ...*VRF) *RouteTargetUpdat
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveExportingVrfIDs(ids...)
+}
+
+// ClearImportingL2vpns clears all "importing_l2vpns" edges to the L2VPN entity.
+func (_u *RouteTargetUpdateOne) ClearImportingL2vpns() *RouteTargetUpdateOne {
+	_u.mutation.ClearImportingL2vpns()
+	return _u
+}
+
+// RemoveImportingL2vpnIDs removes the "importing_l2vpns" edge to L2VPN entities by IDs.
+func (_u *RouteTargetUpdateOne) RemoveImportingL2vpnIDs(ids ...int) *RouteTargetUpdateOne {
+	_u.mutation.RemoveImportingL2vpnIDs(ids...)
+	return _u
+}
+
+// RemoveImportingL2vpns removes "importing_l2vpns" edges to L2VPN entities.
+func (_u *RouteTargetUpdateOne) RemoveImportingL2vpns(v ...*L2VPN) *RouteTargetUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveImportingL2vpnIDs(ids...)
+}
+
+// ClearExportingL2vpns clears all "exporting_l2vpns" edges to the L2VPN entity.
+func (_u *RouteTargetUpdateOne) ClearExportingL2vpns() *RouteTargetUpdateOne {
+	_u.mutation.ClearExportingL2vpns()
+	return _u
+}
+
+// RemoveExportingL2vpnIDs removes the "exporting_l2vpns" edge to L2VPN entities by IDs.
+func (_u *RouteTargetUpdateOne) RemoveExportingL2vpnIDs(ids ...int) *RouteTargetUpdateOne {
+	_u.mutation.RemoveExportingL2vpnIDs(ids...)
+	return _u
+}
+
+// RemoveExportingL2vpns removes "exporting_l2vpns" edges to L2VPN entities.
+func (_u *RouteTargetUpdateOne) RemoveExportingL2vpns(v ...*L2VPN) *RouteTargetUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveExportingL2vpnIDs(ids...)
 }
 
 // Where appends a list predicates to the RouteTargetUpdate builder.
@@ -663,6 +838,96 @@ func (_u *RouteTargetUpdateOne) sqlSave(ctx context.Context) (_node *RouteTarget
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(vrf.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ImportingL2vpnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   routetarget.ImportingL2vpnsTable,
+			Columns: routetarget.ImportingL2vpnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(l2vpn.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedImportingL2vpnsIDs(); len(nodes) > 0 && !_u.mutation.ImportingL2vpnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   routetarget.ImportingL2vpnsTable,
+			Columns: routetarget.ImportingL2vpnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(l2vpn.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ImportingL2vpnsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   routetarget.ImportingL2vpnsTable,
+			Columns: routetarget.ImportingL2vpnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(l2vpn.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ExportingL2vpnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   routetarget.ExportingL2vpnsTable,
+			Columns: routetarget.ExportingL2vpnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(l2vpn.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedExportingL2vpnsIDs(); len(nodes) > 0 && !_u.mutation.ExportingL2vpnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   routetarget.ExportingL2vpnsTable,
+			Columns: routetarget.ExportingL2vpnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(l2vpn.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ExportingL2vpnsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   routetarget.ExportingL2vpnsTable,
+			Columns: routetarget.ExportingL2vpnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(l2vpn.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -108,10 +108,20 @@ type Tx struct {
 	FrontPortTemplate *FrontPortTemplateClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
+	// IKEPolicy is the client for interacting with the IKEPolicy builders.
+	IKEPolicy *IKEPolicyClient
+	// IKEProposal is the client for interacting with the IKEProposal builders.
+	IKEProposal *IKEProposalClient
 	// IPAddress is the client for interacting with the IPAddress builders.
 	IPAddress *IPAddressClient
 	// IPRange is the client for interacting with the IPRange builders.
 	IPRange *IPRangeClient
+	// IPSecPolicy is the client for interacting with the IPSecPolicy builders.
+	IPSecPolicy *IPSecPolicyClient
+	// IPSecProfile is the client for interacting with the IPSecProfile builders.
+	IPSecProfile *IPSecProfileClient
+	// IPSecProposal is the client for interacting with the IPSecProposal builders.
+	IPSecProposal *IPSecProposalClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
 	IdempotencyKey *IdempotencyKeyClient
 	// ImageAttachment is the client for interacting with the ImageAttachment builders.
@@ -128,6 +138,10 @@ type Tx struct {
 	Job *JobClient
 	// JournalEntry is the client for interacting with the JournalEntry builders.
 	JournalEntry *JournalEntryClient
+	// L2VPN is the client for interacting with the L2VPN builders.
+	L2VPN *L2VPNClient
+	// L2VPNTermination is the client for interacting with the L2VPNTermination builders.
+	L2VPNTermination *L2VPNTerminationClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// MACAddress is the client for interacting with the MACAddress builders.
@@ -234,6 +248,12 @@ type Tx struct {
 	TenantGroup *TenantGroupClient
 	// Token is the client for interacting with the Token builders.
 	Token *TokenClient
+	// Tunnel is the client for interacting with the Tunnel builders.
+	Tunnel *TunnelClient
+	// TunnelGroup is the client for interacting with the TunnelGroup builders.
+	TunnelGroup *TunnelGroupClient
+	// TunnelTermination is the client for interacting with the TunnelTermination builders.
+	TunnelTermination *TunnelTerminationClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// VLAN is the client for interacting with the VLAN builders.
@@ -450,8 +470,13 @@ func (tx *Tx) init() {
 	tx.FrontPort = NewFrontPortClient(tx.config)
 	tx.FrontPortTemplate = NewFrontPortTemplateClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
+	tx.IKEPolicy = NewIKEPolicyClient(tx.config)
+	tx.IKEProposal = NewIKEProposalClient(tx.config)
 	tx.IPAddress = NewIPAddressClient(tx.config)
 	tx.IPRange = NewIPRangeClient(tx.config)
+	tx.IPSecPolicy = NewIPSecPolicyClient(tx.config)
+	tx.IPSecProfile = NewIPSecProfileClient(tx.config)
+	tx.IPSecProposal = NewIPSecProposalClient(tx.config)
 	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
 	tx.ImageAttachment = NewImageAttachmentClient(tx.config)
 	tx.InterfaceTemplate = NewInterfaceTemplateClient(tx.config)
@@ -460,6 +485,8 @@ func (tx *Tx) init() {
 	tx.InventoryItemTemplate = NewInventoryItemTemplateClient(tx.config)
 	tx.Job = NewJobClient(tx.config)
 	tx.JournalEntry = NewJournalEntryClient(tx.config)
+	tx.L2VPN = NewL2VPNClient(tx.config)
+	tx.L2VPNTermination = NewL2VPNTerminationClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.MACAddress = NewMACAddressClient(tx.config)
 	tx.ManagedFile = NewManagedFileClient(tx.config)
@@ -513,6 +540,9 @@ func (tx *Tx) init() {
 	tx.Tenant = NewTenantClient(tx.config)
 	tx.TenantGroup = NewTenantGroupClient(tx.config)
 	tx.Token = NewTokenClient(tx.config)
+	tx.Tunnel = NewTunnelClient(tx.config)
+	tx.TunnelGroup = NewTunnelGroupClient(tx.config)
+	tx.TunnelTermination = NewTunnelTerminationClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.VLAN = NewVLANClient(tx.config)
 	tx.VLANGroup = NewVLANGroupClient(tx.config)

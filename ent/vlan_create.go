@@ -34,7 +34,9 @@ func (_c *VLANCreate) Mutation() *VLANMutation {
 
 // Save creates the VLAN in the database.
 func (_c *VLANCreate) Save(ctx context.Context) (*VLAN, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -61,12 +63,18 @@ func (_c *VLANCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *VLANCreate) defaults() {
+func (_c *VLANCreate) defaults() error {
 	if _, ok := _c.mutation.Created(); !ok {
+		if vlan.DefaultCreated == nil {
+			return fmt.Errorf("ent: uninitialized vlan.DefaultCreated (forgotten import ent/runtime?)")
+		}
 		v := vlan.DefaultCreated()
 		_c.mutation.SetCreated(v)
 	}
 	if _, ok := _c.mutation.LastUpdated(); !ok {
+		if vlan.DefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized vlan.DefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := vlan.DefaultLastUpdated()
 		_c.mutation.SetLastUpdated(v)
 	}
@@ -86,6 +94,7 @@ func (_c *VLANCreate) defaults() {
 		v := vlan.DefaultStatus
 		_c.mutation.SetStatus(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -141,7 +141,9 @@ func (_u *VLANUpdate) RemoveTaggedVminterfaces(v ...*VMInterface) *VLANUpdate {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *VLANUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -168,11 +170,15 @@ func (_u *VLANUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *VLANUpdate) defaults() {
+func (_u *VLANUpdate) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if vlan.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized vlan.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := vlan.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -702,7 +708,9 @@ func (_u *VLANUpdateOne) Select(field string, fields ...string) *VLANUpdateOne {
 
 // Save executes the query and returns the updated VLAN entity.
 func (_u *VLANUpdateOne) Save(ctx context.Context) (*VLAN, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -729,11 +737,15 @@ func (_u *VLANUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *VLANUpdateOne) defaults() {
+func (_u *VLANUpdateOne) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if vlan.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized vlan.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := vlan.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -48,7 +48,9 @@ func init() {
 
 func aspectRoundTrip(t *testing.T, s *suite) {
 	s.setK(t, kRoundTrip)
-	bare := s.w.freshUnique(t, s.d, bareOf(s.d, vary(s.d, s.w.payload(t, s.fx.Create[0]), kBare)))
+	bare := bareOf(s.d, vary(s.d, s.w.payload(t, s.fx.Create[0]), kBare))
+	maps.Copy(bare, s.w.payload(t, s.fx.Bare))
+	bare = s.w.freshUnique(t, s.d, bare)
 	extra := s.fullest(t)
 	full := maps.Clone(s.p[0])
 	maps.Copy(full, extra)

@@ -35,12 +35,6 @@ var filterAdditions = map[string]string{
 // filterGaps are NetBox filters not served, each for a reason: "name" on
 // every endpoint, or "endpoint name".
 var filterGaps = map[string]string{
-	// Models we do not have yet.
-	"ipam/vlans l2vpn": "no L2VPNs", "ipam/vlans l2vpn_id": "no L2VPNs",
-	"virtualization/interfaces l2vpn": "no L2VPNs", "virtualization/interfaces l2vpn_id": "no L2VPNs",
-	"dcim/interfaces l2vpn": "no L2VPNs", "dcim/interfaces l2vpn_id": "no L2VPNs",
-	"ipam/route-targets importing_l2vpn": "no L2VPNs", "ipam/route-targets importing_l2vpn_id": "no L2VPNs",
-	"ipam/route-targets exporting_l2vpn": "no L2VPNs", "ipam/route-targets exporting_l2vpn_id": "no L2VPNs",
 	// Filters by numeric ObjectType ids: object types are "app.model"
 	// strings here (README: filters by numeric object type id); the string
 	// forms are served.
@@ -62,6 +56,7 @@ var filterGaps = map[string]string{
 	"tenancy/contact-assignments object_type_id":        "ObjectType ids",
 	"extras/journal-entries assigned_object_type_id":    "ObjectType ids",
 	"extras/image-attachments object_type_id":           "ObjectType ids",
+	"vpn/l2vpn-terminations assigned_object_type_id":    "ObjectType ids",
 	"extras/tagged-objects object_type_id":              "ObjectType ids",
 	"core/jobs object_type_id":                          "ObjectType ids",
 	// Data files are written only by syncs, with no change records of

@@ -319,6 +319,16 @@ var netboxUnique = map[string][]string{
 		"~name,device?cluster,tenant=null", "primary_ip4", "primary_ip6"},
 	"virtualization.virtualmachinetype": {"slug", "~name"},
 	"virtualization.vminterface":        {"virtual_machine,name", "primary_mac_address"},
+	"vpn.ikepolicy":                     {"name"},
+	"vpn.ikeproposal":                   {"name"},
+	"vpn.ipsecpolicy":                   {"name"},
+	"vpn.ipsecprofile":                  {"name"},
+	"vpn.ipsecproposal":                 {"name"},
+	"vpn.l2vpn":                         {"name", "slug"},
+	"vpn.l2vpntermination":              {"assigned_object_type,assigned_object_id"},
+	"vpn.tunnel":                        {"name", "group,name", "name?group=null"},
+	"vpn.tunnelgroup":                   {"name", "slug"},
+	"vpn.tunneltermination":             {"termination_type,termination_id"},
 }
 
 // uniqueElsewhere are NetBox's constraints the descriptor's unique sets do
@@ -334,6 +344,13 @@ var uniqueElsewhere = map[string]map[string]string{
 	"extras.script":         {"name,module": "index"},
 	// Tokens are stored as keyed hashes only (DESIGN.md §7): no plaintext.
 	"users.token": {"plaintext": "not stored"},
+	// A tunnel's name is unique on its own (unique=True), which implies
+	// both conditional constraints.
+	"vpn.tunnel": {"group,name": "implied by the unique name", "name?group=null": "implied by the unique name"},
+	// One termination per object: clean()'s message first (the hooks),
+	// the unique index behind it.
+	"vpn.tunneltermination": {"termination_type,termination_id": "ent/logic/vpn/tunnel.go attachedOnce, and an index"},
+	"vpn.l2vpntermination":  {"assigned_object_type,assigned_object_id": "ent/logic/vpn/l2vpn.go L2VPNTerminationHooks, and an index"},
 }
 
 // TestUniqueConstraintsAreNetBoxs: every served model checks exactly

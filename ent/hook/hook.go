@@ -573,6 +573,30 @@ func (f GroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GroupMutation", m)
 }
 
+// The IKEPolicyFunc type is an adapter to allow the use of ordinary
+// function as IKEPolicy mutator.
+type IKEPolicyFunc func(context.Context, *ent.IKEPolicyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IKEPolicyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IKEPolicyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IKEPolicyMutation", m)
+}
+
+// The IKEProposalFunc type is an adapter to allow the use of ordinary
+// function as IKEProposal mutator.
+type IKEProposalFunc func(context.Context, *ent.IKEProposalMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IKEProposalFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IKEProposalMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IKEProposalMutation", m)
+}
+
 // The IPAddressFunc type is an adapter to allow the use of ordinary
 // function as IPAddress mutator.
 type IPAddressFunc func(context.Context, *ent.IPAddressMutation) (ent.Value, error)
@@ -595,6 +619,42 @@ func (f IPRangeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IPRangeMutation", m)
+}
+
+// The IPSecPolicyFunc type is an adapter to allow the use of ordinary
+// function as IPSecPolicy mutator.
+type IPSecPolicyFunc func(context.Context, *ent.IPSecPolicyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IPSecPolicyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IPSecPolicyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IPSecPolicyMutation", m)
+}
+
+// The IPSecProfileFunc type is an adapter to allow the use of ordinary
+// function as IPSecProfile mutator.
+type IPSecProfileFunc func(context.Context, *ent.IPSecProfileMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IPSecProfileFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IPSecProfileMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IPSecProfileMutation", m)
+}
+
+// The IPSecProposalFunc type is an adapter to allow the use of ordinary
+// function as IPSecProposal mutator.
+type IPSecProposalFunc func(context.Context, *ent.IPSecProposalMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IPSecProposalFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IPSecProposalMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IPSecProposalMutation", m)
 }
 
 // The IdempotencyKeyFunc type is an adapter to allow the use of ordinary
@@ -691,6 +751,30 @@ func (f JournalEntryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.JournalEntryMutation", m)
+}
+
+// The L2VPNFunc type is an adapter to allow the use of ordinary
+// function as L2VPN mutator.
+type L2VPNFunc func(context.Context, *ent.L2VPNMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f L2VPNFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.L2VPNMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.L2VPNMutation", m)
+}
+
+// The L2VPNTerminationFunc type is an adapter to allow the use of ordinary
+// function as L2VPNTermination mutator.
+type L2VPNTerminationFunc func(context.Context, *ent.L2VPNTerminationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f L2VPNTerminationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.L2VPNTerminationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.L2VPNTerminationMutation", m)
 }
 
 // The LocationFunc type is an adapter to allow the use of ordinary
@@ -1327,6 +1411,42 @@ func (f TokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TokenMutation", m)
+}
+
+// The TunnelFunc type is an adapter to allow the use of ordinary
+// function as Tunnel mutator.
+type TunnelFunc func(context.Context, *ent.TunnelMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TunnelFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TunnelMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TunnelMutation", m)
+}
+
+// The TunnelGroupFunc type is an adapter to allow the use of ordinary
+// function as TunnelGroup mutator.
+type TunnelGroupFunc func(context.Context, *ent.TunnelGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TunnelGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TunnelGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TunnelGroupMutation", m)
+}
+
+// The TunnelTerminationFunc type is an adapter to allow the use of ordinary
+// function as TunnelTermination mutator.
+type TunnelTerminationFunc func(context.Context, *ent.TunnelTerminationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TunnelTerminationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TunnelTerminationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TunnelTerminationMutation", m)
 }
 
 // The UserFunc type is an adapter to allow the use of ordinary

@@ -2921,6 +2921,86 @@ var (
 		Columns:    UsersGroupColumns,
 		PrimaryKey: []*schema.Column{UsersGroupColumns[0]},
 	}
+	// VpnIkepolicyColumns holds the columns for the "vpn_ikepolicy" table.
+	VpnIkepolicyColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "version", Type: field.TypeInt, Default: 2},
+		{Name: "mode", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "preshared_key", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+	}
+	// VpnIkepolicyTable holds the schema information for the "vpn_ikepolicy" table.
+	VpnIkepolicyTable = &schema.Table{
+		Name:       "vpn_ikepolicy",
+		Columns:    VpnIkepolicyColumns,
+		PrimaryKey: []*schema.Column{VpnIkepolicyColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_ikepolicy_users_owner_owner",
+				Columns:    []*schema.Column{VpnIkepolicyColumns[11]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "ikepolicy_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VpnIkepolicyColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
+			},
+		},
+	}
+	// VpnIkeproposalColumns holds the columns for the "vpn_ikeproposal" table.
+	VpnIkeproposalColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "authentication_method", Type: field.TypeString, Size: 50},
+		{Name: "encryption_algorithm", Type: field.TypeString, Size: 50},
+		{Name: "authentication_algorithm", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "group", Type: field.TypeInt},
+		{Name: "sa_lifetime", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+	}
+	// VpnIkeproposalTable holds the schema information for the "vpn_ikeproposal" table.
+	VpnIkeproposalTable = &schema.Table{
+		Name:       "vpn_ikeproposal",
+		Columns:    VpnIkeproposalColumns,
+		PrimaryKey: []*schema.Column{VpnIkeproposalColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_ikeproposal_users_owner_owner",
+				Columns:    []*schema.Column{VpnIkeproposalColumns[13]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "ikeproposal_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VpnIkeproposalColumns[13]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
+			},
+		},
+	}
 	// IpamIpaddressColumns holds the columns for the "ipam_ipaddress" table.
 	IpamIpaddressColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -3084,6 +3164,134 @@ var (
 				Name:    "iprange_vrf_key_family_end_host",
 				Unique:  false,
 				Columns: []*schema.Column{IpamIprangeColumns[16], IpamIprangeColumns[6], IpamIprangeColumns[14]},
+			},
+		},
+	}
+	// VpnIpsecpolicyColumns holds the columns for the "vpn_ipsecpolicy" table.
+	VpnIpsecpolicyColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "pfs_group", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+	}
+	// VpnIpsecpolicyTable holds the schema information for the "vpn_ipsecpolicy" table.
+	VpnIpsecpolicyTable = &schema.Table{
+		Name:       "vpn_ipsecpolicy",
+		Columns:    VpnIpsecpolicyColumns,
+		PrimaryKey: []*schema.Column{VpnIpsecpolicyColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_ipsecpolicy_users_owner_owner",
+				Columns:    []*schema.Column{VpnIpsecpolicyColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "ipsecpolicy_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VpnIpsecpolicyColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
+			},
+		},
+	}
+	// VpnIpsecprofileColumns holds the columns for the "vpn_ipsecprofile" table.
+	VpnIpsecprofileColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "mode", Type: field.TypeString, Size: 50},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+		{Name: "ike_policy_id", Type: field.TypeInt},
+		{Name: "ipsec_policy_id", Type: field.TypeInt},
+	}
+	// VpnIpsecprofileTable holds the schema information for the "vpn_ipsecprofile" table.
+	VpnIpsecprofileTable = &schema.Table{
+		Name:       "vpn_ipsecprofile",
+		Columns:    VpnIpsecprofileColumns,
+		PrimaryKey: []*schema.Column{VpnIpsecprofileColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_ipsecprofile_users_owner_owner",
+				Columns:    []*schema.Column{VpnIpsecprofileColumns[9]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "vpn_ipsecprofile_vpn_ikepolicy_ike_policy",
+				Columns:    []*schema.Column{VpnIpsecprofileColumns[10]},
+				RefColumns: []*schema.Column{VpnIkepolicyColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "vpn_ipsecprofile_vpn_ipsecpolicy_ipsec_policy",
+				Columns:    []*schema.Column{VpnIpsecprofileColumns[11]},
+				RefColumns: []*schema.Column{VpnIpsecpolicyColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "ipsecprofile_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VpnIpsecprofileColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
+			},
+		},
+	}
+	// VpnIpsecproposalColumns holds the columns for the "vpn_ipsecproposal" table.
+	VpnIpsecproposalColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "encryption_algorithm", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "authentication_algorithm", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "sa_lifetime_seconds", Type: field.TypeInt, Nullable: true},
+		{Name: "sa_lifetime_data", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+	}
+	// VpnIpsecproposalTable holds the schema information for the "vpn_ipsecproposal" table.
+	VpnIpsecproposalTable = &schema.Table{
+		Name:       "vpn_ipsecproposal",
+		Columns:    VpnIpsecproposalColumns,
+		PrimaryKey: []*schema.Column{VpnIpsecproposalColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_ipsecproposal_users_owner_owner",
+				Columns:    []*schema.Column{VpnIpsecproposalColumns[12]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "ipsecproposal_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VpnIpsecproposalColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
 			},
 		},
 	}
@@ -3488,6 +3696,90 @@ var (
 				Name:    "journalentry_assigned_object_type_assigned_object_id",
 				Unique:  false,
 				Columns: []*schema.Column{ExtrasJournalentryColumns[4], ExtrasJournalentryColumns[5]},
+			},
+		},
+	}
+	// VpnL2vpnColumns holds the columns for the "vpn_l2vpn" table.
+	VpnL2vpnColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "type", Type: field.TypeString, Size: 50},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "identifier", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// VpnL2vpnTable holds the schema information for the "vpn_l2vpn" table.
+	VpnL2vpnTable = &schema.Table{
+		Name:       "vpn_l2vpn",
+		Columns:    VpnL2vpnColumns,
+		PrimaryKey: []*schema.Column{VpnL2vpnColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_l2vpn_users_owner_owner",
+				Columns:    []*schema.Column{VpnL2vpnColumns[12]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "vpn_l2vpn_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{VpnL2vpnColumns[13]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "l2vpn_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VpnL2vpnColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
+			},
+		},
+	}
+	// VpnL2vpnterminationColumns holds the columns for the "vpn_l2vpntermination" table.
+	VpnL2vpnterminationColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "assigned_object_type", Type: field.TypeString},
+		{Name: "assigned_object_id", Type: field.TypeInt},
+		{Name: "_display", Type: field.TypeString, Default: ""},
+		{Name: "l2vpn_id", Type: field.TypeInt},
+	}
+	// VpnL2vpnterminationTable holds the schema information for the "vpn_l2vpntermination" table.
+	VpnL2vpnterminationTable = &schema.Table{
+		Name:       "vpn_l2vpntermination",
+		Columns:    VpnL2vpnterminationColumns,
+		PrimaryKey: []*schema.Column{VpnL2vpnterminationColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_l2vpntermination_vpn_l2vpn_l2vpn",
+				Columns:    []*schema.Column{VpnL2vpnterminationColumns[7]},
+				RefColumns: []*schema.Column{VpnL2vpnColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "l2vpntermination_assigned_object_type_assigned_object_id",
+				Unique:  true,
+				Columns: []*schema.Column{VpnL2vpnterminationColumns[4], VpnL2vpnterminationColumns[5]},
+			},
+			{
+				Name:    "l2vpntermination_l2vpn_id",
+				Unique:  false,
+				Columns: []*schema.Column{VpnL2vpnterminationColumns[7]},
 			},
 		},
 	}
@@ -6128,6 +6420,147 @@ var (
 			},
 		},
 	}
+	// VpnTunnelColumns holds the columns for the "vpn_tunnel" table.
+	VpnTunnelColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "encapsulation", Type: field.TypeString, Size: 50},
+		{Name: "tunnel_id", Type: field.TypeInt, Nullable: true},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "ipsec_profile_id", Type: field.TypeInt, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// VpnTunnelTable holds the schema information for the "vpn_tunnel" table.
+	VpnTunnelTable = &schema.Table{
+		Name:       "vpn_tunnel",
+		Columns:    VpnTunnelColumns,
+		PrimaryKey: []*schema.Column{VpnTunnelColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_tunnel_users_owner_owner",
+				Columns:    []*schema.Column{VpnTunnelColumns[11]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "vpn_tunnel_vpn_tunnelgroup_group",
+				Columns:    []*schema.Column{VpnTunnelColumns[12]},
+				RefColumns: []*schema.Column{VpnTunnelgroupColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "vpn_tunnel_vpn_ipsecprofile_ipsec_profile",
+				Columns:    []*schema.Column{VpnTunnelColumns[13]},
+				RefColumns: []*schema.Column{VpnIpsecprofileColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "vpn_tunnel_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{VpnTunnelColumns[14]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "tunnel_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VpnTunnelColumns[11]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
+			},
+		},
+	}
+	// VpnTunnelgroupColumns holds the columns for the "vpn_tunnelgroup" table.
+	VpnTunnelgroupColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt, Nullable: true},
+	}
+	// VpnTunnelgroupTable holds the schema information for the "vpn_tunnelgroup" table.
+	VpnTunnelgroupTable = &schema.Table{
+		Name:       "vpn_tunnelgroup",
+		Columns:    VpnTunnelgroupColumns,
+		PrimaryKey: []*schema.Column{VpnTunnelgroupColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_tunnelgroup_users_owner_owner",
+				Columns:    []*schema.Column{VpnTunnelgroupColumns[8]},
+				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "tunnelgroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{VpnTunnelgroupColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "owner_id IS NOT NULL",
+				},
+			},
+		},
+	}
+	// VpnTunnelterminationColumns holds the columns for the "vpn_tunneltermination" table.
+	VpnTunnelterminationColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "role", Type: field.TypeString, Size: 50, Default: "peer"},
+		{Name: "termination_type", Type: field.TypeString},
+		{Name: "termination_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_tunnel_name", Type: field.TypeString, Default: ""},
+		{Name: "tunnel_id", Type: field.TypeInt},
+		{Name: "outside_ip_id", Type: field.TypeInt, Nullable: true},
+	}
+	// VpnTunnelterminationTable holds the schema information for the "vpn_tunneltermination" table.
+	VpnTunnelterminationTable = &schema.Table{
+		Name:       "vpn_tunneltermination",
+		Columns:    VpnTunnelterminationColumns,
+		PrimaryKey: []*schema.Column{VpnTunnelterminationColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_tunneltermination_vpn_tunnel_tunnel",
+				Columns:    []*schema.Column{VpnTunnelterminationColumns[8]},
+				RefColumns: []*schema.Column{VpnTunnelColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "vpn_tunneltermination_ipam_ipaddress_outside_ip",
+				Columns:    []*schema.Column{VpnTunnelterminationColumns[9]},
+				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "tunneltermination_termination_type_termination_id",
+				Unique:  true,
+				Columns: []*schema.Column{VpnTunnelterminationColumns[5], VpnTunnelterminationColumns[6]},
+			},
+			{
+				Name:    "tunneltermination_tunnel_id_role_id",
+				Unique:  false,
+				Columns: []*schema.Column{VpnTunnelterminationColumns[8], VpnTunnelterminationColumns[4], VpnTunnelterminationColumns[0]},
+			},
+		},
+	}
 	// UsersUserColumns holds the columns for the "users_user" table.
 	UsersUserColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -7781,6 +8214,106 @@ var (
 			},
 		},
 	}
+	// VpnIkepolicyProposalsColumns holds the columns for the "vpn_ikepolicy_proposals" table.
+	VpnIkepolicyProposalsColumns = []*schema.Column{
+		{Name: "ikepolicy_id", Type: field.TypeInt},
+		{Name: "ikeproposal_id", Type: field.TypeInt},
+	}
+	// VpnIkepolicyProposalsTable holds the schema information for the "vpn_ikepolicy_proposals" table.
+	VpnIkepolicyProposalsTable = &schema.Table{
+		Name:       "vpn_ikepolicy_proposals",
+		Columns:    VpnIkepolicyProposalsColumns,
+		PrimaryKey: []*schema.Column{VpnIkepolicyProposalsColumns[0], VpnIkepolicyProposalsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_ikepolicy_proposals_ikepolicy_id",
+				Columns:    []*schema.Column{VpnIkepolicyProposalsColumns[0]},
+				RefColumns: []*schema.Column{VpnIkepolicyColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "vpn_ikepolicy_proposals_ikeproposal_id",
+				Columns:    []*schema.Column{VpnIkepolicyProposalsColumns[1]},
+				RefColumns: []*schema.Column{VpnIkeproposalColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// VpnIpsecpolicyProposalsColumns holds the columns for the "vpn_ipsecpolicy_proposals" table.
+	VpnIpsecpolicyProposalsColumns = []*schema.Column{
+		{Name: "ipsecpolicy_id", Type: field.TypeInt},
+		{Name: "ipsecproposal_id", Type: field.TypeInt},
+	}
+	// VpnIpsecpolicyProposalsTable holds the schema information for the "vpn_ipsecpolicy_proposals" table.
+	VpnIpsecpolicyProposalsTable = &schema.Table{
+		Name:       "vpn_ipsecpolicy_proposals",
+		Columns:    VpnIpsecpolicyProposalsColumns,
+		PrimaryKey: []*schema.Column{VpnIpsecpolicyProposalsColumns[0], VpnIpsecpolicyProposalsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_ipsecpolicy_proposals_ipsecpolicy_id",
+				Columns:    []*schema.Column{VpnIpsecpolicyProposalsColumns[0]},
+				RefColumns: []*schema.Column{VpnIpsecpolicyColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "vpn_ipsecpolicy_proposals_ipsecproposal_id",
+				Columns:    []*schema.Column{VpnIpsecpolicyProposalsColumns[1]},
+				RefColumns: []*schema.Column{VpnIpsecproposalColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// VpnL2vpnImportTargetsColumns holds the columns for the "vpn_l2vpn_import_targets" table.
+	VpnL2vpnImportTargetsColumns = []*schema.Column{
+		{Name: "l2vpn_id", Type: field.TypeInt},
+		{Name: "routetarget_id", Type: field.TypeInt},
+	}
+	// VpnL2vpnImportTargetsTable holds the schema information for the "vpn_l2vpn_import_targets" table.
+	VpnL2vpnImportTargetsTable = &schema.Table{
+		Name:       "vpn_l2vpn_import_targets",
+		Columns:    VpnL2vpnImportTargetsColumns,
+		PrimaryKey: []*schema.Column{VpnL2vpnImportTargetsColumns[0], VpnL2vpnImportTargetsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_l2vpn_import_targets_l2vpn_id",
+				Columns:    []*schema.Column{VpnL2vpnImportTargetsColumns[0]},
+				RefColumns: []*schema.Column{VpnL2vpnColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "vpn_l2vpn_import_targets_routetarget_id",
+				Columns:    []*schema.Column{VpnL2vpnImportTargetsColumns[1]},
+				RefColumns: []*schema.Column{IpamRoutetargetColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// VpnL2vpnExportTargetsColumns holds the columns for the "vpn_l2vpn_export_targets" table.
+	VpnL2vpnExportTargetsColumns = []*schema.Column{
+		{Name: "l2vpn_id", Type: field.TypeInt},
+		{Name: "routetarget_id", Type: field.TypeInt},
+	}
+	// VpnL2vpnExportTargetsTable holds the schema information for the "vpn_l2vpn_export_targets" table.
+	VpnL2vpnExportTargetsTable = &schema.Table{
+		Name:       "vpn_l2vpn_export_targets",
+		Columns:    VpnL2vpnExportTargetsColumns,
+		PrimaryKey: []*schema.Column{VpnL2vpnExportTargetsColumns[0], VpnL2vpnExportTargetsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "vpn_l2vpn_export_targets_l2vpn_id",
+				Columns:    []*schema.Column{VpnL2vpnExportTargetsColumns[0]},
+				RefColumns: []*schema.Column{VpnL2vpnColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "vpn_l2vpn_export_targets_routetarget_id",
+				Columns:    []*schema.Column{VpnL2vpnExportTargetsColumns[1]},
+				RefColumns: []*schema.Column{IpamRoutetargetColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// ExtrasNotificationgroupGroupsColumns holds the columns for the "extras_notificationgroup_groups" table.
 	ExtrasNotificationgroupGroupsColumns = []*schema.Column{
 		{Name: "notificationgroup_id", Type: field.TypeInt},
@@ -8155,8 +8688,13 @@ var (
 		DcimFrontportTable,
 		DcimFrontporttemplateTable,
 		UsersGroupTable,
+		VpnIkepolicyTable,
+		VpnIkeproposalTable,
 		IpamIpaddressTable,
 		IpamIprangeTable,
+		VpnIpsecpolicyTable,
+		VpnIpsecprofileTable,
+		VpnIpsecproposalTable,
 		CoreIdempotencykeyTable,
 		ExtrasImageattachmentTable,
 		DcimInterfacetemplateTable,
@@ -8165,6 +8703,8 @@ var (
 		DcimInventoryitemtemplateTable,
 		CoreJobTable,
 		ExtrasJournalentryTable,
+		VpnL2vpnTable,
+		VpnL2vpnterminationTable,
 		DcimLocationTable,
 		DcimMacaddressTable,
 		CoreManagedfileTable,
@@ -8218,6 +8758,9 @@ var (
 		TenancyTenantTable,
 		TenancyTenantgroupTable,
 		UsersTokenTable,
+		VpnTunnelTable,
+		VpnTunnelgroupTable,
+		VpnTunnelterminationTable,
 		UsersUserTable,
 		IpamVlanTable,
 		IpamVlangroupTable,
@@ -8254,6 +8797,10 @@ var (
 		DcimInterfaceTaggedVlansTable,
 		DcimInterfaceVdcsTable,
 		DcimInterfaceWirelessLansTable,
+		VpnIkepolicyProposalsTable,
+		VpnIpsecpolicyProposalsTable,
+		VpnL2vpnImportTargetsTable,
+		VpnL2vpnExportTargetsTable,
 		ExtrasNotificationgroupGroupsTable,
 		ExtrasNotificationgroupUsersTable,
 		UsersObjectpermissionGroupsTable,
@@ -8531,6 +9078,14 @@ func init() {
 	UsersGroupTable.Annotation = &entsql.Annotation{
 		Table: "users_group",
 	}
+	VpnIkepolicyTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	VpnIkepolicyTable.Annotation = &entsql.Annotation{
+		Table: "vpn_ikepolicy",
+	}
+	VpnIkeproposalTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	VpnIkeproposalTable.Annotation = &entsql.Annotation{
+		Table: "vpn_ikeproposal",
+	}
 	IpamIpaddressTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	IpamIpaddressTable.ForeignKeys[1].RefTable = IpamVrfTable
 	IpamIpaddressTable.ForeignKeys[2].RefTable = TenancyTenantTable
@@ -8544,6 +9099,20 @@ func init() {
 	IpamIprangeTable.ForeignKeys[3].RefTable = IpamRoleTable
 	IpamIprangeTable.Annotation = &entsql.Annotation{
 		Table: "ipam_iprange",
+	}
+	VpnIpsecpolicyTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	VpnIpsecpolicyTable.Annotation = &entsql.Annotation{
+		Table: "vpn_ipsecpolicy",
+	}
+	VpnIpsecprofileTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	VpnIpsecprofileTable.ForeignKeys[1].RefTable = VpnIkepolicyTable
+	VpnIpsecprofileTable.ForeignKeys[2].RefTable = VpnIpsecpolicyTable
+	VpnIpsecprofileTable.Annotation = &entsql.Annotation{
+		Table: "vpn_ipsecprofile",
+	}
+	VpnIpsecproposalTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	VpnIpsecproposalTable.Annotation = &entsql.Annotation{
+		Table: "vpn_ipsecproposal",
 	}
 	CoreIdempotencykeyTable.Annotation = &entsql.Annotation{
 		Table: "core_idempotencykey",
@@ -8581,6 +9150,15 @@ func init() {
 	ExtrasJournalentryTable.ForeignKeys[0].RefTable = UsersUserTable
 	ExtrasJournalentryTable.Annotation = &entsql.Annotation{
 		Table: "extras_journalentry",
+	}
+	VpnL2vpnTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	VpnL2vpnTable.ForeignKeys[1].RefTable = TenancyTenantTable
+	VpnL2vpnTable.Annotation = &entsql.Annotation{
+		Table: "vpn_l2vpn",
+	}
+	VpnL2vpnterminationTable.ForeignKeys[0].RefTable = VpnL2vpnTable
+	VpnL2vpnterminationTable.Annotation = &entsql.Annotation{
+		Table: "vpn_l2vpntermination",
 	}
 	DcimLocationTable.ForeignKeys[0].RefTable = UsersOwnerTable
 	DcimLocationTable.ForeignKeys[1].RefTable = DcimLocationTable
@@ -8843,6 +9421,22 @@ func init() {
 	UsersTokenTable.Annotation = &entsql.Annotation{
 		Table: "users_token",
 	}
+	VpnTunnelTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	VpnTunnelTable.ForeignKeys[1].RefTable = VpnTunnelgroupTable
+	VpnTunnelTable.ForeignKeys[2].RefTable = VpnIpsecprofileTable
+	VpnTunnelTable.ForeignKeys[3].RefTable = TenancyTenantTable
+	VpnTunnelTable.Annotation = &entsql.Annotation{
+		Table: "vpn_tunnel",
+	}
+	VpnTunnelgroupTable.ForeignKeys[0].RefTable = UsersOwnerTable
+	VpnTunnelgroupTable.Annotation = &entsql.Annotation{
+		Table: "vpn_tunnelgroup",
+	}
+	VpnTunnelterminationTable.ForeignKeys[0].RefTable = VpnTunnelTable
+	VpnTunnelterminationTable.ForeignKeys[1].RefTable = IpamIpaddressTable
+	VpnTunnelterminationTable.Annotation = &entsql.Annotation{
+		Table: "vpn_tunneltermination",
+	}
 	UsersUserTable.Annotation = &entsql.Annotation{
 		Table: "users_user",
 	}
@@ -8995,6 +9589,14 @@ func init() {
 	DcimInterfaceVdcsTable.ForeignKeys[1].RefTable = DcimVirtualdevicecontextTable
 	DcimInterfaceWirelessLansTable.ForeignKeys[0].RefTable = DcimInterfaceTable
 	DcimInterfaceWirelessLansTable.ForeignKeys[1].RefTable = WirelessWirelesslanTable
+	VpnIkepolicyProposalsTable.ForeignKeys[0].RefTable = VpnIkepolicyTable
+	VpnIkepolicyProposalsTable.ForeignKeys[1].RefTable = VpnIkeproposalTable
+	VpnIpsecpolicyProposalsTable.ForeignKeys[0].RefTable = VpnIpsecpolicyTable
+	VpnIpsecpolicyProposalsTable.ForeignKeys[1].RefTable = VpnIpsecproposalTable
+	VpnL2vpnImportTargetsTable.ForeignKeys[0].RefTable = VpnL2vpnTable
+	VpnL2vpnImportTargetsTable.ForeignKeys[1].RefTable = IpamRoutetargetTable
+	VpnL2vpnExportTargetsTable.ForeignKeys[0].RefTable = VpnL2vpnTable
+	VpnL2vpnExportTargetsTable.ForeignKeys[1].RefTable = IpamRoutetargetTable
 	ExtrasNotificationgroupGroupsTable.ForeignKeys[0].RefTable = ExtrasNotificationgroupTable
 	ExtrasNotificationgroupGroupsTable.ForeignKeys[1].RefTable = UsersGroupTable
 	ExtrasNotificationgroupUsersTable.ForeignKeys[0].RefTable = ExtrasNotificationgroupTable

@@ -147,11 +147,26 @@ type FrontPortTemplate func(*sql.Selector)
 // Group is the predicate function for group builders.
 type Group func(*sql.Selector)
 
+// IKEPolicy is the predicate function for ikepolicy builders.
+type IKEPolicy func(*sql.Selector)
+
+// IKEProposal is the predicate function for ikeproposal builders.
+type IKEProposal func(*sql.Selector)
+
 // IPAddress is the predicate function for ipaddress builders.
 type IPAddress func(*sql.Selector)
 
 // IPRange is the predicate function for iprange builders.
 type IPRange func(*sql.Selector)
+
+// IPSecPolicy is the predicate function for ipsecpolicy builders.
+type IPSecPolicy func(*sql.Selector)
+
+// IPSecProfile is the predicate function for ipsecprofile builders.
+type IPSecProfile func(*sql.Selector)
+
+// IPSecProposal is the predicate function for ipsecproposal builders.
+type IPSecProposal func(*sql.Selector)
 
 // IdempotencyKey is the predicate function for idempotencykey builders.
 type IdempotencyKey func(*sql.Selector)
@@ -176,6 +191,12 @@ type Job func(*sql.Selector)
 
 // JournalEntry is the predicate function for journalentry builders.
 type JournalEntry func(*sql.Selector)
+
+// L2VPN is the predicate function for l2vpn builders.
+type L2VPN func(*sql.Selector)
+
+// L2VPNTermination is the predicate function for l2vpntermination builders.
+type L2VPNTermination func(*sql.Selector)
 
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
@@ -335,6 +356,15 @@ type TenantGroup func(*sql.Selector)
 
 // Token is the predicate function for token builders.
 type Token func(*sql.Selector)
+
+// Tunnel is the predicate function for tunnel builders.
+type Tunnel func(*sql.Selector)
+
+// TunnelGroup is the predicate function for tunnelgroup builders.
+type TunnelGroup func(*sql.Selector)
+
+// TunnelTermination is the predicate function for tunneltermination builders.
+type TunnelTermination func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)

@@ -2,6 +2,7 @@ package resource
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"slices"
@@ -311,4 +312,64 @@ func anyList(vals []string) []any {
 		out[i] = v
 	}
 	return out
+}
+
+// termination-site: rows whose generic relation Column (assigned_object
+// unless given) points at a VLAN, an interface or a VM interface at one
+// of the sites (Target "site") or in one of the regions (Target
+// "region", the region itself: no descendants), chosen by Attr ("id" or
+// "slug"): the VLAN's site, the interface's device's, the VM interface's
+// virtual machine's (NetBox's L2VPNTerminationFilterSet.filter_site and
+// filter_region).
+func init() {
+	FilterKinds["termination-site"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		tcol, icol := "assigned_object_type", "assigned_object_id"
+		if decl.Column != "" {
+			tcol, icol = decl.Column+"_type", decl.Column+"_id"
+		}
+		if decl.Target != "site" && decl.Target != "region" || decl.Attr != "id" && decl.Attr != "slug" {
+			return nil
+		}
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
+			Func: func(_ string, values []string) (func(*sql.Selector), error) {
+				args := make([]any, 0, len(values))
+				for _, v := range values {
+					if decl.Attr == "slug" {
+						args = append(args, v)
+						continue
+					}
+					n, err := strconv.Atoi(strings.TrimSpace(v))
+					if err != nil {
+						return nil, errors.New("Enter a number.")
+					}
+					args = append(args, n)
+				}
+				return func(s *sql.Selector) {
+					b := sql.Dialect(s.Dialect())
+					sites := func() *sql.Selector {
+						if decl.Target == "region" {
+							return b.Select("id").From(sql.Table("dcim_site")).Where(sql.In("region_id",
+								b.Select("id").From(sql.Table("dcim_region")).Where(sql.In(decl.Attr, args...))))
+						}
+						return b.Select("id").From(sql.Table("dcim_site")).Where(sql.In(decl.Attr, args...))
+					}
+					// Each object type reaches its site through its own
+					// owner (table, key to the owner, owner table).
+					var ps []*sql.Predicate
+					for _, o := range []struct{ ct, table, key, owner string }{
+						{"ipam.vlan", "ipam_vlan", "", ""},
+						{"dcim.interface", "dcim_interface", "device_id", "dcim_device"},
+						{"virtualization.vminterface", "virtualization_vminterface", "virtual_machine_id", "virtualization_virtualmachine"},
+					} {
+						objs := b.Select("id").From(sql.Table(o.table)).Where(sql.In("site_id", sites()))
+						if o.key != "" {
+							objs = b.Select("id").From(sql.Table(o.table)).Where(sql.In(o.key,
+								b.Select("id").From(sql.Table(o.owner)).Where(sql.In("site_id", sites()))))
+						}
+						ps = append(ps, sql.And(sql.EQ(s.C(tcol), o.ct), sql.In(s.C(icol), objs)))
+					}
+					s.Where(sql.Or(ps...))
+				}, nil
+			}}
+	}
 }

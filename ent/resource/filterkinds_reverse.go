@@ -123,3 +123,51 @@ func init() {
 			}}
 	}
 }
+
+// generic-reverse: rows that a row of Target points at through its
+// generic relation Column (its type naming this model), the Target rows
+// chosen by their FK column Attr among ids ("l2vpn_id"), or by an
+// attribute of the FK's model after a dot ("l2vpn.identifier"): an
+// interface's or a VLAN's l2vpn_id and l2vpn, through its L2VPN
+// termination. __n: rows no such Target row points at.
+func init() {
+	FilterKinds["generic-reverse"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		td := byType[decl.Target] // the registry is being resolved: not ByContentType
+		if td == nil {
+			return nil
+		}
+		tf, idf := td.byName[decl.Column+"_type"], td.byName[decl.Column+"_id"]
+		key, attr, hop := strings.Cut(decl.Attr, ".")
+		kf := td.byName[key]
+		if tf == nil || idf == nil || kf == nil || kf.Column == "" || hop && (kf.target == nil || kf.target.byName[attr] == nil) {
+			return nil
+		}
+		numeric := !hop || kf.target.byName[attr].Kind == KindInt
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
+			Func: func(lookup string, values []string) (func(*sql.Selector), error) {
+				name := "id"
+				if hop && !numeric {
+					name = attr
+				}
+				vals, err := attrValues(name, values)
+				if err != nil {
+					return nil, err
+				}
+				return func(s *sql.Selector) {
+					b := sql.Dialect(s.Dialect())
+					t := sql.Table(td.Table)
+					match := sql.In(t.C(kf.Column), vals...)
+					if hop {
+						match = sql.In(t.C(kf.Column), b.Select("id").From(sql.Table(kf.target.Table)).
+							Where(sql.In(kf.target.column(attr), vals...)))
+					}
+					sub := b.Select(t.C(idf.Column)).From(t).Where(sql.And(sql.EQ(t.C(tf.Column), d.ContentType()), match))
+					if lookup == "n" {
+						s.Where(sql.NotIn(s.C("id"), sub))
+						return
+					}
+					s.Where(sql.In(s.C("id"), sub))
+				}, nil
+			}}
+	}
+}

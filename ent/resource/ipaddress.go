@@ -3,6 +3,7 @@ package resource
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -257,6 +258,9 @@ func genericFilter(d *Descriptor, decl FilterDecl, attr string) *filters.Filter 
 		return nil
 	}
 	col := t.column(attr)
+	if f := t.byName[attr]; f != nil && f.Kind == KindInt {
+		return genericNumberFilter(decl, tf.Column, idf.Column, t.Table, col)
+	}
 	return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
 		Func: func(lookup string, values []string) (func(*sql.Selector), error) {
 			args, err := attrValues(attr, values)
@@ -271,6 +275,67 @@ func genericFilter(d *Descriptor, decl FilterDecl, attr string) *filters.Filter 
 					in = sql.In(s.C(idf.Column), sql.Dialect(s.Dialect()).Select("id").From(sql.Table(t.Table)).Where(sql.In(col, args...)))
 				}
 				p := sql.And(sql.EQ(s.C(tf.Column), decl.Target), in)
+				if lookup == "n" {
+					p = sql.Not(coalesceFalse(p))
+				}
+				s.Where(p)
+			}, nil
+		}}
+}
+
+// genericNumberFilter is NetBox's NumberFilter across a generic relation
+// (an L2VPN termination's vlan_vid: vlan__vid): the last value counts and
+// must be a number ("Enter a number.", never a database error on an
+// integer column); lt, lte, gt and gte compare it (a fraction rounded to
+// the integer that compares alike), a fraction or an out-of-range value is
+// equal to nothing; __n keeps the rows whose object is not such a match
+// (objects of other types included, as Django's exclude() across a
+// nullable join); __empty=true the rows not on an object of the type.
+func genericNumberFilter(decl FilterDecl, typeCol, idCol, table, col string) *filters.Filter {
+	return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n", "lt", "lte", "gt", "gte", "empty"},
+		Func: func(lookup string, values []string) (func(*sql.Selector), error) {
+			raw := strings.TrimSpace(values[len(values)-1])
+			on := func(s *sql.Selector, where *sql.Predicate) *sql.Predicate {
+				sub := sql.Dialect(s.Dialect()).Select("id").From(sql.Table(table))
+				if where != nil {
+					sub.Where(where)
+				}
+				return sql.And(sql.EQ(s.C(typeCol), decl.Target), sql.In(s.C(idCol), sub))
+			}
+			if lookup == "empty" {
+				want, err := boolValue(values)
+				if err != nil {
+					return nil, err
+				}
+				return func(s *sql.Selector) {
+					if p := coalesceFalse(on(s, sql.NotNull(col))); want {
+						s.Where(sql.Not(p))
+					} else {
+						s.Where(p)
+					}
+				}, nil
+			}
+			f, err := strconv.ParseFloat(raw, 64)
+			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+				return nil, errors.New("Enter a number.")
+			}
+			const bound = 1 << 40 // far beyond any integer column's values here
+			f = math.Max(-bound, math.Min(bound, f))
+			var where *sql.Predicate
+			switch lookup {
+			case "lt", "gte":
+				where = map[string]func(string, any) *sql.Predicate{"lt": sql.LT, "gte": sql.GTE}[lookup](col, int64(math.Ceil(f)))
+			case "lte", "gt":
+				where = map[string]func(string, any) *sql.Predicate{"lte": sql.LTE, "gt": sql.GT}[lookup](col, int64(math.Floor(f)))
+			default:
+				if f != math.Trunc(f) {
+					where = sql.False()
+				} else {
+					where = sql.EQ(col, int64(f))
+				}
+			}
+			return func(s *sql.Selector) {
+				p := on(s, where)
 				if lookup == "n" {
 					p = sql.Not(coalesceFalse(p))
 				}

@@ -227,6 +227,10 @@ func (p *Page) loadReverse(ctx context.Context, f *Field, ids []int) error {
 	link := map[int]int{} // reverse row id → own id
 	t := sql.Table(td.Table)
 	s := sql.Dialect(p.st.Dialect).Select(t.C("id"), t.C(rv.Column)).From(t).Where(inIDs(p.st.Dialect, t.C(rv.Column), ids))
+	if rv.TypeColumn != "" {
+		// The id half of a generic relation: only rows of this type.
+		s.Where(sql.EQ(t.C(td.column(rv.TypeColumn)), p.d.ContentType()))
+	}
 	q, args := s.Query()
 	rs, err := p.st.Q.QueryContext(ctx, q, args...)
 	if err != nil {

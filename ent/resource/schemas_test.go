@@ -187,7 +187,7 @@ func TestRequiredMatchesReference(t *testing.T) {
 // default, a choice column without blank=True): required here too, the 400
 // comes from the serializer's rule instead of the model's.
 var modelRequired = map[string]bool{"ipam.asn.rir": true, "ipam.service.protocol": true, "ipam.servicetemplate.protocol": true,
-	"tenancy.contactassignment.role": true}
+	"tenancy.contactassignment.role": true, "vpn.l2vpn.type": true}
 
 func show(raw *json.RawMessage) string {
 	if raw == nil {

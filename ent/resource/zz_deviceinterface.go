@@ -82,6 +82,8 @@ func init() {
 			{Name: "virtual_chassis_member_or_master_id", Kind: "vc-interfaces", Column: "", Target: "master", Attr: "id"},
 			{Name: "virtual_circuit_termination_id", Kind: "reverse-id", Column: "interface_id", Target: "circuits.virtualcircuittermination", Attr: ""},
 			{Name: "virtual_circuit_id", Kind: "reverse-id", Column: "interface_id", Target: "circuits.virtualcircuittermination", Attr: "virtual_circuit_id"},
+			{Name: "l2vpn_id", Kind: "generic-reverse", Column: "assigned_object", Target: "vpn.l2vpntermination", Attr: "l2vpn"},
+			{Name: "l2vpn", Kind: "generic-reverse", Column: "assigned_object", Target: "vpn.l2vpntermination", Attr: "l2vpn.identifier"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
@@ -128,7 +130,7 @@ func init() {
 			{Name: "link_peers_type", Kind: "computed-refs", ReadOnly: true, Refs: logicdcim.LinkPeers, RefsKey: "github.com/inventory/inventory/ent/logic/dcim.LinkPeers", RefsRender: "type"},
 			{Name: "wireless_lans", Kind: "m2m", Target: "wireless.wirelesslan", HasDefault: true, Join: "dcim_interface_wireless_lans", JoinOwn: "interface_id", JoinTarget: "wirelesslan_id"},
 			{Name: "vrf", Kind: "fk", Column: "vrf_id", GoType: "int", Target: "ipam.vrf", Nullable: true, OnDelete: "SET_NULL"},
-			{Name: "l2vpn_termination", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "l2vpn_termination", Kind: "reverse", Target: "vpn.l2vpntermination", ReadOnly: true, Reverse: &api.Reverse{Model: "vpn.l2vpntermination", Column: "assigned_object_id", Exists: false, OrNot: "", Through: "", As: "", Many: false, TypeColumn: "assigned_object_type"}},
 			{Name: "connected_endpoints", Kind: "computed", ReadOnly: true, Compute: logicdcim.ConnectedEndpoints},
 			{Name: "connected_endpoints_type", Kind: "computed", ReadOnly: true, Compute: logicdcim.ConnectedEndpointsType},
 			{Name: "connected_endpoints_reachable", Kind: "computed", ReadOnly: true, Compute: logicdcim.ConnectedEndpointsReachable},

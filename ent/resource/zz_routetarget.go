@@ -39,6 +39,10 @@ func init() {
 			{Name: "importing_vrf", Kind: "m2m-reverse", Column: "import_targets", Target: "ipam.vrf", Attr: "rd"},
 			{Name: "exporting_vrf_id", Kind: "m2m-reverse", Column: "export_targets", Target: "ipam.vrf", Attr: ""},
 			{Name: "exporting_vrf", Kind: "m2m-reverse", Column: "export_targets", Target: "ipam.vrf", Attr: "rd"},
+			{Name: "importing_l2vpn_id", Kind: "m2m-reverse", Column: "import_targets", Target: "vpn.l2vpn", Attr: ""},
+			{Name: "importing_l2vpn", Kind: "m2m-reverse", Column: "import_targets", Target: "vpn.l2vpn", Attr: "identifier"},
+			{Name: "exporting_l2vpn_id", Kind: "m2m-reverse", Column: "export_targets", Target: "vpn.l2vpn", Attr: ""},
+			{Name: "exporting_l2vpn", Kind: "m2m-reverse", Column: "export_targets", Target: "vpn.l2vpn", Attr: "identifier"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

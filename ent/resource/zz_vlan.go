@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -42,6 +43,8 @@ func init() {
 			{Name: "region", Kind: "tree-attr", Column: "region", Target: "", Attr: "", Via: "site"},
 			{Name: "site_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "site"},
 			{Name: "site_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "site"},
+			{Name: "l2vpn_id", Kind: "generic-reverse", Column: "assigned_object", Target: "vpn.l2vpntermination", Attr: "l2vpn"},
+			{Name: "l2vpn", Kind: "generic-reverse", Column: "assigned_object", Target: "vpn.l2vpntermination", Attr: "l2vpn.identifier"},
 			{Name: "qinq_svlan_vid", Kind: "integer", Column: "vid", Target: "", Attr: "", Via: "qinq_svlan"},
 			{Name: "interface_id", Kind: "interface-vlans", Column: "", Target: "dcim.interface", Attr: ""},
 			{Name: "vminterface_id", Kind: "interface-vlans", Column: "", Target: "virtualization.vminterface", Attr: ""},
@@ -67,7 +70,7 @@ func init() {
 			{Name: "qinq_svlan", Kind: "fk", Column: "qinq_svlan_id", GoType: "int", Target: "ipam.vlan", Nullable: true, PutDefault: "null", OnDelete: "PROTECT"},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true, Blank: true},
-			{Name: "l2vpn_termination", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "l2vpn_termination", Kind: "reverse", Target: "vpn.l2vpntermination", ReadOnly: true, Reverse: &api.Reverse{Model: "vpn.l2vpntermination", Column: "assigned_object_id", Exists: false, OrNot: "", Through: "", As: "", Many: false, TypeColumn: "assigned_object_type"}},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

@@ -46,6 +46,8 @@ func init() {
 			{Name: "cluster_id", Kind: "fk-id", Column: "cluster", Target: "", Attr: "", Via: "virtual_machine"},
 			{Name: "cluster", Kind: "fk-attr", Column: "cluster", Target: "", Attr: "name", Via: "virtual_machine"},
 			{Name: "virtual_machine", Kind: "fk-attr", Column: "virtual_machine_id", Target: "virtualization.virtualmachine", Attr: "name"},
+			{Name: "l2vpn_id", Kind: "generic-reverse", Column: "assigned_object", Target: "vpn.l2vpntermination", Attr: "l2vpn"},
+			{Name: "l2vpn", Kind: "generic-reverse", Column: "assigned_object", Target: "vpn.l2vpntermination", Attr: "l2vpn.identifier"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
@@ -68,7 +70,7 @@ func init() {
 			{Name: "qinq_svlan", Kind: "fk", Column: "qinq_svlan_id", GoType: "int", Target: "ipam.vlan", Nullable: true, OnDelete: "SET_NULL"},
 			{Name: "vlan_translation_policy", Kind: "fk", Column: "vlan_translation_policy_id", GoType: "int", Target: "ipam.vlantranslationpolicy", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "vrf", Kind: "fk", Column: "vrf_id", GoType: "int", Target: "ipam.vrf", Nullable: true, OnDelete: "SET_NULL"},
-			{Name: "l2vpn_termination", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "l2vpn_termination", Kind: "reverse", Target: "vpn.l2vpntermination", ReadOnly: true, Reverse: &api.Reverse{Model: "vpn.l2vpntermination", Column: "assigned_object_id", Exists: false, OrNot: "", Through: "", As: "", Many: false, TypeColumn: "assigned_object_type"}},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

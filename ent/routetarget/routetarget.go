@@ -40,6 +40,10 @@ const (
 	EdgeImportingVrfs = "importing_vrfs"
 	// EdgeExportingVrfs holds the string denoting the exporting_vrfs edge name in mutations.
 	EdgeExportingVrfs = "exporting_vrfs"
+	// EdgeImportingL2vpns holds the string denoting the importing_l2vpns edge name in mutations.
+	EdgeImportingL2vpns = "importing_l2vpns"
+	// EdgeExportingL2vpns holds the string denoting the exporting_l2vpns edge name in mutations.
+	EdgeExportingL2vpns = "exporting_l2vpns"
 	// Table holds the table name of the routetarget in the database.
 	Table = "ipam_routetarget"
 	// OwnerTable is the table that holds the owner relation/edge.
@@ -66,6 +70,16 @@ const (
 	// ExportingVrfsInverseTable is the table name for the VRF entity.
 	// It exists in this package in order to avoid circular dependency with the "vrf" package.
 	ExportingVrfsInverseTable = "ipam_vrf"
+	// ImportingL2vpnsTable is the table that holds the importing_l2vpns relation/edge. The primary key declared below.
+	ImportingL2vpnsTable = "vpn_l2vpn_import_targets"
+	// ImportingL2vpnsInverseTable is the table name for the L2VPN entity.
+	// It exists in this package in order to avoid circular dependency with the "l2vpn" package.
+	ImportingL2vpnsInverseTable = "vpn_l2vpn"
+	// ExportingL2vpnsTable is the table that holds the exporting_l2vpns relation/edge. The primary key declared below.
+	ExportingL2vpnsTable = "vpn_l2vpn_export_targets"
+	// ExportingL2vpnsInverseTable is the table name for the L2VPN entity.
+	// It exists in this package in order to avoid circular dependency with the "l2vpn" package.
+	ExportingL2vpnsInverseTable = "vpn_l2vpn"
 )
 
 // Columns holds all SQL columns for routetarget fields.
@@ -89,6 +103,12 @@ var (
 	// ExportingVrfsPrimaryKey and ExportingVrfsColumn2 are the table columns denoting the
 	// primary key for the exporting_vrfs relation (M2M).
 	ExportingVrfsPrimaryKey = []string{"vrf_id", "routetarget_id"}
+	// ImportingL2vpnsPrimaryKey and ImportingL2vpnsColumn2 are the table columns denoting the
+	// primary key for the importing_l2vpns relation (M2M).
+	ImportingL2vpnsPrimaryKey = []string{"l2vpn_id", "routetarget_id"}
+	// ExportingL2vpnsPrimaryKey and ExportingL2vpnsColumn2 are the table columns denoting the
+	// primary key for the exporting_l2vpns relation (M2M).
+	ExportingL2vpnsPrimaryKey = []string{"l2vpn_id", "routetarget_id"}
 )
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -211,6 +231,34 @@ func ByExportingVrfs(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newExportingVrfsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByImportingL2vpnsCount orders the results by importing_l2vpns count.
+func ByImportingL2vpnsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newImportingL2vpnsStep(), opts...)
+	}
+}
+
+// ByImportingL2vpns orders the results by importing_l2vpns terms.
+func ByImportingL2vpns(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newImportingL2vpnsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByExportingL2vpnsCount orders the results by exporting_l2vpns count.
+func ByExportingL2vpnsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newExportingL2vpnsStep(), opts...)
+	}
+}
+
+// ByExportingL2vpns orders the results by exporting_l2vpns terms.
+func ByExportingL2vpns(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newExportingL2vpnsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newOwnerStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -237,5 +285,19 @@ func newExportingVrfsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ExportingVrfsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2M, true, ExportingVrfsTable, ExportingVrfsPrimaryKey...),
+	)
+}
+func newImportingL2vpnsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ImportingL2vpnsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, ImportingL2vpnsTable, ImportingL2vpnsPrimaryKey...),
+	)
+}
+func newExportingL2vpnsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ExportingL2vpnsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, ExportingL2vpnsTable, ExportingL2vpnsPrimaryKey...),
 	)
 }

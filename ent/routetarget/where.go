@@ -607,6 +607,52 @@ func HasExportingVrfsWith(preds ...predicate.VRF) predicate.RouteTarget {
 	})
 }
 
+// HasImportingL2vpns applies the HasEdge predicate on the "importing_l2vpns" edge.
+func HasImportingL2vpns() predicate.RouteTarget {
+	return predicate.RouteTarget(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, ImportingL2vpnsTable, ImportingL2vpnsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasImportingL2vpnsWith applies the HasEdge predicate on the "importing_l2vpns" edge with a given conditions (other predicates).
+func HasImportingL2vpnsWith(preds ...predicate.L2VPN) predicate.RouteTarget {
+	return predicate.RouteTarget(func(s *sql.Selector) {
+		step := newImportingL2vpnsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasExportingL2vpns applies the HasEdge predicate on the "exporting_l2vpns" edge.
+func HasExportingL2vpns() predicate.RouteTarget {
+	return predicate.RouteTarget(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, ExportingL2vpnsTable, ExportingL2vpnsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasExportingL2vpnsWith applies the HasEdge predicate on the "exporting_l2vpns" edge with a given conditions (other predicates).
+func HasExportingL2vpnsWith(preds ...predicate.L2VPN) predicate.RouteTarget {
+	return predicate.RouteTarget(func(s *sql.Selector) {
+		step := newExportingL2vpnsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.RouteTarget) predicate.RouteTarget {
 	return predicate.RouteTarget(sql.AndPredicates(predicates...))

@@ -53,6 +53,8 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/idempotencykey"
+	"github.com/inventory/inventory/ent/ikepolicy"
+	"github.com/inventory/inventory/ent/ikeproposal"
 	"github.com/inventory/inventory/ent/imageattachment"
 	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitem"
@@ -60,8 +62,13 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
+	"github.com/inventory/inventory/ent/ipsecpolicy"
+	"github.com/inventory/inventory/ent/ipsecprofile"
+	"github.com/inventory/inventory/ent/ipsecproposal"
 	"github.com/inventory/inventory/ent/job"
 	"github.com/inventory/inventory/ent/journalentry"
+	"github.com/inventory/inventory/ent/l2vpn"
+	"github.com/inventory/inventory/ent/l2vpntermination"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/managedfile"
@@ -115,6 +122,9 @@ import (
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/tenantgroup"
 	"github.com/inventory/inventory/ent/token"
+	"github.com/inventory/inventory/ent/tunnel"
+	"github.com/inventory/inventory/ent/tunnelgroup"
+	"github.com/inventory/inventory/ent/tunneltermination"
 	"github.com/inventory/inventory/ent/user"
 	"github.com/inventory/inventory/ent/virtualchassis"
 	"github.com/inventory/inventory/ent/virtualcircuit"
@@ -2545,6 +2555,7 @@ func init() {
 	deviceinterface.Hooks[3] = deviceinterfaceHooks[1]
 	deviceinterface.Hooks[4] = deviceinterfaceHooks[2]
 	deviceinterface.Hooks[5] = deviceinterfaceHooks[3]
+	deviceinterface.Hooks[6] = deviceinterfaceHooks[4]
 	deviceinterfaceMixinFields0 := deviceinterfaceMixin[0].Fields()
 	_ = deviceinterfaceMixinFields0
 	deviceinterfaceMixinFields2 := deviceinterfaceMixin[2].Fields()
@@ -3369,6 +3380,150 @@ func init() {
 	group.DefaultDescription = groupDescDescription.Default.(string)
 	// group.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	group.DescriptionValidator = groupDescDescription.Validators[0].(func(string) error)
+	ikepolicyMixin := schema.IKEPolicy{}.Mixin()
+	ikepolicyHooks := schema.IKEPolicy{}.Hooks()
+	ikepolicy.Hooks[0] = ikepolicyHooks[0]
+	ikepolicyMixinFields0 := ikepolicyMixin[0].Fields()
+	_ = ikepolicyMixinFields0
+	ikepolicyMixinFields2 := ikepolicyMixin[2].Fields()
+	_ = ikepolicyMixinFields2
+	ikepolicyMixinFields3 := ikepolicyMixin[3].Fields()
+	_ = ikepolicyMixinFields3
+	ikepolicyFields := schema.IKEPolicy{}.Fields()
+	_ = ikepolicyFields
+	// ikepolicyDescCreated is the schema descriptor for created field.
+	ikepolicyDescCreated := ikepolicyMixinFields0[0].Descriptor()
+	// ikepolicy.DefaultCreated holds the default value on creation for the created field.
+	ikepolicy.DefaultCreated = ikepolicyDescCreated.Default.(func() time.Time)
+	// ikepolicyDescLastUpdated is the schema descriptor for last_updated field.
+	ikepolicyDescLastUpdated := ikepolicyMixinFields0[1].Descriptor()
+	// ikepolicy.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	ikepolicy.DefaultLastUpdated = ikepolicyDescLastUpdated.Default.(func() time.Time)
+	// ikepolicy.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	ikepolicy.UpdateDefaultLastUpdated = ikepolicyDescLastUpdated.UpdateDefault.(func() time.Time)
+	// ikepolicyDescCustomFieldData is the schema descriptor for custom_field_data field.
+	ikepolicyDescCustomFieldData := ikepolicyMixinFields2[0].Descriptor()
+	// ikepolicy.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	ikepolicy.DefaultCustomFieldData = ikepolicyDescCustomFieldData.Default.(map[string]interface{})
+	// ikepolicyDescDescription is the schema descriptor for description field.
+	ikepolicyDescDescription := ikepolicyMixinFields3[0].Descriptor()
+	// ikepolicy.DefaultDescription holds the default value on creation for the description field.
+	ikepolicy.DefaultDescription = ikepolicyDescDescription.Default.(string)
+	// ikepolicy.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	ikepolicy.DescriptionValidator = ikepolicyDescDescription.Validators[0].(func(string) error)
+	// ikepolicyDescComments is the schema descriptor for comments field.
+	ikepolicyDescComments := ikepolicyMixinFields3[1].Descriptor()
+	// ikepolicy.DefaultComments holds the default value on creation for the comments field.
+	ikepolicy.DefaultComments = ikepolicyDescComments.Default.(string)
+	// ikepolicyDescName is the schema descriptor for name field.
+	ikepolicyDescName := ikepolicyFields[0].Descriptor()
+	// ikepolicy.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	ikepolicy.NameValidator = func() func(string) error {
+		validators := ikepolicyDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// ikepolicyDescNameNatural is the schema descriptor for _name_natural field.
+	ikepolicyDescNameNatural := ikepolicyFields[1].Descriptor()
+	// ikepolicy.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	ikepolicy.DefaultNameNatural = ikepolicyDescNameNatural.Default.(string)
+	// ikepolicyDescVersion is the schema descriptor for version field.
+	ikepolicyDescVersion := ikepolicyFields[2].Descriptor()
+	// ikepolicy.DefaultVersion holds the default value on creation for the version field.
+	ikepolicy.DefaultVersion = ikepolicyDescVersion.Default.(int)
+	// ikepolicyDescMode is the schema descriptor for mode field.
+	ikepolicyDescMode := ikepolicyFields[3].Descriptor()
+	// ikepolicy.DefaultMode holds the default value on creation for the mode field.
+	ikepolicy.DefaultMode = ikepolicyDescMode.Default.(string)
+	// ikepolicy.ModeValidator is a validator for the "mode" field. It is called by the builders before save.
+	ikepolicy.ModeValidator = ikepolicyDescMode.Validators[0].(func(string) error)
+	// ikepolicyDescPresharedKey is the schema descriptor for preshared_key field.
+	ikepolicyDescPresharedKey := ikepolicyFields[4].Descriptor()
+	// ikepolicy.DefaultPresharedKey holds the default value on creation for the preshared_key field.
+	ikepolicy.DefaultPresharedKey = ikepolicyDescPresharedKey.Default.(string)
+	ikeproposalMixin := schema.IKEProposal{}.Mixin()
+	ikeproposalMixinFields0 := ikeproposalMixin[0].Fields()
+	_ = ikeproposalMixinFields0
+	ikeproposalMixinFields2 := ikeproposalMixin[2].Fields()
+	_ = ikeproposalMixinFields2
+	ikeproposalMixinFields3 := ikeproposalMixin[3].Fields()
+	_ = ikeproposalMixinFields3
+	ikeproposalFields := schema.IKEProposal{}.Fields()
+	_ = ikeproposalFields
+	// ikeproposalDescCreated is the schema descriptor for created field.
+	ikeproposalDescCreated := ikeproposalMixinFields0[0].Descriptor()
+	// ikeproposal.DefaultCreated holds the default value on creation for the created field.
+	ikeproposal.DefaultCreated = ikeproposalDescCreated.Default.(func() time.Time)
+	// ikeproposalDescLastUpdated is the schema descriptor for last_updated field.
+	ikeproposalDescLastUpdated := ikeproposalMixinFields0[1].Descriptor()
+	// ikeproposal.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	ikeproposal.DefaultLastUpdated = ikeproposalDescLastUpdated.Default.(func() time.Time)
+	// ikeproposal.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	ikeproposal.UpdateDefaultLastUpdated = ikeproposalDescLastUpdated.UpdateDefault.(func() time.Time)
+	// ikeproposalDescCustomFieldData is the schema descriptor for custom_field_data field.
+	ikeproposalDescCustomFieldData := ikeproposalMixinFields2[0].Descriptor()
+	// ikeproposal.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	ikeproposal.DefaultCustomFieldData = ikeproposalDescCustomFieldData.Default.(map[string]interface{})
+	// ikeproposalDescDescription is the schema descriptor for description field.
+	ikeproposalDescDescription := ikeproposalMixinFields3[0].Descriptor()
+	// ikeproposal.DefaultDescription holds the default value on creation for the description field.
+	ikeproposal.DefaultDescription = ikeproposalDescDescription.Default.(string)
+	// ikeproposal.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	ikeproposal.DescriptionValidator = ikeproposalDescDescription.Validators[0].(func(string) error)
+	// ikeproposalDescComments is the schema descriptor for comments field.
+	ikeproposalDescComments := ikeproposalMixinFields3[1].Descriptor()
+	// ikeproposal.DefaultComments holds the default value on creation for the comments field.
+	ikeproposal.DefaultComments = ikeproposalDescComments.Default.(string)
+	// ikeproposalDescName is the schema descriptor for name field.
+	ikeproposalDescName := ikeproposalFields[0].Descriptor()
+	// ikeproposal.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	ikeproposal.NameValidator = func() func(string) error {
+		validators := ikeproposalDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// ikeproposalDescNameNatural is the schema descriptor for _name_natural field.
+	ikeproposalDescNameNatural := ikeproposalFields[1].Descriptor()
+	// ikeproposal.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	ikeproposal.DefaultNameNatural = ikeproposalDescNameNatural.Default.(string)
+	// ikeproposalDescAuthenticationMethod is the schema descriptor for authentication_method field.
+	ikeproposalDescAuthenticationMethod := ikeproposalFields[2].Descriptor()
+	// ikeproposal.AuthenticationMethodValidator is a validator for the "authentication_method" field. It is called by the builders before save.
+	ikeproposal.AuthenticationMethodValidator = ikeproposalDescAuthenticationMethod.Validators[0].(func(string) error)
+	// ikeproposalDescEncryptionAlgorithm is the schema descriptor for encryption_algorithm field.
+	ikeproposalDescEncryptionAlgorithm := ikeproposalFields[3].Descriptor()
+	// ikeproposal.EncryptionAlgorithmValidator is a validator for the "encryption_algorithm" field. It is called by the builders before save.
+	ikeproposal.EncryptionAlgorithmValidator = ikeproposalDescEncryptionAlgorithm.Validators[0].(func(string) error)
+	// ikeproposalDescAuthenticationAlgorithm is the schema descriptor for authentication_algorithm field.
+	ikeproposalDescAuthenticationAlgorithm := ikeproposalFields[4].Descriptor()
+	// ikeproposal.DefaultAuthenticationAlgorithm holds the default value on creation for the authentication_algorithm field.
+	ikeproposal.DefaultAuthenticationAlgorithm = ikeproposalDescAuthenticationAlgorithm.Default.(string)
+	// ikeproposal.AuthenticationAlgorithmValidator is a validator for the "authentication_algorithm" field. It is called by the builders before save.
+	ikeproposal.AuthenticationAlgorithmValidator = ikeproposalDescAuthenticationAlgorithm.Validators[0].(func(string) error)
+	// ikeproposalDescSaLifetime is the schema descriptor for sa_lifetime field.
+	ikeproposalDescSaLifetime := ikeproposalFields[6].Descriptor()
+	// ikeproposal.SaLifetimeValidator is a validator for the "sa_lifetime" field. It is called by the builders before save.
+	ikeproposal.SaLifetimeValidator = ikeproposalDescSaLifetime.Validators[0].(func(int) error)
 	ipaddressMixin := schema.IPAddress{}.Mixin()
 	ipaddressHooks := schema.IPAddress{}.Hooks()
 	ipaddress.Hooks[0] = ipaddressHooks[0]
@@ -3506,6 +3661,197 @@ func init() {
 	iprangeDescEndHost := iprangeFields[11].Descriptor()
 	// iprange.EndHostValidator is a validator for the "end_host" field. It is called by the builders before save.
 	iprange.EndHostValidator = iprangeDescEndHost.Validators[0].(func([]byte) error)
+	ipsecpolicyMixin := schema.IPSecPolicy{}.Mixin()
+	ipsecpolicyMixinFields0 := ipsecpolicyMixin[0].Fields()
+	_ = ipsecpolicyMixinFields0
+	ipsecpolicyMixinFields2 := ipsecpolicyMixin[2].Fields()
+	_ = ipsecpolicyMixinFields2
+	ipsecpolicyMixinFields3 := ipsecpolicyMixin[3].Fields()
+	_ = ipsecpolicyMixinFields3
+	ipsecpolicyFields := schema.IPSecPolicy{}.Fields()
+	_ = ipsecpolicyFields
+	// ipsecpolicyDescCreated is the schema descriptor for created field.
+	ipsecpolicyDescCreated := ipsecpolicyMixinFields0[0].Descriptor()
+	// ipsecpolicy.DefaultCreated holds the default value on creation for the created field.
+	ipsecpolicy.DefaultCreated = ipsecpolicyDescCreated.Default.(func() time.Time)
+	// ipsecpolicyDescLastUpdated is the schema descriptor for last_updated field.
+	ipsecpolicyDescLastUpdated := ipsecpolicyMixinFields0[1].Descriptor()
+	// ipsecpolicy.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	ipsecpolicy.DefaultLastUpdated = ipsecpolicyDescLastUpdated.Default.(func() time.Time)
+	// ipsecpolicy.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	ipsecpolicy.UpdateDefaultLastUpdated = ipsecpolicyDescLastUpdated.UpdateDefault.(func() time.Time)
+	// ipsecpolicyDescCustomFieldData is the schema descriptor for custom_field_data field.
+	ipsecpolicyDescCustomFieldData := ipsecpolicyMixinFields2[0].Descriptor()
+	// ipsecpolicy.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	ipsecpolicy.DefaultCustomFieldData = ipsecpolicyDescCustomFieldData.Default.(map[string]interface{})
+	// ipsecpolicyDescDescription is the schema descriptor for description field.
+	ipsecpolicyDescDescription := ipsecpolicyMixinFields3[0].Descriptor()
+	// ipsecpolicy.DefaultDescription holds the default value on creation for the description field.
+	ipsecpolicy.DefaultDescription = ipsecpolicyDescDescription.Default.(string)
+	// ipsecpolicy.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	ipsecpolicy.DescriptionValidator = ipsecpolicyDescDescription.Validators[0].(func(string) error)
+	// ipsecpolicyDescComments is the schema descriptor for comments field.
+	ipsecpolicyDescComments := ipsecpolicyMixinFields3[1].Descriptor()
+	// ipsecpolicy.DefaultComments holds the default value on creation for the comments field.
+	ipsecpolicy.DefaultComments = ipsecpolicyDescComments.Default.(string)
+	// ipsecpolicyDescName is the schema descriptor for name field.
+	ipsecpolicyDescName := ipsecpolicyFields[0].Descriptor()
+	// ipsecpolicy.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	ipsecpolicy.NameValidator = func() func(string) error {
+		validators := ipsecpolicyDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// ipsecpolicyDescNameNatural is the schema descriptor for _name_natural field.
+	ipsecpolicyDescNameNatural := ipsecpolicyFields[1].Descriptor()
+	// ipsecpolicy.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	ipsecpolicy.DefaultNameNatural = ipsecpolicyDescNameNatural.Default.(string)
+	ipsecprofileMixin := schema.IPSecProfile{}.Mixin()
+	ipsecprofileMixinFields0 := ipsecprofileMixin[0].Fields()
+	_ = ipsecprofileMixinFields0
+	ipsecprofileMixinFields2 := ipsecprofileMixin[2].Fields()
+	_ = ipsecprofileMixinFields2
+	ipsecprofileMixinFields3 := ipsecprofileMixin[3].Fields()
+	_ = ipsecprofileMixinFields3
+	ipsecprofileFields := schema.IPSecProfile{}.Fields()
+	_ = ipsecprofileFields
+	// ipsecprofileDescCreated is the schema descriptor for created field.
+	ipsecprofileDescCreated := ipsecprofileMixinFields0[0].Descriptor()
+	// ipsecprofile.DefaultCreated holds the default value on creation for the created field.
+	ipsecprofile.DefaultCreated = ipsecprofileDescCreated.Default.(func() time.Time)
+	// ipsecprofileDescLastUpdated is the schema descriptor for last_updated field.
+	ipsecprofileDescLastUpdated := ipsecprofileMixinFields0[1].Descriptor()
+	// ipsecprofile.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	ipsecprofile.DefaultLastUpdated = ipsecprofileDescLastUpdated.Default.(func() time.Time)
+	// ipsecprofile.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	ipsecprofile.UpdateDefaultLastUpdated = ipsecprofileDescLastUpdated.UpdateDefault.(func() time.Time)
+	// ipsecprofileDescCustomFieldData is the schema descriptor for custom_field_data field.
+	ipsecprofileDescCustomFieldData := ipsecprofileMixinFields2[0].Descriptor()
+	// ipsecprofile.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	ipsecprofile.DefaultCustomFieldData = ipsecprofileDescCustomFieldData.Default.(map[string]interface{})
+	// ipsecprofileDescDescription is the schema descriptor for description field.
+	ipsecprofileDescDescription := ipsecprofileMixinFields3[0].Descriptor()
+	// ipsecprofile.DefaultDescription holds the default value on creation for the description field.
+	ipsecprofile.DefaultDescription = ipsecprofileDescDescription.Default.(string)
+	// ipsecprofile.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	ipsecprofile.DescriptionValidator = ipsecprofileDescDescription.Validators[0].(func(string) error)
+	// ipsecprofileDescComments is the schema descriptor for comments field.
+	ipsecprofileDescComments := ipsecprofileMixinFields3[1].Descriptor()
+	// ipsecprofile.DefaultComments holds the default value on creation for the comments field.
+	ipsecprofile.DefaultComments = ipsecprofileDescComments.Default.(string)
+	// ipsecprofileDescName is the schema descriptor for name field.
+	ipsecprofileDescName := ipsecprofileFields[0].Descriptor()
+	// ipsecprofile.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	ipsecprofile.NameValidator = func() func(string) error {
+		validators := ipsecprofileDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// ipsecprofileDescNameNatural is the schema descriptor for _name_natural field.
+	ipsecprofileDescNameNatural := ipsecprofileFields[1].Descriptor()
+	// ipsecprofile.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	ipsecprofile.DefaultNameNatural = ipsecprofileDescNameNatural.Default.(string)
+	// ipsecprofileDescMode is the schema descriptor for mode field.
+	ipsecprofileDescMode := ipsecprofileFields[2].Descriptor()
+	// ipsecprofile.ModeValidator is a validator for the "mode" field. It is called by the builders before save.
+	ipsecprofile.ModeValidator = ipsecprofileDescMode.Validators[0].(func(string) error)
+	ipsecproposalMixin := schema.IPSecProposal{}.Mixin()
+	ipsecproposalHooks := schema.IPSecProposal{}.Hooks()
+	ipsecproposal.Hooks[0] = ipsecproposalHooks[0]
+	ipsecproposalMixinFields0 := ipsecproposalMixin[0].Fields()
+	_ = ipsecproposalMixinFields0
+	ipsecproposalMixinFields2 := ipsecproposalMixin[2].Fields()
+	_ = ipsecproposalMixinFields2
+	ipsecproposalMixinFields3 := ipsecproposalMixin[3].Fields()
+	_ = ipsecproposalMixinFields3
+	ipsecproposalFields := schema.IPSecProposal{}.Fields()
+	_ = ipsecproposalFields
+	// ipsecproposalDescCreated is the schema descriptor for created field.
+	ipsecproposalDescCreated := ipsecproposalMixinFields0[0].Descriptor()
+	// ipsecproposal.DefaultCreated holds the default value on creation for the created field.
+	ipsecproposal.DefaultCreated = ipsecproposalDescCreated.Default.(func() time.Time)
+	// ipsecproposalDescLastUpdated is the schema descriptor for last_updated field.
+	ipsecproposalDescLastUpdated := ipsecproposalMixinFields0[1].Descriptor()
+	// ipsecproposal.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	ipsecproposal.DefaultLastUpdated = ipsecproposalDescLastUpdated.Default.(func() time.Time)
+	// ipsecproposal.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	ipsecproposal.UpdateDefaultLastUpdated = ipsecproposalDescLastUpdated.UpdateDefault.(func() time.Time)
+	// ipsecproposalDescCustomFieldData is the schema descriptor for custom_field_data field.
+	ipsecproposalDescCustomFieldData := ipsecproposalMixinFields2[0].Descriptor()
+	// ipsecproposal.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	ipsecproposal.DefaultCustomFieldData = ipsecproposalDescCustomFieldData.Default.(map[string]interface{})
+	// ipsecproposalDescDescription is the schema descriptor for description field.
+	ipsecproposalDescDescription := ipsecproposalMixinFields3[0].Descriptor()
+	// ipsecproposal.DefaultDescription holds the default value on creation for the description field.
+	ipsecproposal.DefaultDescription = ipsecproposalDescDescription.Default.(string)
+	// ipsecproposal.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	ipsecproposal.DescriptionValidator = ipsecproposalDescDescription.Validators[0].(func(string) error)
+	// ipsecproposalDescComments is the schema descriptor for comments field.
+	ipsecproposalDescComments := ipsecproposalMixinFields3[1].Descriptor()
+	// ipsecproposal.DefaultComments holds the default value on creation for the comments field.
+	ipsecproposal.DefaultComments = ipsecproposalDescComments.Default.(string)
+	// ipsecproposalDescName is the schema descriptor for name field.
+	ipsecproposalDescName := ipsecproposalFields[0].Descriptor()
+	// ipsecproposal.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	ipsecproposal.NameValidator = func() func(string) error {
+		validators := ipsecproposalDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// ipsecproposalDescNameNatural is the schema descriptor for _name_natural field.
+	ipsecproposalDescNameNatural := ipsecproposalFields[1].Descriptor()
+	// ipsecproposal.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	ipsecproposal.DefaultNameNatural = ipsecproposalDescNameNatural.Default.(string)
+	// ipsecproposalDescEncryptionAlgorithm is the schema descriptor for encryption_algorithm field.
+	ipsecproposalDescEncryptionAlgorithm := ipsecproposalFields[2].Descriptor()
+	// ipsecproposal.DefaultEncryptionAlgorithm holds the default value on creation for the encryption_algorithm field.
+	ipsecproposal.DefaultEncryptionAlgorithm = ipsecproposalDescEncryptionAlgorithm.Default.(string)
+	// ipsecproposal.EncryptionAlgorithmValidator is a validator for the "encryption_algorithm" field. It is called by the builders before save.
+	ipsecproposal.EncryptionAlgorithmValidator = ipsecproposalDescEncryptionAlgorithm.Validators[0].(func(string) error)
+	// ipsecproposalDescAuthenticationAlgorithm is the schema descriptor for authentication_algorithm field.
+	ipsecproposalDescAuthenticationAlgorithm := ipsecproposalFields[3].Descriptor()
+	// ipsecproposal.DefaultAuthenticationAlgorithm holds the default value on creation for the authentication_algorithm field.
+	ipsecproposal.DefaultAuthenticationAlgorithm = ipsecproposalDescAuthenticationAlgorithm.Default.(string)
+	// ipsecproposal.AuthenticationAlgorithmValidator is a validator for the "authentication_algorithm" field. It is called by the builders before save.
+	ipsecproposal.AuthenticationAlgorithmValidator = ipsecproposalDescAuthenticationAlgorithm.Validators[0].(func(string) error)
+	// ipsecproposalDescSaLifetimeSeconds is the schema descriptor for sa_lifetime_seconds field.
+	ipsecproposalDescSaLifetimeSeconds := ipsecproposalFields[4].Descriptor()
+	// ipsecproposal.SaLifetimeSecondsValidator is a validator for the "sa_lifetime_seconds" field. It is called by the builders before save.
+	ipsecproposal.SaLifetimeSecondsValidator = ipsecproposalDescSaLifetimeSeconds.Validators[0].(func(int) error)
+	// ipsecproposalDescSaLifetimeData is the schema descriptor for sa_lifetime_data field.
+	ipsecproposalDescSaLifetimeData := ipsecproposalFields[5].Descriptor()
+	// ipsecproposal.SaLifetimeDataValidator is a validator for the "sa_lifetime_data" field. It is called by the builders before save.
+	ipsecproposal.SaLifetimeDataValidator = ipsecproposalDescSaLifetimeData.Validators[0].(func(int) error)
 	idempotencykeyFields := schema.IdempotencyKey{}.Fields()
 	_ = idempotencykeyFields
 	// idempotencykeyDescEndpoint is the schema descriptor for endpoint field.
@@ -3944,6 +4290,123 @@ func init() {
 	journalentry.DefaultKind = journalentryDescKind.Default.(string)
 	// journalentry.KindValidator is a validator for the "kind" field. It is called by the builders before save.
 	journalentry.KindValidator = journalentryDescKind.Validators[0].(func(string) error)
+	l2vpnMixin := schema.L2VPN{}.Mixin()
+	l2vpnHooks := schema.L2VPN{}.Hooks()
+	l2vpn.Hooks[0] = l2vpnHooks[0]
+	l2vpn.Hooks[1] = l2vpnHooks[1]
+	l2vpnMixinFields0 := l2vpnMixin[0].Fields()
+	_ = l2vpnMixinFields0
+	l2vpnMixinFields2 := l2vpnMixin[2].Fields()
+	_ = l2vpnMixinFields2
+	l2vpnMixinFields3 := l2vpnMixin[3].Fields()
+	_ = l2vpnMixinFields3
+	l2vpnFields := schema.L2VPN{}.Fields()
+	_ = l2vpnFields
+	// l2vpnDescCreated is the schema descriptor for created field.
+	l2vpnDescCreated := l2vpnMixinFields0[0].Descriptor()
+	// l2vpn.DefaultCreated holds the default value on creation for the created field.
+	l2vpn.DefaultCreated = l2vpnDescCreated.Default.(func() time.Time)
+	// l2vpnDescLastUpdated is the schema descriptor for last_updated field.
+	l2vpnDescLastUpdated := l2vpnMixinFields0[1].Descriptor()
+	// l2vpn.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	l2vpn.DefaultLastUpdated = l2vpnDescLastUpdated.Default.(func() time.Time)
+	// l2vpn.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	l2vpn.UpdateDefaultLastUpdated = l2vpnDescLastUpdated.UpdateDefault.(func() time.Time)
+	// l2vpnDescCustomFieldData is the schema descriptor for custom_field_data field.
+	l2vpnDescCustomFieldData := l2vpnMixinFields2[0].Descriptor()
+	// l2vpn.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	l2vpn.DefaultCustomFieldData = l2vpnDescCustomFieldData.Default.(map[string]interface{})
+	// l2vpnDescDescription is the schema descriptor for description field.
+	l2vpnDescDescription := l2vpnMixinFields3[0].Descriptor()
+	// l2vpn.DefaultDescription holds the default value on creation for the description field.
+	l2vpn.DefaultDescription = l2vpnDescDescription.Default.(string)
+	// l2vpn.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	l2vpn.DescriptionValidator = l2vpnDescDescription.Validators[0].(func(string) error)
+	// l2vpnDescComments is the schema descriptor for comments field.
+	l2vpnDescComments := l2vpnMixinFields3[1].Descriptor()
+	// l2vpn.DefaultComments holds the default value on creation for the comments field.
+	l2vpn.DefaultComments = l2vpnDescComments.Default.(string)
+	// l2vpnDescName is the schema descriptor for name field.
+	l2vpnDescName := l2vpnFields[0].Descriptor()
+	// l2vpn.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	l2vpn.NameValidator = func() func(string) error {
+		validators := l2vpnDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// l2vpnDescNameNatural is the schema descriptor for _name_natural field.
+	l2vpnDescNameNatural := l2vpnFields[1].Descriptor()
+	// l2vpn.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	l2vpn.DefaultNameNatural = l2vpnDescNameNatural.Default.(string)
+	// l2vpnDescSlug is the schema descriptor for slug field.
+	l2vpnDescSlug := l2vpnFields[2].Descriptor()
+	// l2vpn.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	l2vpn.SlugValidator = func() func(string) error {
+		validators := l2vpnDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// l2vpnDescType is the schema descriptor for type field.
+	l2vpnDescType := l2vpnFields[3].Descriptor()
+	// l2vpn.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	l2vpn.TypeValidator = l2vpnDescType.Validators[0].(func(string) error)
+	// l2vpnDescStatus is the schema descriptor for status field.
+	l2vpnDescStatus := l2vpnFields[4].Descriptor()
+	// l2vpn.DefaultStatus holds the default value on creation for the status field.
+	l2vpn.DefaultStatus = l2vpnDescStatus.Default.(string)
+	// l2vpn.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	l2vpn.StatusValidator = l2vpnDescStatus.Validators[0].(func(string) error)
+	l2vpnterminationMixin := schema.L2VPNTermination{}.Mixin()
+	l2vpnterminationHooks := schema.L2VPNTermination{}.Hooks()
+	l2vpntermination.Hooks[0] = l2vpnterminationHooks[0]
+	l2vpnterminationMixinFields0 := l2vpnterminationMixin[0].Fields()
+	_ = l2vpnterminationMixinFields0
+	l2vpnterminationMixinFields2 := l2vpnterminationMixin[2].Fields()
+	_ = l2vpnterminationMixinFields2
+	l2vpnterminationFields := schema.L2VPNTermination{}.Fields()
+	_ = l2vpnterminationFields
+	// l2vpnterminationDescCreated is the schema descriptor for created field.
+	l2vpnterminationDescCreated := l2vpnterminationMixinFields0[0].Descriptor()
+	// l2vpntermination.DefaultCreated holds the default value on creation for the created field.
+	l2vpntermination.DefaultCreated = l2vpnterminationDescCreated.Default.(func() time.Time)
+	// l2vpnterminationDescLastUpdated is the schema descriptor for last_updated field.
+	l2vpnterminationDescLastUpdated := l2vpnterminationMixinFields0[1].Descriptor()
+	// l2vpntermination.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	l2vpntermination.DefaultLastUpdated = l2vpnterminationDescLastUpdated.Default.(func() time.Time)
+	// l2vpntermination.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	l2vpntermination.UpdateDefaultLastUpdated = l2vpnterminationDescLastUpdated.UpdateDefault.(func() time.Time)
+	// l2vpnterminationDescCustomFieldData is the schema descriptor for custom_field_data field.
+	l2vpnterminationDescCustomFieldData := l2vpnterminationMixinFields2[0].Descriptor()
+	// l2vpntermination.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	l2vpntermination.DefaultCustomFieldData = l2vpnterminationDescCustomFieldData.Default.(map[string]interface{})
+	// l2vpnterminationDescAssignedObjectID is the schema descriptor for assigned_object_id field.
+	l2vpnterminationDescAssignedObjectID := l2vpnterminationFields[2].Descriptor()
+	// l2vpntermination.AssignedObjectIDValidator is a validator for the "assigned_object_id" field. It is called by the builders before save.
+	l2vpntermination.AssignedObjectIDValidator = l2vpnterminationDescAssignedObjectID.Validators[0].(func(int) error)
+	// l2vpnterminationDescDisplay is the schema descriptor for _display field.
+	l2vpnterminationDescDisplay := l2vpnterminationFields[3].Descriptor()
+	// l2vpntermination.DefaultDisplay holds the default value on creation for the _display field.
+	l2vpntermination.DefaultDisplay = l2vpnterminationDescDisplay.Default.(string)
 	locationMixin := schema.Location{}.Mixin()
 	locationHooks := schema.Location{}.Hooks()
 	location.Hooks[0] = locationHooks[0]
@@ -7524,6 +7987,179 @@ func init() {
 	tokenDescLast6 := tokenFields[13].Descriptor()
 	// token.DefaultLast6 holds the default value on creation for the last6 field.
 	token.DefaultLast6 = tokenDescLast6.Default.(string)
+	tunnelMixin := schema.Tunnel{}.Mixin()
+	tunnelHooks := schema.Tunnel{}.Hooks()
+	tunnel.Hooks[0] = tunnelHooks[0]
+	tunnelMixinFields0 := tunnelMixin[0].Fields()
+	_ = tunnelMixinFields0
+	tunnelMixinFields2 := tunnelMixin[2].Fields()
+	_ = tunnelMixinFields2
+	tunnelMixinFields3 := tunnelMixin[3].Fields()
+	_ = tunnelMixinFields3
+	tunnelFields := schema.Tunnel{}.Fields()
+	_ = tunnelFields
+	// tunnelDescCreated is the schema descriptor for created field.
+	tunnelDescCreated := tunnelMixinFields0[0].Descriptor()
+	// tunnel.DefaultCreated holds the default value on creation for the created field.
+	tunnel.DefaultCreated = tunnelDescCreated.Default.(func() time.Time)
+	// tunnelDescLastUpdated is the schema descriptor for last_updated field.
+	tunnelDescLastUpdated := tunnelMixinFields0[1].Descriptor()
+	// tunnel.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	tunnel.DefaultLastUpdated = tunnelDescLastUpdated.Default.(func() time.Time)
+	// tunnel.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	tunnel.UpdateDefaultLastUpdated = tunnelDescLastUpdated.UpdateDefault.(func() time.Time)
+	// tunnelDescCustomFieldData is the schema descriptor for custom_field_data field.
+	tunnelDescCustomFieldData := tunnelMixinFields2[0].Descriptor()
+	// tunnel.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	tunnel.DefaultCustomFieldData = tunnelDescCustomFieldData.Default.(map[string]interface{})
+	// tunnelDescDescription is the schema descriptor for description field.
+	tunnelDescDescription := tunnelMixinFields3[0].Descriptor()
+	// tunnel.DefaultDescription holds the default value on creation for the description field.
+	tunnel.DefaultDescription = tunnelDescDescription.Default.(string)
+	// tunnel.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	tunnel.DescriptionValidator = tunnelDescDescription.Validators[0].(func(string) error)
+	// tunnelDescComments is the schema descriptor for comments field.
+	tunnelDescComments := tunnelMixinFields3[1].Descriptor()
+	// tunnel.DefaultComments holds the default value on creation for the comments field.
+	tunnel.DefaultComments = tunnelDescComments.Default.(string)
+	// tunnelDescName is the schema descriptor for name field.
+	tunnelDescName := tunnelFields[0].Descriptor()
+	// tunnel.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	tunnel.NameValidator = func() func(string) error {
+		validators := tunnelDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tunnelDescNameNatural is the schema descriptor for _name_natural field.
+	tunnelDescNameNatural := tunnelFields[1].Descriptor()
+	// tunnel.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	tunnel.DefaultNameNatural = tunnelDescNameNatural.Default.(string)
+	// tunnelDescStatus is the schema descriptor for status field.
+	tunnelDescStatus := tunnelFields[2].Descriptor()
+	// tunnel.DefaultStatus holds the default value on creation for the status field.
+	tunnel.DefaultStatus = tunnelDescStatus.Default.(string)
+	// tunnel.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	tunnel.StatusValidator = tunnelDescStatus.Validators[0].(func(string) error)
+	// tunnelDescEncapsulation is the schema descriptor for encapsulation field.
+	tunnelDescEncapsulation := tunnelFields[4].Descriptor()
+	// tunnel.EncapsulationValidator is a validator for the "encapsulation" field. It is called by the builders before save.
+	tunnel.EncapsulationValidator = tunnelDescEncapsulation.Validators[0].(func(string) error)
+	// tunnelDescTunnelID is the schema descriptor for tunnel_id field.
+	tunnelDescTunnelID := tunnelFields[7].Descriptor()
+	// tunnel.TunnelIDValidator is a validator for the "tunnel_id" field. It is called by the builders before save.
+	tunnel.TunnelIDValidator = tunnelDescTunnelID.Validators[0].(func(int) error)
+	tunnelgroupMixin := schema.TunnelGroup{}.Mixin()
+	tunnelgroupMixinFields0 := tunnelgroupMixin[0].Fields()
+	_ = tunnelgroupMixinFields0
+	tunnelgroupMixinFields2 := tunnelgroupMixin[2].Fields()
+	_ = tunnelgroupMixinFields2
+	tunnelgroupMixinFields3 := tunnelgroupMixin[3].Fields()
+	_ = tunnelgroupMixinFields3
+	tunnelgroupFields := schema.TunnelGroup{}.Fields()
+	_ = tunnelgroupFields
+	// tunnelgroupDescCreated is the schema descriptor for created field.
+	tunnelgroupDescCreated := tunnelgroupMixinFields0[0].Descriptor()
+	// tunnelgroup.DefaultCreated holds the default value on creation for the created field.
+	tunnelgroup.DefaultCreated = tunnelgroupDescCreated.Default.(func() time.Time)
+	// tunnelgroupDescLastUpdated is the schema descriptor for last_updated field.
+	tunnelgroupDescLastUpdated := tunnelgroupMixinFields0[1].Descriptor()
+	// tunnelgroup.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	tunnelgroup.DefaultLastUpdated = tunnelgroupDescLastUpdated.Default.(func() time.Time)
+	// tunnelgroup.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	tunnelgroup.UpdateDefaultLastUpdated = tunnelgroupDescLastUpdated.UpdateDefault.(func() time.Time)
+	// tunnelgroupDescCustomFieldData is the schema descriptor for custom_field_data field.
+	tunnelgroupDescCustomFieldData := tunnelgroupMixinFields2[0].Descriptor()
+	// tunnelgroup.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	tunnelgroup.DefaultCustomFieldData = tunnelgroupDescCustomFieldData.Default.(map[string]interface{})
+	// tunnelgroupDescName is the schema descriptor for name field.
+	tunnelgroupDescName := tunnelgroupMixinFields3[0].Descriptor()
+	// tunnelgroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	tunnelgroup.NameValidator = func() func(string) error {
+		validators := tunnelgroupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tunnelgroupDescSlug is the schema descriptor for slug field.
+	tunnelgroupDescSlug := tunnelgroupMixinFields3[1].Descriptor()
+	// tunnelgroup.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	tunnelgroup.SlugValidator = func() func(string) error {
+		validators := tunnelgroupDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tunnelgroupDescDescription is the schema descriptor for description field.
+	tunnelgroupDescDescription := tunnelgroupMixinFields3[2].Descriptor()
+	// tunnelgroup.DefaultDescription holds the default value on creation for the description field.
+	tunnelgroup.DefaultDescription = tunnelgroupDescDescription.Default.(string)
+	// tunnelgroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	tunnelgroup.DescriptionValidator = tunnelgroupDescDescription.Validators[0].(func(string) error)
+	// tunnelgroupDescComments is the schema descriptor for comments field.
+	tunnelgroupDescComments := tunnelgroupMixinFields3[3].Descriptor()
+	// tunnelgroup.DefaultComments holds the default value on creation for the comments field.
+	tunnelgroup.DefaultComments = tunnelgroupDescComments.Default.(string)
+	tunnelterminationMixin := schema.TunnelTermination{}.Mixin()
+	tunnelterminationHooks := schema.TunnelTermination{}.Hooks()
+	tunneltermination.Hooks[0] = tunnelterminationHooks[0]
+	tunnelterminationMixinFields0 := tunnelterminationMixin[0].Fields()
+	_ = tunnelterminationMixinFields0
+	tunnelterminationMixinFields2 := tunnelterminationMixin[2].Fields()
+	_ = tunnelterminationMixinFields2
+	tunnelterminationFields := schema.TunnelTermination{}.Fields()
+	_ = tunnelterminationFields
+	// tunnelterminationDescCreated is the schema descriptor for created field.
+	tunnelterminationDescCreated := tunnelterminationMixinFields0[0].Descriptor()
+	// tunneltermination.DefaultCreated holds the default value on creation for the created field.
+	tunneltermination.DefaultCreated = tunnelterminationDescCreated.Default.(func() time.Time)
+	// tunnelterminationDescLastUpdated is the schema descriptor for last_updated field.
+	tunnelterminationDescLastUpdated := tunnelterminationMixinFields0[1].Descriptor()
+	// tunneltermination.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	tunneltermination.DefaultLastUpdated = tunnelterminationDescLastUpdated.Default.(func() time.Time)
+	// tunneltermination.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	tunneltermination.UpdateDefaultLastUpdated = tunnelterminationDescLastUpdated.UpdateDefault.(func() time.Time)
+	// tunnelterminationDescCustomFieldData is the schema descriptor for custom_field_data field.
+	tunnelterminationDescCustomFieldData := tunnelterminationMixinFields2[0].Descriptor()
+	// tunneltermination.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	tunneltermination.DefaultCustomFieldData = tunnelterminationDescCustomFieldData.Default.(map[string]interface{})
+	// tunnelterminationDescRole is the schema descriptor for role field.
+	tunnelterminationDescRole := tunnelterminationFields[1].Descriptor()
+	// tunneltermination.DefaultRole holds the default value on creation for the role field.
+	tunneltermination.DefaultRole = tunnelterminationDescRole.Default.(string)
+	// tunneltermination.RoleValidator is a validator for the "role" field. It is called by the builders before save.
+	tunneltermination.RoleValidator = tunnelterminationDescRole.Validators[0].(func(string) error)
+	// tunnelterminationDescTunnelName is the schema descriptor for _tunnel_name field.
+	tunnelterminationDescTunnelName := tunnelterminationFields[5].Descriptor()
+	// tunneltermination.DefaultTunnelName holds the default value on creation for the _tunnel_name field.
+	tunneltermination.DefaultTunnelName = tunnelterminationDescTunnelName.Default.(string)
 	userFields := schema.User{}.Fields()
 	_ = userFields
 	// userDescUsername is the schema descriptor for username field.
@@ -7589,6 +8225,8 @@ func init() {
 	// user.DefaultConfig holds the default value on creation for the config field.
 	user.DefaultConfig = userDescConfig.Default.(map[string]interface{})
 	vlanMixin := schema.VLAN{}.Mixin()
+	vlanHooks := schema.VLAN{}.Hooks()
+	vlan.Hooks[0] = vlanHooks[0]
 	vlanMixinFields0 := vlanMixin[0].Fields()
 	_ = vlanMixinFields0
 	vlanMixinFields2 := vlanMixin[2].Fields()
@@ -7866,6 +8504,7 @@ func init() {
 	vminterface.Hooks[1] = vminterfaceHooks[1]
 	vminterface.Hooks[2] = vminterfaceHooks[2]
 	vminterface.Hooks[3] = vminterfaceHooks[3]
+	vminterface.Hooks[4] = vminterfaceHooks[4]
 	vminterfaceMixinFields0 := vminterfaceMixin[0].Fields()
 	_ = vminterfaceMixinFields0
 	vminterfaceMixinFields2 := vminterfaceMixin[2].Fields()

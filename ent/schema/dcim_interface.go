@@ -14,6 +14,7 @@ import (
 
 	"github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/logic/ipam"
+	"github.com/inventory/inventory/ent/logic/vpn"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -113,9 +114,10 @@ func (DeviceInterface) Indexes() []ent.Index {
 }
 
 // Hooks: NetBox's Interface.clean() and save() (ent/logic/dcim); the
-// cached display of its FHRP group assignments (ent/logic/ipam).
+// cached display of its FHRP group assignments (ent/logic/ipam) and
+// of its L2VPN termination (ent/logic/vpn).
 func (DeviceInterface) Hooks() []ent.Hook {
-	return append(dcim.InterfaceHooks(), ipam.InterfaceHooks()...)
+	return append(append(dcim.InterfaceHooks(), ipam.InterfaceHooks()...), vpn.InterfaceHooks("dcim.interface", "name", "label")...)
 }
 
 func (DeviceInterface) Annotations() []schema.Annotation {
@@ -134,11 +136,10 @@ func (DeviceInterface) Annotations() []schema.Annotation {
 				"wireless_link", "link_peers", "link_peers_type", "wireless_lans", "vrf", "l2vpn_termination",
 				"connected_endpoints", "connected_endpoints_type", "connected_endpoints_reachable", "owner", "tags",
 				"custom_fields", "created", "last_updated", "count_ipaddresses", "count_fhrp_groups", "_occupied"},
-			// Virtual device contexts, VLAN translation policies, wireless
-			// links and LANs, L2VPNs, IP addresses and FHRP groups are
-			// other models, not built yet.
-			// The interfaces bridged to this one (NetBox's related name).
+			// The interface's L2VPN termination; the interfaces bridged to
+			// this one (NetBox's related name); its MAC addresses.
 			Reverse: map[string]api.Reverse{
+				"l2vpn_termination": l2vpnTermination,
 				"bridge_interfaces": {Model: "dcim.interface", Column: "bridge_id", Many: true, Nested: NestedInterfaceForm},
 				"mac_addresses": {Model: "dcim.macaddress", Column: "assigned_object_id", Many: true,
 					TypeColumn: "assigned_object_type"},
@@ -150,8 +151,8 @@ func (DeviceInterface) Annotations() []schema.Annotation {
 				"count_fhrp_groups": {Model: "ipam.fhrpgroupassignment", Column: "interface_id", TypeColumn: "interface_type"},
 			},
 			Endpoints: []api.Endpoint{traceEndpoint("TraceInterface")},
-			Empty:     componentEmpty(true, map[string]any{"l2vpn_termination": nil}),
-			Filters: []api.Filter{
+			Empty:     componentEmpty(true, nil),
+			Filters: append([]api.Filter{
 				{Name: "kind", Kind: "interface-kind"},
 				{Name: "vlan_id", Kind: "interface-vlan", Attr: "id"},
 				{Name: "vlan", Kind: "interface-vlan", Attr: "vid"},
@@ -168,7 +169,7 @@ func (DeviceInterface) Annotations() []schema.Annotation {
 				{Name: "virtual_circuit_termination_id", Kind: "reverse-id", Target: "circuits.virtualcircuittermination", Column: "interface_id"},
 				{Name: "virtual_circuit_id", Kind: "reverse-id", Target: "circuits.virtualcircuittermination", Column: "interface_id",
 					Attr: "virtual_circuit_id"},
-			},
+			}, l2vpnFilters()...),
 			NoFilters: []string{"tagged_vlan_id"},
 		},
 	}

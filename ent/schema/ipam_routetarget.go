@@ -27,6 +27,8 @@ func (RouteTarget) Edges() []ent.Edge {
 		// read them.
 		edge.From("importing_vrfs", VRF.Type).Ref("import_targets"),
 		edge.From("exporting_vrfs", VRF.Type).Ref("export_targets"),
+		edge.From("importing_l2vpns", L2VPN.Type).Ref("import_targets"),
+		edge.From("exporting_l2vpns", L2VPN.Type).Ref("export_targets"),
 	}
 }
 
@@ -46,7 +48,11 @@ func (RouteTarget) Annotations() []schema.Annotation {
 				api.Filter{Name: "importing_vrf_id", Kind: "m2m-reverse", Target: "ipam.vrf", Column: "import_targets"},
 				api.Filter{Name: "importing_vrf", Kind: "m2m-reverse", Target: "ipam.vrf", Column: "import_targets", Attr: "rd"},
 				api.Filter{Name: "exporting_vrf_id", Kind: "m2m-reverse", Target: "ipam.vrf", Column: "export_targets"},
-				api.Filter{Name: "exporting_vrf", Kind: "m2m-reverse", Target: "ipam.vrf", Column: "export_targets", Attr: "rd"}),
+				api.Filter{Name: "exporting_vrf", Kind: "m2m-reverse", Target: "ipam.vrf", Column: "export_targets", Attr: "rd"},
+				api.Filter{Name: "importing_l2vpn_id", Kind: "m2m-reverse", Target: "vpn.l2vpn", Column: "import_targets"},
+				api.Filter{Name: "importing_l2vpn", Kind: "m2m-reverse", Target: "vpn.l2vpn", Column: "import_targets", Attr: "identifier"},
+				api.Filter{Name: "exporting_l2vpn_id", Kind: "m2m-reverse", Target: "vpn.l2vpn", Column: "export_targets"},
+				api.Filter{Name: "exporting_l2vpn", Kind: "m2m-reverse", Target: "vpn.l2vpn", Column: "export_targets", Attr: "identifier"}),
 		},
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
+	"github.com/inventory/inventory/ent/logic/vpn"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -61,6 +62,9 @@ func (VLAN) Indexes() []ent.Index {
 	}
 }
 
+// Hooks: a renamed VLAN renames itself in its L2VPN termination's display.
+func (VLAN) Hooks() []ent.Hook { return vpn.InterfaceHooks("ipam.vlan", "name", "vid") }
+
 func (VLAN) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		entsql.Annotation{Table: "ipam_vlan"},
@@ -83,9 +87,9 @@ func (VLAN) Annotations() []schema.Annotation {
 				{Fields: []string{"qinq_svlan", "vid"}, Message: "VLAN with this Qinq svlan and VLAN ID already exists."},
 				{Fields: []string{"qinq_svlan", "name"}, Message: "VLAN with this Qinq svlan and Name already exists."},
 			},
-			Empty:  map[string]any{"l2vpn_termination": nil},
-			Counts: map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vlan_id"}},
-			Filters: append(append(TenancyFilters(), SiteTreeFilters()...),
+			Reverse: map[string]api.Reverse{"l2vpn_termination": l2vpnTermination},
+			Counts:  map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vlan_id"}},
+			Filters: append(append(append(TenancyFilters(), SiteTreeFilters()...), l2vpnFilters()...),
 				api.Filter{Name: "qinq_svlan_vid", Kind: "integer", Via: "qinq_svlan", Column: "vid"},
 				api.Filter{Name: "interface_id", Kind: "interface-vlans", Target: "dcim.interface"},
 				api.Filter{Name: "vminterface_id", Kind: "interface-vlans", Target: "virtualization.vminterface"},

@@ -9,6 +9,7 @@ import (
 	"entgo.io/ent/schema/index"
 
 	"github.com/inventory/inventory/ent/logic/virtualization"
+	"github.com/inventory/inventory/ent/logic/vpn"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -71,7 +72,9 @@ func (VMInterface) Indexes() []ent.Index {
 	}
 }
 
-func (VMInterface) Hooks() []ent.Hook { return virtualization.VMInterfaceHooks() }
+func (VMInterface) Hooks() []ent.Hook {
+	return append(virtualization.VMInterfaceHooks(), vpn.InterfaceHooks("virtualization.vminterface", "name")...)
+}
 
 func (VMInterface) Annotations() []schema.Annotation {
 	return []schema.Annotation{
@@ -90,6 +93,7 @@ func (VMInterface) Annotations() []schema.Annotation {
 			Ordering: []string{"virtual_machine", "name"},
 			Unique:   []api.Unique{{Fields: []string{"virtual_machine", "name"}}, {Fields: []string{"primary_mac_address"}}},
 			Reverse: map[string]api.Reverse{
+				"l2vpn_termination": l2vpnTermination,
 				"mac_addresses": {Model: "dcim.macaddress", Column: "assigned_object_id", Many: true,
 					TypeColumn: "assigned_object_type"},
 			},
@@ -97,9 +101,7 @@ func (VMInterface) Annotations() []schema.Annotation {
 				"count_ipaddresses": {Model: "ipam.ipaddress", Column: "assigned_object_id", TypeColumn: "assigned_object_type"},
 				"count_fhrp_groups": {Model: "ipam.fhrpgroupassignment", Column: "interface_id", TypeColumn: "interface_type"},
 			},
-			// L2VPNs are another model, not built yet.
-			Empty: map[string]any{"l2vpn_termination": nil},
-			Filters: []api.Filter{
+			Filters: append([]api.Filter{
 				{Name: "vlan_id", Kind: "interface-vlan", Attr: "id"},
 				{Name: "vlan", Kind: "interface-vlan", Attr: "vid"},
 				{Name: "mac_address", Kind: "assigned-mac", Target: "virtualization.vminterface"},
@@ -108,7 +110,7 @@ func (VMInterface) Annotations() []schema.Annotation {
 				{Name: "cluster_id", Kind: "fk-id", Via: "virtual_machine", Column: "cluster"},
 				{Name: "cluster", Kind: "fk-attr", Via: "virtual_machine", Column: "cluster", Attr: "name"},
 				{Name: "virtual_machine", Kind: "fk-attr", Column: "virtual_machine_id", Target: "virtualization.virtualmachine", Attr: "name"},
-			},
+			}, l2vpnFilters()...),
 			NoFilters: []string{"tagged_vlan_id"},
 		},
 	}

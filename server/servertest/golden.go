@@ -147,10 +147,13 @@ func normalize(key string, v any) any {
 			out[k] = normalize(k, v)
 		}
 		// A display that names the object's own id (a module's
-		// "Bay: Type (7)", NetBox's Module.__str__) names it as <id>.
+		// "Bay: Type (7)", NetBox's Module.__str__; a tunnel
+		// termination's "Tunnel: Termination 7") names it as <id>.
 		if s, ok := x["display"].(string); ok {
 			if id, ok := x["id"].(json.Number); ok && strings.HasSuffix(s, " ("+id.String()+")") {
 				out["display"] = strings.TrimSuffix(s, id.String()+")") + "<id>)"
+			} else if ok && strings.HasSuffix(s, ": Termination "+id.String()) {
+				out["display"] = strings.TrimSuffix(s, id.String()) + "<id>"
 			}
 		}
 		// A token's display is its random key.

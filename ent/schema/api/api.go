@@ -318,7 +318,8 @@ type Reverse struct {
 	Many bool `json:"many,omitempty"`
 	// TypeColumn makes Column the id half of a generic relation: only rows
 	// whose TypeColumn names this model count (an interface's MAC
-	// addresses: assigned_object_type "dcim.interface"). Many only.
+	// addresses: assigned_object_type "dcim.interface"; its one L2VPN
+	// termination).
 	TypeColumn string `json:"type_column,omitempty"`
 	// Nested: as api.Field.Nested, for the rows listed.
 	Nested []string `json:"nested,omitempty"`
