@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
@@ -275,6 +276,75 @@ var contentTypeLookups = []string{"n", "ic", "nic", "iew", "niew", "isw", "nisw"
 // make object_type__n=dcim.site keep exactly the dcim.site rows. empty,
 // given a column test (empty != nil), is a boolean on having no type.
 func contentTypeFilter(name string, match func(s *sql.Selector, cts []any) *sql.Predicate, empty func(s *sql.Selector) *sql.Predicate) *filters.Filter {
+	f := contentTypeFilterOf(name, match, empty)
+	ctMatchers.Store(f, ctMatch{match, empty})
+	return f
+}
+
+// ctMatchers holds the match of every filter contentTypeFilter made, for
+// its id twin (contentTypeIDTwin).
+var ctMatchers sync.Map // *filters.Filter → ctMatch
+
+// ctMatch is how a content type filter matches its values, and its empty
+// lookup's predicate (nil without one).
+type ctMatch struct {
+	match func(*sql.Selector, []any) *sql.Predicate
+	empty func(*sql.Selector) *sql.Predicate
+}
+
+// contentTypeIDTwin is the "<name>_id" filter beside a content type
+// filter f (NetBox's object_type_id beside object_type: the same rows,
+// the object types given by their ids, as /api/core/object-types/ lists
+// them), nil when f is no content type filter. An id that names no object
+// type matches nothing; one that is no number is a 400, as NetBox's
+// MultiValueNumberFilter.
+func contentTypeIDTwin(f *filters.Filter) *filters.Filter {
+	m, ok := ctMatchers.Load(f)
+	if !ok {
+		return nil
+	}
+	match, empty := m.(ctMatch).match, m.(ctMatch).empty
+	lookups := []string{"n", "lt", "lte", "gt", "gte"}
+	if empty != nil {
+		lookups = append(lookups, "empty")
+	}
+	cmp := map[string]func(a, b int) bool{
+		"": func(a, b int) bool { return a == b }, "n": func(a, b int) bool { return a == b },
+		"lt": func(a, b int) bool { return a < b }, "lte": func(a, b int) bool { return a <= b },
+		"gt": func(a, b int) bool { return a > b }, "gte": func(a, b int) bool { return a >= b },
+	}
+	return &filters.Filter{Name: f.Name + "_id", Kind: filters.Custom, Lookups: lookups,
+		Func: func(lookup string, values []string) (func(*sql.Selector), error) {
+			if lookup == "empty" {
+				return emptyFilter(values, empty)
+			}
+			var cts []any
+			for _, v := range values {
+				id, err := strconv.Atoi(strings.TrimSpace(v))
+				if err != nil {
+					return nil, errors.New("Enter a whole number.")
+				}
+				// The object types whose id compares so (one for equality).
+				for tid, ct := range objectTypeByID() {
+					if cmp[lookup](tid, id) {
+						cts = append(cts, ct)
+					}
+				}
+			}
+			return func(s *sql.Selector) {
+				p := sql.False()
+				if len(cts) > 0 {
+					p = match(s, cts)
+				}
+				if lookup == "n" {
+					p = sql.Not(coalesceFalse(p))
+				}
+				s.Where(p)
+			}, nil
+		}}
+}
+
+func contentTypeFilterOf(name string, match func(s *sql.Selector, cts []any) *sql.Predicate, empty func(s *sql.Selector) *sql.Predicate) *filters.Filter {
 	lookups := contentTypeLookups
 	if empty == nil {
 		lookups = slices.DeleteFunc(slices.Clone(lookups), func(l string) bool { return l == "empty" })

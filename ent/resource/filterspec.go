@@ -3,6 +3,7 @@ package resource
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/inventory/inventory/filters"
@@ -161,6 +162,17 @@ func (d *Descriptor) buildFilters() error {
 	for _, f := range s.Filters {
 		if !drop[f.Name] {
 			kept = append(kept, f)
+		}
+	}
+	// NetBox's "<type filter>_id" twins (object_type_id beside
+	// object_type): the same match, the object types named by their ids.
+	if nb, ok := NetBoxFilters(d.ContentType()); ok {
+		for _, f := range kept {
+			if _, twin := nb[f.Name+"_id"]; twin && !slices.ContainsFunc(kept, func(k *filters.Filter) bool { return k.Name == f.Name+"_id" }) {
+				if idf := contentTypeIDTwin(f); idf != nil {
+					kept = append(kept, idf)
+				}
+			}
 		}
 	}
 	s.Filters = d.netboxOnly(kept, declared)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"entgo.io/ent/dialect"
 )
@@ -42,6 +43,16 @@ var objectTypeRows = func() map[string]objectTypeRow {
 	}
 	return doc.Rows
 }()
+
+// objectTypeByID maps NetBox's object type ids to "app.model" (the id
+// filters' values: every served model is one NetBox lists).
+var objectTypeByID = sync.OnceValue(func() map[int]string {
+	m := make(map[int]string, len(objectTypeRows))
+	for ct, r := range objectTypeRows {
+		m[r.ID] = ct
+	}
+	return m
+})
 
 // objectTypeRowOf is the row of a served model: NetBox's, else one made
 // from its descriptor (ID 0: the next free id).
