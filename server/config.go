@@ -4,11 +4,11 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/inventory/inventory/datasources"
 	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server/auth"
+	"github.com/inventory/inventory/server/datasources"
 	"github.com/inventory/inventory/server/metrics"
 	"github.com/inventory/inventory/server/session"
 	"github.com/inventory/inventory/webhooks"

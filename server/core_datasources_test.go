@@ -16,8 +16,8 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/inventory/inventory/datasources"
 	"github.com/inventory/inventory/server"
+	"github.com/inventory/inventory/server/datasources"
 	"github.com/inventory/inventory/server/servertest"
 	"github.com/inventory/inventory/server/session"
 	"github.com/inventory/inventory/webhooks"

@@ -6,8 +6,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/inventory/inventory/datasources"
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/server/datasources"
 )
 
 // POST /api/core/data-sources/<id>/sync/ (declared by core.datasource in

@@ -12,11 +12,11 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
-	"github.com/inventory/inventory/datasources"
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/ent/schema/api"
+	"github.com/inventory/inventory/server/datasources"
 	"github.com/inventory/inventory/server/metrics"
 	"github.com/inventory/inventory/server/session"
 	"github.com/inventory/inventory/webhooks"

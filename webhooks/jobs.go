@@ -9,8 +9,8 @@ import (
 
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/idempotencykey"
+	"github.com/inventory/inventory/ent/logic/jobs"
 	"github.com/inventory/inventory/ent/outboxevent"
-	"github.com/inventory/inventory/jobs"
 )
 
 // RunOnce dispatches every pending event and makes every due delivery

@@ -9,8 +9,8 @@ import (
 	"github.com/go-co-op/gocron/v2"
 
 	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/logic/jobs"
 	"github.com/inventory/inventory/ent/objectchange"
-	"github.com/inventory/inventory/jobs"
 )
 
 // Prune deletes the change records older than days days (CHANGELOG_RETENTION)

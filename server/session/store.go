@@ -15,8 +15,8 @@ import (
 	"github.com/go-co-op/gocron/v2"
 
 	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/logic/jobs"
 	entsession "github.com/inventory/inventory/ent/session"
-	"github.com/inventory/inventory/jobs"
 )
 
 // Names of the cookies, header and form field, Django's: a NetBox user's

@@ -26,8 +26,8 @@ import (
 	"github.com/inventory/inventory/ent/job"
 	"github.com/inventory/inventory/ent/logic/core"
 	"github.com/inventory/inventory/ent/logic/hookguard"
+	"github.com/inventory/inventory/ent/logic/jobs"
 	"github.com/inventory/inventory/ent/resource"
-	"github.com/inventory/inventory/jobs"
 	"github.com/inventory/inventory/webhooks"
 )
 
