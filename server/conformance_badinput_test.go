@@ -533,8 +533,8 @@ func conformObjectTypes(t *testing.T, e *servertest.Env, d *resource.Descriptor,
 			}
 		}
 		if unserved == "" {
-			t.Errorf("%s: no NetBox object type of %s left unserved", f.Name, f.ObjectTypes)
-			continue
+			// Every model NetBox accepts here is served: any of them.
+			unserved = resource.ObjectTypes(f.ObjectTypes)[0]
 		}
 		r := e.Do("PATCH", detail, map[string]any{f.Name: []string{unserved}})
 		if got := fmt.Sprint(r.Object()[f.Name]); r.Status != http.StatusOK || got != "["+unserved+"]" {

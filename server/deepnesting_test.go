@@ -188,7 +188,9 @@ func TestDeepNesting(t *testing.T) {
 			loop := "{% set ns = namespace(l=[]) %}{% for i in range(100000) %}{% set ns.l = [ns.l] %}{% endfor %}{{ ns.l }}"
 			tid = idOf(e.Must(http.StatusCreated, "POST", "/api/extras/config-templates/", map[string]any{"name": "loop", "template_code": loop}).Object())
 			r = e.Must(http.StatusBadRequest, "POST", detail("/api/extras/config-templates/", tid)+"render/", nil)
-			if !strings.Contains(string(r.Body), "nested too deeply") {
+			// The depth limit ends it; on a machine busy enough the render's
+			// time limit may come first: either way a 400 on template_code.
+			if b := string(r.Body); !strings.Contains(b, "nested too deeply") && !strings.Contains(b, "exceeded the time limit") || r.Object()["template_code"] == nil {
 				t.Errorf("loop: %.300s", r.Body)
 			}
 			e.Must(http.StatusOK, "GET", "/api/status/", nil)

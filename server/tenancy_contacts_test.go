@@ -108,13 +108,10 @@ func TestContactAssignments(t *testing.T) {
 			return b
 		}
 		// dcim.interface is no model with contacts (NetBox's
-		// ContactAssignment.clean() answers); vpn.tunnel has them in
-		// NetBox but is not served (yet); foo.bar is no type at all.
+		// ContactAssignment.clean() answers); foo.bar is no type at all.
 		refused(t, a, "POST", assignmentsPath, body("object_type", "dcim.interface"), "__all__",
 			"Contacts cannot be assigned to this object type (DCIM | interface).")
 		refused(t, a, "POST", assignmentsPath, body("object_type", "foo.bar"), "object_type", "Invalid content type: foo.bar")
-		refused(t, a, "POST", assignmentsPath, body("object_type", "vpn.tunnel"), "object_type",
-			"Invalid content type: vpn.tunnel")
 		refused(t, a, "POST", assignmentsPath, body("object_id", 999999), "object_id",
 			"Related object not found using the provided value: 999999.")
 		refused(t, a, "PATCH", fmt.Sprintf("%s%d/", assignmentsPath, idOf(asg)), map[string]any{"object_type": "dcim.rearport"},
