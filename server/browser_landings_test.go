@@ -24,13 +24,7 @@ import (
 // issue's second: CI runs this beside the whole suite on two cores); the
 // times are logged. Screenshots go to artifactsDir.
 func TestBrowserNoDeadEnds(t *testing.T) {
-	exe := chromium()
-	if exe == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium not found: .ci/run installs Debian's chromium package (or set INVENTORY_CHROMIUM)")
-		}
-		t.Skip("chromium not found (apt-get install chromium, or set INVENTORY_CHROMIUM); required in CI")
-	}
+	exe := requireChromium(t)
 	const pageBudget = 10 * time.Second
 	dir := artifactsDir(t)
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
@@ -43,17 +37,7 @@ func TestBrowserNoDeadEnds(t *testing.T) {
 		du = du[strings.Index(du, "/dcim/"):] // the path: these requests' host is not the browser's
 		base := e.URL()
 		e.Anonymous().Must(http.StatusOK, "GET", "/api/schema/", nil) // the filter form reads the built document
-		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.WindowSize(1280, 900),
-			chromedp.Flag("disable-dev-shm-usage", true))
-		if os.Geteuid() == 0 {
-			opts = append(opts, chromedp.NoSandbox)
-		}
-		alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-		defer cancel()
-		ctx, cancel := chromedp.NewContext(alloc)
-		defer cancel()
-		ctx, cancel = context.WithTimeout(ctx, 5*time.Minute)
-		defer cancel()
+		ctx := browserContext(t, exe, 5*time.Minute)
 		// Sign in once.
 		if err := chromedp.Run(ctx,
 			chromedp.Navigate(base+"/login/?next=/api/"),

@@ -34,6 +34,35 @@ func chromium() string {
 	return ""
 }
 
+// requireChromium returns the browser's path, or skips the test where
+// there is none (it must run in CI).
+func requireChromium(t *testing.T) string {
+	t.Helper()
+	exe := chromium()
+	if exe == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium not found: .ci/run installs Debian's chromium package (or set INVENTORY_CHROMIUM)")
+		}
+		t.Skip("chromium not found (apt-get install chromium, or set INVENTORY_CHROMIUM); required in CI")
+	}
+	return exe
+}
+
+// browserContext starts headless Chromium (exe) for the test, ended with
+// it, and returns its context, bounded by timeout.
+func browserContext(t *testing.T, exe string, timeout time.Duration) context.Context {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.WindowSize(1280, 900),
+		chromedp.Flag("disable-dev-shm-usage", true))
+	if os.Geteuid() == 0 {
+		opts = append(opts, chromedp.NoSandbox) // Chromium refuses root otherwise (CI runs as root)
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(alloc)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	t.Cleanup(func() { cancel(); cancelCtx(); cancelAlloc() })
+	return ctx
+}
+
 // artifactsDir is where the screenshots go: $INVENTORY_ARTIFACTS/browser,
 // by default artifacts/browser at the repository's root (ignored by git),
 // kept after the test so CI can publish them and a person can look.
@@ -59,13 +88,7 @@ func artifactsDir(t *testing.T) string {
 // each step are kept in artifactsDir. Without Chromium the test is
 // skipped, except in CI, where it must run.
 func TestBrowser(t *testing.T) {
-	exe := chromium()
-	if exe == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium not found: .ci/run installs Debian's chromium package (or set INVENTORY_CHROMIUM)")
-		}
-		t.Skip("chromium not found (apt-get install chromium, or set INVENTORY_CHROMIUM); required in CI")
-	}
+	exe := requireChromium(t)
 	dir := artifactsDir(t)
 	t.Logf("screenshots in %s", dir)
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
@@ -75,17 +98,7 @@ func TestBrowser(t *testing.T) {
 			a.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": n, "slug": strings.Trim(n, "<b>/")})
 		}
 		base := e.URL()
-		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.WindowSize(1280, 900),
-			chromedp.Flag("disable-dev-shm-usage", true))
-		if os.Geteuid() == 0 {
-			opts = append(opts, chromedp.NoSandbox) // Chromium refuses root otherwise (CI runs as root)
-		}
-		alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-		defer cancel()
-		ctx, cancel := chromedp.NewContext(alloc)
-		defer cancel()
-		ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
-		defer cancel()
+		ctx := browserContext(t, exe, 90*time.Second)
 		shot := func(name string) chromedp.Action {
 			return chromedp.ActionFunc(func(ctx context.Context) error {
 				var png []byte
