@@ -16,6 +16,8 @@ import (
 type Source interface {
 	// Status is NetBox's GET /api/status/ ("netbox-version" and so on).
 	Status(ctx context.Context) (map[string]any, error)
+	// Count is how many objects the endpoint holds (a list's "count").
+	Count(ctx context.Context, endpoint string) (int, error)
 	// Pages calls fn with the objects of one list endpoint ("dcim/devices"),
 	// page by page in id order, as NetBox's list GET renders them. An
 	// endpoint the source does not have is not an error: it has no pages.
@@ -38,6 +40,13 @@ func (s DirSource) Status(ctx context.Context) (map[string]any, error) {
 	}
 	var st map[string]any
 	return st, json.Unmarshal(b, &st)
+}
+
+// Count reads the endpoint's objects and counts them.
+func (s DirSource) Count(ctx context.Context, endpoint string) (int, error) {
+	n := 0
+	err := s.Pages(ctx, endpoint, func(objs []json.RawMessage) error { n += len(objs); return nil })
+	return n, err
 }
 
 // Pages reads <app>.<endpoint>.json.gz and hands it out in pages.
@@ -72,4 +81,14 @@ func (s DirSource) Pages(ctx context.Context, endpoint string, fn func([]json.Ra
 		}
 	}
 	return nil
+}
+
+// Progress is told what an import does as it goes; the command shows it
+// (bars per model and totals), tests may count it. Calls come from
+// several goroutines.
+type Progress interface {
+	Start(endpoint string, total int) // before the endpoint's first object is read
+	Read(endpoint string, n int)      // n more objects read from the source
+	Wrote(endpoint string, n int)     // n more objects written to the target
+	Done(endpoint string, err error)  // the endpoint is written (or failed)
 }

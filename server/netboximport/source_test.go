@@ -20,6 +20,10 @@ func TestDirSourceDemo(t *testing.T) {
 			pages++
 			return nil
 		})
+		n, cerr := src.Count(context.Background(), endpoint)
+		if cerr != nil || n != want {
+			t.Errorf("%s: count %d, %v; want %d", endpoint, n, cerr, want)
+		}
 		if err != nil || got != want || (want > 100 && pages != (want+99)/100) {
 			t.Errorf("%s: %d objects in %d pages, %v; want %d", endpoint, got, pages, err, want)
 		}
