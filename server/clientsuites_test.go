@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/inventory/inventory/filters"
-	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/server/servertest"
 )
 
@@ -45,17 +43,17 @@ func TestTerraformProvider(t *testing.T) {
 // idempotent re-run, update with diff, delete), which assert ids the seed
 // gave out on a fresh database as NetBox gives them.
 //
-// The server ignores unknown filter parameters as NetBox does
-// (FILTER_UNKNOWN=ignore): netbox_wireless_link looks its link up by
-// interface_a and interface_b, which are no filters in NetBox either; under
-// the default "guard" that lookup is a 400 (see run.sh).
+// The server runs with its defaults: netbox_wireless_link looks its link
+// up by interface_a and interface_b, which NetBox ignores (its filter set
+// has only the _id forms) and which are served here as filters by id, so
+// the lookup finds the link under FILTER_UNKNOWN=guard.
 func TestAnsibleCollection(t *testing.T) {
 	t.Parallel()
 	requireTool(t, "ansible-playbook", "pip install -r testdata/ansible/requirements.txt")
 	pythonWith(t, "pynetbox")
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		runClientScript(t, 10*time.Minute, "../testdata/ansible/run.sh", e.URL())
-	}, func(c *server.Config) { c.FilterUnknown = filters.Ignore })
+	})
 }
 
 // requireTool skips (locally) or fails (in CI) when name is not on PATH.

@@ -23,13 +23,15 @@ import (
 // or "endpoint *" for an endpoint NetBox serves without a filter set,
 // which keeps the filters derived from its fields.
 var filterAdditions = map[string]string{
-	"extras/notifications *":         "README: NetBox has no filter set for them",
-	"extras/notification-groups *":   "README: NetBox has no filter set for them",
-	"extras/subscriptions *":         "README: NetBox has no filter set for them",
-	"ipam/aggregates within":         "README: aggregate filters, as on prefixes",
-	"ipam/aggregates within_include": "README: aggregate filters, as on prefixes",
-	"ipam/aggregates contains":       "README: aggregate filters, as on prefixes",
-	"ipam/aggregates mask_length":    "README: aggregate filters, as on prefixes",
+	"extras/notifications *":              "README: NetBox has no filter set for them",
+	"extras/notification-groups *":        "README: NetBox has no filter set for them",
+	"extras/subscriptions *":              "README: NetBox has no filter set for them",
+	"ipam/aggregates within":              "README: aggregate filters, as on prefixes",
+	"ipam/aggregates within_include":      "README: aggregate filters, as on prefixes",
+	"ipam/aggregates contains":            "README: aggregate filters, as on prefixes",
+	"ipam/aggregates mask_length":         "README: aggregate filters, as on prefixes",
+	"wireless/wireless-links interface_a": "README: Ansible's netbox_wireless_link looks links up by them",
+	"wireless/wireless-links interface_b": "README: Ansible's netbox_wireless_link looks links up by them",
 }
 
 // filterGaps are NetBox filters not served, each for a reason: "name" on

@@ -40,6 +40,8 @@ func init() {
 			{Name: "owner_group", Kind: "fk-attr", Column: "group", Target: "", Attr: "", Via: "owner"},
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
+			{Name: "interface_a", Kind: "fk-id", Column: "interface_a_id", Target: "dcim.interface", Attr: ""},
+			{Name: "interface_b", Kind: "fk-id", Column: "interface_b_id", Target: "dcim.interface", Attr: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

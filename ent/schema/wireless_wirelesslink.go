@@ -87,7 +87,13 @@ func (WirelessLink) Annotations() []schema.Annotation {
 			Search:      []string{"ssid", "description", "comments"},
 			Ordering:    []string{"id"},
 			Unique:      []api.Unique{{Fields: []string{"interface_a", "interface_b"}}},
-			Filters:     TenancyFilters(),
+			// interface_a and interface_b (by id) are ours: NetBox's filter
+			// set has only the _id forms and ignores these, yet Ansible's
+			// netbox_wireless_link looks a link up by them; here they find
+			// the link under FILTER_UNKNOWN=guard instead of a 400.
+			Filters: append(TenancyFilters(),
+				api.Filter{Name: "interface_a", Kind: "fk-id", Column: "interface_a_id", Target: "dcim.interface"},
+				api.Filter{Name: "interface_b", Kind: "fk-id", Column: "interface_b_id", Target: "dcim.interface"}),
 		},
 	}
 }

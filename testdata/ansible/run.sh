@@ -14,10 +14,10 @@
 #
 # The server must be fresh (ids are asserted), have the v1 token
 # 0123456789abcdef0123456789abcdef01234567 (`make run` creates it; so does
-# server/servertest) and ignore unknown filter parameters as NetBox does
-# (--filter-unknown ignore): netbox_wireless_link looks links up with
-# ?interface_a=&interface_b=, filters NetBox does not have, and finds its link
-# only because NetBox ignores them and answers the whole (one-link) table.
+# server/servertest). netbox_wireless_link looks links up with
+# ?interface_a=&interface_b=, filters NetBox does not have (it ignores them
+# and answers the whole table, one link here); this service serves them as
+# filters by interface id, so the default FILTER_UNKNOWN=guard passes.
 #
 # Needs on PATH: ansible-playbook (the `ansible` package, which bundles the
 # netbox.netbox collection) and a python3 that imports pynetbox, both from
