@@ -1,0 +1,250 @@
+package netboxtest_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/netip"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/inventory/inventory/server/netboximport/netbox"
+	"github.com/inventory/inventory/server/netboximport/netboxtest"
+)
+
+const demo = "../../../testdata/netbox-demo"
+
+var shared = map[string]bool{"core/object-types": true, "extras/custom-fields": true, "extras/custom-field-choice-sets": true}
+
+// The demo set is whole: every reference resolves; without a site it is
+// half-finished, and every reference to that site is named.
+func TestReferences(t *testing.T) {
+	ctx := context.Background()
+	dir := netboxtest.Dir{Path: demo}
+	d, err := netboxtest.References(ctx, dir)
+	if err != nil || len(d) != 0 {
+		t.Fatalf("%v, %v", d, err)
+	}
+	d, err = netboxtest.References(ctx, netboxtest.Without(dir, "dcim/sites", 2))
+	if err != nil || len(d) == 0 {
+		t.Fatalf("%v, %v", d, err)
+	}
+	for _, x := range d {
+		if x.Target != "dcim/sites" || x.TargetID != 2 {
+			t.Errorf("%s", x)
+		}
+	}
+	if s := d[0].String(); !strings.Contains(s, "refers to dcim/sites 2, not in the source") {
+		t.Errorf("%s", s)
+	}
+}
+
+type stats struct {
+	ids      []int
+	distinct map[string]map[string]bool // key → values
+}
+
+func read(t *testing.T, src netboxtest.Source, ep string) stats {
+	t.Helper()
+	st := stats{distinct: map[string]map[string]bool{}}
+	add := func(k, v string) {
+		if st.distinct[k] == nil {
+			st.distinct[k] = map[string]bool{}
+		}
+		st.distinct[k][v] = true
+	}
+	err := src.Pages(context.Background(), ep, func(objs []json.RawMessage) error {
+		for _, o := range objs {
+			var m map[string]any
+			if err := json.Unmarshal(o, &m); err != nil {
+				return err
+			}
+			id, _ := netboxtest.ObjectID(o)
+			st.ids = append(st.ids, id)
+			parent := ""
+			for _, p := range []string{"device", "virtual_machine", "device_type", "module_type"} {
+				if n, ok := m[p].(map[string]any); ok {
+					parent = fmt.Sprint(p, n["id"])
+				}
+			}
+			vrf := ""
+			if n, ok := m["vrf"].(map[string]any); ok {
+				vrf = fmt.Sprint(n["id"])
+			}
+			for _, k := range []string{"name", "slug", "username", "asset_tag", "asn", "rd", "address", "prefix", "start_address"} {
+				if v, ok := m[k]; ok && v != nil && (strings.HasPrefix(ep, "ipam/") || k != "address") {
+					add(k, fmt.Sprint(parent, "|", vrf, "|", v))
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", ep, err)
+	}
+	return st
+}
+
+// Scaled by 3: every count is 3 times base's, ids ascend, every unique
+// value stays unique (3 times as many distinct values as base has), the
+// IP blocks of the copies neither overlap nor leave their aggregates, and
+// every reference resolves within the scaled set. Through the fake NetBox
+// it reads the same.
+func TestScaled(t *testing.T) {
+	ctx := context.Background()
+	dir := netboxtest.Dir{Path: demo}
+	const f = 3
+	sc := netboxtest.Scaled(dir, f)
+	eps, _ := dir.Endpoints(ctx)
+	total := 0
+	for _, ep := range eps {
+		b, s := read(t, dir, ep), read(t, sc, ep)
+		n, err := sc.Count(ctx, ep)
+		want := f * len(b.ids)
+		if shared[ep] {
+			want = len(b.ids)
+		}
+		if err != nil || n != want || len(s.ids) != want {
+			t.Errorf("%s: count %d, read %d, %v; want %d", ep, n, len(s.ids), err, want)
+		}
+		total += len(s.ids)
+		if !slices.IsSorted(s.ids) || len(slices.Compact(slices.Clone(s.ids))) != len(s.ids) {
+			t.Errorf("%s: ids not ascending and unique", ep)
+		}
+		if shared[ep] {
+			continue
+		}
+		for k, vals := range b.distinct {
+			if got := len(s.distinct[k]); got != f*len(vals) {
+				t.Errorf("%s: %d distinct %s, want %d", ep, got, k, f*len(vals))
+			}
+		}
+	}
+	if total != 3*6307-2*157 {
+		t.Errorf("%d objects", total)
+	}
+	d, err := netboxtest.References(ctx, sc)
+	if err != nil || len(d) != 0 {
+		t.Errorf("%d dangling references (%v), first %v", len(d), err, d[:min(len(d), 5)])
+	}
+	// The aggregates of the copies do not overlap; each copy of a prefix is
+	// in the copy of its aggregate.
+	prefixes := func(src netboxtest.Source, ep string) []netip.Prefix {
+		objs, _ := netboxtest.ReadAll(ctx, src, ep)
+		var ps []netip.Prefix
+		for _, o := range objs {
+			var m struct{ Prefix string }
+			json.Unmarshal(o, &m)
+			ps = append(ps, netip.MustParsePrefix(m.Prefix))
+		}
+		return ps
+	}
+	contained := func(src netboxtest.Source) (overlaps, inside int) {
+		aggs, pfx := prefixes(src, "ipam/aggregates"), prefixes(src, "ipam/prefixes")
+		for i, a := range aggs {
+			for _, b := range aggs[i+1:] {
+				if a.Overlaps(b) {
+					overlaps++
+				}
+			}
+			for _, p := range pfx {
+				if a.Overlaps(p) {
+					inside++
+				}
+			}
+		}
+		return
+	}
+	bo, bi := contained(dir)
+	so, si := contained(sc)
+	if bo != 0 || so != 0 || si != f*bi || bi == 0 {
+		t.Errorf("aggregates overlap %d (base %d); prefixes in them %d (base %d)", so, bo, si, bi)
+	}
+
+	srv := netboxtest.NewServer(sc, "")
+	defer srv.Close()
+	c, err := netbox.New(srv.URL, "", netbox.Options{PageSize: 250})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ep := range []string{"dcim/interfaces", "dcim/cables", "dcim/devices", "ipam/ip-addresses", "extras/tagged-objects", "core/object-types"} {
+		got, err := netboxtest.ReadAll(ctx, c, ep)
+		want, _ := netboxtest.ReadAll(ctx, sc, ep)
+		if err != nil || !reflect.DeepEqual(canon(got, ep), canon(want, ep)) {
+			t.Errorf("%s over HTTP: %d objects, %v; want %d", ep, len(got), err, len(want))
+		}
+	}
+}
+
+func canon(objs []json.RawMessage, ep string) []any {
+	var out []any
+	for _, o := range objs {
+		var m map[string]any
+		json.Unmarshal(o, &m)
+		delete(m, "config_context")
+		out = append(out, m)
+	}
+	return out
+}
+
+// Scaled by 1 is base.
+func TestScaledOne(t *testing.T) {
+	ctx := context.Background()
+	dir := netboxtest.Dir{Path: demo}
+	for _, ep := range []string{"dcim/devices", "dcim/cables", "ipam/prefixes"} {
+		a, _ := netboxtest.ReadAll(ctx, dir, ep)
+		b, _ := netboxtest.ReadAll(ctx, netboxtest.Scaled(dir, 1), ep)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s differs", ep)
+		}
+	}
+}
+
+// A large factor is streamed: a page after any id is cut without making
+// the copies before it, and the fake NetBox pages it by id__gt.
+func TestScaledSeek(t *testing.T) {
+	ctx := context.Background()
+	const f = 100
+	sc := netboxtest.Scaled(netboxtest.Dir{Path: demo}, f)
+	n, err := sc.Count(ctx, "dcim/interfaces")
+	if err != nil || n != 158600 {
+		t.Fatalf("%d, %v", n, err)
+	}
+	srv := netboxtest.NewServer(sc, "")
+	defer srv.Close()
+	c, _ := netbox.New(srv.URL, "", netbox.Options{})
+	// The last interface of base (id 1586·…) and its copies.
+	last, _ := netboxtest.ReadAll(ctx, netboxtest.Dir{Path: demo}, "dcim/interfaces")
+	lastID, _ := netboxtest.ObjectID(last[len(last)-1])
+	after := (lastID-1)*f + 40 // copy 39 of the last object
+	var ids []int
+	err = sc.(netboxtest.Seeker).PagesAfter(ctx, "dcim/interfaces", after, func(objs []json.RawMessage) error {
+		for _, o := range objs {
+			id, _ := netboxtest.ObjectID(o)
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil || len(ids) != 60 || ids[0] != after+1 || ids[59] != lastID*f {
+		t.Errorf("after %d: %d ids from %v, %v", after, len(ids), ids[:min(1, len(ids))], err)
+	}
+	if m, err := sc.(netboxtest.CountAfterer).CountAfter(ctx, "dcim/interfaces", after); err != nil || m != 60 {
+		t.Errorf("count after: %d, %v", m, err)
+	}
+	var l struct {
+		Count   int
+		Results []json.RawMessage
+	}
+	resp, err := srv.Client().Get(srv.URL + fmt.Sprintf("/api/dcim/interfaces/?limit=10&ordering=id&id__gt=%d", after))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	json.NewDecoder(resp.Body).Decode(&l)
+	if id, _ := netboxtest.ObjectID(l.Results[0]); l.Count != 60 || len(l.Results) != 10 || id != after+1 {
+		t.Errorf("id__gt over HTTP: count %d, %d results from %d", l.Count, len(l.Results), id)
+	}
+	_ = c
+}
