@@ -33,6 +33,10 @@ import (
 // and depth are kept and blocks do not overlap. A display made of a changed
 // name, address or "#id" follows.
 //
+// The address space bounds the factor (the demo set's IPv4 blocks have room
+// for about 180 copies, its ASNs for thousands): a copy past it fails with
+// an error naming the value, when one is met.
+//
 // Object types, custom fields and custom field choice sets are not
 // replicated (they are per model, not per object): references to them keep
 // their ids and those endpoints keep base's count.
@@ -263,20 +267,13 @@ func (s *scaled) prepare(ctx context.Context) error {
 			return err
 		}
 	}
-	ips, err := newIPMapper(prefixes, s.f)
-	if err != nil {
-		return fmt.Errorf("netboxtest.Scaled by %d: %w", s.f, err)
-	}
-	s.ips = ips
+	s.ips = newIPMapper(prefixes, s.f)
 	if asnHi >= 0 {
 		step := int64(1)
 		for step <= asnHi-asnLo {
 			step <<= 1
 		}
-		if asnHi+int64(s.f-1)*step > 4294967295 {
-			return fmt.Errorf("netboxtest.Scaled by %d: ASNs %d-%d do not fit", s.f, asnLo, asnHi)
-		}
-		s.asn0, s.asnHi = step, asnHi
+		s.asn0, s.asnHi = step, asnHi // a copy past 2³²-1 fails when met
 	}
 	s.ready = true
 	return nil
@@ -378,6 +375,9 @@ func (s *scaled) copyObject(m map[string]any, k int, endpoint string) (map[strin
 				val, err = s.remapNumber(x, k)
 			case key == "asn" && s.asn0 > 0 && k > 0:
 				a, _ := x.Int64()
+				if a+int64(k)*s.asn0 > 4294967295 {
+					return nil, fmt.Errorf("ASN %d has no room for copy %d (ASNs end at 4294967295)", a, k)
+				}
 				val = json.Number(strconv.FormatInt(a+int64(k)*s.asn0, 10))
 				replace = append(replace, string(x), string(val.(json.Number)))
 			}
@@ -399,7 +399,11 @@ func (s *scaled) copyObject(m map[string]any, k int, endpoint string) (map[strin
 			case key == "rd":
 				val = x + "-" + strconv.Itoa(k)
 			case ipKeys[key]:
-				if nv, ok := s.ips.mapValue(x, k); ok {
+				nv, ok, err := s.ips.mapValue(x, k)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
 					val = nv
 					replace = append(replace, x, nv)
 				}
@@ -482,7 +486,7 @@ type ipBlock struct {
 	copies []netip.Addr // copies[k-1]: where copy k's block starts
 }
 
-func newIPMapper(prefixes []netip.Prefix, f int) (*ipMapper, error) {
+func newIPMapper(prefixes []netip.Prefix, f int) *ipMapper {
 	// Top-level blocks: the shortest prefixes first, each kept unless a
 	// kept one holds it.
 	slices.SortFunc(prefixes, func(a, b netip.Prefix) int {
@@ -505,7 +509,7 @@ func newIPMapper(prefixes []netip.Prefix, f int) (*ipMapper, error) {
 		}
 	}
 	if f == 1 {
-		return m, nil
+		return m
 	}
 	for _, v4 := range []bool{true, false} {
 		width, start, limit := 128, "2000::", "3fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"
@@ -522,6 +526,7 @@ func newIPMapper(prefixes []netip.Prefix, f int) (*ipMapper, error) {
 		cursor := addrInt(netip.MustParseAddr(start))
 		lim := addrInt(netip.MustParseAddr(limit))
 		// Largest blocks first: aligned allocations then leave no holes.
+	blocks:
 		for i := range m.blocks {
 			b := &m.blocks[i]
 			if b.p.Addr().Is4() != v4 {
@@ -534,7 +539,9 @@ func newIPMapper(prefixes []netip.Prefix, f int) (*ipMapper, error) {
 					cursor.Add(cursor, mask).AndNot(cursor, mask) // align up
 					end := new(big.Int).Add(cursor, mask)
 					if end.Cmp(lim) > 0 {
-						return nil, fmt.Errorf("no room for %d copies of %s", f-1, b.p)
+						// Out of space: the copies past these fail when
+						// one of their addresses is met.
+						continue blocks
 					}
 					clash := false
 					for _, t := range taken {
@@ -556,7 +563,7 @@ func newIPMapper(prefixes []netip.Prefix, f int) (*ipMapper, error) {
 			}
 		}
 	}
-	return m, nil
+	return m
 }
 
 func addrInt(a netip.Addr) *big.Int {
@@ -586,15 +593,19 @@ func prefixRange(p netip.Prefix, width int) (*big.Int, *big.Int) {
 }
 
 // mapValue is an address, prefix or address with mask length in copy k's
-// block; false when it is no IP value or lies in no block.
-func (m *ipMapper) mapValue(v string, k int) (string, bool) {
+// block; false when it is no IP value or lies in no block, an error when
+// the address space had no room for copy k of its block.
+func (m *ipMapper) mapValue(v string, k int) (string, bool, error) {
 	p, ok := parseIP(v)
 	if !ok {
-		return "", false
+		return "", false, nil
 	}
 	for _, b := range m.blocks {
-		if b.p.Addr().Is4() != p.Addr().Is4() || !b.p.Contains(p.Addr()) || k-1 >= len(b.copies) {
+		if b.p.Addr().Is4() != p.Addr().Is4() || !b.p.Contains(p.Addr()) {
 			continue
+		}
+		if k-1 >= len(b.copies) {
+			return "", false, fmt.Errorf("the address space has room for %d copies of %s, not %d", len(b.copies)+1, b.p, k+1)
 		}
 		var a []byte
 		var nb []byte
@@ -613,9 +624,9 @@ func (m *ipMapper) mapValue(v string, k int) (string, bool) {
 		}
 		na, _ := netip.AddrFromSlice(a)
 		if !strings.Contains(v, "/") {
-			return na.String(), true
+			return na.String(), true, nil
 		}
-		return netip.PrefixFrom(na, p.Bits()).String(), true
+		return netip.PrefixFrom(na, p.Bits()).String(), true, nil
 	}
-	return "", false
+	return "", false, nil
 }

@@ -248,3 +248,26 @@ func TestScaledSeek(t *testing.T) {
 	}
 	_ = c
 }
+
+// Any factor streams: a million copies of the demo set are counted and
+// paged at once, nothing materialised; the copies past the room the
+// address space has fail clearly when an address needs one.
+func TestScaledHuge(t *testing.T) {
+	ctx := context.Background()
+	sc := netboxtest.Scaled(netboxtest.Dir{Path: demo}, 1_000_000)
+	n, err := sc.Count(ctx, "dcim/interfaces")
+	if err != nil || n != 1_586_000_000 {
+		t.Fatalf("%d, %v", n, err)
+	}
+	stop := fmt.Errorf("stop")
+	var first []json.RawMessage
+	err = sc.Pages(ctx, "dcim/interfaces", func(objs []json.RawMessage) error { first = objs; return stop })
+	last, _ := netboxtest.ObjectID(first[len(first)-1])
+	if err != stop || len(first) != 1000 || last != 1000 {
+		t.Errorf("first page: %d objects to id %d, %v", len(first), last, err)
+	}
+	err = sc.Pages(ctx, "ipam/ip-addresses", func(objs []json.RawMessage) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "the address space has room for") {
+		t.Errorf("ip addresses: %v", err)
+	}
+}
