@@ -343,11 +343,12 @@ func TestChangingList(t *testing.T) {
 	ctx := context.Background()
 	const ep = "dcim/interfaces"
 	for _, byOffset := range []bool{false, true} {
-		mem, err := netboxtest.Load(ctx, netboxtest.Dir{Path: demo})
+		all, err := netboxtest.ReadAll(ctx, netboxtest.Dir{Path: demo}, ep)
 		if err != nil {
 			t.Fatal(err)
 		}
-		all, _ := netboxtest.ReadAll(ctx, mem, ep)
+		mem := netboxtest.NewMemory(nil)
+		mem.Put(ep, all...)
 		srv := netboxtest.NewServer(mem, token)
 		srv.IgnoreIDFilter = byOffset
 		removed := []int{}
@@ -420,6 +421,37 @@ func TestIgnoredIDFilter(t *testing.T) {
 		if pages := (len(want) + 99) / 100; srv.Requests(ep) != pages+1 {
 			t.Errorf("%s: %d requests for %d pages", ep, srv.Requests(ep), pages)
 		}
+	}
+}
+
+// PagesAfter reads from the first id above after (an import resuming),
+// whether or not the NetBox knows id__gt.
+func TestPagesAfter(t *testing.T) {
+	ctx := context.Background()
+	all, _ := netboxtest.ReadAll(ctx, netboxtest.Dir{Path: demo}, "dcim/interfaces")
+	mem := netboxtest.NewMemory(nil)
+	mem.Put("dcim/interfaces", all...)
+	for _, ignore := range []bool{false, true} {
+		srv := netboxtest.NewServer(mem, token)
+		srv.IgnoreIDFilter = ignore
+		c, _, _ := newClient(t, srv.URL, token, netbox.Options{PageSize: 100})
+		for _, after := range []int{0, 1, 777, 1585, 99999} {
+			var got []json.RawMessage
+			err := c.PagesAfter(ctx, "dcim/interfaces", after, func(objs []json.RawMessage) error {
+				got = append(got, objs...)
+				return nil
+			})
+			var want []json.RawMessage
+			for _, o := range all {
+				if id, _ := netboxtest.ObjectID(o); id > after {
+					want = append(want, o)
+				}
+			}
+			if err != nil || !reflect.DeepEqual(canon(t, got, ""), canon(t, want, "")) {
+				t.Errorf("ignore id__gt %v, after %d: %d objects, %v; want %d", ignore, after, len(got), err, len(want))
+			}
+		}
+		srv.Close()
 	}
 }
 

@@ -95,24 +95,36 @@ type page struct {
 // ?limit=<page size>&ordering=id, each next page asked for by id__gt=<the
 // last id read> (see the package documentation). The next page is fetched
 // while fn handles the current one. fn's error ends the walk and is
-// returned as is.
+// returned as is. An endpoint the NetBox does not have (404) has no pages.
 func (c *Client) Pages(ctx context.Context, endpoint string, fn func(objs []json.RawMessage) error) error {
+	return c.PagesAfter(ctx, endpoint, 0, fn)
+}
+
+// PagesAfter is Pages from the first object of an id above after (an
+// interrupted import resuming).
+func (c *Client) PagesAfter(ctx context.Context, endpoint string, after int, fn func(objs []json.RawMessage) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	base := url.Values{"limit": {strconv.Itoa(c.opts.PageSize)}, "ordering": {"id"}}
 	if excludeConfigContext[endpoint] {
 		base.Set("exclude", "config_context")
 	}
-	_, byOffset := c.noIDGT.Load(endpoint)
-	fetch := func(after, offset int) page {
+	// A request: by id__gt=after, or (byOffset) by offset.
+	type request struct {
+		byOffset bool
+		after    int
+		offset   int
+	}
+	fetch := func(r request) page {
 		q := url.Values{}
 		for k, v := range base {
 			q[k] = v
 		}
-		if offset > 0 {
-			q.Set("offset", strconv.Itoa(offset))
-		} else if after > 0 {
-			q.Set("id__gt", strconv.Itoa(after))
+		switch {
+		case r.byOffset && r.offset > 0:
+			q.Set("offset", strconv.Itoa(r.offset))
+		case !r.byOffset && r.after > 0:
+			q.Set("id__gt", strconv.Itoa(r.after))
 		}
 		var p page
 		p.err = c.get(ctx, endpoint, endpoint, q, &p.l)
@@ -124,60 +136,78 @@ func (c *Client) Pages(ctx context.Context, endpoint string, fn func(objs []json
 	bad := func(format string, args ...any) error {
 		return &Error{Endpoint: endpoint, Status: 200, Detail: fmt.Sprintf(format, args...)}
 	}
-	last, read, firstCount := 0, 0, -1
-	cur := fetch(0, 0)
+	last := max(after, 0) // the last id handed out (or skipped)
+	_, known := c.noIDGT.Load(endpoint)
+	req := request{byOffset: known, after: last}
+	fromStart, handed := last == 0, 0
+	firstCount := -1 // the whole list's count, for offset paging
+	cur := fetch(req)
 	if notFound(cur.err) {
 		return nil // an endpoint this NetBox does not have has no pages
+	}
+	if cur.err == nil && fromStart {
+		firstCount = *cur.l.Count
 	}
 	for {
 		if cur.err != nil {
 			return cur.err
 		}
 		objs := cur.l.Results
-		if !byOffset && last > 0 && len(objs) > 0 {
-			if id, err := objectID(objs[0]); err == nil && id <= last {
+		if !req.byOffset && req.after > 0 && len(objs) > 0 {
+			if id, err := objectID(objs[0]); err == nil && id <= req.after {
 				// id__gt was ignored: this NetBox's filter set lacks it.
-				// Read by offset from here on (a changing list is then
-				// caught by its count).
-				byOffset = true
+				// Read by offset from here: past what was handed out
+				// when the list was read from its start, else from the
+				// start skipping up to after (a list changing meanwhile
+				// is then caught by its count).
 				c.noIDGT.Store(endpoint, true)
-				firstCount = *cur.l.Count
-				if cur = fetch(0, read); cur.err != nil {
+				req = request{byOffset: true}
+				if fromStart {
+					req.offset = handed
+				} else {
+					firstCount = *cur.l.Count
+				}
+				if cur = fetch(req); cur.err != nil {
 					return cur.err
 				}
 				objs = cur.l.Results
 			}
 		}
-		if byOffset {
+		if req.byOffset {
 			if firstCount < 0 {
 				firstCount = *cur.l.Count
 			} else if *cur.l.Count != firstCount {
 				return bad("the list changed while being read (%d objects, then %d) and this NetBox cannot page it by id__gt; run again when it is quiet", firstCount, *cur.l.Count)
 			}
 		}
+		fresh := objs[:0:0]
 		for i, o := range objs {
 			id, err := objectID(o)
 			if err != nil {
-				return bad("object %d of a page: %v", read+i+1, err)
+				return bad("object %d of a page: %v", i+1, err)
 			}
 			if id <= last {
+				if req.byOffset && len(fresh) == 0 {
+					continue // by offset: read before, or before after
+				}
 				return bad("objects are not in id order (%d after %d): ordering=id was not honoured", id, last)
 			}
+			if len(fresh) == 0 {
+				fresh = objs[i:i]
+			}
+			fresh = fresh[:len(fresh)+1]
 			last = id
 		}
-		read += len(objs)
 		done := cur.l.Next == nil || len(objs) == 0
 		var next chan page
 		if !done {
+			req.after, req.offset = last, req.offset+len(objs)
+			handed += len(fresh)
 			next = make(chan page, 1)
-			after, offset := last, 0
-			if byOffset {
-				after, offset = 0, read
-			}
-			go func() { next <- fetch(after, offset) }()
+			go func(r request) { next <- fetch(r) }(req)
 		}
-		if len(objs) > 0 {
-			if err := fn(objs); err != nil {
+		if len(fresh) > 0 {
+			if err := fn(fresh); err != nil {
 				if next != nil {
 					cancel()
 					<-next
