@@ -188,7 +188,7 @@ func (s *scaled) PagesAfter(ctx context.Context, endpoint string, after int, fn 
 				if err != nil {
 					return fmt.Errorf("netboxtest.Scaled: %s %d copy %d: %w", endpoint, id, k, err)
 				}
-				b, err := json.Marshal(c)
+				b, err := appendJSON(make([]byte, 0, len(o)+64), c)
 				if err != nil {
 					return err
 				}

@@ -271,3 +271,48 @@ func TestScaledHuge(t *testing.T) {
 		t.Errorf("ip addresses: %v", err)
 	}
 }
+
+// IPv6 and IPv4 blocks move alike: copy k of a prefix and of an address
+// stays in copy k of its aggregate, and no copies overlap.
+func TestScaledIPs(t *testing.T) {
+	ctx := context.Background()
+	mem := netboxtest.NewMemory(map[string]any{"netbox-version": "4.6.8"})
+	put := func(ep string, objs ...string) {
+		for _, o := range objs {
+			mem.Put(ep, json.RawMessage(o))
+		}
+	}
+	put("ipam/aggregates", `{"id":1,"prefix":"2001:db8::/32"}`, `{"id":2,"prefix":"10.0.0.0/8"}`, `{"id":3,"prefix":"192.168.0.0/16"}`)
+	put("ipam/prefixes", `{"id":1,"prefix":"2001:db8:1::/48"}`, `{"id":2,"prefix":"10.1.0.0/16"}`, `{"id":3,"prefix":"192.168.4.0/22"}`)
+	put("ipam/ip-addresses", `{"id":1,"address":"2001:db8:1::1/64"}`, `{"id":2,"address":"10.1.2.3/16"}`, `{"id":3,"address":"192.168.5.7/22"}`)
+	const f = 4
+	sc := netboxtest.Scaled(mem, f)
+	read := func(ep, key string) map[int]netip.Prefix {
+		objs, err := netboxtest.ReadAll(ctx, sc, ep)
+		if err != nil || len(objs) != 3*f {
+			t.Fatalf("%s: %d, %v", ep, len(objs), err)
+		}
+		out := map[int]netip.Prefix{}
+		for _, o := range objs {
+			var m map[string]any
+			json.Unmarshal(o, &m)
+			id, _ := netboxtest.ObjectID(o)
+			out[id] = netip.MustParsePrefix(m[key].(string))
+		}
+		return out
+	}
+	aggs, pfx, ips := read("ipam/aggregates", "prefix"), read("ipam/prefixes", "prefix"), read("ipam/ip-addresses", "address")
+	for id, a := range aggs {
+		for id2, b := range aggs {
+			if id != id2 && a.Overlaps(b) {
+				t.Errorf("aggregates %s and %s overlap", a, b)
+			}
+		}
+		if !pfx[id].Masked().Overlaps(a) || a.Bits() > pfx[id].Bits() || !pfx[id].Contains(ips[id].Addr()) || ips[id].Bits() != []int{64, 16, 22}[(id-1)/f] {
+			t.Errorf("copy %d: aggregate %s, prefix %s, address %s", id, a, pfx[id], ips[id])
+		}
+	}
+	if aggs[1].String() != "2001:db8::/32" || ips[f+1].String() != "10.1.2.3/16" {
+		t.Errorf("copy 0 moved: %s, %s", aggs[1], ips[f+1])
+	}
+}
