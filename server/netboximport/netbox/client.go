@@ -143,7 +143,7 @@ func (c *Client) URL() string { return c.base }
 
 // Error is a request NetBox refused or did not answer.
 type Error struct {
-	Endpoint string // "dcim/devices", "status"
+	Endpoint string // "dcim/devices", "status"; a file's path ("/media/…")
 	Status   int    // the HTTP status; 0 when there was no answer
 	Detail   string // NetBox's detail, or what went wrong
 	Attempts int    // requests made, retries included
@@ -155,6 +155,8 @@ func (e *Error) Error() string {
 	b.WriteString("netbox: GET ")
 	if e.Endpoint == "" {
 		b.WriteString("/api/")
+	} else if strings.HasPrefix(e.Endpoint, "/") {
+		b.WriteString(e.Endpoint) // a file's path
 	} else {
 		b.WriteString("/api/" + e.Endpoint + "/")
 	}
@@ -218,10 +220,7 @@ func (c *Client) get(ctx context.Context, endpoint, path string, q url.Values, v
 		}
 		e.Attempts = attempt
 		if !retry || attempt > c.opts.Retries || ctx.Err() != nil {
-			if ctx.Err() != nil && e.Status == 0 {
-				return ctx.Err()
-			}
-			return e
+			return e // the caller's end too: errors.Is(e, context.Canceled)
 		}
 		d := max(backoff, min(retryAfter, 2*maxBackoff))
 		if c.opts.Log != nil {

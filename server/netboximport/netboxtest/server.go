@@ -38,6 +38,7 @@ type Server struct {
 	hooks    map[string]func(page int)
 	requests map[string]int
 	pages    map[string]int
+	files    map[string][]byte
 	closing  chan struct{}
 	once     sync.Once
 }
@@ -56,7 +57,7 @@ func NewServer(src Source, token string) *Server {
 	s := &Server{
 		src: src, token: token,
 		faults: map[string][]*fault{}, hooks: map[string]func(int){},
-		requests: map[string]int{}, pages: map[string]int{},
+		requests: map[string]int{}, pages: map[string]int{}, files: map[string][]byte{},
 		closing: make(chan struct{}),
 	}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
@@ -94,6 +95,14 @@ func (s *Server) OnPage(endpoint string, fn func(page int)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.hooks[endpoint] = fn
+}
+
+// PutFile serves data at path (an image attachment under /media/);
+// Fail and Stall take the path as the endpoint.
+func (s *Server) PutFile(path string, data []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.files[path] = data
 }
 
 // Requests is how many requests reached the endpoint, failed ones included.
@@ -166,7 +175,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	p := strings.Trim(strings.TrimPrefix(r.URL.Path, "/api"), "/")
 	if !strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/api" {
-		detail(w, http.StatusNotFound, "Not found.")
+		s.file(w, r)
 		return
 	}
 	ctx := r.Context()
@@ -185,24 +194,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	} else if i := strings.LastIndex(p, "/"); i > 0 && !known(p) && known(p[:i]) {
 		key = p[:i]
 	}
-	if f := s.takeFault(key); f != nil {
-		if f.stall {
-			select {
-			case <-ctx.Done():
-			case <-s.closing:
-			}
-			return
-		}
-		ct := "text/plain; charset=utf-8"
-		switch b := strings.TrimSpace(f.body); {
-		case strings.HasPrefix(b, "{") || strings.HasPrefix(b, "["):
-			ct = "application/json"
-		case strings.HasPrefix(b, "<"):
-			ct = "text/html; charset=utf-8"
-		}
-		w.Header().Set("Content-Type", ct)
-		w.WriteHeader(f.status)
-		w.Write([]byte(f.body))
+	if s.fault(w, r, key) {
 		return
 	}
 	base := "http://" + r.Host + "/api/"
@@ -239,6 +231,48 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusOK, idx)
 	}
+}
+
+// file serves what PutFile put, after the path's faults.
+func (s *Server) file(w http.ResponseWriter, r *http.Request) {
+	if s.fault(w, r, r.URL.Path) {
+		return
+	}
+	s.mu.Lock()
+	data, ok := s.files[r.URL.Path]
+	s.mu.Unlock()
+	if !ok {
+		detail(w, http.StatusNotFound, "Not found.")
+		return
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Write(data)
+}
+
+// fault answers the request with the key's next fault, if it has one.
+func (s *Server) fault(w http.ResponseWriter, r *http.Request, key string) bool {
+	f := s.takeFault(key)
+	if f == nil {
+		return false
+	}
+	if f.stall {
+		select {
+		case <-r.Context().Done():
+		case <-s.closing:
+		}
+		return true
+	}
+	ct := "text/plain; charset=utf-8"
+	switch b := strings.TrimSpace(f.body); {
+	case strings.HasPrefix(b, "{") || strings.HasPrefix(b, "["):
+		ct = "application/json"
+	case strings.HasPrefix(b, "<"):
+		ct = "text/html; charset=utf-8"
+	}
+	w.Header().Set("Content-Type", ct)
+	w.WriteHeader(f.status)
+	w.Write([]byte(f.body))
+	return true
 }
 
 func (s *Server) detail(w http.ResponseWriter, r *http.Request, endpoint, idText string) {
