@@ -30,8 +30,9 @@ import (
 // by a power of two above base's span; IP prefixes, ranges and addresses
 // move with their enclosing top-level block (an aggregate, a prefix or
 // address in none) to a free aligned block of the same size, so containment
-// and depth are kept and blocks do not overlap. A display made of a changed
-// name, address or "#id" follows.
+// and depth are kept and blocks do not overlap. A display made of changed
+// values, the object's own or its nested objects' (a name, an address,
+// "#<id>", "(<id>)"), follows them.
 //
 // The address space bounds the factor (the demo set's IPv4 blocks have room
 // for about 180 copies, its ASNs for thousands): a copy past it fails with
@@ -184,7 +185,7 @@ func (s *scaled) PagesAfter(ctx context.Context, endpoint string, after int, fn 
 				return err
 			}
 			for k := k0; k < s.f; k++ {
-				c, err := s.copyValue(v, k, endpoint)
+				c, err := s.copyValue(v, k, endpoint, nil)
 				if err != nil {
 					return fmt.Errorf("netboxtest.Scaled: %s %d copy %d: %w", endpoint, id, k, err)
 				}
@@ -331,12 +332,14 @@ func (s *scaled) remapNumber(n json.Number, k int) (json.Number, error) {
 }
 
 // copyValue is v (an object of endpoint, or a value in one) as copy k.
-func (s *scaled) copyValue(v any, k int, endpoint string) (any, error) {
+// The values changed in it, old and new, are added to changed: a display
+// made of them (a tagged object's "<object> tagged with <tag>") follows.
+func (s *scaled) copyValue(v any, k int, endpoint string, changed *[]string) (any, error) {
 	switch v := v.(type) {
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			c, err := s.copyValue(x, k, "")
+			c, err := s.copyValue(x, k, "", changed)
 			if err != nil {
 				return nil, err
 			}
@@ -344,12 +347,12 @@ func (s *scaled) copyValue(v any, k int, endpoint string) (any, error) {
 		}
 		return out, nil
 	case map[string]any:
-		return s.copyObject(v, k, endpoint)
+		return s.copyObject(v, k, endpoint, changed)
 	}
 	return v, nil
 }
 
-func (s *scaled) copyObject(m map[string]any, k int, endpoint string) (map[string]any, error) {
+func (s *scaled) copyObject(m map[string]any, k int, endpoint string, changed *[]string) (map[string]any, error) {
 	if endpoint == "" {
 		if u, ok := m["url"].(string); ok {
 			endpoint, _, _ = endpointOf(u)
@@ -366,10 +369,13 @@ func (s *scaled) copyObject(m map[string]any, k int, endpoint string) (map[strin
 			switch {
 			case key == "id" && object, bareRefs[key]:
 				val, err = s.remapNumber(x, k)
+				if err == nil {
+					replace = append(replace, "#"+string(x), "#"+string(val.(json.Number)))
+				}
 				if key == "id" {
 					newID, _ = strconv.Atoi(string(val.(json.Number)))
-					old, _ := strconv.Atoi(string(x))
-					replace = append(replace, "#"+strconv.Itoa(old), "#"+strconv.Itoa(newID))
+					// A module shows "<bay>: <type> (<id>)".
+					replace = append(replace, "("+string(x)+")", "("+string(val.(json.Number))+")")
 				}
 			case strings.HasSuffix(key, "_id") && isGenericType(m[strings.TrimSuffix(key, "_id")+"_type"]):
 				val, err = s.remapNumber(x, k)
@@ -406,11 +412,16 @@ func (s *scaled) copyObject(m map[string]any, k int, endpoint string) (map[strin
 				if ok {
 					val = nv
 					replace = append(replace, x, nv)
+					// An IP range shows "<start ip>-<last byte>/<bits>".
+					if a, _, ok := strings.Cut(x, "/"); ok {
+						na, _, _ := strings.Cut(nv, "/")
+						replace = append(replace, a, na)
+					}
 				}
 			}
 		case nil, bool:
 		default:
-			val, err = s.copyValue(val, k, "")
+			val, err = s.copyValue(val, k, "", &replace)
 		}
 		if err != nil {
 			return nil, err
@@ -441,8 +452,8 @@ func (s *scaled) copyObject(m map[string]any, k int, endpoint string) (map[strin
 		for len(d) > 0 {
 			matched := false
 			for _, p := range pairs {
-				// "#id" only at the end ("#7", "Cable #7"), not inside.
-				if p[0] != "" && strings.HasPrefix(d, p[0]) && (p[0][0] != '#' || len(d) == len(p[0])) {
+				// "#7" not in "#71".
+				if p[0] != "" && strings.HasPrefix(d, p[0]) && (p[0][0] != '#' || len(d) == len(p[0]) || d[len(p[0])] < '0' || d[len(p[0])] > '9') {
 					b.WriteString(p[1])
 					d = d[len(p[0]):]
 					matched = true
@@ -455,6 +466,9 @@ func (s *scaled) copyObject(m map[string]any, k int, endpoint string) (map[strin
 			}
 		}
 		out["display"] = b.String()
+	}
+	if changed != nil {
+		*changed = append(*changed, replace...)
 	}
 	// A generic pair whose type is shared keeps its id (reverted here
 	// rather than tested in the loop, where the sibling's value is read).
