@@ -59,13 +59,13 @@ type Options struct {
 // Client reads one NetBox. Safe for concurrent use: Pages of several
 // endpoints may run at once, sharing Options.Concurrency connections.
 type Client struct {
-	base   string // scheme://host[:port][/prefix], no trailing slash
-	token  string
-	auth   string // the Authorization header
-	opts   Options
-	hc     *http.Client
-	slots  chan struct{}
-	noIDGT sync.Map // endpoint → true once it is known to ignore id__gt
+	base  string // scheme://host[:port][/prefix], no trailing slash
+	token string
+	auth  string // the Authorization header
+	opts  Options
+	hc    *http.Client
+	slots chan struct{}
+	modes sync.Map // endpoint → the mode found to page it, when not byCursor
 }
 
 // New is a Client of the NetBox at baseURL (with or without a trailing

@@ -280,9 +280,9 @@ func TestFaults(t *testing.T) {
 			inject:   func(s *netboxtest.Server) { s.Fail(ep, -1, 200, `<html><title>Log in</title></html>`) },
 			err:      `HTTP 200 OK: answered "text/html; charset=utf-8", not JSON: is this the URL of a NetBox?`,
 			requests: 1},
-		{name: "a list without a count",
-			inject:   func(s *netboxtest.Server) { s.Fail(ep, -1, 200, `{"results": []}`) },
-			err:      "HTTP 200 OK: the answer is not a NetBox list (no count)",
+		{name: "a list without results",
+			inject:   func(s *netboxtest.Server) { s.Fail(ep, -1, 200, `{"count": 3}`) },
+			err:      "HTTP 200 OK: the answer is not a NetBox list (no results)",
 			requests: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -342,7 +342,11 @@ func TestRetryAfter(t *testing.T) {
 func TestChangingList(t *testing.T) {
 	ctx := context.Background()
 	const ep = "dcim/interfaces"
-	for _, byOffset := range []bool{false, true} {
+	for _, m := range []struct {
+		name             string
+		noCursor, noIDGT bool
+	}{{"by cursor", false, false}, {"by id__gt", true, false}, {"by offset", true, true}} {
+		byOffset := m.noIDGT
 		all, err := netboxtest.ReadAll(ctx, netboxtest.Dir{Path: demo}, ep)
 		if err != nil {
 			t.Fatal(err)
@@ -350,7 +354,7 @@ func TestChangingList(t *testing.T) {
 		mem := netboxtest.NewMemory(nil)
 		mem.Put(ep, all...)
 		srv := netboxtest.NewServer(mem, token)
-		srv.IgnoreIDFilter = byOffset
+		srv.NoCursor, srv.IgnoreIDFilter = m.noCursor, m.noIDGT
 		removed := []int{}
 		added := []int{}
 		srv.OnPage(ep, func(n int) {
@@ -397,30 +401,43 @@ func TestChangingList(t *testing.T) {
 		}
 		want = append(want, added...)
 		if !slices.Equal(ids, want) {
-			t.Errorf("read %d ids, want %d", len(ids), len(want))
+			t.Errorf("%s: read %d ids, want %d", m.name, len(ids), len(want))
 		}
 	}
 }
 
-// A NetBox ignoring id__gt is read by offset, all of it once.
-func TestIgnoredIDFilter(t *testing.T) {
+// A NetBox 4.6 is read by cursor; one ignoring it (before 4.6) by id__gt;
+// one ignoring that too by offset: all of it once, each ignored way
+// costing one request.
+func TestPagingModes(t *testing.T) {
 	ctx := context.Background()
 	dir := netboxtest.Dir{Path: demo}
-	srv := netboxtest.NewServer(dir, token)
-	defer srv.Close()
-	srv.IgnoreIDFilter = true
-	c, _, _ := newClient(t, srv.URL, token, netbox.Options{PageSize: 100})
-	for _, ep := range []string{"dcim/interfaces", "dcim/front-ports"} {
-		got, err := netboxtest.ReadAll(ctx, c, ep)
-		want, _ := netboxtest.ReadAll(ctx, dir, ep)
-		if err != nil || !reflect.DeepEqual(canon(t, got, ""), canon(t, want, "")) {
-			t.Errorf("%s: %d objects, %v; want %d", ep, len(got), err, len(want))
+	for _, m := range []struct {
+		name             string
+		noCursor, noIDGT bool
+		extra            int
+	}{{"by cursor", false, false, 0}, {"by id__gt", true, false, 1}, {"by offset", true, true, 2}} {
+		srv := netboxtest.NewServer(dir, token)
+		srv.NoCursor, srv.IgnoreIDFilter = m.noCursor, m.noIDGT
+		c, _, _ := newClient(t, srv.URL, token, netbox.Options{PageSize: 100})
+		for _, ep := range []string{"dcim/interfaces", "dcim/front-ports"} {
+			got, err := netboxtest.ReadAll(ctx, c, ep)
+			want, _ := netboxtest.ReadAll(ctx, dir, ep)
+			if err != nil || !reflect.DeepEqual(canon(t, got, ""), canon(t, want, "")) {
+				t.Errorf("%s, %s: %d objects, %v; want %d", m.name, ep, len(got), err, len(want))
+			}
+			pages := (len(want) + 99) / 100
+			if srv.Requests(ep) != pages+m.extra {
+				t.Errorf("%s, %s: %d requests for %d pages", m.name, ep, srv.Requests(ep), pages)
+			}
+			// The way found is kept for the endpoint: read again, a
+			// request a page.
+			before := srv.Requests(ep)
+			if again, err := netboxtest.ReadAll(ctx, c, ep); err != nil || len(again) != len(want) || srv.Requests(ep)-before != pages {
+				t.Errorf("%s, %s again: %d objects in %d requests, %v", m.name, ep, len(again), srv.Requests(ep)-before, err)
+			}
 		}
-		// The second page asked by id__gt, answered from the start, is
-		// asked again by offset: one request more than the pages.
-		if pages := (len(want) + 99) / 100; srv.Requests(ep) != pages+1 {
-			t.Errorf("%s: %d requests for %d pages", ep, srv.Requests(ep), pages)
-		}
+		srv.Close()
 	}
 }
 
@@ -433,7 +450,7 @@ func TestPagesAfter(t *testing.T) {
 	mem.Put("dcim/interfaces", all...)
 	for _, ignore := range []bool{false, true} {
 		srv := netboxtest.NewServer(mem, token)
-		srv.IgnoreIDFilter = ignore
+		srv.NoCursor, srv.IgnoreIDFilter = ignore, ignore
 		c, _, _ := newClient(t, srv.URL, token, netbox.Options{PageSize: 100})
 		for _, after := range []int{0, 1, 777, 1585, 99999} {
 			var got []json.RawMessage

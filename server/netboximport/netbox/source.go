@@ -31,9 +31,9 @@ func (c *Client) Status(ctx context.Context) (map[string]any, error) {
 
 // list is one page of a NetBox list answer.
 type list struct {
-	Count   *int              `json:"count"`
-	Next    *string           `json:"next"`
-	Results []json.RawMessage `json:"results"`
+	Count   *int               `json:"count"`
+	Next    *string            `json:"next"`
+	Results *[]json.RawMessage `json:"results"`
 }
 
 // Count is the endpoint's "count" (GET ?limit=1&brief=1).
@@ -91,44 +91,59 @@ type page struct {
 	err error
 }
 
-// Pages reads the endpoint's objects in id order, page by page: GET
-// ?limit=<page size>&ordering=id, each next page asked for by id__gt=<the
-// last id read> (see the package documentation). The next page is fetched
+// Pages reads the endpoint's objects in id order, page by page (see the
+// package documentation): by NetBox 4.6's cursor (?start=<id>), else by
+// id__gt=<last id>&ordering=id, else by offset. The next page is fetched
 // while fn handles the current one. fn's error ends the walk and is
 // returned as is. An endpoint the NetBox does not have (404) has no pages.
 func (c *Client) Pages(ctx context.Context, endpoint string, fn func(objs []json.RawMessage) error) error {
 	return c.PagesAfter(ctx, endpoint, 0, fn)
 }
 
+// How a list is paged; a NetBox that ignores one is read by the next.
+type mode int
+
+const (
+	byCursor mode = iota // ?start=<id>: keyset paging, no count (NetBox ≥ 4.6)
+	byIDGT               // ?id__gt=<id>&ordering=id
+	byOffset             // ?offset=<n>&ordering=id, the count watched for changes
+)
+
 // PagesAfter is Pages from the first object of an id above after (an
 // interrupted import resuming).
 func (c *Client) PagesAfter(ctx context.Context, endpoint string, after int, fn func(objs []json.RawMessage) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	base := url.Values{"limit": {strconv.Itoa(c.opts.PageSize)}, "ordering": {"id"}}
-	if excludeConfigContext[endpoint] {
-		base.Set("exclude", "config_context")
-	}
-	// A request: by id__gt=after, or (byOffset) by offset.
 	type request struct {
-		byOffset bool
-		after    int
-		offset   int
+		mode   mode
+		after  int // the last id read
+		offset int
 	}
 	fetch := func(r request) page {
-		q := url.Values{}
-		for k, v := range base {
-			q[k] = v
+		q := url.Values{"limit": {strconv.Itoa(c.opts.PageSize)}}
+		if excludeConfigContext[endpoint] {
+			q.Set("exclude", "config_context")
 		}
-		switch {
-		case r.byOffset && r.offset > 0:
-			q.Set("offset", strconv.Itoa(r.offset))
-		case !r.byOffset && r.after > 0:
-			q.Set("id__gt", strconv.Itoa(r.after))
+		switch r.mode {
+		case byCursor:
+			q.Set("start", strconv.Itoa(r.after+1)) // no ordering: NetBox refuses it with start
+		case byIDGT:
+			q.Set("ordering", "id")
+			if r.after > 0 {
+				q.Set("id__gt", strconv.Itoa(r.after))
+			}
+		case byOffset:
+			q.Set("ordering", "id")
+			if r.offset > 0 {
+				q.Set("offset", strconv.Itoa(r.offset))
+			}
 		}
 		var p page
 		p.err = c.get(ctx, endpoint, endpoint, q, &p.l)
-		if p.err == nil && p.l.Count == nil {
+		if p.err == nil && p.l.Results == nil {
+			p.err = &Error{Endpoint: endpoint, Status: 200, Detail: "the answer is not a NetBox list (no results)"}
+		}
+		if p.err == nil && r.mode != byCursor && p.l.Count == nil {
 			p.err = &Error{Endpoint: endpoint, Status: 200, Detail: "the answer is not a NetBox list (no count)"}
 		}
 		return p
@@ -137,48 +152,51 @@ func (c *Client) PagesAfter(ctx context.Context, endpoint string, after int, fn 
 		return &Error{Endpoint: endpoint, Status: 200, Detail: fmt.Sprintf(format, args...)}
 	}
 	last := max(after, 0) // the last id handed out (or skipped)
-	_, known := c.noIDGT.Load(endpoint)
-	req := request{byOffset: known, after: last}
+	req := request{mode: c.modeOf(endpoint), after: last}
 	fromStart, handed := last == 0, 0
 	firstCount := -1 // the whole list's count, for offset paging
 	cur := fetch(req)
-	if notFound(cur.err) {
-		return nil // an endpoint this NetBox does not have has no pages
-	}
-	if cur.err == nil && fromStart {
-		firstCount = *cur.l.Count
-	}
 	for {
 		if cur.err != nil {
+			if notFound(cur.err) && handed == 0 {
+				return nil // an endpoint this NetBox does not have has no pages
+			}
 			return cur.err
 		}
-		objs := cur.l.Results
-		if !req.byOffset && req.after > 0 && len(objs) > 0 {
-			if id, err := objectID(objs[0]); err == nil && id <= req.after {
-				// id__gt was ignored: this NetBox's filter set lacks it.
-				// Read by offset from here: past what was handed out
-				// when the list was read from its start, else from the
-				// start skipping up to after (a list changing meanwhile
-				// is then caught by its count).
-				c.noIDGT.Store(endpoint, true)
-				req = request{byOffset: true}
-				if fromStart {
-					req.offset = handed
-				} else {
-					firstCount = *cur.l.Count
-				}
-				if cur = fetch(req); cur.err != nil {
-					return cur.err
-				}
-				objs = cur.l.Results
-			}
+		// A NetBox that ignored how it was asked (an unknown query
+		// parameter is ignored) answers the list from its start: read
+		// it the next way. Before 4.6 start is unknown (the answer has a
+		// count); a filter set without id__gt ignores it.
+		ignored := false
+		switch {
+		case req.mode == byCursor && cur.l.Count != nil:
+			ignored = true
+		case req.mode == byIDGT && req.after > 0 && len(*cur.l.Results) > 0:
+			id, err := objectID((*cur.l.Results)[0])
+			ignored = err == nil && id <= req.after
 		}
-		if req.byOffset {
+		if ignored {
+			next := req.mode + 1
+			c.modes.Store(endpoint, next)
+			if next == byOffset && !fromStart {
+				firstCount = *cur.l.Count // the whole list's, as the filter was ignored
+			}
+			req = request{mode: next, after: last}
+			if next == byOffset && fromStart {
+				req.offset = handed // what was handed out is the list's start
+			}
+			cur = fetch(req)
+			continue
+		}
+		objs := *cur.l.Results
+		if req.mode == byOffset {
 			if firstCount < 0 {
 				firstCount = *cur.l.Count
 			} else if *cur.l.Count != firstCount {
-				return bad("the list changed while being read (%d objects, then %d) and this NetBox cannot page it by id__gt; run again when it is quiet", firstCount, *cur.l.Count)
+				return bad("the list changed while being read (%d objects, then %d) and this NetBox cannot page it by id; run again when it is quiet", firstCount, *cur.l.Count)
 			}
+		} else if fromStart && handed == 0 && cur.l.Count != nil {
+			firstCount = *cur.l.Count // in case offset paging follows
 		}
 		fresh := objs[:0:0]
 		for i, o := range objs {
@@ -187,10 +205,10 @@ func (c *Client) PagesAfter(ctx context.Context, endpoint string, after int, fn 
 				return bad("object %d of a page: %v", i+1, err)
 			}
 			if id <= last {
-				if req.byOffset && len(fresh) == 0 {
+				if req.mode == byOffset && len(fresh) == 0 {
 					continue // by offset: read before, or before after
 				}
-				return bad("objects are not in id order (%d after %d): ordering=id was not honoured", id, last)
+				return bad("objects are not in id order (%d after %d)", id, last)
 			}
 			if len(fresh) == 0 {
 				fresh = objs[i:i]
@@ -220,6 +238,15 @@ func (c *Client) PagesAfter(ctx context.Context, endpoint string, after int, fn 
 		}
 		cur = <-next
 	}
+}
+
+// modeOf is how the endpoint is paged: the way found to work for it, or
+// the best.
+func (c *Client) modeOf(endpoint string) mode {
+	if m, ok := c.modes.Load(endpoint); ok {
+		return m.(mode)
+	}
+	return byCursor
 }
 
 // notFound is a 404: the Source contract reads an endpoint the NetBox

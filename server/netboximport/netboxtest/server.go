@@ -32,6 +32,9 @@ type Server struct {
 	// the parameter is ignored (NetBox ignores unknown filters) and the
 	// whole list is paged by offset.
 	IgnoreIDFilter bool
+	// NoCursor answers like a NetBox before 4.6: ?start (cursor paging)
+	// is an unknown parameter, ignored.
+	NoCursor bool
 
 	mu       sync.Mutex
 	faults   map[string][]*fault
@@ -311,7 +314,7 @@ type CountAfterer interface {
 }
 
 type listPage struct {
-	Count    int               `json:"count"`
+	Count    *int              `json:"count"`
 	Next     *string           `json:"next"`
 	Previous *string           `json:"previous"`
 	Results  []json.RawMessage `json:"results"`
@@ -331,6 +334,10 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, endpoint string) {
 	offset := 0
 	if n, err := strconv.Atoi(q.Get("offset")); err == nil && n > 0 {
 		offset = n
+	}
+	if v, ok := q["start"]; ok && !s.NoCursor {
+		s.cursor(w, r, endpoint, v[0], limit)
+		return
 	}
 	if o := q.Get("ordering"); o != "" && o != "id" {
 		detail(w, http.StatusBadRequest, "this fake NetBox orders by id only, not "+o)
@@ -405,7 +412,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, endpoint string) {
 		s := u.String()
 		return &s
 	}
-	page := listPage{Count: count, Results: results}
+	page := listPage{Count: &count, Results: results}
 	if page.Results == nil {
 		page.Results = []json.RawMessage{}
 	}
@@ -414,6 +421,70 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, endpoint string) {
 	}
 	if offset > 0 {
 		page.Previous = link(max(offset-limit, 0))
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+// cursor answers a list GET in NetBox 4.6's cursor mode (?start=<id>):
+// objects of ids from start up, no count, no previous, a next from the
+// last id when the page is full.
+func (s *Server) cursor(w http.ResponseWriter, r *http.Request, endpoint, startText string, limit int) {
+	q := r.URL.Query()
+	start, err := strconv.Atoi(startText)
+	switch {
+	case err != nil || start < 0:
+		writeJSON(w, http.StatusBadRequest, []string{"Invalid 'start' parameter: must be a non-negative integer."})
+		return
+	case q.Has("offset"):
+		writeJSON(w, http.StatusBadRequest, []string{"'start' and 'offset' are mutually exclusive."})
+		return
+	case q.Has("ordering"):
+		writeJSON(w, http.StatusBadRequest, []string{"Ordering cannot be specified in conjunction with cursor-based pagination."})
+		return
+	}
+	var results []json.RawMessage
+	last := 0
+	err = pagesAfter(r.Context(), s.src, endpoint, start-1, func(objs []json.RawMessage) error {
+		for _, o := range objs {
+			out, err := render(o, q)
+			if err != nil {
+				return err
+			}
+			results = append(results, out)
+			if last, err = ObjectID(o); err != nil {
+				return err
+			}
+			if len(results) == limit {
+				return errStop
+			}
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		detail(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	s.mu.Lock()
+	s.pages[endpoint]++
+	n, hook := s.pages[endpoint], s.hooks[endpoint]
+	s.mu.Unlock()
+	if hook != nil {
+		hook(n)
+	}
+	page := listPage{Results: results}
+	if page.Results == nil {
+		page.Results = []json.RawMessage{}
+	}
+	if len(results) == limit {
+		v := url.Values{}
+		for k, vs := range q {
+			v[k] = vs
+		}
+		v.Set("limit", strconv.Itoa(limit))
+		v.Set("start", strconv.Itoa(last+1))
+		u := url.URL{Scheme: "http", Host: r.Host, Path: r.URL.Path, RawQuery: v.Encode()}
+		next := u.String()
+		page.Next = &next
 	}
 	writeJSON(w, http.StatusOK, page)
 }

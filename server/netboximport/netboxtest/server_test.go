@@ -13,7 +13,7 @@ import (
 )
 
 // The fake answers as NetBox 4.6 does: paging (count, next, previous,
-// limit/offset, limit 0 and over MAX_PAGE_SIZE), id__gt, ordering=id,
+// limit/offset, limit 0 and over MAX_PAGE_SIZE), the cursor (start), id__gt, ordering=id,
 // brief, exclude, the indexes, a detail, the status, and its errors.
 func TestServer(t *testing.T) {
 	ctx := context.Background()
@@ -42,6 +42,7 @@ func TestServer(t *testing.T) {
 	u := strings.TrimPrefix(srv.URL, "http://")
 	all, _ := netboxtest.ReadAll(ctx, mem, "dcim/interfaces")
 	id := func(i int) string { n, _ := netboxtest.ObjectID(all[i]); return strconv.Itoa(n) }
+	id1 := func(i int) string { n, _ := netboxtest.ObjectID(all[i]); return strconv.Itoa(n + 1) }
 	for _, tc := range []struct {
 		path, auth string
 		status     int
@@ -62,6 +63,13 @@ func TestServer(t *testing.T) {
 		{"/api/dcim/interfaces/?limit=1&brief=1", "Token tok", 200, []string{`"count":1586`, `"device":{`, `"name":"GigabitEthernet0/0/0"`}, []string{`"link_peers"`, `"tags"`}},
 		{"/api/dcim/devices/?limit=1&exclude=config_context", "Token tok", 200, []string{`"name":"dmi01-akron-rtr01"`, `"local_context_data"`}, []string{`"config_context"`}},
 		{"/api/dcim/devices/?limit=1", "Token tok", 200, []string{`"config_context"`}, nil},
+		{"/api/dcim/interfaces/?start=0&limit=2", "Token tok", 200, []string{
+			`{"count":null,"next":"http://` + u + `/api/dcim/interfaces/?limit=2\u0026start=` + id1(1) + `","previous":null,"results":[{"id":` + id(0) + `,`}, nil},
+		{"/api/dcim/interfaces/?start=" + id(1584) + "&limit=2", "Token tok", 200, []string{`"next":"http://`, `{"id":` + id(1585) + `,`}, nil},
+		{"/api/dcim/interfaces/?start=" + id1(1585) + "&limit=2", "Token tok", 200, []string{`{"count":null,"next":null,"previous":null,"results":[]}`}, nil},
+		{"/api/dcim/interfaces/?start=-1", "Token tok", 400, []string{`["Invalid 'start' parameter: must be a non-negative integer."]`}, nil},
+		{"/api/dcim/interfaces/?start=1&offset=5", "Token tok", 400, []string{`["'start' and 'offset' are mutually exclusive."]`}, nil},
+		{"/api/dcim/interfaces/?start=1&ordering=id", "Token tok", 400, []string{`["Ordering cannot be specified in conjunction with cursor-based pagination."]`}, nil},
 		{"/api/dcim/interfaces/?id__gt=x", "Token tok", 400, []string{`{"id__gt":["Enter a number."]}`}, nil},
 		{"/api/dcim/interfaces/?ordering=name", "Token tok", 400, []string{`orders by id only`}, nil},
 		{"/api/dcim/sites/24/", "Token tok", 200, []string{`{"id":24,`, `"slug":"ncsu-128"`}, nil},
