@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"reflect"
 	"runtime/debug"
@@ -533,5 +534,32 @@ func TestUnknownModelAndField(t *testing.T) {
 	n, cerr := c.Count(ctx, "dcim/nothing")
 	if err != nil || cerr != nil || n != 0 {
 		t.Errorf("an endpoint NetBox lacks: %v, %d, %v", err, n, cerr)
+	}
+}
+
+// The base URL may carry /api/ and a path prefix (a NetBox under
+// /netbox/); requests go under it.
+func TestBaseURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://netbox.example.com":      "https://netbox.example.com",
+		"https://netbox.example.com/":     "https://netbox.example.com",
+		"https://netbox.example.com/api/": "https://netbox.example.com",
+		" http://h:8001/netbox/api?x=1 ":  "http://h:8001/netbox",
+		"http://h:8001/netbox/":           "http://h:8001/netbox",
+	} {
+		c, err := netbox.New(in, token, netbox.Options{})
+		if err != nil || c.URL() != want {
+			t.Errorf("%q: %v, %v; want %s", in, c, err, want)
+		}
+	}
+	var paths []string
+	hc := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		paths = append(paths, r.URL.RequestURI()+" "+r.Header.Get("Authorization"))
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(`{"netbox-version":"4.6.8"}`)), Request: r}, nil
+	})}
+	c, _ := netbox.New("http://h/netbox/", "nbt_abcdefghijkl.secret", netbox.Options{Client: hc})
+	if _, err := c.Status(context.Background()); err != nil || len(paths) != 1 || paths[0] != "/netbox/api/status/ Bearer nbt_abcdefghijkl.secret" {
+		t.Errorf("%v, %v", paths, err)
 	}
 }
