@@ -1,6 +1,6 @@
 // Package progress shows how `inventory import netbox` (issue 35) goes on
 // a terminal: Bars is a netboximport.Progress drawing a bar per model being
-// copied and the totals (objects read, written, written per second).
+// copied and the totals (objects read and written, and each per second).
 //
 // On a terminal the bars are redrawn in place, at most once per Interval
 // (events come by the thousand a second; the screen need not); an endpoint

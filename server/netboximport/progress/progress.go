@@ -178,14 +178,17 @@ func dur(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-// totals is "12/66 endpoints, 5000 read, 4800 written, 1200/s, 4s".
+// totals is "12/66 endpoints, 5000 read (1250/s), 4800 written
+// (1200/s), 4s": the rates are averages since the first Start.
 func (b *Bars) totals(now time.Time) string {
 	el := now.Sub(b.started)
-	rate := "-"
-	if el > 0 {
-		rate = fmt.Sprintf("%.0f/s", float64(b.wrote)/el.Seconds())
+	rate := func(n int) string {
+		if el <= 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.0f/s", float64(n)/el.Seconds())
 	}
-	s := fmt.Sprintf("%d/%d endpoints, %d read, %d written, %s, %s", b.done, len(b.eps), b.read, b.wrote, rate, dur(el))
+	s := fmt.Sprintf("%d/%d endpoints, %d read (%s), %d written (%s), %s", b.done, len(b.eps), b.read, rate(b.read), b.wrote, rate(b.wrote), dur(el))
 	if b.failed > 0 {
 		s += fmt.Sprintf(", %d failed", b.failed)
 	}

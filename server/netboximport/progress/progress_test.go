@@ -52,9 +52,9 @@ func TestBars(t *testing.T) {
 			{800 * ms, finish},
 		}, want: "" +
 			"dcim/sites             24 read, 24 written in 200ms\n" +
-			"progress: 2/3 endpoints, 1024 read, 1024 written, 100/s, 10.2s\n" +
+			"progress: 2/3 endpoints, 1024 read (100/s), 1024 written (100/s), 10.2s\n" +
 			"dcim/interfaces        1586 read, 1000 written in 11.2s: interface 7: the device is missing\n" +
-			"done: 3/3 endpoints, 1610 read, 1024 written, 85/s, 12s, 1 failed\n"},
+			"done: 3/3 endpoints, 1610 read (134/s), 1024 written (85/s), 12s, 1 failed\n"},
 		{name: "tty: redrawn in place at most every 200 ms", tty: true, steps: []step{
 			{0, start("dcim/sites", 20)},         // first event: drawn
 			{50 * ms, read("dcim/sites", 10)},    // too soon
@@ -66,18 +66,18 @@ func TestBars(t *testing.T) {
 		}, want: "" +
 			"\x1b[J" +
 			"  dcim/sites [          ] 0/20 read, 0 written\n" +
-			"0/1 endpoints, 0 read, 0 written, -, 0s\n" +
+			"0/1 endpoints, 0 read (-), 0 written (-), 0s\n" +
 			"\r\x1b[2A\x1b[J" +
 			"  dcim/sites   [==---     ] 10/20 read, 5 written\n" +
 			"  dcim/devices [          ] 0/40 read, 0 written\n" +
-			"0/2 endpoints, 10 read, 5 written, 25/s, 200ms\n" +
+			"0/2 endpoints, 10 read (50/s), 5 written (25/s), 200ms\n" +
 			"\r\x1b[3A\x1b[J" +
 			"✓ dcim/sites   10 read, 5 written in 400ms\n" +
 			"  dcim/devices [----------] 40/40 read, 0 written\n" +
-			"1/2 endpoints, 50 read, 5 written, 12/s, 400ms\n" +
+			"1/2 endpoints, 50 read (125/s), 5 written (12/s), 400ms\n" +
 			"\r\x1b[2A\x1b[J" +
 			"  dcim/devices [----------] 40/40 read, 0 written\n" +
-			"1/2 endpoints, 50 read, 5 written, 2/s, 2s\n"},
+			"1/2 endpoints, 50 read (25/s), 5 written (2/s), 2s\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out strings.Builder
@@ -113,7 +113,7 @@ func TestBarsConcurrent(t *testing.T) {
 	wg.Wait()
 	c.t = c.t.Add(2 * time.Second)
 	b.Finish()
-	if !strings.HasSuffix(out.String(), "done: 4/4 endpoints, 4000 read, 4000 written, 2000/s, 2s\n") {
+	if !strings.HasSuffix(out.String(), "done: 4/4 endpoints, 4000 read (2000/s), 4000 written (2000/s), 2s\n") {
 		t.Errorf("%s", out.String())
 	}
 }
