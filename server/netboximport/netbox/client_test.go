@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"reflect"
 	"runtime/debug"
 	"slices"
@@ -115,6 +116,11 @@ func TestDemoOverHTTP(t *testing.T) {
 	if err != nil || !slices.Equal(eps, want) || len(eps) != 131 {
 		t.Fatalf("endpoints %d %v, %v; want %d", len(eps), eps, err, len(want))
 	}
+	// What NetBox counted when the set was recorded, read apart from Dir.
+	var counts map[string]int
+	if b, err := os.ReadFile(demo + "/_counts.json"); err != nil || json.Unmarshal(b, &counts) != nil {
+		t.Fatal("_counts.json", err)
+	}
 	var total atomic.Int64
 	var wg sync.WaitGroup
 	for _, ep := range eps {
@@ -140,6 +146,9 @@ func TestDemoOverHTTP(t *testing.T) {
 			}
 			if !reflect.DeepEqual(canon(t, got, ""), canon(t, exp, drop)) {
 				t.Errorf("%s: %d objects over HTTP differ from the %d recorded", ep, len(got), len(exp))
+			}
+			if len(got) != counts[ep] {
+				t.Errorf("%s: %d objects; NetBox counted %d", ep, len(got), counts[ep])
 			}
 			if pages != (len(exp)+99)/100 {
 				t.Errorf("%s: %d pages for %d objects", ep, pages, len(exp))
