@@ -39,6 +39,20 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 			}
 		}
 		return append(b, ']'), nil
+	case object:
+		b = append(b, '{')
+		for i, f := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, f.k)
+			b = append(b, ':')
+			var err error
+			if b, err = appendJSON(b, f.v); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
 	case map[string]any:
 		keys := make([]string, 0, len(v))
 		for k := range v {

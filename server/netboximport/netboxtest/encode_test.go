@@ -2,7 +2,10 @@ package netboxtest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -29,5 +32,50 @@ func TestAppendJSON(t *testing.T) {
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s:\n got %s, %v\nwant %s", in, got, err, want)
 		}
+	}
+}
+
+// parseJSON and appendJSON give back every object of the demo set as it
+// was (key order and numbers included; escapes as encoding/json writes
+// them), and refuse what is not JSON or nests without bound.
+func TestParseJSON(t *testing.T) {
+	ctx := context.Background()
+	dir := Dir{Path: "../../../testdata/netbox-demo"}
+	eps, _ := dir.Endpoints(ctx)
+	n := 0
+	for _, ep := range eps {
+		objs, err := ReadAll(ctx, dir, ep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range objs {
+			v, err := parseJSON(o)
+			if err != nil {
+				t.Fatalf("%s: %v", ep, err)
+			}
+			out, err := appendJSON(nil, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var a, b any
+			json.Unmarshal(o, &a)
+			json.Unmarshal(out, &b)
+			if !bytes.Contains(o, []byte(`\`)) && !bytes.Equal(out, o) || !reflect.DeepEqual(a, b) {
+				t.Fatalf("%s:\n%s\n%s", ep, o, out)
+			}
+			n++
+		}
+	}
+	if n != 6307 {
+		t.Errorf("%d objects", n)
+	}
+	for _, bad := range []string{``, `{`, `{"a"}`, `{"a":1,}`, `[1,]`, `tru`, `"x`, `{"a":1}x`, `-`, "\"a\x01\"", strings.Repeat("[", 300) + strings.Repeat("]", 300)} {
+		if v, err := parseJSON([]byte(bad)); err == nil {
+			t.Errorf("%q parsed as %v", bad, v)
+		}
+	}
+	if v, err := parseJSON([]byte(` {"é":"\u00e9\n","n":-1.5e3,"x":[true,false,null,{}]} `)); err != nil ||
+		!reflect.DeepEqual(v, object{{"é", "é\n"}, {"n", json.Number("-1.5e3")}, {"x", []any{true, false, nil, object{}}}}) {
+		t.Errorf("%#v, %v", v, err)
 	}
 }

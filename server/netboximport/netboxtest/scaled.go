@@ -178,11 +178,9 @@ func (s *scaled) PagesAfter(ctx context.Context, endpoint string, after int, fn 
 			if k0 >= s.f {
 				continue
 			}
-			dec := json.NewDecoder(bytes.NewReader(o))
-			dec.UseNumber()
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				return err
+			v, err := parseJSON(o)
+			if err != nil {
+				return fmt.Errorf("netboxtest.Scaled: %s %d: %w", endpoint, id, err)
 			}
 			for k := k0; k < s.f; k++ {
 				c, err := s.copyValue(v, k, endpoint, nil)
@@ -346,28 +344,29 @@ func (s *scaled) copyValue(v any, k int, endpoint string, changed *[]string) (an
 			out[i] = c
 		}
 		return out, nil
-	case map[string]any:
+	case object:
 		return s.copyObject(v, k, endpoint, changed)
 	}
 	return v, nil
 }
 
-func (s *scaled) copyObject(m map[string]any, k int, endpoint string, changed *[]string) (map[string]any, error) {
+func (s *scaled) copyObject(m object, k int, endpoint string, changed *[]string) (object, error) {
 	if endpoint == "" {
-		if u, ok := m["url"].(string); ok {
+		if u, ok := m.get("url").(string); ok {
 			endpoint, _, _ = endpointOf(u)
 		}
 	}
-	object := endpoint != "" && !sharedEndpoints[endpoint]
-	out := make(map[string]any, len(m))
+	isObject := endpoint != "" && !sharedEndpoints[endpoint]
+	out := make(object, 0, len(m))
 	var replace []string // old, new pairs for display
 	var newID int
-	for key, val := range m {
+	for _, f := range m {
+		key, val := f.k, f.v
 		var err error
 		switch x := val.(type) {
 		case json.Number:
 			switch {
-			case key == "id" && object, bareRefs[key]:
+			case key == "id" && isObject, bareRefs[key]:
 				val, err = s.remapNumber(x, k)
 				if err == nil {
 					replace = append(replace, "#"+string(x), "#"+string(val.(json.Number)))
@@ -377,8 +376,12 @@ func (s *scaled) copyObject(m map[string]any, k int, endpoint string, changed *[
 					// A module shows "<bay>: <type> (<id>)".
 					replace = append(replace, "("+string(x)+")", "("+string(val.(json.Number))+")")
 				}
-			case strings.HasSuffix(key, "_id") && isGenericType(m[strings.TrimSuffix(key, "_id")+"_type"]):
-				val, err = s.remapNumber(x, k)
+			case strings.HasSuffix(key, "_id") && isGenericType(m.get(strings.TrimSuffix(key, "_id")+"_type")):
+				// A generic relation to a shared model (an object type)
+				// keeps its id.
+				if t := m.get(strings.TrimSuffix(key, "_id") + "_type").(string); !sharedTypes[t] {
+					val, err = s.remapNumber(x, k)
+				}
 			case key == "asn" && s.asn0 > 0 && k > 0:
 				a, _ := x.Int64()
 				if a+int64(k)*s.asn0 > 4294967295 {
@@ -388,7 +391,7 @@ func (s *scaled) copyObject(m map[string]any, k int, endpoint string, changed *[
 				replace = append(replace, string(x), string(val.(json.Number)))
 			}
 		case string:
-			if k == 0 || !object {
+			if k == 0 || !isObject {
 				break // copy 0 keeps base's values; url and display_url follow the id below
 			}
 			switch {
@@ -426,18 +429,17 @@ func (s *scaled) copyObject(m map[string]any, k int, endpoint string, changed *[
 		if err != nil {
 			return nil, err
 		}
-		out[key] = val
+		out = append(out, field{key, val})
 	}
-	if object {
+	if isObject {
 		for _, key := range []string{"url", "display_url"} {
-			if u, ok := out[key].(string); ok && newID != 0 {
-				out[key] = remapURL(u, newID)
+			if u, ok := out.get(key).(string); ok && newID != 0 {
+				out.set(key, remapURL(u, newID))
 			}
 		}
 	}
-	if d, ok := out["display"].(string); ok && len(replace) > 0 {
-		// Every changed value the display shows, longest first (in a
-		// fixed order: the keys were met in map order).
+	if d, ok := out.get("display").(string); ok && len(replace) > 0 {
+		// Every changed value the display shows, longest first.
 		pairs := make([][2]string, 0, len(replace)/2)
 		for i := 0; i < len(replace); i += 2 {
 			pairs = append(pairs, [2]string{replace[i], replace[i+1]})
@@ -465,19 +467,10 @@ func (s *scaled) copyObject(m map[string]any, k int, endpoint string, changed *[
 				d = d[1:]
 			}
 		}
-		out["display"] = b.String()
+		out.set("display", b.String())
 	}
 	if changed != nil {
 		*changed = append(*changed, replace...)
-	}
-	// A generic pair whose type is shared keeps its id (reverted here
-	// rather than tested in the loop, where the sibling's value is read).
-	for key, val := range m {
-		if n, ok := val.(json.Number); ok && strings.HasSuffix(key, "_id") {
-			if t, ok := m[strings.TrimSuffix(key, "_id")+"_type"].(string); ok && sharedTypes[t] {
-				out[key] = n
-			}
-		}
 	}
 	return out, nil
 }
