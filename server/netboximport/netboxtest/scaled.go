@@ -34,6 +34,10 @@ import (
 // values, the object's own or its nested objects' (a name, an address,
 // "#<id>", "(<id>)"), follows them.
 //
+// Scaled reads base page by page; a page after an id (the fake NetBox's
+// paging) starts there directly when base is a Seeker (Memory: Load the
+// demo set once), else reads base from its start.
+//
 // The address space bounds the factor (the demo set's IPv4 blocks have room
 // for about 180 copies, its ASNs for thousands): a copy past it fails with
 // an error naming the value, when one is met.
