@@ -50,9 +50,11 @@ func (c *Client) Count(ctx context.Context, endpoint string) (int, error) {
 	return *l.Count, nil
 }
 
-// Endpoints lists every list endpoint the NetBox serves, from /api/ and
-// each app's index (/api/<app>/; plugins under /api/plugins/<plugin>/),
-// as "dcim/devices" or "plugins/<plugin>/<model>".
+// Endpoints lists what the NetBox's indexes name, from /api/ and each
+// app's index (/api/<app>/; plugins under /api/plugins/<plugin>/), as
+// "dcim/devices" or "plugins/<plugin>/<model>": every list endpoint, and a
+// few that are not lists (users/config, extras/dashboard,
+// core/background-queues): a model the importer does not know shows here.
 func (c *Client) Endpoints(ctx context.Context) ([]string, error) {
 	var root map[string]any
 	if err := c.get(ctx, "", "", nil, &root); err != nil {
