@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -90,8 +91,11 @@ func (b *Bars) Start(name string, total int) {
 		}
 	}
 	e := b.get(name)
-	e.total, e.start = total, now
-	b.active = append(b.active, e)
+	e.total = total
+	if !slices.Contains(b.active, e) { // started again (a resumed endpoint): one bar
+		e.start = now
+		b.active = append(b.active, e)
+	}
 	b.nameW = min(max(b.nameW, len(name)), 40)
 	b.maybeDraw(now)
 }

@@ -57,6 +57,7 @@ func TestBars(t *testing.T) {
 			"done: 3/3 endpoints, 1610 read (134/s), 1024 written (85/s), 12s, 1 failed\n"},
 		{name: "tty: redrawn in place at most every 200 ms", tty: true, steps: []step{
 			{0, start("dcim/sites", 20)},         // first event: drawn
+			{0, start("dcim/sites", 20)},         // again (resumed): still one bar
 			{50 * ms, read("dcim/sites", 10)},    // too soon
 			{50 * ms, start("dcim/devices", 40)}, // too soon
 			{100 * ms, wrote("dcim/sites", 5)},   // 200 ms: drawn
