@@ -1,6 +1,8 @@
 // Package db opens the database behind the service: SQLite (the default,
 // one file) or PostgreSQL (postgres:// URLs), tuned as DESIGN.md §4 says,
-// and runs the schema migration.
+// and runs the schema migration. On PostgreSQL, reads may be served by hot
+// standbys of the primary (standby.go: routing, read-your-writes, lag);
+// standbytest runs a primary and a standby for the tests of that.
 package db
 
 import (
