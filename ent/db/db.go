@@ -329,7 +329,12 @@ func (d *DB) Migrate(ctx context.Context) error {
 	if err := resource.SyncObjectTypes(ctx, c, d.Dialect); err != nil {
 		return err
 	}
-	return ipam.RebuildPrefixScopes(ctx, c)
+	if err := ipam.RebuildPrefixScopes(ctx, c); err != nil {
+		return err
+	}
+	// Reads of this process need the migrated schema: none goes to a
+	// standby that has not replayed the migration (standby.go).
+	return d.migrated(ctx)
 }
 
 // PlanMigration writes the schema changes Migrate's first step would make

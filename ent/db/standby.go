@@ -162,6 +162,11 @@ type router struct {
 
 	primaryReads, behind, unavailable atomic.Uint64
 
+	// floor is the position every read needs (the end of this process's
+	// migration): code that expects the new schema never reads a standby
+	// that has not replayed it.
+	floor atomic.Uint64
+
 	// hist: the primary's WAL positions, each with when a check first saw
 	// it (monitor goroutine only).
 	hist []sample
@@ -397,9 +402,25 @@ func (r *router) position(ctx context.Context, key string) LSN {
 	return unknownLSN
 }
 
+// migrated sets the router's floor to the primary's position after a
+// migration (Migrate); without standbys it does nothing.
+func (d *DB) migrated(ctx context.Context) error {
+	if d.router == nil {
+		return nil
+	}
+	var raw string
+	if err := d.Write.QueryRowContext(ctx, "SELECT pg_current_wal_insert_lsn()::text").Scan(&raw); err != nil {
+		return err
+	}
+	l, _ := ParseLSN(raw)
+	d.router.floor.Store(uint64(l))
+	return nil
+}
+
 // pick gives a read at or after the client's position a standby, or nil
 // for the primary.
 func (r *router) pick(after LSN) *standby {
+	after = max(after, LSN(r.floor.Load()))
 	var cands [8]*standby
 	c := cands[:0]
 	usable := false

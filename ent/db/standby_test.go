@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/inventory/inventory/ent/db/standbytest"
 )
 
 func TestParseLSN(t *testing.T) {
@@ -99,5 +102,59 @@ func TestLag(t *testing.T) {
 	}
 	if got := r.lag(50, later); got < time.Hour-3*time.Second {
 		t.Errorf("lag of a standby an hour behind: %v", got)
+	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	standbytest.Shutdown()
+	os.Exit(code)
+}
+
+// After this process migrates the schema, no read goes to a standby that
+// has not replayed the migration: the new code would not find its
+// columns there.
+func TestNoReadsBeforeTheMigrationIsReplayed(t *testing.T) {
+	c := standbytest.Get(t)
+	primary, standby := c.Database(t)
+	ctx := context.Background()
+	d, err := Open(ctx, primary, ReadDatabases([]string{standby}, time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	read := func() string { return ServedBy(d.Request(ctx, "", 0, true, nil)) }
+	poll := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	poll("a read served by the standby", func() bool { return read() != "primary" })
+	c.PauseReplay(t)
+	defer c.ResumeReplay(t)
+	if err := d.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		if got := read(); got != "primary" {
+			t.Fatalf("a read after the migration went to %s, which has not replayed it", got)
+		}
+	}
+	c.ResumeReplay(t)
+	poll("reads back on the standby once it replayed the migration", func() bool { return read() != "primary" })
+	// The standby serves the migrated schema.
+	rctx := d.Request(ctx, "", 0, true, nil)
+	rows, err := d.Store().Q.QueryContext(rctx, "SELECT count(*) FROM dcim_site")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows.Close()
+	if got := ServedBy(rctx); got == "primary" {
+		t.Fatalf("the read fell back to the primary")
 	}
 }
