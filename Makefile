@@ -99,13 +99,19 @@ test: ## Run all tests (SQLite; PostgreSQL too when INVENTORY_TEST_POSTGRES is s
 test-update: ## Run the tests rewriting golden files and query-count baselines (testdata/)
 	INVENTORY_UPDATE_GOLDEN=1 $(GO) test $(DEV_GCFLAGS) -count=1 -parallel $(TEST_PARALLEL) -timeout $(TEST_TIMEOUT) $(TESTFLAGS) $(UPDATE_PKGS)
 
-bench: release ## Run the benchmark against SQLite, then PostgreSQL if INVENTORY_TEST_POSTGRES is set
+bench: release ## Run the benchmark against SQLite, then PostgreSQL if INVENTORY_TEST_POSTGRES is set (and list/detail reads spread over a hot standby if INVENTORY_TEST_POSTGRES_STANDBY is: .ci/pg.sh standby)
 	./$(BIN) bench --database sqlite
 	@if [ -n "$$INVENTORY_TEST_POSTGRES" ]; then \
 		echo "./$(BIN) bench --database \"\$$INVENTORY_TEST_POSTGRES\""; \
 		./$(BIN) bench --database "$$INVENTORY_TEST_POSTGRES"; \
 	else \
 		echo 'bench: INVENTORY_TEST_POSTGRES not set; skipping the PostgreSQL benchmark'; \
+	fi
+	@if [ -n "$$INVENTORY_TEST_POSTGRES" ] && [ -n "$$INVENTORY_TEST_POSTGRES_STANDBY" ]; then \
+		echo "./$(BIN) bench --database \"\$$INVENTORY_TEST_POSTGRES\" --read-database \"\$$INVENTORY_TEST_POSTGRES_STANDBY\" --scenarios 'detail GET,list '"; \
+		./$(BIN) bench --database "$$INVENTORY_TEST_POSTGRES" --read-database "$$INVENTORY_TEST_POSTGRES_STANDBY" --scenarios 'detail GET,list '; \
+	else \
+		echo 'bench: INVENTORY_TEST_POSTGRES_STANDBY not set (eval "$$(.ci/pg.sh standby)"); skipping reads spread over a standby'; \
 	fi
 
 conformance: ## Fuzz a live server against /api/schema/ with schemathesis (pinned; SQLite, and PostgreSQL when INVENTORY_TEST_POSTGRES is set)

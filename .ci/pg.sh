@@ -5,6 +5,10 @@
 #   eval "$(.ci/pg.sh)"    # start; prints: export INVENTORY_TEST_POSTGRES=...
 #   .ci/pg.sh stop         # stop the server started above and delete its data
 #   .ci/pg.sh status       # exit 0 if the server started above is running
+#   eval "$(.ci/pg.sh standby)"  # a streaming hot standby of the server
+#                          # started above (pg_basebackup -R); prints:
+#                          # export INVENTORY_TEST_POSTGRES_STANDBY=...
+#                          # (make bench measures reads spread over both)
 #
 # Start does nothing (prints nothing on stdout) when INVENTORY_TEST_POSTGRES
 # is already set and reachable. Otherwise it installs PostgreSQL from the
@@ -239,6 +243,45 @@ EOF
 	print_export "$DSN"
 }
 
+# A hot standby of the server started by cmd_start, in $DIR/standby on the
+# next free port: pg_basebackup -R copies the cluster and configures it to
+# stream from the primary. Reused when it is running already.
+cmd_standby() {
+	local DIR PORT DSN BINDIR sport i started=""
+	read_state || die "no server started by this script ($STATE_FILE); run .ci/pg.sh first (a standby of INVENTORY_TEST_POSTGRES's own server is not made)"
+	if [ -f "$DIR/standby.port" ]; then
+		sport="$(cat "$DIR/standby.port")"
+		if "$BINDIR/pg_isready" -q -h 127.0.0.1 -p "$sport" -t 5 >/dev/null 2>&1; then
+			log "reusing running standby on port $sport"
+			print_standby "$sport"
+			return 0
+		fi
+	fi
+	if ! [ -d "$DIR/standby" ]; then
+		log "pg_basebackup -R into $DIR/standby"
+		(cd "$DIR" && as_pg "$BINDIR/pg_basebackup" -D "$DIR/standby" -R -X stream -c fast \
+			-h 127.0.0.1 -p "$PORT" -U postgres --no-sync >&2) || die "pg_basebackup failed"
+	fi
+	sport=$((PORT + 1))
+	for ((i = 0; i < PORT_TRIES; i++, sport++)); do
+		port_in_use "$sport" && continue
+		log "starting the standby on 127.0.0.1:$sport"
+		if (cd "$DIR" && as_pg "$BINDIR/pg_ctl" -D "$DIR/standby" -l "$DIR/standby.log" -o "-p $sport" -w -t 60 start >&2); then
+			started=1
+			break
+		fi
+		tail -n 20 "$DIR/standby.log" >&2 || true
+		(cd "$DIR" && as_pg "$BINDIR/pg_ctl" -D "$DIR/standby" -m immediate -w stop >/dev/null 2>&1) || true
+	done
+	[ -n "$started" ] || die "could not start the standby"
+	echo "$sport" >"$DIR/standby.port"
+	print_standby "$sport"
+}
+
+print_standby() {
+	printf "export INVENTORY_TEST_POSTGRES_STANDBY='postgres://postgres@127.0.0.1:%s/postgres?sslmode=disable'\n" "$1"
+}
+
 cmd_stop() {
 	local DIR PORT DSN BINDIR
 	if ! [ -f "$STATE_FILE" ]; then
@@ -246,6 +289,11 @@ cmd_stop() {
 		return 0
 	fi
 	read_state || true
+	if [ -n "${DIR:-}" ] && [ -f "$DIR/standby/postmaster.pid" ]; then
+		[ -n "${BINDIR:-}" ] || BINDIR="$(pg_bindir)"
+		log "stopping the standby in $DIR/standby"
+		(cd "$DIR" && as_pg "$BINDIR/pg_ctl" -D "$DIR/standby" -m fast -w -t 30 stop >&2) || true
+	fi
 	if [ -n "${DIR:-}" ] && [ -d "$DIR/data" ]; then
 		[ -n "${BINDIR:-}" ] || BINDIR="$(pg_bindir)"
 		if [ -f "$DIR/data/postmaster.pid" ]; then
@@ -288,6 +336,7 @@ case "${1:-start}" in
 start) cmd_start ;;
 stop) cmd_stop ;;
 status) cmd_status ;;
--h | --help | help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2 ;;
-*) die "unknown command '$1' (want start, stop or status)" ;;
+standby) cmd_standby ;;
+-h | --help | help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2 ;;
+*) die "unknown command '$1' (want start, stop, status or standby)" ;;
 esac

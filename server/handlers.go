@@ -64,7 +64,7 @@ func (s *Server) filterPreds(c *gin.Context, d *resource.Descriptor, detail bool
 		mode = filters.Ignore
 	}
 	res, err := d.Filters().Resolve(ctx, c.Request.URL.Query(), filters.Options{
-		Unknown: mode, Reserved: filters.Reserved, Dialect: s.db.Dialect, Exec: st.Q, Cached: st.Cache.Load,
+		Unknown: mode, Reserved: filters.Reserved, Dialect: s.db.Dialect, Exec: st.Q, Cached: st.CacheIn(ctx).Load,
 	})
 	if err != nil {
 		return nil, err

@@ -7,13 +7,18 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/server/metrics"
 	"github.com/inventory/inventory/webhooks"
 )
 
 // newMetrics builds the server's Prometheus registry (server/metrics).
 func (s *Server) newMetrics() *metrics.Metrics {
-	return metrics.New(metrics.Sources{Read: s.db.Read, Write: s.db.Write,
+	var reads func() metrics.ReadRouting
+	if s.db.HasStandbys() {
+		reads = s.readRoutingStats
+	}
+	return metrics.New(metrics.Sources{Read: s.db.Read, Write: s.db.Write, Reads: reads,
 		ChangesWritten: func() float64 { return float64(webhooks.ChangesWritten()) },
 		Cache: func() metrics.CacheStats {
 			h, m, i := s.db.Cache.Stats()
@@ -47,9 +52,14 @@ func (s *Server) observe(c *gin.Context) {
 	}
 	user := usernameOf(c.Request.Context())
 	rid, _ := c.Get(ctxRequestID)
-	s.cfg.AccessLog.LogAttrs(c.Request.Context(), slog.LevelInfo, "request",
+	attrs := []slog.Attr{
 		slog.String("method", c.Request.Method), slog.String("path", c.Request.URL.Path),
 		slog.String("route", route), slog.Int("status", status),
 		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
-		slog.Any("request_id", rid), slog.String("user", user))
+		slog.Any("request_id", rid), slog.String("user", user)}
+	if s.db.HasStandbys() {
+		// Which server the request's reads went to (standbys.go).
+		attrs = append(attrs, slog.String("db", db.ServedBy(c.Request.Context())))
+	}
+	s.cfg.AccessLog.LogAttrs(c.Request.Context(), slog.LevelInfo, "request", attrs...)
 }

@@ -122,6 +122,12 @@ func (s *Server) status(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	database := jsonObject{{"vendor", dbv.vendor}, {"version", dbv.version}}
+	if s.db.HasStandbys() {
+		rs := s.db.ReadStats()
+		database = append(database, jsonKV{"standbys", s.standbysStatus()},
+			jsonKV{"reads_from_primary", rs.Primary})
+	}
 	// NetBox's StatusView key order (clients that check netbox-version
 	// keep working); go-version, ours, beside python-version, and this
 	// service's own release, commit and database after NetBox's keys.
@@ -137,7 +143,7 @@ func (s *Server) status(c *gin.Context) error {
 		{"rq-workers-running", len(s.workers(c))},
 		{"inventory-version", s.cfg.Build.Version},
 		{"inventory-commit", s.cfg.Build.Commit},
-		{"database", jsonObject{{"vendor", dbv.vendor}, {"version", dbv.version}}},
+		{"database", database},
 	})
 	if err != nil {
 		return err

@@ -97,7 +97,7 @@ func New(cfg Config, database *db.DB) *Server {
 		// Before the API's middleware: a scraper is no API user.
 		e.GET("/metrics", gin.WrapH(s.MetricsHandler()))
 	}
-	e.Use(s.browsable, s.requestContext, s.recover, s.authenticate)
+	e.Use(s.browsable, s.requestContext, s.recover, s.authenticate, s.readRouting)
 	e.Use(s.staticMethod)
 	s.routes()
 	s.sessionRoutes()

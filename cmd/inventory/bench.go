@@ -49,6 +49,9 @@ type benchOptions struct {
 	allocAddresses int
 	// cableRequests bulk cable creates of 1000 cables (bench_cables.go).
 	cableRequests int
+	// readDatabase is a hot standby server of --database's
+	// (bench_standby.go).
+	readDatabase string
 }
 
 // bench seeds a fresh database, serves it on loopback in this process and
@@ -77,6 +80,7 @@ func bench(args []string) error {
 	fs.IntVar(&o.ipAddresses, "ip-addresses", envInt("INVENTORY_BENCH_IP_ADDRESSES", 100000), "IP addresses to seed, spread over sixteen /16s (env INVENTORY_BENCH_IP_ADDRESSES)")
 	fs.IntVar(&o.allocAddresses, "alloc-addresses", envInt("INVENTORY_BENCH_ALLOC_ADDRESSES", 50000), "IP addresses taking the start of the /16 whose available IPs are listed (env INVENTORY_BENCH_ALLOC_ADDRESSES)")
 	fs.IntVar(&o.cableRequests, "cable-requests", envInt("INVENTORY_BENCH_CABLE_REQUESTS", 3), "bulk creates of 1000 cables between 2000 fresh interfaces (seeded; -1: no cable scenarios) (env INVENTORY_BENCH_CABLE_REQUESTS)")
+	fs.StringVar(&o.readDatabase, "read-database", os.Getenv("INVENTORY_BENCH_READ_DATABASE"), "a postgres:// URL of a hot standby server of --database's: the scenarios run on the primary alone, then with reads spread over it and the standby, and are compared (env INVENTORY_BENCH_READ_DATABASE)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the seeded database after the run (its location is printed) for a closer look")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -91,6 +95,9 @@ func bench(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	if o.readDatabase != "" && !strings.HasPrefix(o.database, "postgres") {
+		return errors.New("bench: --read-database needs a postgres:// --database (its hot standby's server)")
+	}
 	dsn, kind, cleanup, err := benchDatabase(ctx, o.database)
 	if err != nil {
 		return err
@@ -155,6 +162,9 @@ func bench(args []string) error {
 
 	l := newLoader("http://"+ln.Addr().String(), "Token "+token, o)
 	l.statements = d.Statements.Load
+	if o.readDatabase != "" {
+		return benchStandby(ctx, o, d, l, cfg, dsn, token, seed)
+	}
 	return l.run(ctx, seed)
 }
 

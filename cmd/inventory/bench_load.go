@@ -381,6 +381,19 @@ func bulkPatch(rng *rand.Rand, n int64, model string, ids []int) benchReq {
 }
 
 func (l *loader) run(ctx context.Context, s *benchSeed) error {
+	_, err := l.runAll(ctx, s)
+	return err
+}
+
+// benchRun is the results of a run, by scenario, and the scenarios'
+// order.
+type benchRun struct {
+	results map[string]*benchResult
+	order   []string
+}
+
+// runAll runs the chosen scenarios and prints a line for each.
+func (l *loader) runAll(ctx context.Context, s *benchSeed) (*benchRun, error) {
 	var only []string
 	for _, w := range strings.Split(l.o.only, ",") {
 		if w = strings.TrimSpace(w); w != "" {
@@ -389,16 +402,18 @@ func (l *loader) run(ctx context.Context, s *benchSeed) error {
 	}
 	fmt.Printf("%-34s %7s %8s %9s %9s %9s %6s %6s  %s\n", "scenario", "clients", "requests", "req/s", "p50", "p99", "rows", "stmts", "target")
 	results := map[string]*benchResult{}
+	run := &benchRun{results: results}
 	failed := 0
 	for _, sc := range l.scenarios(s) {
 		if len(only) > 0 && !containsAny(strings.ToLower(sc.name), only) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		r := l.runScenario(ctx, sc)
 		results[sc.name] = r
+		run.order = append(run.order, sc.name)
 		target := ""
 		if sc.target != nil {
 			target = sc.target.text + "  " + passMiss(sc.target.check(r))
@@ -438,9 +453,9 @@ func (l *loader) run(ctx context.Context, s *benchSeed) error {
 		}
 	}
 	if failed > 0 {
-		return fmt.Errorf("bench: %d scenarios had failed requests", failed)
+		return run, fmt.Errorf("bench: %d scenarios had failed requests", failed)
 	}
-	return nil
+	return run, nil
 }
 
 func containsAny(s string, subs []string) bool {

@@ -147,6 +147,7 @@ func serve(args []string) error {
 	noMigrate := fs.Bool("no-migrate", false, "do not migrate the database at start")
 	noWorker := fs.Bool("no-worker", envBool("INVENTORY_NO_WORKER", false), "do not run the webhook jobs and data source syncs in this process (env INVENTORY_NO_WORKER)")
 	metricsListen := fs.String("metrics-listen", os.Getenv("INVENTORY_METRICS_LISTEN"), "serve /metrics on this address instead of the API's (env INVENTORY_METRICS_LISTEN)")
+	o.readFlags(fs)
 	cacheTTL := fs.Duration("cache-ttl", envDuration("INVENTORY_CACHE_TTL", db.CacheTTL), "longest life of a cached read (tokens, permissions, counts; 0: nothing is cached); on PostgreSQL replicas invalidate each other at once and this only bounds writes made outside the service (env INVENTORY_CACHE_TTL)")
 	if err := o.parse(fs, args); err != nil {
 		return err

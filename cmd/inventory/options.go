@@ -46,11 +46,56 @@ type options struct {
 	statementTimeout time.Duration
 	// transactionTimeout bounds each write transaction (db.TransactionTimeout).
 	transactionTimeout time.Duration
+	// readDatabases are the hot standbys reads may go to, within
+	// readMaxLag (serve only: readFlags).
+	readDatabases urlList
+	readMaxLag    time.Duration
+}
+
+// urlList is a repeatable flag whose environment twin is comma-separated.
+type urlList []string
+
+func (l *urlList) String() string { return strings.Join(*l, ",") }
+
+func (l *urlList) Set(v string) error {
+	if !l.given() {
+		*l = nil // the first flag replaces the environment's list
+	}
+	*l = append(*l, v)
+	return nil
+}
+
+// given: the list came from flags (marked by a trailing empty entry that
+// Set drops, see readFlags).
+func (l *urlList) given() bool { return len(*l) == 0 || (*l)[len(*l)-1] != "" }
+
+// readFlags registers --read-database and --read-max-lag (serve).
+func (o *options) readFlags(fs *flag.FlagSet) {
+	if env := splitList(os.Getenv("INVENTORY_READ_DATABASES")); len(env) > 0 {
+		o.readDatabases = append(env, "") // from the environment: replaced by flags
+	}
+	fs.Var(&o.readDatabases, "read-database", "a PostgreSQL hot standby of --database (repeatable): GET, HEAD and OPTIONS requests read from it while it is within --read-max-lag, and a client always reads its own writes (env INVENTORY_READ_DATABASES, comma-separated)")
+	fs.DurationVar(&o.readMaxLag, "read-max-lag", envDuration("INVENTORY_READ_MAX_LAG", db.DefaultReadMaxLag), "a standby further behind the primary than this serves no reads until it catches up (env INVENTORY_READ_MAX_LAG)")
+}
+
+// readURLs are the standbys given, without readFlags' marker.
+func (o *options) readURLs() []string {
+	var out []string
+	for _, u := range o.readDatabases {
+		if u != "" {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // dbOptions are the database's settings among the options.
 func (o *options) dbOptions() []db.Option {
-	return []db.Option{db.StatementTimeout(o.statementTimeout), db.TransactionTimeout(o.transactionTimeout)}
+	opts := []db.Option{db.StatementTimeout(o.statementTimeout), db.TransactionTimeout(o.transactionTimeout)}
+	if urls := o.readURLs(); len(urls) > 0 {
+		opts = append(opts, db.ReadDatabases(urls, o.readMaxLag))
+	}
+	return opts
 }
 
 func envOr(key, def string) string {

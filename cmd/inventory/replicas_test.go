@@ -21,6 +21,8 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/inventory/inventory/ent/db/standbytest"
 )
 
 // The replicas test runs the real `serve` command twice against one
@@ -42,7 +44,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	standbytest.Shutdown()
+	os.Exit(code)
 }
 
 const (
@@ -98,9 +102,9 @@ type replica struct {
 
 var listenLine = regexp.MustCompile(`listen=(http://[^ ]+)/api/`)
 
-func startReplica(t *testing.T, name, dsn string) *replica {
+func startReplica(t *testing.T, name, dsn string, extra ...string) *replica {
 	t.Helper()
-	args, _ := json.Marshal([]string{"serve",
+	args, _ := json.Marshal(append([]string{"serve",
 		"--database", dsn, "--data-dir", t.TempDir(), "--api-token-peppers", peppers,
 		"--listen", "127.0.0.1:0", "--no-migrate", "--cache-ttl", cacheTTL.String(),
 		"--webhook-allow", "127.0.0.1/32", "--webhook-poll-interval", "50ms",
@@ -108,7 +112,7 @@ func startReplica(t *testing.T, name, dsn string) *replica {
 		// over 6 s after they were made; failed sends retry quickly.
 		"--webhook-timeout", "5s", "--webhook-lease", "6s",
 		"--webhook-backoff", "100ms", "--webhook-backoff-max", "500ms",
-	})
+	}, extra...))
 	r := &replica{name: name, done: make(chan struct{})}
 	r.cmd = exec.Command(os.Args[0], "-test.run=^$")
 	r.cmd.Env = append(os.Environ(), replicaArgsEnv+"="+string(args))

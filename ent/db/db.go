@@ -1,6 +1,8 @@
 // Package db opens the database behind the service: SQLite (the default,
 // one file) or PostgreSQL (postgres:// URLs), tuned as DESIGN.md §4 says,
-// and runs the schema migration.
+// and runs the schema migration. On PostgreSQL, reads may be served by hot
+// standbys of the primary (standby.go: routing, read-your-writes, lag);
+// standbytest runs a primary and a standby for the tests of that.
 package db
 
 import (
@@ -61,6 +63,9 @@ type DB struct {
 
 	// txTimeout bounds each InTx (TransactionTimeout); 0: unbounded.
 	txTimeout time.Duration
+
+	// router serves reads from hot standbys (standby.go); nil without.
+	router *router
 }
 
 // Option tunes Open.
@@ -69,6 +74,8 @@ type Option func(*options)
 type options struct {
 	statementTimeout   time.Duration
 	transactionTimeout time.Duration
+	readURLs           []string
+	readMaxLag         time.Duration
 }
 
 // DefaultStatementTimeout bounds every PostgreSQL statement of the serving
@@ -145,7 +152,22 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*DB, error) {
 		c := ent.NewClient(ent.Driver(notify.Driver(entsql.OpenDB(dialect.Postgres, w))))
 		d.dsn = rawURL
 		d.Client, d.ReadClient, d.Read, d.Write, d.Dialect = c, c, w, w, dialect.Postgres
-		return withCache(d), nil
+		withCache(d)
+		if len(o.readURLs) > 0 {
+			if err := createPositions(ctx, w); err != nil {
+				d.Close()
+				return nil, err
+			}
+			if d.router, err = newRouter(w, o.readURLs, o, CacheTTL); err != nil {
+				d.Close()
+				return nil, err
+			}
+			d.router.start()
+		}
+		return d, nil
+	}
+	if len(o.readURLs) > 0 {
+		return nil, errors.New("read databases (--read-database, INVENTORY_READ_DATABASES) are PostgreSQL hot standbys of a PostgreSQL --database; SQLite has none: remove them or use PostgreSQL")
 	}
 	path, _ := SQLitePath(rawURL)
 	if path == "" {
@@ -307,7 +329,12 @@ func (d *DB) Migrate(ctx context.Context) error {
 	if err := resource.SyncObjectTypes(ctx, c, d.Dialect); err != nil {
 		return err
 	}
-	return ipam.RebuildPrefixScopes(ctx, c)
+	if err := ipam.RebuildPrefixScopes(ctx, c); err != nil {
+		return err
+	}
+	// Reads of this process need the migrated schema: none goes to a
+	// standby that has not replayed the migration (standby.go).
+	return d.migrated(ctx)
 }
 
 // PlanMigration writes the schema changes Migrate's first step would make
@@ -322,6 +349,10 @@ func (d *DB) PlanMigration(ctx context.Context, w io.Writer) error {
 
 // Store is the read side as the resource layer sees it.
 func (d *DB) Store() resource.Store {
+	if d.router != nil {
+		// Routed per request (standby.go).
+		return resource.Store{Dialect: d.Dialect, Q: routed{d}, Cache: d.Cache}
+	}
 	return resource.Store{Dialect: d.Dialect, Q: d.Read, Cache: d.Cache}
 }
 
@@ -347,6 +378,7 @@ func (e txTimedOut) Unwrap() []error {
 // must run with the ctx it is given (database/sql rolls a transaction back
 // at its deadline only once the statement running then has returned).
 func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *ent.Tx) error) (err error) {
+	parentCtx := ctx
 	if d.txTimeout > 0 {
 		parent := ctx
 		var cancel context.CancelFunc
@@ -381,11 +413,19 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *ent.Tx) 
 	}
 	// Readers may have cached what they saw while the transaction ran.
 	d.Cache.Bump()
+	if d.router != nil {
+		if s := sessionFrom(parentCtx); s != nil {
+			d.noteWrite(parentCtx, s)
+		}
+	}
 	return nil
 }
 
 // Close closes the pools.
 func (d *DB) Close() error {
+	if d.router != nil {
+		d.router.close()
+	}
 	err := d.Client.Close()
 	if d.Read != d.Write {
 		d.ReadClient.Close()

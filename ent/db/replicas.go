@@ -22,6 +22,11 @@ func (d *DB) ListenForWrites(ttl time.Duration, t notify.Timing) *notify.Listene
 	if d.dsn == "" {
 		return nil
 	}
+	if d.router != nil {
+		for _, s := range d.router.standbys {
+			s.cache.SetTTL(ttl)
+		}
+	}
 	return notify.Listen(d.dsn, d.Cache, t)
 }
 

@@ -53,13 +53,14 @@ func CustomFieldsFor(ctx context.Context, st Store, ct string) ([]CustomFieldDef
 			return m.get(ctx, st, ct)
 		}
 	}
-	if v, ok := st.Cache.Get("cf:" + ct); ok {
+	cache := st.CacheIn(ctx)
+	if v, ok := cache.Get("cf:" + ct); ok {
 		return v.([]CustomFieldDef), nil
 	}
-	gen := st.Cache.Gen()
+	gen := cache.Gen()
 	defs, err := customFieldsFor(ctx, st, ct)
 	if err == nil {
-		st.Cache.Put("cf:"+ct, gen, defs)
+		cache.Put("cf:"+ct, gen, defs)
 	}
 	return defs, err
 }

@@ -38,11 +38,12 @@ type tooLong struct{}
 func (d *Descriptor) orderedIDs(ctx context.Context, st Store, s *sql.Selector) ([]int, bool, error) {
 	q, args := s.Query()
 	key := "ids:" + q + fmt.Sprint(args)
-	if v, ok := st.Cache.GetBig(key); ok {
+	cache := st.CacheIn(ctx)
+	if v, ok := cache.GetBig(key); ok {
 		ids, ok := v.([]int)
 		return ids, ok, nil
 	}
-	gen := st.Cache.Gen()
+	gen := cache.Gen()
 	rs, err := st.Q.QueryContext(ctx, q+" LIMIT "+strconv.Itoa(maxOrderedIDs+1), args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("select %s ids: %w", d.Table, err)
@@ -60,9 +61,9 @@ func (d *Descriptor) orderedIDs(ctx context.Context, st Store, s *sql.Selector) 
 		return nil, false, err
 	}
 	if len(ids) > maxOrderedIDs {
-		st.Cache.PutBig(key, gen, tooLong{})
+		cache.PutBig(key, gen, tooLong{})
 		return nil, false, nil
 	}
-	st.Cache.PutBig(key, gen, ids)
+	cache.PutBig(key, gen, ids)
 	return ids, true, nil
 }

@@ -999,7 +999,7 @@ func (p *Page) loadComputed(ctx context.Context, f *Field, rows []*Row) error {
 		return p.nestedOf(ctx, ct, ids)
 	}
 	q.Cached = func(key string, load func() (any, error)) (any, error) {
-		c := p.st.Cache
+		c := p.st.CacheIn(ctx)
 		if c == nil {
 			return load()
 		}

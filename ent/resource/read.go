@@ -33,6 +33,28 @@ type Store struct {
 	Cache *Cache
 }
 
+type cacheKey struct{}
+
+// WithCache makes the reads of a Store with a Cache, under the returned
+// context, use c instead: a read served by a PostgreSQL hot standby keeps
+// what it read in that standby's own cache (ent/db), so that nothing read
+// from a standby that is behind is ever answered from the primary's cache.
+func WithCache(ctx context.Context, c *Cache) context.Context {
+	return context.WithValue(ctx, cacheKey{}, c)
+}
+
+// CacheIn is the cache st's reads use under ctx: nil inside a write
+// transaction (st.Cache nil), else the one WithCache chose, else st.Cache.
+func (st Store) CacheIn(ctx context.Context) *Cache {
+	if st.Cache == nil {
+		return nil
+	}
+	if c, ok := ctx.Value(cacheKey{}).(*Cache); ok && c != nil {
+		return c
+	}
+	return st.Cache
+}
+
 // Row is one selected object: its values in the descriptor's column order.
 type Row struct {
 	ID   int
@@ -91,15 +113,16 @@ func (d *Descriptor) List(ctx context.Context, st Store, p ListParams) ([]*Row, 
 	}
 	q, args := cs.Query()
 	key := "count:" + q + fmt.Sprint(args)
-	if v, ok := st.Cache.Get(key); ok {
+	cache := st.CacheIn(ctx)
+	if v, ok := cache.Get(key); ok {
 		return rows, v.(int), nil
 	}
-	gen := st.Cache.Gen()
+	gen := cache.Gen()
 	count, err := queryInt(ctx, st, q, args...)
 	if err != nil {
 		return nil, 0, err
 	}
-	st.Cache.Put(key, gen, count)
+	cache.Put(key, gen, count)
 	return rows, count, nil
 }
 
@@ -432,16 +455,17 @@ func (d *Descriptor) getNested(ctx context.Context, st Store, ids []int) ([]*Row
 	// tenants): cached until the next write. Rows are never modified after
 	// they are read, so pages may share them.
 	key := ""
-	if st.Cache != nil {
+	cache := st.CacheIn(ctx)
+	if cache != nil {
 		key = "nested:" + d.Table + ":" + fmt.Sprint(ids)
-		if v, ok := st.Cache.Get(key); ok {
+		if v, ok := cache.Get(key); ok {
 			return v.([]*Row), nil
 		}
 	}
-	gen := st.Cache.Gen()
+	gen := cache.Gen()
 	out, err := d.fetchNested(ctx, st, ids)
 	if err == nil && key != "" {
-		st.Cache.Put(key, gen, out)
+		cache.Put(key, gen, out)
 	}
 	return out, err
 }

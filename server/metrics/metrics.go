@@ -30,6 +30,9 @@ type Sources struct {
 	Cache func() CacheStats
 	// Build is exported as inventory_build_info.
 	Build Build
+	// Reads, set when hot standbys serve reads, exports their routing
+	// (standbys.go).
+	Reads func() ReadRouting
 }
 
 // CacheStats are the read cache's counters since the process started.
@@ -125,6 +128,9 @@ func New(src Sources) *Metrics {
 			m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: c.name, Help: c.help},
 				func() float64 { return float64(c.of(src.Cache())) }))
 		}
+	}
+	if src.Reads != nil {
+		m.reg.MustRegister(routingCollector{src.Reads})
 	}
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name:        "inventory_build_info",
