@@ -1,0 +1,63 @@
+package netboximport
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/inventory/inventory/server/servertest"
+)
+
+const demoDir = "../../testdata/netbox-demo"
+
+// emptyTarget is the test server's database made empty again: the test
+// environment creates an administrator and its token, an import wants a
+// database without any user.
+func emptyTarget(t *testing.T, e *servertest.Env) {
+	t.Helper()
+	for _, q := range []string{`DELETE FROM users_token`, `DELETE FROM users_user`} {
+		if _, err := e.DB.Write.ExecContext(context.Background(), q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+}
+
+// The whole demo data set imports with every object's id and verifies
+// identical, on both databases; a second import into the now full
+// database is refused.
+func TestImportDemo(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		emptyTarget(t, e)
+		ctx := context.Background()
+		opts := Options{Source: DirSource{Dir: demoDir}, From: demoDir, DB: e.DB, Handler: e.Handler, Verify: true}
+		start := time.Now()
+		rep, err := Import(ctx, opts)
+		if err != nil {
+			t.Fatalf("import: %v", err)
+		}
+		el := time.Since(start)
+		t.Logf("%d objects read, %d written in %v (%.0f objects/s, verification included); %d references in the second pass",
+			rep.Read, rep.Written, el, float64(rep.Written)/el.Seconds(), rep.Deferred)
+		var sb strings.Builder
+		WriteSummary(&sb, rep)
+		t.Log("\n" + sb.String())
+		if rep.Read != 5861 || rep.Written != rep.Read {
+			t.Errorf("read %d, wrote %d; want %d both", rep.Read, rep.Written, 5861)
+		}
+		for _, p := range rep.Refused {
+			t.Errorf("refused: %s %d: %s", p.Endpoint, p.ID, p.Reason)
+		}
+		for i, d := range rep.Differences {
+			if i == 60 {
+				t.Errorf("... %d differences in all", len(rep.Differences))
+				break
+			}
+			t.Errorf("difference: %s", d)
+		}
+		if _, err := Import(ctx, opts); !errors.Is(err, ErrNotEmpty) {
+			t.Errorf("second import: %v, want ErrNotEmpty", err)
+		}
+	})
+}
