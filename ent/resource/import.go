@@ -43,8 +43,8 @@ func importedKnown(ctx context.Context, d *Descriptor, id int) bool {
 }
 
 // importStamps sets, on an import's mutation, the input's id (create
-// only) and its created and last_updated, which are read-only to the API
-// and so not decoded. An update under import without last_updated keeps
+// only) and its timestamps (created on create only, last_updated, ...),
+// which are read-only to the API and so not decoded. An update under import without last_updated keeps
 // ent's update default (now).
 func (d *Descriptor) importStamps(m ent.Mutation, in Input, create bool) error {
 	verr := &ValidationError{}
@@ -63,10 +63,15 @@ func (d *Descriptor) importStamps(m ent.Mutation, in Input, create bool) error {
 		}
 		sm.SetImportedID(id)
 	}
-	for _, name := range []string{"created", "last_updated"} {
-		f := d.byName[name]
+	// Every timestamp the API only reads (created, last_updated, a
+	// user's date_joined and last_login) is the source's.
+	for _, f := range d.Fields {
+		name := f.Name
+		if f.Kind != KindTime || !f.ReadOnly || f.Column == "" || name == "created" && !create {
+			continue
+		}
 		raw, given := in[name]
-		if f == nil || f.Column == "" || !given || string(raw) == "null" || name == "created" && !create {
+		if !given || string(raw) == "null" {
 			continue
 		}
 		v, msgs := decodeTime(raw)

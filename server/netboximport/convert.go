@@ -94,9 +94,10 @@ func (c *converter) convert(raw json.RawMessage) (*object, error) {
 	}
 	o.id = id
 	o.in["id"] = src["id"]
-	for _, name := range []string{"created", "last_updated"} {
-		if v, ok := src[name]; ok {
-			o.in[name] = v
+	for _, f := range c.d.Fields {
+		// The timestamps (resource.importStamps keeps them).
+		if v, ok := src[f.Name]; ok && f.Kind == resource.KindTime && f.ReadOnly && f.Column != "" {
+			o.in[f.Name] = v
 		}
 	}
 	d := c.d
