@@ -59,5 +59,49 @@ func TestImportDemo(t *testing.T) {
 		if _, err := Import(ctx, opts); !errors.Is(err, ErrNotEmpty) {
 			t.Errorf("second import: %v, want ErrNotEmpty", err)
 		}
+		afterImport(t, e)
 	})
+}
+
+// afterImport checks what an import leaves besides the objects: one
+// change record of the whole import and none of its own per object, no
+// webhook events, and id sequences past the imported ids (a new object
+// gets a fresh id).
+func afterImport(t *testing.T, e *servertest.Env) {
+	t.Helper()
+	ctx := context.Background()
+	if err := e.Server.CreateSuperuser(ctx, "import-admin", "import-admin", "", servertest.Token, false); err != nil {
+		t.Fatal(err)
+	}
+	admin := e.Admin()
+	changes := admin.Must(200, "GET", "/api/core/object-changes/", nil).Object()
+	results, _ := changes["results"].([]any)
+	if changes["count"] != 1.0 || len(results) != 1 {
+		t.Fatalf("change records: %v", changes)
+	}
+	rec := results[0].(map[string]any)
+	if msg, _ := rec["message"].(string); !strings.HasPrefix(msg, "Imported 5861 objects of 66 endpoints from "+demoDir+" (NetBox 4.6.8)") {
+		t.Errorf("change record message %q", msg)
+	}
+	job := admin.Must(200, "GET", "/api/core/jobs/?name="+strings.ReplaceAll(JobName, " ", "+"), nil).Results()
+	if len(job) != 1 || job[0]["status"].(map[string]any)["value"] != "completed" {
+		t.Errorf("import job: %v", job)
+	}
+	var events int
+	if err := e.DB.Write.QueryRowContext(ctx, `SELECT COUNT(*) FROM core_outboxevent`).Scan(&events); err != nil || events != 0 {
+		t.Errorf("outbox events: %d, %v", events, err)
+	}
+	for _, tc := range []struct {
+		path string
+		body map[string]any
+		max  float64
+	}{
+		{"/api/dcim/sites/", map[string]any{"name": "after import", "slug": "after-import"}, 24},
+		{"/api/tenancy/tenants/", map[string]any{"name": "after import", "slug": "after-import"}, 13},
+	} {
+		got := admin.Must(201, "POST", tc.path, tc.body).Object()
+		if id, _ := got["id"].(float64); id <= tc.max {
+			t.Errorf("POST %s: id %v, want one past the imported %v", tc.path, got["id"], tc.max)
+		}
+	}
 }

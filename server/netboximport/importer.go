@@ -15,6 +15,7 @@ import (
 
 	"entgo.io/ent/dialect"
 
+	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/resource"
@@ -138,6 +139,7 @@ type importer struct {
 	byEP   map[string]*EndpointResult
 	plan   *plan
 	refuse map[key]bool // objects refused (skipped with SkipInvalid)
+	job    *ent.Job     // the import's record (record.go)
 }
 
 // Import copies o.Source into o.DB.
@@ -177,6 +179,9 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		im.rep.Endpoints = append(im.rep.Endpoints, r)
 		im.byEP[r.Endpoint] = r
 	}
+	if err := im.startJob(ctx); err != nil {
+		return nil, err
+	}
 	err = im.copy(ctx)
 	if err == nil {
 		err = im.secondPass(ctx)
@@ -185,6 +190,11 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		err = im.finish(ctx)
 	}
 	im.rep.Elapsed = time.Since(start)
+	// The record is written even when ctx ended (an interrupted import
+	// is marked errored).
+	if jerr := im.endJob(context.WithoutCancel(ctx), err); jerr != nil && err == nil {
+		err = jerr
+	}
 	if err != nil {
 		return im.rep, err
 	}
