@@ -330,6 +330,7 @@ func (im *importer) writePage(ctx context.Context, d *resource.Descriptor, conv 
 			if err := im.refused(ep, id, err.Error()); err != nil {
 				return err
 			}
+			im.refuse[key{d.ContentType(), id}] = true
 			continue
 		}
 		objs = append(objs, o)
@@ -358,6 +359,22 @@ func (im *importer) refused(ep string, id int, reason string) error {
 		return fmt.Errorf("%s %d refused: %s", ep, id, reason)
 	}
 	return nil
+}
+
+// dependsOnRefused names the refused object o refers to, if any: o is
+// then skipped too (with SkipInvalid), rather than written without it.
+func (im *importer) dependsOnRefused(o *object) (key, bool) {
+	if len(im.refuse) == 0 {
+		return key{}, false
+	}
+	for _, s := range o.slots {
+		for _, k := range s.refs {
+			if im.refuse[k] {
+				return k, true
+			}
+		}
+	}
+	return key{}, false
 }
 
 // split takes the references of o that cannot be written with it (to
@@ -410,6 +427,18 @@ func (im *importer) split(d *resource.Descriptor, o *object) (first resource.Inp
 func (im *importer) writeBatch(ctx context.Context, d *resource.Descriptor, objs []*object) error {
 	ep := endpointOf(d)
 	ct := d.ContentType()
+	kept := objs[:0:0]
+	for _, o := range objs {
+		if k, ok := im.dependsOnRefused(o); ok {
+			if err := im.refused(ep, o.id, fmt.Sprintf("depends on %s %d, which was refused", k.ct, k.id)); err != nil {
+				return err
+			}
+			im.refuse[key{ct, o.id}] = true
+			continue
+		}
+		kept = append(kept, o)
+	}
+	objs = kept
 	for len(objs) > 0 {
 		var wrote []int
 		var laters []second
@@ -567,9 +596,11 @@ func (im *importer) finish(ctx context.Context) error {
 // advanceSequences sets every table's id sequence past its largest id:
 // the import chose the ids, the sequences did not move.
 func advanceSequences(ctx context.Context, d *db.DB) error {
-	rows, err := d.Write.QueryContext(ctx, `SELECT c.table_name FROM information_schema.columns c
-		WHERE c.table_schema = current_schema() AND c.column_name = 'id'
-		AND pg_get_serial_sequence(quote_ident(c.table_name), 'id') IS NOT NULL`)
+	// Only columns with a sequence: pg_get_serial_sequence fails on a
+	// table without an id column, so it is not called in the WHERE.
+	rows, err := d.Write.QueryContext(ctx, `SELECT table_name FROM information_schema.columns
+		WHERE table_schema = current_schema() AND column_name = 'id'
+		AND (is_identity = 'YES' OR column_default LIKE 'nextval(%')`)
 	if err != nil {
 		return err
 	}
