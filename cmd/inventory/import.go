@@ -42,9 +42,6 @@ func importCmd(args []string) error {
 	if err := o.parse(fs, args[1:]); err != nil {
 		return err
 	}
-	if *resume {
-		return errors.New("--resume is not available yet: import into a new, empty database")
-	}
 	if *changelog {
 		return errors.New("--changelog is not available yet")
 	}
@@ -82,7 +79,7 @@ func importCmd(args []string) error {
 		Source: src, From: from, DB: d, Handler: srv.Handler(),
 		Settings: api.Settings{EnforceGlobalUnique: cfg.EnforceGlobalUnique},
 		Progress: &lineProgress{start: time.Now()},
-		Verify:   *verify, Force: *force, SkipInvalid: *skipInvalid,
+		Verify:   *verify, Force: *force, SkipInvalid: *skipInvalid, Resume: *resume,
 		Concurrency: *concurrency, Batch: *batch,
 	})
 	if rep != nil {

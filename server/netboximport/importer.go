@@ -41,6 +41,9 @@ type Options struct {
 	Force       bool // accept a source version other than 4.6.x
 	SkipInvalid bool // skip refused objects (and what depends on them) instead of stopping
 	Changelog   bool // import core/object-changes too
+	// Resume continues an interrupted import of the same source (From):
+	// the target holds what it wrote, and its job did not complete.
+	Resume bool
 	// Batch is how many objects one transaction writes (1000 when zero).
 	Batch int
 	// Concurrency is how many endpoints are read from the source at once
@@ -83,6 +86,7 @@ type Report struct {
 	Elapsed     time.Duration
 	Verified    bool
 	Deferred    int // references written in the second pass
+	Resumed     int // objects an interrupted run had written (Resume)
 }
 
 // OK says whether everything was imported and, if verified, is identical.
@@ -140,6 +144,8 @@ type importer struct {
 	plan   *plan
 	refuse map[key]bool // objects refused (skipped with SkipInvalid)
 	job    *ent.Job     // the import's record (record.go)
+	// existing are the objects an interrupted run wrote (Resume).
+	existing *known
 }
 
 // Import copies o.Source into o.DB.
@@ -166,7 +172,11 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		return nil, fmt.Errorf("the source is NetBox %q: this import reads NetBox 4.6.x (--force to try anyway)", v)
 	}
 	ds := importable(o.Changelog)
-	if err := im.checkEmpty(ctx, ds); err != nil {
+	if o.Resume {
+		if err := im.resume(ctx, ds); err != nil {
+			return nil, err
+		}
+	} else if err := im.checkEmpty(ctx, ds); err != nil {
 		return nil, err
 	}
 	p, err := makePlan(ds)
@@ -179,8 +189,10 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		im.rep.Endpoints = append(im.rep.Endpoints, r)
 		im.byEP[r.Endpoint] = r
 	}
-	if err := im.startJob(ctx); err != nil {
-		return nil, err
+	if im.job == nil {
+		if err := im.startJob(ctx); err != nil {
+			return nil, err
+		}
 	}
 	err = im.copy(ctx)
 	if err == nil {
@@ -381,9 +393,26 @@ func (im *importer) dependsOnRefused(o *object) (key, bool) {
 // objects not written yet, or deferred by the plan) out of its input,
 // into the input of its second pass.
 func (im *importer) split(d *resource.Descriptor, o *object) (first resource.Input, later resource.Input) {
+	ct := d.ContentType()
+	return im.splitBy(d, o, func(k key) bool { return im.known.has(k.ct, k.id) || k.ct == ct && k.id == o.id })
+}
+
+// resumed is split for an object an interrupted run of the import wrote:
+// its second pass is what that run's split deferred (the references the
+// plan defers, and those to objects written after it: the same model's
+// higher ids, or what is not written yet), and was lost with the run.
+// Writing a reference again is harmless.
+func (im *importer) resumed(d *resource.Descriptor, o *object) resource.Input {
+	ct := d.ContentType()
+	_, later := im.splitBy(d, o, func(k key) bool {
+		return im.known.has(k.ct, k.id) && !(k.ct == ct && k.id > o.id)
+	})
+	return later
+}
+
+func (im *importer) splitBy(d *resource.Descriptor, o *object, available func(key) bool) (first resource.Input, later resource.Input) {
 	first = o.in
 	deferred := im.plan.deferred[d]
-	ct := d.ContentType()
 	for _, s := range o.slots {
 		if !s.deferrable {
 			continue
@@ -397,7 +426,7 @@ func (im *importer) split(d *resource.Descriptor, o *object) (first resource.Inp
 			}
 		}
 		for _, k := range s.refs {
-			if !im.known.has(k.ct, k.id) && !(k.ct == ct && k.id == o.id) {
+			if !available(k) {
 				wait = true
 			}
 		}
@@ -439,6 +468,29 @@ func (im *importer) writeBatch(ctx context.Context, d *resource.Descriptor, objs
 		kept = append(kept, o)
 	}
 	objs = kept
+	if im.existing != nil {
+		// Resuming: what the interrupted run wrote is not written again,
+		// but its second pass is.
+		kept, already := objs[:0:0], 0
+		for _, o := range objs {
+			if !im.existing.has(ct, o.id) {
+				kept = append(kept, o)
+				continue
+			}
+			already++
+			if later := im.resumed(d, o); later != nil {
+				im.later = append(im.later, second{d, o.id, later})
+			}
+		}
+		objs = kept
+		im.byEP[ep].Written += already
+		im.rep.Written += already
+		im.rep.Resumed += already
+		if d.ContentType() == "users.user" {
+			im.rep.Users += already
+		}
+		im.o.Progress.Wrote(ep, already)
+	}
 	for len(objs) > 0 {
 		var wrote []int
 		var laters []second

@@ -9,6 +9,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/job"
+	"github.com/inventory/inventory/ent/resource"
 )
 
 // An import is recorded as a job of this service (core/jobs, "NetBox
@@ -82,4 +84,52 @@ func (im *importer) recordEnd(ctx context.Context, tx *ent.Tx, now time.Time, fa
 			SetObjectRepr(truncate(JobName+" from "+im.o.From, 200)).SetMessage(truncate(summary, 200)).
 			SetPostchangeData(data).Exec(ctx)
 	}
+}
+
+// resume finds the interrupted import of the same source and loads what
+// it wrote: the ids of every model the import writes.
+func (im *importer) resume(ctx context.Context, ds []*resource.Descriptor) error {
+	j, err := im.o.DB.Client.Job.Query().Where(job.NameEQ(JobName)).Order(ent.Desc(job.FieldID)).First(ctx)
+	if ent.IsNotFound(err) {
+		return fmt.Errorf("--resume: this database holds no import to continue")
+	}
+	if err != nil {
+		return err
+	}
+	var data struct {
+		Source string `json:"source"`
+	}
+	_ = json.Unmarshal(j.Data, &data)
+	switch {
+	case j.Status == "completed":
+		return fmt.Errorf("--resume: the import from %s into this database completed", data.Source)
+	case data.Source != im.o.From:
+		return fmt.Errorf("--resume: the interrupted import read %s, not %s", data.Source, im.o.From)
+	}
+	if err := im.o.DB.Client.Job.UpdateOneID(j.ID).SetStatus("running").SetError("").Exec(ctx); err != nil {
+		return err
+	}
+	im.job = j
+	im.existing = &known{bits: map[string][]uint64{}}
+	for _, d := range ds {
+		rows, err := im.o.DB.Write.QueryContext(ctx, `SELECT id FROM `+quoteIdent(d.Table))
+		if err != nil {
+			return err
+		}
+		ct := d.ContentType()
+		for rows.Next() {
+			var id int
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			im.existing.add(ct, id)
+			im.known.add(ct, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
