@@ -42,9 +42,6 @@ func importCmd(args []string) error {
 	if err := o.parse(fs, args[1:]); err != nil {
 		return err
 	}
-	if *changelog {
-		return errors.New("--changelog is not available yet")
-	}
 	var src netboximport.Source
 	from := *fromDir
 	switch {
@@ -79,7 +76,7 @@ func importCmd(args []string) error {
 		Source: src, From: from, DB: d, Handler: srv.Handler(),
 		Settings: api.Settings{EnforceGlobalUnique: cfg.EnforceGlobalUnique},
 		Progress: &lineProgress{start: time.Now()},
-		Verify:   *verify, Force: *force, SkipInvalid: *skipInvalid, Resume: *resume,
+		Verify:   *verify, Force: *force, SkipInvalid: *skipInvalid, Resume: *resume, Changelog: *changelog,
 		Concurrency: *concurrency, Batch: *batch,
 	})
 	if rep != nil {

@@ -89,6 +89,15 @@ type Report struct {
 	Resumed     int // objects an interrupted run had written (Resume)
 }
 
+func (r *Report) byEndpoint(ep string) *EndpointResult {
+	for _, e := range r.Endpoints {
+		if e.Endpoint == ep {
+			return e
+		}
+	}
+	return nil
+}
+
 // OK says whether everything was imported and, if verified, is identical.
 func (r *Report) OK() bool { return len(r.Refused) == 0 && len(r.Differences) == 0 }
 
@@ -171,12 +180,16 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	if !strings.HasPrefix(v, "4.6.") && v != "4.6" && !o.Force {
 		return nil, fmt.Errorf("the source is NetBox %q: this import reads NetBox 4.6.x (--force to try anyway)", v)
 	}
-	ds := importable(o.Changelog)
+	ds := importable()
+	checked := ds
+	if o.Changelog {
+		checked = append(checked[:len(checked):len(checked)], resource.ByContentType("core.objectchange"))
+	}
 	if o.Resume {
-		if err := im.resume(ctx, ds); err != nil {
+		if err := im.resume(ctx, checked); err != nil {
 			return nil, err
 		}
-	} else if err := im.checkEmpty(ctx, ds); err != nil {
+	} else if err := im.checkEmpty(ctx, checked); err != nil {
 		return nil, err
 	}
 	p, err := makePlan(ds)
@@ -197,6 +210,9 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	err = im.copy(ctx)
 	if err == nil {
 		err = im.secondPass(ctx)
+	}
+	if err == nil && o.Changelog {
+		err = im.importChanges(ctx)
 	}
 	if err == nil {
 		err = im.finish(ctx)

@@ -10,7 +10,7 @@ import (
 // NetBox's circular references where NetBox does: a device's primary
 // IPs, a virtual chassis' master, an interface's primary MAC address.
 func TestPlan(t *testing.T) {
-	p, err := makePlan(importable(false))
+	p, err := makePlan(importable())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestPlan(t *testing.T) {
 			t.Errorf("%s is not deferred; deferred: %v", want, deferred)
 		}
 	}
-	for _, d := range importable(false) {
+	for _, d := range importable() {
 		if ep := endpointOf(d); notWritten[ep] != "" {
 			t.Errorf("%s is imported", ep)
 		}

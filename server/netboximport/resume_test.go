@@ -1,9 +1,13 @@
 package netboximport
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -84,5 +88,54 @@ func TestImportResume(t *testing.T) {
 			t.Errorf("resume of a completed import: %v", err)
 		}
 		afterImport(t, e)
+	})
+}
+
+// With Changelog NetBox's change records are imported with their ids,
+// after the objects, and verify identical through /api/core/object-changes/.
+func TestImportChangelog(t *testing.T) {
+	dir := t.TempDir()
+	entries, err := os.ReadDir(demoDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		abs, _ := filepath.Abs(filepath.Join(demoDir, e.Name()))
+		if err := os.Symlink(abs, filepath.Join(dir, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changes := []map[string]any{
+		{"id": 41, "url": "http://127.0.0.1:8001/api/core/object-changes/41/", "display_url": "http://127.0.0.1:8001/core/changelog/41/",
+			"display": "DCIM | site DM-Akron updated by admin", "time": "2024-05-01T10:00:00.123456Z",
+			"user":      map[string]any{"id": 1, "url": "http://127.0.0.1:8001/api/users/users/1/", "display": "admin", "username": "admin"},
+			"user_name": "admin", "request_id": "5e2bd4a4-5b3c-4c8e-9f0a-1d2e3f405162",
+			"action": map[string]any{"value": "update", "label": "Updated"}, "changed_object_type": "dcim.site", "changed_object_id": 2,
+			"changed_object": map[string]any{"id": 2, "url": "http://127.0.0.1:8001/api/dcim/sites/2/", "display": "DM-Akron", "name": "DM-Akron", "slug": "dm-akron", "description": ""},
+			"object_repr":    "DM-Akron", "message": "moved racks",
+			"prechange_data": map[string]any{"name": "DM-Akron", "description": "old"}, "postchange_data": map[string]any{"name": "DM-Akron", "description": ""}},
+		{"id": 57, "url": "http://127.0.0.1:8001/api/core/object-changes/57/", "display_url": "http://127.0.0.1:8001/core/changelog/57/",
+			"display": "DCIM | site gone deleted by someone", "time": "2024-06-01T00:00:00Z", "user": nil, "user_name": "someone",
+			"request_id": "0a1b2c3d-4e5f-4061-8273-8495a6b7c8d9", "action": map[string]any{"value": "delete", "label": "Deleted"},
+			"changed_object_type": "dcim.site", "changed_object_id": 999, "changed_object": nil, "object_repr": "gone", "message": "",
+			"prechange_data": map[string]any{"name": "gone"}, "postchange_data": map[string]any{}},
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	_ = json.NewEncoder(zw).Encode(changes)
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, "core.object-changes.json.gz"), buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		emptyTarget(t, e)
+		rep, err := Import(context.Background(), Options{Source: DirSource{Dir: dir}, From: dir, DB: e.DB, Handler: e.Handler, Verify: true, Changelog: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rep.byEndpoint(changesEndpoint)
+		if r == nil || r.Written != 2 || r.Identical != 2 || !rep.OK() {
+			t.Errorf("change records: %+v; %d refused, differences %v", r, len(rep.Refused), rep.Differences)
+		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 
+	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/server"
 )
 
@@ -19,10 +20,14 @@ import (
 func (im *importer) verify(ctx context.Context) error {
 	im.rep.Verified = true
 	rctx := server.InProcess(ctx, "import")
-	for _, d := range im.plan.order {
+	ds := im.plan.order
+	if im.o.Changelog {
+		ds = append(ds[:len(ds):len(ds)], resource.ByContentType("core.objectchange"))
+	}
+	for _, d := range ds {
 		ep := endpointOf(d)
 		r := im.byEP[ep]
-		if r.Read == 0 {
+		if r == nil || r.Read == 0 {
 			continue
 		}
 		err := im.o.Source.Pages(ctx, ep, func(objs []json.RawMessage) error {
