@@ -269,8 +269,12 @@ var actor = webhooks.Actor{Username: "import"}
 
 // pages is what a reader hands the writer: one page of an endpoint, or
 // the endpoint's end (err set when reading failed).
+// The reader converts the page too, so that decoding NetBox's JSON
+// overlaps the writer's transactions.
 type page struct {
-	objs []json.RawMessage
+	n    int       // objects read
+	objs []*object // converted
+	bad  []Problem // not convertible
 	err  error
 }
 
@@ -283,6 +287,10 @@ func (im *importer) copy(ctx context.Context) error {
 	chans := make([]chan page, len(order))
 	for i := range chans {
 		chans[i] = make(chan page, 2)
+	}
+	convs := make([]*converter, len(order))
+	for i, d := range order {
+		convs[i] = newConverter(d)
 	}
 	sem := make(chan struct{}, im.o.Concurrency)
 	go func() {
@@ -298,10 +306,20 @@ func (im *importer) copy(ctx context.Context) error {
 				if n, err := im.o.Source.Count(ctx, ep); err == nil {
 					im.o.Progress.Start(ep, n)
 				}
-				err := im.o.Source.Pages(ctx, ep, func(objs []json.RawMessage) error {
-					im.o.Progress.Read(ep, len(objs))
+				err := im.o.Source.Pages(ctx, ep, func(raws []json.RawMessage) error {
+					im.o.Progress.Read(ep, len(raws))
+					pg := page{n: len(raws), objs: make([]*object, 0, len(raws))}
+					for _, raw := range raws {
+						o, err := convs[i].convert(raw)
+						if err != nil {
+							id, _ := idOf(rawField(raw, "id"))
+							pg.bad = append(pg.bad, Problem{ep, id, err.Error()})
+							continue
+						}
+						pg.objs = append(pg.objs, o)
+					}
 					select {
-					case chans[i] <- page{objs: objs}:
+					case chans[i] <- pg:
 						return nil
 					case <-ctx.Done():
 						return ctx.Err()
@@ -318,15 +336,23 @@ func (im *importer) copy(ctx context.Context) error {
 	}()
 	for i, d := range order {
 		ep := endpointOf(d)
-		conv := newConverter(d)
+		conv := convs[i]
 		var err error
 		for pg := range chans[i] {
 			if pg.err != nil {
 				err = fmt.Errorf("%s: reading: %w", ep, pg.err)
 				break
 			}
-			if err = im.writePage(ctx, d, conv, pg.objs); err != nil {
+			if err = im.writePage(ctx, d, pg); err != nil {
 				break
+			}
+		}
+		// The reader is done with conv once it closed the channel, or
+		// once the cancelled ctx ends it.
+		cancelled := err != nil
+		if cancelled {
+			cancel()
+			for range chans[i] {
 			}
 		}
 		if len(conv.unknown) > 0 {
@@ -343,26 +369,19 @@ func (im *importer) copy(ctx context.Context) error {
 	return nil
 }
 
-// writePage converts one page and writes it in transactions of Batch
-// objects.
-func (im *importer) writePage(ctx context.Context, d *resource.Descriptor, conv *converter, raws []json.RawMessage) error {
+// writePage writes one converted page in transactions of Batch objects.
+func (im *importer) writePage(ctx context.Context, d *resource.Descriptor, pg page) error {
 	ep := endpointOf(d)
 	r := im.byEP[ep]
-	r.Read += len(raws)
-	im.rep.Read += len(raws)
-	objs := make([]*object, 0, len(raws))
-	for _, raw := range raws {
-		o, err := conv.convert(raw)
-		if err != nil {
-			id, _ := idOf(rawField(raw, "id"))
-			if err := im.refused(ep, id, err.Error()); err != nil {
-				return err
-			}
-			im.refuse[key{d.ContentType(), id}] = true
-			continue
+	r.Read += pg.n
+	im.rep.Read += pg.n
+	for _, p := range pg.bad {
+		if err := im.refused(ep, p.ID, p.Reason); err != nil {
+			return err
 		}
-		objs = append(objs, o)
+		im.refuse[key{d.ContentType(), p.ID}] = true
 	}
+	objs := pg.objs
 	for lo := 0; lo < len(objs); lo += im.o.Batch {
 		if err := im.writeBatch(ctx, d, objs[lo:min(lo+im.o.Batch, len(objs))]); err != nil {
 			return err
