@@ -174,3 +174,20 @@ func TestImportSkipInvalid(t *testing.T) {
 		}
 	})
 }
+
+// A half-finished source (an object whose related object the source does
+// not hold) names the object and the missing reference.
+func TestImportMissingRelated(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		emptyTarget(t, e)
+		dir := sitesSubset(t, "4.6.8", func(ep string, o map[string]any) {
+			if ep == "dcim/sites" && o["id"] == 3.0 {
+				o["tenant"] = map[string]any{"id": 999, "url": "http://127.0.0.1:8001/api/tenancy/tenants/999/", "display": "gone"}
+			}
+		})
+		_, err := Import(context.Background(), Options{Source: DirSource{Dir: dir}, From: dir, DB: e.DB})
+		if err == nil || !strings.Contains(err.Error(), "dcim/sites 3 refused") || !strings.Contains(err.Error(), "tenant") || !strings.Contains(err.Error(), "999") {
+			t.Errorf("import: %v", err)
+		}
+	})
+}
