@@ -102,7 +102,7 @@ func (r *Report) byEndpoint(ep string) *EndpointResult {
 func (r *Report) OK() bool { return len(r.Refused) == 0 && len(r.Differences) == 0 }
 
 // ErrNotEmpty refuses a target that already holds data.
-var ErrNotEmpty = errors.New("the target database already holds data: import into an empty database (inventory migrate on a new one)")
+var ErrNotEmpty = errors.New("the target database already holds data")
 
 type noProgress struct{}
 
@@ -249,7 +249,7 @@ func (im *importer) checkEmpty(ctx context.Context, ds []*resource.Descriptor) e
 			return err
 		}
 		if found {
-			return fmt.Errorf("%w (%s has objects)", ErrNotEmpty, endpointOf(d))
+			return fmt.Errorf("%w (%s has objects): import into a new, empty database, or give --resume to continue an interrupted import of the same source", ErrNotEmpty, endpointOf(d))
 		}
 	}
 	return nil

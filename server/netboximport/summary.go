@@ -12,7 +12,7 @@ import (
 // differing; then the refusals, the differences, the fields of the source
 // this service lacks, and what an administrator does next.
 func WriteSummary(w io.Writer, r *Report) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "endpoint\tread\twritten\trefused\t")
 	if r.Verified {
 		fmt.Fprintf(tw, "identical\tdiffering\tmissing\t")
