@@ -41,13 +41,26 @@ type object struct {
 // object values as ids; read-only and computed fields are dropped.
 type converter struct {
 	d *resource.Descriptor
-	// unknown collects fields of the source that this model does not
-	// have at all (not merely read-only): each is reported once.
+	// unknown collects fields of the source that are not imported: this
+	// model does not have them at all (not merely read-only), or they
+	// refer to a model the import does not write (a template's data
+	// file, made again when its data source syncs). Each is reported once.
 	unknown map[string]bool
+	// imported are the content types the import writes.
+	imported map[string]bool
 }
 
 func newConverter(d *resource.Descriptor) *converter {
-	return &converter{d: d, unknown: map[string]bool{}}
+	return &converter{d: d, unknown: map[string]bool{}, imported: importedTypes()}
+}
+
+// importedTypes are the content types an import writes.
+func importedTypes() map[string]bool {
+	out := map[string]bool{}
+	for _, d := range importable() {
+		out[d.ContentType()] = true
+	}
+	return out
 }
 
 // nested is the part of a nested object the conversion needs.
@@ -164,9 +177,19 @@ func (c *converter) convert(raw json.RawMessage) (*object, error) {
 			}
 			o.in[name] = mustJSON(ids)
 		case f.Kind == resource.KindCustomFields:
-			o.in[name] = customFields(v)
+			cf, objects := customFields(v)
+			o.in[name] = cf
+			if objects {
+				// Object values may name objects written later (or this
+				// model's own): written in the second pass, always.
+				o.slots = append(o.slots, slot{fields: []string{name}, refs: []key{{"", 0}}, deferrable: true})
+			}
 		case f.ReadOnly || f.Column == "" && f.Kind != resource.KindM2M && f.Kind != resource.KindReverse:
 			// computed, counted, rendered: the copy computes its own
+		case (f.Kind == resource.KindFK || f.Kind == resource.KindM2M) && !c.imported[f.Target]:
+			if !isNull(v) && string(v) != "[]" {
+				c.unknown[name+" (refers to "+f.Target+", not imported)"] = true
+			}
 		case f.Kind == resource.KindFK:
 			if isNull(v) {
 				o.in[name] = json.RawMessage("null")
@@ -271,25 +294,26 @@ func idList(raw json.RawMessage) ([]int, error) {
 
 // customFields keeps custom field values, object values (NetBox renders
 // an object custom field's value as the nested object) as their ids.
-func customFields(raw json.RawMessage) json.RawMessage {
+// objects says whether any value was an object (or list of objects).
+func customFields(raw json.RawMessage) (_ json.RawMessage, objects bool) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
-		return raw
+		return raw, false
 	}
 	for k, v := range m {
 		t := bytes.TrimSpace(v)
 		switch {
 		case len(t) > 0 && t[0] == '{':
 			if id, ok := idOf(t); ok {
-				m[k] = mustJSON(id)
+				m[k], objects = mustJSON(id), true
 			}
 		case len(t) > 0 && t[0] == '[' && bytes.Contains(t, []byte(`"id"`)):
 			if ids, err := idList(t); err == nil {
-				m[k] = mustJSON(ids)
+				m[k], objects = mustJSON(ids), true
 			}
 		}
 	}
-	return mustJSON(m)
+	return mustJSON(m), objects
 }
 
 func mustJSON(v any) json.RawMessage {

@@ -62,7 +62,7 @@ func WriteSummary(w io.Writer, r *Report) {
 	}
 	sort.Strings(eps)
 	for _, ep := range eps {
-		fmt.Fprintf(w, "not imported: %s fields %v (no such field here)\n", ep, r.Unknown[ep])
+		fmt.Fprintf(w, "not imported: %s fields %v (no such field here, or referring to what is not imported)\n", ep, r.Unknown[ep])
 	}
 	if r.Users > 0 {
 		fmt.Fprintf(w, "%d users were created without a usable password (NetBox's API does not show passwords):\n"+
