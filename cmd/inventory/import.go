@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/server/netboximport"
@@ -75,6 +76,7 @@ func importCmd(args []string) error {
 	rep, err := netboximport.Import(ctx, netboximport.Options{
 		Source: src, From: from, DB: d, Handler: srv.Handler(),
 		Settings: api.Settings{EnforceGlobalUnique: cfg.EnforceGlobalUnique},
+		Media:    &media.Store{Root: cfg.MediaRoot, MaxSize: cfg.MaxImageBytes},
 		Progress: &lineProgress{start: time.Now()},
 		Verify:   *verify, Force: *force, SkipInvalid: *skipInvalid, Resume: *resume, Changelog: *changelog,
 		Concurrency: *concurrency, Batch: *batch,

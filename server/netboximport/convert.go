@@ -2,10 +2,14 @@ package netboximport
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"path"
 	"strings"
 
+	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/resource"
 )
 
@@ -48,6 +52,9 @@ type converter struct {
 	unknown map[string]bool
 	// imported are the content types the import writes.
 	imported map[string]bool
+	// files fetches an image attachment's image (nil: the source cannot).
+	files FileSource
+	ctx   context.Context
 }
 
 func newConverter(d *resource.Descriptor) *converter {
@@ -186,11 +193,39 @@ func (c *converter) convert(raw json.RawMessage) (*object, error) {
 			}
 		case f.ReadOnly || f.Column == "" && f.Kind != resource.KindM2M && f.Kind != resource.KindReverse:
 			// computed, counted, rendered: the copy computes its own
-		case (f.Kind == resource.KindFK || f.Kind == resource.KindM2M) && !c.imported[f.Target]:
+		case (isRef(f) || f.Kind == resource.KindM2M) && !c.imported[f.Target]:
 			if !isNull(v) && string(v) != "[]" {
 				c.unknown[name+" (refers to "+f.Target+", not imported)"] = true
 			}
-		case f.Kind == resource.KindFK:
+		case f.Kind == resource.KindImage:
+			if isNull(v) {
+				continue
+			}
+			var u string
+			if err := json.Unmarshal(v, &u); err != nil {
+				return nil, fmt.Errorf("%s: not a URL: %s", name, v)
+			}
+			if c.files == nil {
+				return nil, fmt.Errorf("%s: the source cannot fetch %s", name, u)
+			}
+			data, err := c.files.File(c.ctx, u)
+			if err != nil {
+				return nil, fmt.Errorf("%s: fetching %s: %w", name, u, err)
+			}
+			// The file goes in as an upload would, under its own name:
+			// without the "<model>_<id>_" NetBox's image_upload put in
+			// front of it, which storing it here puts back.
+			pu, _ := url.Parse(u)
+			base := path.Base(pu.Path)
+			var ot string
+			if json.Unmarshal(src["object_type"], &ot) == nil {
+				if oid, ok := idOf(src["object_id"]); ok {
+					_, model, _ := strings.Cut(ot, ".")
+					base = strings.TrimPrefix(base, fmt.Sprintf("%s_%d_", model, oid))
+				}
+			}
+			o.in[name] = mustJSON(media.DataURI(base, data))
+		case isRef(f):
 			if isNull(v) {
 				o.in[name] = json.RawMessage("null")
 				continue
@@ -322,6 +357,13 @@ func mustJSON(v any) json.RawMessage {
 		panic(err)
 	}
 	return b
+}
+
+// isRef says whether f is a foreign key: nested (NetBox's serializer
+// relations) or a bare id (a PrimaryKeyRelatedField, a vlan translation
+// rule's policy).
+func isRef(f *resource.Field) bool {
+	return f.Column != "" && (f.Kind == resource.KindFK || f.Kind == resource.KindInt && f.Target != "")
 }
 
 // endpointOf is a descriptor's list endpoint, "dcim/sites".

@@ -18,6 +18,7 @@ import (
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/webhooks"
@@ -35,6 +36,9 @@ type Options struct {
 	Handler http.Handler
 	// Settings are the target's model settings (ENFORCE_GLOBAL_UNIQUE).
 	Settings api.Settings
+	// Media is where image attachments' files go (MEDIA_ROOT); nil
+	// refuses them.
+	Media    *media.Store
 	Progress Progress
 
 	Verify      bool
@@ -267,6 +271,17 @@ func (im *importer) writeCtx(ctx context.Context) context.Context {
 
 var actor = webhooks.Actor{Username: "import"}
 
+// write runs fn in one write transaction of the import; the image files
+// it stores go again if it rolls back (package media).
+func (im *importer) write(ctx context.Context, fn func(ctx context.Context, tx *resource.Tx) error) error {
+	ctx, batch := media.Begin(im.writeCtx(ctx), im.o.Media)
+	err := webhooks.Write(ctx, im.o.DB, actor, fn)
+	if ferr := batch.Finish(err == nil); ferr != nil && err == nil {
+		err = ferr
+	}
+	return err
+}
+
 // pages is what a reader hands the writer: one page of an endpoint, or
 // the endpoint's end (err set when reading failed).
 // The reader converts the page too, so that decoding NetBox's JSON
@@ -289,8 +304,10 @@ func (im *importer) copy(ctx context.Context) error {
 		chans[i] = make(chan page, 2)
 	}
 	convs := make([]*converter, len(order))
+	files, _ := im.o.Source.(FileSource)
 	for i, d := range order {
 		convs[i] = newConverter(d)
+		convs[i].files, convs[i].ctx = files, ctx
 	}
 	sem := make(chan struct{}, im.o.Concurrency)
 	go func() {
@@ -531,7 +548,7 @@ func (im *importer) writeBatch(ctx context.Context, d *resource.Descriptor, objs
 		var laters []second
 		var bad *object
 		var badErr error
-		err := webhooks.Write(im.writeCtx(ctx), im.o.DB, actor, func(ctx context.Context, tx *resource.Tx) error {
+		err := im.write(ctx, func(ctx context.Context, tx *resource.Tx) error {
 			wrote, laters = wrote[:0], laters[:0]
 			for _, o := range objs {
 				first, later := im.split(d, o)
@@ -624,7 +641,7 @@ func (im *importer) secondPass(ctx context.Context) error {
 		batch := todo[:n]
 		var bad *second
 		var badErr error
-		err := webhooks.Write(im.writeCtx(ctx), im.o.DB, actor, func(ctx context.Context, tx *resource.Tx) error {
+		err := im.write(ctx, func(ctx context.Context, tx *resource.Tx) error {
 			for i := range batch {
 				s := &batch[i]
 				row, err := s.d.Get(ctx, tx.Store(), s.id)

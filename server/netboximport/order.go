@@ -72,7 +72,7 @@ func edgesOf(d *resource.Descriptor, set map[*resource.Descriptor]bool) []edge {
 		case f.Kind == resource.KindCustomFields:
 			add("extras.customfield", f.Name, false)
 		case f.ReadOnly && f.Kind != resource.KindGenericObject:
-		case f.Kind == resource.KindFK && f.Column != "":
+		case isRef(f):
 			add(f.Target, f.Name, f.Nullable)
 		case (f.Kind == resource.KindM2M || f.Kind == resource.KindReverse) && !f.Inverse && !f.ByLookup:
 			add(f.Target, f.Name, true)
