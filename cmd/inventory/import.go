@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 
 	"fmt"
 	"os"
@@ -42,6 +43,17 @@ func importCmd(args []string) error {
 	batch := fs.Int("batch", 1000, "objects written per transaction")
 	if err := o.parse(fs, args[1:]); err != nil {
 		return err
+	}
+	// The timeouts are the server's, for requests: an import is one long
+	// batch job (tracing every cable path is one transaction), bounded
+	// only if asked for.
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if !given["transaction-timeout"] && os.Getenv("INVENTORY_TRANSACTION_TIMEOUT") == "" {
+		o.transactionTimeout = 0
+	}
+	if !given["statement-timeout"] && os.Getenv("INVENTORY_STATEMENT_TIMEOUT") == "" {
+		o.statementTimeout = 0
 	}
 	var src netboximport.Source
 	from := *fromDir
