@@ -34,6 +34,8 @@
 //     change log (Changelog).
 //   - verify.go, compare.go: the copy read back through the API in
 //     process and compared with NetBox's JSON; departures named there.
+//   - files.go: a Source that can fetch files (FileSource) gives image
+//     attachments their images; summary.go: the table the command prints.
 //
 // It imports the generated client and resource layer, webhooks (the write
 // transaction) and server (to read the copy back through the API in
