@@ -191,3 +191,31 @@ func TestImportMissingRelated(t *testing.T) {
 		}
 	})
 }
+
+// Endpoints of the source this service has no model for (a plugin's) are
+// named in the report with their counts; the rest imports.
+func TestImportUnknownEndpoint(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		emptyTarget(t, e)
+		dir := sitesSubset(t, "4.6.8", func(string, map[string]any) {})
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		_, _ = zw.Write([]byte(`[{"id":1,"name":"a"},{"id":2,"name":"b"}]`))
+		zw.Close()
+		if err := os.WriteFile(filepath.Join(dir, "plugins.widgets.json.gz"), buf.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Import(context.Background(), Options{Source: DirSource{Dir: dir}, From: dir, DB: e.DB})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(rep.UnknownEndpoints, []string{"plugins/widgets (2 objects)"}) {
+			t.Errorf("unknown endpoints %v", rep.UnknownEndpoints)
+		}
+		var sb strings.Builder
+		WriteSummary(&sb, rep)
+		if !strings.Contains(sb.String(), "not imported: plugins/widgets (2 objects): no such model here") {
+			t.Errorf("summary:\n%s", sb.String())
+		}
+	})
+}

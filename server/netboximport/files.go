@@ -33,3 +33,24 @@ func (s DirSource) File(ctx context.Context, u string) ([]byte, error) {
 	rel = strings.TrimPrefix(path.Clean("/"+rel), "/")
 	return os.ReadFile(filepath.Join(s.Dir, "media", filepath.FromSlash(rel)))
 }
+
+// EndpointLister is a Source that can name every list endpoint it serves
+// (a NetBox's API root per app, the files of a DirSource): endpoints this
+// service has no model for (a plugin's) are then reported, not silently
+// left behind.
+type EndpointLister interface {
+	Endpoints(ctx context.Context) ([]string, error)
+}
+
+// Endpoints are the endpoints recorded in the directory.
+func (s DirSource) Endpoints(ctx context.Context) ([]string, error) {
+	names, err := filepath.Glob(filepath.Join(s.Dir, "*.json.gz"))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		out = append(out, strings.Replace(strings.TrimSuffix(filepath.Base(n), ".json.gz"), ".", "/", 1))
+	}
+	return out, nil
+}

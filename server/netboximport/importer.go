@@ -81,16 +81,19 @@ type Report struct {
 	Refused       []Problem
 	// Unknown are fields of the source this service's models lack, per
 	// endpoint: their values are not imported.
-	Unknown     map[string][]string
-	Differences []Difference
-	Departures  map[string]int // departure name → differences it covers
-	Read        int
-	Written     int
-	Users       int // users created without a usable password
-	Elapsed     time.Duration
-	Verified    bool
-	Deferred    int // references written in the second pass
-	Resumed     int // objects an interrupted run had written (Resume)
+	Unknown map[string][]string
+	// UnknownEndpoints are endpoints of the source (with objects) this
+	// service has no model for: not imported (a plugin's models).
+	UnknownEndpoints []string
+	Differences      []Difference
+	Departures       map[string]int // departure name → differences it covers
+	Read             int
+	Written          int
+	Users            int // users created without a usable password
+	Elapsed          time.Duration
+	Verified         bool
+	Deferred         int // references written in the second pass
+	Resumed          int // objects an interrupted run had written (Resume)
 }
 
 func (r *Report) byEndpoint(ep string) *EndpointResult {
@@ -201,6 +204,9 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	im.plan = p
+	if err := im.unknownEndpoints(ctx); err != nil {
+		return nil, err
+	}
 	for _, d := range p.order {
 		r := &EndpointResult{Endpoint: endpointOf(d)}
 		im.rep.Endpoints = append(im.rep.Endpoints, r)
@@ -735,4 +741,28 @@ func unusablePassword() string {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
 	return "!" + hex.EncodeToString(b)
+}
+
+// unknownEndpoints notes the source's endpoints that hold objects and that
+// this service does not serve, when the source can list them.
+func (im *importer) unknownEndpoints(ctx context.Context) error {
+	l, ok := im.o.Source.(EndpointLister)
+	if !ok {
+		return nil
+	}
+	eps, err := l.Endpoints(ctx)
+	if err != nil {
+		return fmt.Errorf("listing the source's endpoints: %w", err)
+	}
+	for _, ep := range eps {
+		app, path, _ := strings.Cut(ep, "/")
+		if resource.ByPath(app, path) != nil || notWritten[ep] != "" {
+			continue
+		}
+		if n, err := im.o.Source.Count(ctx, ep); err == nil && n > 0 {
+			im.rep.UnknownEndpoints = append(im.rep.UnknownEndpoints, fmt.Sprintf("%s (%d objects)", ep, n))
+		}
+	}
+	sort.Strings(im.rep.UnknownEndpoints)
+	return nil
 }

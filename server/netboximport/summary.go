@@ -64,6 +64,9 @@ func WriteSummary(w io.Writer, r *Report) {
 	for _, ep := range eps {
 		fmt.Fprintf(w, "not imported: %s fields %v (no such field here, or referring to what is not imported)\n", ep, r.Unknown[ep])
 	}
+	for _, ep := range r.UnknownEndpoints {
+		fmt.Fprintf(w, "not imported: %s: no such model here\n", ep)
+	}
 	if r.Users > 0 {
 		fmt.Fprintf(w, "%d users were created without a usable password (NetBox's API does not show passwords):\n"+
 			"  set one with: inventory user set-password --username NAME --password ...\n", r.Users)
