@@ -167,6 +167,11 @@ func (_c *AggregateCreate) createSpec() (*Aggregate, *sqlgraph.CreateSpec) {
 		_node = &Aggregate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(aggregate.Table, sqlgraph.NewFieldSpec(aggregate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(aggregate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -139,6 +139,11 @@ func (_c *ASNCreate) createSpec() (*ASN, *sqlgraph.CreateSpec) {
 		_node = &ASN{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(asn.Table, sqlgraph.NewFieldSpec(asn.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(asn.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -176,6 +176,11 @@ func (_c *ASNRangeCreate) createSpec() (*ASNRange, *sqlgraph.CreateSpec) {
 		_node = &ASNRange{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(asnrange.Table, sqlgraph.NewFieldSpec(asnrange.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(asnrange.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

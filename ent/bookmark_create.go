@@ -117,6 +117,11 @@ func (_c *BookmarkCreate) createSpec() (*Bookmark, *sqlgraph.CreateSpec) {
 		_node = &Bookmark{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(bookmark.Table, sqlgraph.NewFieldSpec(bookmark.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(bookmark.FieldCreated, field.TypeTime, value)
 		_node.Created = value

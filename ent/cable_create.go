@@ -203,6 +203,11 @@ func (_c *CableCreate) createSpec() (*Cable, *sqlgraph.CreateSpec) {
 		_node = &Cable{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(cable.Table, sqlgraph.NewFieldSpec(cable.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(cable.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

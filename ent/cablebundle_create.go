@@ -128,6 +128,11 @@ func (_c *CableBundleCreate) createSpec() (*CableBundle, *sqlgraph.CreateSpec) {
 		_node = &CableBundle{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(cablebundle.Table, sqlgraph.NewFieldSpec(cablebundle.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(cablebundle.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

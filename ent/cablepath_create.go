@@ -156,6 +156,11 @@ func (_c *CablePathCreate) createSpec() (*CablePath, *sqlgraph.CreateSpec) {
 		_node = &CablePath{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(cablepath.Table, sqlgraph.NewFieldSpec(cablepath.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Path(); ok {
 		_spec.SetField(cablepath.FieldPath, field.TypeJSON, value)
 		_node.Path = value

@@ -120,6 +120,11 @@ func (_c *CablePathNodeCreate) createSpec() (*CablePathNode, *sqlgraph.CreateSpe
 		_node = &CablePathNode{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(cablepathnode.Table, sqlgraph.NewFieldSpec(cablepathnode.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.NodeType(); ok {
 		_spec.SetField(cablepathnode.FieldNodeType, field.TypeString, value)
 		_node.NodeType = value

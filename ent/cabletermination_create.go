@@ -130,6 +130,11 @@ func (_c *CableTerminationCreate) createSpec() (*CableTermination, *sqlgraph.Cre
 		_node = &CableTermination{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(cabletermination.Table, sqlgraph.NewFieldSpec(cabletermination.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(cabletermination.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

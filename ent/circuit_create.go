@@ -181,6 +181,11 @@ func (_c *CircuitCreate) createSpec() (*Circuit, *sqlgraph.CreateSpec) {
 		_node = &Circuit{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(circuit.Table, sqlgraph.NewFieldSpec(circuit.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(circuit.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

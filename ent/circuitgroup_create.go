@@ -146,6 +146,11 @@ func (_c *CircuitGroupCreate) createSpec() (*CircuitGroup, *sqlgraph.CreateSpec)
 		_node = &CircuitGroup{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(circuitgroup.Table, sqlgraph.NewFieldSpec(circuitgroup.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(circuitgroup.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

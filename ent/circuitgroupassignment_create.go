@@ -127,6 +127,11 @@ func (_c *CircuitGroupAssignmentCreate) createSpec() (*CircuitGroupAssignment, *
 		_node = &CircuitGroupAssignment{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(circuitgroupassignment.Table, sqlgraph.NewFieldSpec(circuitgroupassignment.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(circuitgroupassignment.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

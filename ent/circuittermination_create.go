@@ -197,6 +197,11 @@ func (_c *CircuitTerminationCreate) createSpec() (*CircuitTermination, *sqlgraph
 		_node = &CircuitTermination{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(circuittermination.Table, sqlgraph.NewFieldSpec(circuittermination.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(circuittermination.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -148,6 +148,11 @@ func (_c *CircuitTypeCreate) createSpec() (*CircuitType, *sqlgraph.CreateSpec) {
 		_node = &CircuitType{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(circuittype.Table, sqlgraph.NewFieldSpec(circuittype.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(circuittype.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -137,6 +137,11 @@ func (_c *ClusterGroupCreate) createSpec() (*ClusterGroup, *sqlgraph.CreateSpec)
 		_node = &ClusterGroup{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(clustergroup.Table, sqlgraph.NewFieldSpec(clustergroup.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(clustergroup.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -137,6 +137,11 @@ func (_c *ClusterTypeCreate) createSpec() (*ClusterType, *sqlgraph.CreateSpec) {
 		_node = &ClusterType{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(clustertype.Table, sqlgraph.NewFieldSpec(clustertype.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(clustertype.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -173,6 +173,11 @@ func (_c *ConfigContextCreate) createSpec() (*ConfigContext, *sqlgraph.CreateSpe
 		_node = &ConfigContext{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(configcontext.Table, sqlgraph.NewFieldSpec(configcontext.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(configcontext.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

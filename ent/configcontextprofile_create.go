@@ -144,6 +144,11 @@ func (_c *ConfigContextProfileCreate) createSpec() (*ConfigContextProfile, *sqlg
 		_node = &ConfigContextProfile{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(configcontextprofile.Table, sqlgraph.NewFieldSpec(configcontextprofile.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(configcontextprofile.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -206,6 +206,11 @@ func (_c *ConfigTemplateCreate) createSpec() (*ConfigTemplate, *sqlgraph.CreateS
 		_node = &ConfigTemplate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(configtemplate.Table, sqlgraph.NewFieldSpec(configtemplate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(configtemplate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -182,6 +182,11 @@ func (_c *ConsolePortCreate) createSpec() (*ConsolePort, *sqlgraph.CreateSpec) {
 		_node = &ConsolePort{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(consoleport.Table, sqlgraph.NewFieldSpec(consoleport.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(consoleport.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -148,6 +148,11 @@ func (_c *ConsolePortTemplateCreate) createSpec() (*ConsolePortTemplate, *sqlgra
 		_node = &ConsolePortTemplate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(consoleporttemplate.Table, sqlgraph.NewFieldSpec(consoleporttemplate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(consoleporttemplate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

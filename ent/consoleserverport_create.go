@@ -182,6 +182,11 @@ func (_c *ConsoleServerPortCreate) createSpec() (*ConsoleServerPort, *sqlgraph.C
 		_node = &ConsoleServerPort{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(consoleserverport.Table, sqlgraph.NewFieldSpec(consoleserverport.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(consoleserverport.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

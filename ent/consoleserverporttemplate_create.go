@@ -148,6 +148,11 @@ func (_c *ConsoleServerPortTemplateCreate) createSpec() (*ConsoleServerPortTempl
 		_node = &ConsoleServerPortTemplate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(consoleserverporttemplate.Table, sqlgraph.NewFieldSpec(consoleserverporttemplate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(consoleserverporttemplate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -153,6 +153,11 @@ func (_c *ContactAssignmentCreate) createSpec() (*ContactAssignment, *sqlgraph.C
 		_node = &ContactAssignment{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(contactassignment.Table, sqlgraph.NewFieldSpec(contactassignment.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(contactassignment.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -144,6 +144,11 @@ func (_c *ContactGroupCreate) createSpec() (*ContactGroup, *sqlgraph.CreateSpec)
 		_node = &ContactGroup{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(contactgroup.Table, sqlgraph.NewFieldSpec(contactgroup.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(contactgroup.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -136,6 +136,11 @@ func (_c *ContactRoleCreate) createSpec() (*ContactRole, *sqlgraph.CreateSpec) {
 		_node = &ContactRole{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(contactrole.Table, sqlgraph.NewFieldSpec(contactrole.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(contactrole.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -270,6 +270,11 @@ func (_c *CustomFieldCreate) createSpec() (*CustomField, *sqlgraph.CreateSpec) {
 		_node = &CustomField{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(customfield.Table, sqlgraph.NewFieldSpec(customfield.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(customfield.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -152,6 +152,11 @@ func (_c *CustomFieldChoiceSetCreate) createSpec() (*CustomFieldChoiceSet, *sqlg
 		_node = &CustomFieldChoiceSet{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(customfieldchoiceset.Table, sqlgraph.NewFieldSpec(customfieldchoiceset.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(customfieldchoiceset.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

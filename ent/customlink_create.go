@@ -180,6 +180,11 @@ func (_c *CustomLinkCreate) createSpec() (*CustomLink, *sqlgraph.CreateSpec) {
 		_node = &CustomLink{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(customlink.Table, sqlgraph.NewFieldSpec(customlink.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(customlink.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -191,6 +191,11 @@ func (_c *DataFileCreate) createSpec() (*DataFile, *sqlgraph.CreateSpec) {
 		_node = &DataFile{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(datafile.Table, sqlgraph.NewFieldSpec(datafile.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(datafile.FieldCreated, field.TypeTime, value)
 		_node.Created = value

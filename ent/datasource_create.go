@@ -375,6 +375,11 @@ func (_c *DataSourceCreate) createSpec() (*DataSource, *sqlgraph.CreateSpec) {
 		_node = &DataSource{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(datasource.Table, sqlgraph.NewFieldSpec(datasource.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(datasource.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

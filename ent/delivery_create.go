@@ -486,6 +486,11 @@ func (_c *DeliveryCreate) createSpec() (*Delivery, *sqlgraph.CreateSpec) {
 		_node = &Delivery{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(delivery.Table, sqlgraph.NewFieldSpec(delivery.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.UUID(); ok {
 		_spec.SetField(delivery.FieldUUID, field.TypeString, value)
 		_node.UUID = value

@@ -170,6 +170,11 @@ func (_c *DeviceBayCreate) createSpec() (*DeviceBay, *sqlgraph.CreateSpec) {
 		_node = &DeviceBay{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(devicebay.Table, sqlgraph.NewFieldSpec(devicebay.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(devicebay.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

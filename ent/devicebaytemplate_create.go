@@ -155,6 +155,11 @@ func (_c *DeviceBayTemplateCreate) createSpec() (*DeviceBayTemplate, *sqlgraph.C
 		_node = &DeviceBayTemplate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(devicebaytemplate.Table, sqlgraph.NewFieldSpec(devicebaytemplate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(devicebaytemplate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -261,6 +261,11 @@ func (_c *DeviceInterfaceCreate) createSpec() (*DeviceInterface, *sqlgraph.Creat
 		_node = &DeviceInterface{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(deviceinterface.Table, sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(deviceinterface.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -164,6 +164,11 @@ func (_c *DeviceRoleCreate) createSpec() (*DeviceRole, *sqlgraph.CreateSpec) {
 		_node = &DeviceRole{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(devicerole.Table, sqlgraph.NewFieldSpec(devicerole.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(devicerole.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

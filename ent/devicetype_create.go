@@ -212,6 +212,11 @@ func (_c *DeviceTypeCreate) createSpec() (*DeviceType, *sqlgraph.CreateSpec) {
 		_node = &DeviceType{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(devicetype.Table, sqlgraph.NewFieldSpec(devicetype.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(devicetype.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

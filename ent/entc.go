@@ -54,6 +54,10 @@ func main() {
 			gen.MustParse(gen.NewTemplate("model").ParseFiles("./ent/template/model.tmpl")),
 			gen.MustParse(gen.NewTemplate("mutation").ParseFiles("./ent/template/mutation.tmpl")),
 			gen.MustParse(gen.NewTemplate("client").ParseFiles("./ent/template/client.tmpl")),
+			// importid.tmpl lets an import create rows with the source's ids
+			// (SetImportedID) through the same mutations and hooks as any
+			// other create.
+			gen.MustParse(gen.NewTemplate("importid").ParseFiles("./ent/template/importid.tmpl")),
 			gen.MustParse(gen.NewTemplate("imports").ParseFiles("./ent/template/imports.tmpl")),
 		},
 	}

@@ -165,6 +165,11 @@ func (_c *EventRuleCreate) createSpec() (*EventRule, *sqlgraph.CreateSpec) {
 		_node = &EventRule{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(eventrule.Table, sqlgraph.NewFieldSpec(eventrule.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(eventrule.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

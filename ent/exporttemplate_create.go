@@ -195,6 +195,11 @@ func (_c *ExportTemplateCreate) createSpec() (*ExportTemplate, *sqlgraph.CreateS
 		_node = &ExportTemplate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(exporttemplate.Table, sqlgraph.NewFieldSpec(exporttemplate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(exporttemplate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

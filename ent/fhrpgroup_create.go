@@ -181,6 +181,11 @@ func (_c *FHRPGroupCreate) createSpec() (*FHRPGroup, *sqlgraph.CreateSpec) {
 		_node = &FHRPGroup{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(fhrpgroup.Table, sqlgraph.NewFieldSpec(fhrpgroup.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(fhrpgroup.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -130,6 +130,11 @@ func (_c *FHRPGroupAssignmentCreate) createSpec() (*FHRPGroupAssignment, *sqlgra
 		_node = &FHRPGroupAssignment{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(fhrpgroupassignment.Table, sqlgraph.NewFieldSpec(fhrpgroupassignment.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(fhrpgroupassignment.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -216,6 +216,11 @@ func (_c *FrontPortCreate) createSpec() (*FrontPort, *sqlgraph.CreateSpec) {
 		_node = &FrontPort{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(frontport.Table, sqlgraph.NewFieldSpec(frontport.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(frontport.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

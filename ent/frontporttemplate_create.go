@@ -182,6 +182,11 @@ func (_c *FrontPortTemplateCreate) createSpec() (*FrontPortTemplate, *sqlgraph.C
 		_node = &FrontPortTemplate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(frontporttemplate.Table, sqlgraph.NewFieldSpec(frontporttemplate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(frontporttemplate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -179,6 +179,11 @@ func (_c *IdempotencyKeyCreate) createSpec() (*IdempotencyKey, *sqlgraph.CreateS
 		_node = &IdempotencyKey{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(idempotencykey.Table, sqlgraph.NewFieldSpec(idempotencykey.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.UserID(); ok {
 		_spec.SetField(idempotencykey.FieldUserID, field.TypeInt, value)
 		_node.UserID = value

@@ -171,6 +171,11 @@ func (_c *IKEPolicyCreate) createSpec() (*IKEPolicy, *sqlgraph.CreateSpec) {
 		_node = &IKEPolicy{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(ikepolicy.Table, sqlgraph.NewFieldSpec(ikepolicy.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(ikepolicy.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -172,6 +172,11 @@ func (_c *IKEProposalCreate) createSpec() (*IKEProposal, *sqlgraph.CreateSpec) {
 		_node = &IKEProposal{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(ikeproposal.Table, sqlgraph.NewFieldSpec(ikeproposal.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(ikeproposal.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

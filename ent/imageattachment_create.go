@@ -150,6 +150,11 @@ func (_c *ImageAttachmentCreate) createSpec() (*ImageAttachment, *sqlgraph.Creat
 		_node = &ImageAttachment{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(imageattachment.Table, sqlgraph.NewFieldSpec(imageattachment.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(imageattachment.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -180,6 +180,11 @@ func (_c *InterfaceTemplateCreate) createSpec() (*InterfaceTemplate, *sqlgraph.C
 		_node = &InterfaceTemplate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(interfacetemplate.Table, sqlgraph.NewFieldSpec(interfacetemplate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(interfacetemplate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

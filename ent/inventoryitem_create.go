@@ -213,6 +213,11 @@ func (_c *InventoryItemCreate) createSpec() (*InventoryItem, *sqlgraph.CreateSpe
 		_node = &InventoryItem{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(inventoryitem.Table, sqlgraph.NewFieldSpec(inventoryitem.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(inventoryitem.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -148,6 +148,11 @@ func (_c *InventoryItemRoleCreate) createSpec() (*InventoryItemRole, *sqlgraph.C
 		_node = &InventoryItemRole{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(inventoryitemrole.Table, sqlgraph.NewFieldSpec(inventoryitemrole.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(inventoryitemrole.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -169,6 +169,11 @@ func (_c *InventoryItemTemplateCreate) createSpec() (*InventoryItemTemplate, *sq
 		_node = &InventoryItemTemplate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(inventoryitemtemplate.Table, sqlgraph.NewFieldSpec(inventoryitemtemplate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(inventoryitemtemplate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -202,6 +202,11 @@ func (_c *IPAddressCreate) createSpec() (*IPAddress, *sqlgraph.CreateSpec) {
 		_node = &IPAddress{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(ipaddress.Table, sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(ipaddress.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

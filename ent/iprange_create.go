@@ -206,6 +206,11 @@ func (_c *IPRangeCreate) createSpec() (*IPRange, *sqlgraph.CreateSpec) {
 		_node = &IPRange{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(iprange.Table, sqlgraph.NewFieldSpec(iprange.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(iprange.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

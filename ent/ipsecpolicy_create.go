@@ -136,6 +136,11 @@ func (_c *IPSecPolicyCreate) createSpec() (*IPSecPolicy, *sqlgraph.CreateSpec) {
 		_node = &IPSecPolicy{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(ipsecpolicy.Table, sqlgraph.NewFieldSpec(ipsecpolicy.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(ipsecpolicy.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

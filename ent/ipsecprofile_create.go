@@ -157,6 +157,11 @@ func (_c *IPSecProfileCreate) createSpec() (*IPSecProfile, *sqlgraph.CreateSpec)
 		_node = &IPSecProfile{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(ipsecprofile.Table, sqlgraph.NewFieldSpec(ipsecprofile.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(ipsecprofile.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -179,6 +179,11 @@ func (_c *IPSecProposalCreate) createSpec() (*IPSecProposal, *sqlgraph.CreateSpe
 		_node = &IPSecProposal{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(ipsecproposal.Table, sqlgraph.NewFieldSpec(ipsecproposal.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(ipsecproposal.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

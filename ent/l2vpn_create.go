@@ -174,6 +174,11 @@ func (_c *L2VPNCreate) createSpec() (*L2VPN, *sqlgraph.CreateSpec) {
 		_node = &L2VPN{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(l2vpn.Table, sqlgraph.NewFieldSpec(l2vpn.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(l2vpn.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

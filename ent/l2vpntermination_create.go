@@ -134,6 +134,11 @@ func (_c *L2VPNTerminationCreate) createSpec() (*L2VPNTermination, *sqlgraph.Cre
 		_node = &L2VPNTermination{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(l2vpntermination.Table, sqlgraph.NewFieldSpec(l2vpntermination.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(l2vpntermination.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -137,6 +137,11 @@ func (_c *MACAddressCreate) createSpec() (*MACAddress, *sqlgraph.CreateSpec) {
 		_node = &MACAddress{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(macaddress.Table, sqlgraph.NewFieldSpec(macaddress.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(macaddress.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

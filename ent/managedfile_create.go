@@ -148,6 +148,11 @@ func (_c *ManagedFileCreate) createSpec() (*ManagedFile, *sqlgraph.CreateSpec) {
 		_node = &ManagedFile{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(managedfile.Table, sqlgraph.NewFieldSpec(managedfile.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(managedfile.FieldCreated, field.TypeTime, value)
 		_node.Created = value

@@ -145,6 +145,11 @@ func (_c *ManufacturerCreate) createSpec() (*Manufacturer, *sqlgraph.CreateSpec)
 		_node = &Manufacturer{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(manufacturer.Table, sqlgraph.NewFieldSpec(manufacturer.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(manufacturer.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -200,6 +200,11 @@ func (_c *ModuleCreate) createSpec() (*Module, *sqlgraph.CreateSpec) {
 		_node = &Module{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(module.Table, sqlgraph.NewFieldSpec(module.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(module.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

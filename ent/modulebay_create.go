@@ -176,6 +176,11 @@ func (_c *ModuleBayCreate) createSpec() (*ModuleBay, *sqlgraph.CreateSpec) {
 		_node = &ModuleBay{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(modulebay.Table, sqlgraph.NewFieldSpec(modulebay.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(modulebay.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -162,6 +162,11 @@ func (_c *ModuleBayTemplateCreate) createSpec() (*ModuleBayTemplate, *sqlgraph.C
 		_node = &ModuleBayTemplate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(modulebaytemplate.Table, sqlgraph.NewFieldSpec(modulebaytemplate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(modulebaytemplate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -172,6 +172,11 @@ func (_c *ModuleTypeCreate) createSpec() (*ModuleType, *sqlgraph.CreateSpec) {
 		_node = &ModuleType{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(moduletype.Table, sqlgraph.NewFieldSpec(moduletype.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(moduletype.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -137,6 +137,11 @@ func (_c *ModuleTypeProfileCreate) createSpec() (*ModuleTypeProfile, *sqlgraph.C
 		_node = &ModuleTypeProfile{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(moduletypeprofile.Table, sqlgraph.NewFieldSpec(moduletypeprofile.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(moduletypeprofile.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -115,6 +115,11 @@ func (_c *NotificationGroupCreate) createSpec() (*NotificationGroup, *sqlgraph.C
 		_node = &NotificationGroup{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(notificationgroup.Table, sqlgraph.NewFieldSpec(notificationgroup.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(notificationgroup.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

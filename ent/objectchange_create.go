@@ -301,6 +301,11 @@ func (_c *ObjectChangeCreate) createSpec() (*ObjectChange, *sqlgraph.CreateSpec)
 		_node = &ObjectChange{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(objectchange.Table, sqlgraph.NewFieldSpec(objectchange.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Time(); ok {
 		_spec.SetField(objectchange.FieldTime, field.TypeTime, value)
 		_node.Time = value

@@ -202,6 +202,11 @@ func (_c *ObjectPermissionCreate) createSpec() (*ObjectPermission, *sqlgraph.Cre
 		_node = &ObjectPermission{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(objectpermission.Table, sqlgraph.NewFieldSpec(objectpermission.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(objectpermission.FieldName, field.TypeString, value)
 		_node.Name = value

@@ -157,6 +157,11 @@ func (_c *ObjectTypeCreate) createSpec() (*ObjectType, *sqlgraph.CreateSpec) {
 		_node = &ObjectType{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(objecttype.Table, sqlgraph.NewFieldSpec(objecttype.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.AppLabel(); ok {
 		_spec.SetField(objecttype.FieldAppLabel, field.TypeString, value)
 		_node.AppLabel = value

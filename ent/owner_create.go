@@ -108,6 +108,11 @@ func (_c *OwnerCreate) createSpec() (*Owner, *sqlgraph.CreateSpec) {
 		_node = &Owner{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(owner.Table, sqlgraph.NewFieldSpec(owner.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(owner.FieldName, field.TypeString, value)
 		_node.Name = value

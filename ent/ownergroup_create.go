@@ -105,6 +105,11 @@ func (_c *OwnerGroupCreate) createSpec() (*OwnerGroup, *sqlgraph.CreateSpec) {
 		_node = &OwnerGroup{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(ownergroup.Table, sqlgraph.NewFieldSpec(ownergroup.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(ownergroup.FieldName, field.TypeString, value)
 		_node.Name = value

@@ -271,6 +271,11 @@ func (_c *PowerFeedCreate) createSpec() (*PowerFeed, *sqlgraph.CreateSpec) {
 		_node = &PowerFeed{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(powerfeed.Table, sqlgraph.NewFieldSpec(powerfeed.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(powerfeed.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -212,6 +212,11 @@ func (_c *PowerOutletCreate) createSpec() (*PowerOutlet, *sqlgraph.CreateSpec) {
 		_node = &PowerOutlet{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(poweroutlet.Table, sqlgraph.NewFieldSpec(poweroutlet.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(poweroutlet.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -166,6 +166,11 @@ func (_c *PowerOutletTemplateCreate) createSpec() (*PowerOutletTemplate, *sqlgra
 		_node = &PowerOutletTemplate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(poweroutlettemplate.Table, sqlgraph.NewFieldSpec(poweroutlettemplate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(poweroutlettemplate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

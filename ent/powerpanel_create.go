@@ -152,6 +152,11 @@ func (_c *PowerPanelCreate) createSpec() (*PowerPanel, *sqlgraph.CreateSpec) {
 		_node = &PowerPanel{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(powerpanel.Table, sqlgraph.NewFieldSpec(powerpanel.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(powerpanel.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -192,6 +192,11 @@ func (_c *PowerPortCreate) createSpec() (*PowerPort, *sqlgraph.CreateSpec) {
 		_node = &PowerPort{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(powerport.Table, sqlgraph.NewFieldSpec(powerport.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(powerport.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

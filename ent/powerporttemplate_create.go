@@ -158,6 +158,11 @@ func (_c *PowerPortTemplateCreate) createSpec() (*PowerPortTemplate, *sqlgraph.C
 		_node = &PowerPortTemplate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(powerporttemplate.Table, sqlgraph.NewFieldSpec(powerporttemplate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(powerporttemplate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

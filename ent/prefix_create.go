@@ -553,6 +553,11 @@ func (_c *PrefixCreate) createSpec() (*Prefix, *sqlgraph.CreateSpec) {
 		_node = &Prefix{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(prefix.Table, sqlgraph.NewFieldSpec(prefix.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(prefix.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

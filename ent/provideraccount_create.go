@@ -156,6 +156,11 @@ func (_c *ProviderAccountCreate) createSpec() (*ProviderAccount, *sqlgraph.Creat
 		_node = &ProviderAccount{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(provideraccount.Table, sqlgraph.NewFieldSpec(provideraccount.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(provideraccount.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

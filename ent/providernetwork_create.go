@@ -154,6 +154,11 @@ func (_c *ProviderNetworkCreate) createSpec() (*ProviderNetwork, *sqlgraph.Creat
 		_node = &ProviderNetwork{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(providernetwork.Table, sqlgraph.NewFieldSpec(providernetwork.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(providernetwork.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

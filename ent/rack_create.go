@@ -273,6 +273,11 @@ func (_c *RackCreate) createSpec() (*Rack, *sqlgraph.CreateSpec) {
 		_node = &Rack{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(rack.Table, sqlgraph.NewFieldSpec(rack.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(rack.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

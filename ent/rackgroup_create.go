@@ -136,6 +136,11 @@ func (_c *RackGroupCreate) createSpec() (*RackGroup, *sqlgraph.CreateSpec) {
 		_node = &RackGroup{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(rackgroup.Table, sqlgraph.NewFieldSpec(rackgroup.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(rackgroup.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -169,6 +169,11 @@ func (_c *RackReservationCreate) createSpec() (*RackReservation, *sqlgraph.Creat
 		_node = &RackReservation{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(rackreservation.Table, sqlgraph.NewFieldSpec(rackreservation.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(rackreservation.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

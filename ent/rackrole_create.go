@@ -148,6 +148,11 @@ func (_c *RackRoleCreate) createSpec() (*RackRole, *sqlgraph.CreateSpec) {
 		_node = &RackRole{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(rackrole.Table, sqlgraph.NewFieldSpec(rackrole.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(rackrole.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -230,6 +230,11 @@ func (_c *RackTypeCreate) createSpec() (*RackType, *sqlgraph.CreateSpec) {
 		_node = &RackType{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(racktype.Table, sqlgraph.NewFieldSpec(racktype.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(racktype.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -216,6 +216,11 @@ func (_c *RearPortCreate) createSpec() (*RearPort, *sqlgraph.CreateSpec) {
 		_node = &RearPort{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(rearport.Table, sqlgraph.NewFieldSpec(rearport.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(rearport.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

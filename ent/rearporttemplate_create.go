@@ -182,6 +182,11 @@ func (_c *RearPortTemplateCreate) createSpec() (*RearPortTemplate, *sqlgraph.Cre
 		_node = &RearPortTemplate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(rearporttemplate.Table, sqlgraph.NewFieldSpec(rearporttemplate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(rearporttemplate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

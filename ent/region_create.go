@@ -144,6 +144,11 @@ func (_c *RegionCreate) createSpec() (*Region, *sqlgraph.CreateSpec) {
 		_node = &Region{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(region.Table, sqlgraph.NewFieldSpec(region.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(region.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

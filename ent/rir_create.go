@@ -143,6 +143,11 @@ func (_c *RIRCreate) createSpec() (*RIR, *sqlgraph.CreateSpec) {
 		_node = &RIR{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(rir.Table, sqlgraph.NewFieldSpec(rir.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(rir.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

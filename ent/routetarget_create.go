@@ -138,6 +138,11 @@ func (_c *RouteTargetCreate) createSpec() (*RouteTarget, *sqlgraph.CreateSpec) {
 		_node = &RouteTarget{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(routetarget.Table, sqlgraph.NewFieldSpec(routetarget.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(routetarget.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

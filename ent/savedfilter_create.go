@@ -163,6 +163,11 @@ func (_c *SavedFilterCreate) createSpec() (*SavedFilter, *sqlgraph.CreateSpec) {
 		_node = &SavedFilter{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(savedfilter.Table, sqlgraph.NewFieldSpec(savedfilter.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(savedfilter.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

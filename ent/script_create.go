@@ -177,6 +177,11 @@ func (_c *ScriptCreate) createSpec() (*Script, *sqlgraph.CreateSpec) {
 		_node = &Script{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(script.Table, sqlgraph.NewFieldSpec(script.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(script.FieldName, field.TypeString, value)
 		_node.Name = value

@@ -148,6 +148,11 @@ func (_c *ServiceTemplateCreate) createSpec() (*ServiceTemplate, *sqlgraph.Creat
 		_node = &ServiceTemplate{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(servicetemplate.Table, sqlgraph.NewFieldSpec(servicetemplate.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(servicetemplate.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

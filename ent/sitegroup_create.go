@@ -144,6 +144,11 @@ func (_c *SiteGroupCreate) createSpec() (*SiteGroup, *sqlgraph.CreateSpec) {
 		_node = &SiteGroup{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(sitegroup.Table, sqlgraph.NewFieldSpec(sitegroup.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(sitegroup.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -162,6 +162,11 @@ func (_c *TableConfigCreate) createSpec() (*TableConfig, *sqlgraph.CreateSpec) {
 		_node = &TableConfig{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(tableconfig.Table, sqlgraph.NewFieldSpec(tableconfig.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(tableconfig.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -115,6 +115,11 @@ func (_c *TaggedItemCreate) createSpec() (*TaggedItem, *sqlgraph.CreateSpec) {
 		_node = &TaggedItem{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(taggeditem.Table, sqlgraph.NewFieldSpec(taggeditem.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.ObjectType(); ok {
 		_spec.SetField(taggeditem.FieldObjectType, field.TypeString, value)
 		_node.ObjectType = value

@@ -151,6 +151,11 @@ func (_c *TenantGroupCreate) createSpec() (*TenantGroup, *sqlgraph.CreateSpec) {
 		_node = &TenantGroup{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(tenantgroup.Table, sqlgraph.NewFieldSpec(tenantgroup.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(tenantgroup.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -172,6 +172,11 @@ func (_c *TunnelCreate) createSpec() (*Tunnel, *sqlgraph.CreateSpec) {
 		_node = &Tunnel{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(tunnel.Table, sqlgraph.NewFieldSpec(tunnel.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(tunnel.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

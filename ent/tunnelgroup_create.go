@@ -136,6 +136,11 @@ func (_c *TunnelGroupCreate) createSpec() (*TunnelGroup, *sqlgraph.CreateSpec) {
 		_node = &TunnelGroup{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(tunnelgroup.Table, sqlgraph.NewFieldSpec(tunnelgroup.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(tunnelgroup.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -139,6 +139,11 @@ func (_c *TunnelTerminationCreate) createSpec() (*TunnelTermination, *sqlgraph.C
 		_node = &TunnelTermination{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(tunneltermination.Table, sqlgraph.NewFieldSpec(tunneltermination.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(tunneltermination.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

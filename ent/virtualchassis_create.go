@@ -157,6 +157,11 @@ func (_c *VirtualChassisCreate) createSpec() (*VirtualChassis, *sqlgraph.CreateS
 		_node = &VirtualChassis{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(virtualchassis.Table, sqlgraph.NewFieldSpec(virtualchassis.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(virtualchassis.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -165,6 +165,11 @@ func (_c *VirtualCircuitCreate) createSpec() (*VirtualCircuit, *sqlgraph.CreateS
 		_node = &VirtualCircuit{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(virtualcircuit.Table, sqlgraph.NewFieldSpec(virtualcircuit.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(virtualcircuit.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

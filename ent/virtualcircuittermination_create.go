@@ -154,6 +154,11 @@ func (_c *VirtualCircuitTerminationCreate) createSpec() (*VirtualCircuitTerminat
 		_node = &VirtualCircuitTermination{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(virtualcircuittermination.Table, sqlgraph.NewFieldSpec(virtualcircuittermination.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(virtualcircuittermination.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

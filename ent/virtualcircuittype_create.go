@@ -148,6 +148,11 @@ func (_c *VirtualCircuitTypeCreate) createSpec() (*VirtualCircuitType, *sqlgraph
 		_node = &VirtualCircuitType{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(virtualcircuittype.Table, sqlgraph.NewFieldSpec(virtualcircuittype.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(virtualcircuittype.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

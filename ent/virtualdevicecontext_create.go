@@ -167,6 +167,11 @@ func (_c *VirtualDeviceContextCreate) createSpec() (*VirtualDeviceContext, *sqlg
 		_node = &VirtualDeviceContext{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(virtualdevicecontext.Table, sqlgraph.NewFieldSpec(virtualdevicecontext.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(virtualdevicecontext.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -152,6 +152,11 @@ func (_c *VirtualDiskCreate) createSpec() (*VirtualDisk, *sqlgraph.CreateSpec) {
 		_node = &VirtualDisk{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(virtualdisk.Table, sqlgraph.NewFieldSpec(virtualdisk.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(virtualdisk.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

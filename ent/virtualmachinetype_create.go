@@ -142,6 +142,11 @@ func (_c *VirtualMachineTypeCreate) createSpec() (*VirtualMachineType, *sqlgraph
 		_node = &VirtualMachineType{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(virtualmachinetype.Table, sqlgraph.NewFieldSpec(virtualmachinetype.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(virtualmachinetype.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -168,6 +168,11 @@ func (_c *VLANCreate) createSpec() (*VLAN, *sqlgraph.CreateSpec) {
 		_node = &VLAN{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(vlan.Table, sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(vlan.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

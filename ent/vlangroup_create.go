@@ -167,6 +167,11 @@ func (_c *VLANGroupCreate) createSpec() (*VLANGroup, *sqlgraph.CreateSpec) {
 		_node = &VLANGroup{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(vlangroup.Table, sqlgraph.NewFieldSpec(vlangroup.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(vlangroup.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

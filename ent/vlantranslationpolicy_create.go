@@ -130,6 +130,11 @@ func (_c *VLANTranslationPolicyCreate) createSpec() (*VLANTranslationPolicy, *sq
 		_node = &VLANTranslationPolicy{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(vlantranslationpolicy.Table, sqlgraph.NewFieldSpec(vlantranslationpolicy.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(vlantranslationpolicy.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -140,6 +140,11 @@ func (_c *VLANTranslationRuleCreate) createSpec() (*VLANTranslationRule, *sqlgra
 		_node = &VLANTranslationRule{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(vlantranslationrule.Table, sqlgraph.NewFieldSpec(vlantranslationrule.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(vlantranslationrule.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

@@ -170,6 +170,11 @@ func (_c *VMInterfaceCreate) createSpec() (*VMInterface, *sqlgraph.CreateSpec) {
 		_node = &VMInterface{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(vminterface.Table, sqlgraph.NewFieldSpec(vminterface.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(vminterface.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

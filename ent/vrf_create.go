@@ -149,6 +149,11 @@ func (_c *VRFCreate) createSpec() (*VRF, *sqlgraph.CreateSpec) {
 		_node = &VRF{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(vrf.Table, sqlgraph.NewFieldSpec(vrf.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(vrf.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

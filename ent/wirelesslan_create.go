@@ -474,6 +474,11 @@ func (_c *WirelessLANCreate) createSpec() (*WirelessLAN, *sqlgraph.CreateSpec) {
 		_node = &WirelessLAN{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(wirelesslan.Table, sqlgraph.NewFieldSpec(wirelesslan.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(wirelesslan.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

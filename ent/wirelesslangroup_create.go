@@ -150,6 +150,11 @@ func (_c *WirelessLANGroupCreate) createSpec() (*WirelessLANGroup, *sqlgraph.Cre
 		_node = &WirelessLANGroup{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(wirelesslangroup.Table, sqlgraph.NewFieldSpec(wirelesslangroup.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(wirelesslangroup.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

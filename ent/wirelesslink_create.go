@@ -447,6 +447,11 @@ func (_c *WirelessLinkCreate) createSpec() (*WirelessLink, *sqlgraph.CreateSpec)
 		_node = &WirelessLink{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(wirelesslink.Table, sqlgraph.NewFieldSpec(wirelesslink.FieldID, field.TypeInt))
 	)
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = int64(id)
+	}
+
 	if value, ok := _c.mutation.Created(); ok {
 		_spec.SetField(wirelesslink.FieldCreated, field.TypeTime, value)
 		_node.Created = &value

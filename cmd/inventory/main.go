@@ -55,6 +55,7 @@ commands:
   user             create|list|set-password|revoke-sessions: manage users
   permission       grant: create an object permission for users and groups
   bench            seed a data set and load-test a running server
+  import           import netbox: copy a NetBox's data, ids included, into an empty database
   version          print the version
 
 Run "inventory <command> -h" for the flags of a command.
@@ -80,6 +81,8 @@ func run(args []string) error {
 		return permissionCmd(args)
 	case "bench":
 		return bench(args)
+	case "import":
+		return importCmd(args)
 	case "worker":
 		return worker(args)
 	case "webhooks":

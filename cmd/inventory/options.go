@@ -129,7 +129,7 @@ func envBool(key string, def bool) bool {
 // creates are the commands that may make a new database; the others act
 // on an existing one and stop when there is none, rather than create an
 // empty database (and pepper file) in the directory they were run from.
-var creates = map[string]bool{"serve": true, "migrate": true, "createsuperuser": true}
+var creates = map[string]bool{"serve": true, "migrate": true, "createsuperuser": true, "import": true}
 
 func newOptions(name string) (*options, *flag.FlagSet) {
 	o := &options{cfg: server.Defaults(), migrate: true, existing: !creates[name]}

@@ -89,6 +89,12 @@
 //     its page (Load) and encodes it (Page.Encode) with its weak ETag;
 //     bulk writes re-read all rows with GetMany in one page.
 //
+// An import of another system's objects (resource.WithImport, package
+// server/netboximport) takes this same path: Create also keeps the
+// input's id (the generated mutations' SetImportedID) and timestamps,
+// and instantiates no components; change capture records nothing and the
+// cable hooks trace no paths (the importer traces them once at the end).
+//
 // This package does not import webhooks: it is called by change capture,
 // not the other way round. What it gives capture is the changelog message
 // in ctx and the read functions above; what it requires of callers is that

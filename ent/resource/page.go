@@ -259,7 +259,14 @@ func (p *Page) loadReverse(ctx context.Context, f *Field, ids []int) error {
 		rids = append(rids, id)
 	}
 	sort.Ints(rids)
-	got, err := td.getNested(ctx, p.st, rids)
+	var got []*Row
+	if f.form != nil && rv.Through == "" {
+		// A form of its own (a module bay's installed_module shows the
+		// module's serial) may name columns beyond the nested ones.
+		got, err = td.GetMany(ctx, p.st, rids)
+	} else {
+		got, err = td.getNested(ctx, p.st, rids)
+	}
 	if err != nil {
 		return err
 	}
@@ -297,7 +304,11 @@ func (p *Page) encodeReverse(b []byte, f *Field, r *Row) []byte {
 	}
 	td := ByContentType(f.Reverse.Model)
 	if f.Reverse.Through == "" {
-		return p.encode(b, td, t, td.nestedFields(), true)
+		form := td.nestedFields()
+		if f.form != nil {
+			form = f.form // api.Reverse.Nested
+		}
+		return p.encode(b, td, t, form, true)
 	}
 	tf := td.byName[f.Reverse.Through]
 	id, _ := t.Vals[tf.col].(int)

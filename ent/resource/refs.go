@@ -77,6 +77,9 @@ func (t *Tx) ResolveRef(ctx context.Context, d *Descriptor, raw json.RawMessage)
 }
 
 func (t *Tx) byID(ctx context.Context, d *Descriptor, id int) (int, string) {
+	if importedKnown(ctx, d, id) {
+		return id, ""
+	}
 	r, err := d.Get(ctx, t.Store(), id)
 	if err != nil || r == nil {
 		return 0, fmt.Sprintf("Related object not found using the provided numeric ID: %d", id)

@@ -107,8 +107,12 @@ func (d *Descriptor) writeTags(ctx context.Context, tx *Tx, id int, ch *change, 
 	}
 	var add []int
 	if ch.tags != nil {
-		if err := deleteTagged(ctx, tx, ct, []int{id}); err != nil {
-			return err
+		// An imported object is new in an empty database: it has no
+		// assignments to replace (a statement saved per object).
+		if !created || !Importing(ctx) {
+			if err := deleteTagged(ctx, tx, ct, []int{id}); err != nil {
+				return err
+			}
 		}
 		add = *ch.tags
 	} else {

@@ -427,6 +427,12 @@ func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (_ int, err e
 	if err := d.apply(ctx, tx, m, ch, nil); err != nil {
 		return 0, err
 	}
+	importing := Importing(ctx)
+	if importing {
+		if err := d.importStamps(m, in, true); err != nil {
+			return 0, err
+		}
+	}
 	if _, err := tx.Client.Mutate(ctx, m); err != nil {
 		tx.fail(err)
 		return 0, translate(d, err)
@@ -439,7 +445,11 @@ func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (_ int, err e
 		return 0, err
 	}
 	// A device gets its type's components, a module its module type's
-	// (instantiate.go), in this transaction.
+	// (instantiate.go), in this transaction; an import brings the
+	// source's own components instead.
+	if importing {
+		return id, nil
+	}
 	return id, d.instantiate(ctx, tx, id)
 }
 
@@ -482,6 +492,11 @@ func (d *Descriptor) Update(ctx context.Context, tx *Tx, existing *Row, in Input
 	m := d.NewUpdate(tx.Client, existing.ID)
 	if err := d.apply(ctx, tx, m, ch, existing); err != nil {
 		return err
+	}
+	if Importing(ctx) {
+		if err := d.importStamps(m, in, false); err != nil {
+			return err
+		}
 	}
 	if _, err := tx.Client.Mutate(ctx, m); err != nil {
 		tx.fail(err)

@@ -56,7 +56,7 @@ func init() {
 			{Name: "device_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.device", Table: "", Column: "tenant_id", Cumulative: false}},
 			{Name: "ipaddress_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.ipaddress", Table: "", Column: "tenant_id", Cumulative: false}},
 			{Name: "prefix_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.prefix", Table: "", Column: "tenant_id", Cumulative: false}},
-			{Name: "rack_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "rack_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.rack", Table: "", Column: "tenant_id", Cumulative: false}},
 			{Name: "site_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.site", Table: "", Column: "tenant_id", Cumulative: false}},
 			{Name: "virtualmachine_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "virtualization.virtualmachine", Table: "", Column: "tenant_id", Cumulative: false}},
 			{Name: "vlan_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.vlan", Table: "", Column: "tenant_id", Cumulative: false}},

@@ -450,6 +450,18 @@ var terminationColumns = []string{"cable_id", "cable_end", "termination_type", "
 func addTerminations(ctx context.Context, m rawsql.Mutation, cable int, end, label string, added []ref, objs map[ref]*cabled) error {
 	types, ids := byType(added)
 	t := now()
+	// An import keeps the source's timestamps: the terminations are as
+	// old as their cable, and the terminated objects' last_updated (which
+	// in the source already counts their cabling) stays as imported.
+	touch := true
+	if api.Importing(ctx) {
+		if c, ok := m.Field("created"); ok {
+			if ct, ok := c.(time.Time); ok {
+				t = ct
+			}
+		}
+		touch = false
+	}
 	for _, ct := range types {
 		err := rawsql.Chunks(ids[ct], func(chunk []int) error {
 			rows := make([][]any, len(chunk))
@@ -469,8 +481,12 @@ func addTerminations(ctx context.Context, m rawsql.Mutation, cable int, end, lab
 				return err
 			}
 			a := &rawsql.Args{PG: rawsql.Postgres(m)}
-			return rawsql.Exec(ctx, m, `UPDATE `+cabledTable[ct]+` SET cable_id = `+a.P(cable)+`, cable_end = `+a.P(end)+
-				`, "_occupied" = `+a.P(true)+`, last_updated = `+a.P(t)+` WHERE id IN (`+rawsql.In(a, chunk)+`)`, a)
+			q := `UPDATE ` + cabledTable[ct] + ` SET cable_id = ` + a.P(cable) + `, cable_end = ` + a.P(end) +
+				`, "_occupied" = ` + a.P(true)
+			if touch {
+				q += `, last_updated = ` + a.P(t)
+			}
+			return rawsql.Exec(ctx, m, q+` WHERE id IN (`+rawsql.In(a, chunk)+`)`, a)
 		})
 		if err != nil {
 			return fmt.Errorf("cable terminations: %w", err)

@@ -24,7 +24,14 @@ import (
 // hooks named: a bulk request's cables are traced in one batch. What it
 // reads is the write's final state, which is what the traces of each
 // change in turn would have left.
+//
+// An import (api.Importing) traces nothing here: the importer traces
+// every path once when every cable is written (RetraceAll), as NetBox's
+// trace_paths does.
 func Retrace(ctx context.Context, m rawsql.Mutation, cables []int, nodes []Node) error {
+	if api.Importing(ctx) {
+		return nil
+	}
 	if r, ok := api.Postpone(ctx, retraceKey{}, func() *retrace { return &retrace{m: m, seen: map[Node]bool{}} }); ok {
 		r.add(cables, nodes)
 		return nil
@@ -238,4 +245,53 @@ func TerminationPathHook(next ent.Mutator) ent.Mutator {
 		}
 		return v, Retrace(ctx, sm, cables, nodes)
 	})
+}
+
+// RetraceAll traces every connection path again, in q's transaction: what
+// an import does once its cables and wireless links are written (their
+// hooks traced nothing, see Retrace), as NetBox's trace_paths command
+// does. The cables go in batches, so that a large import does not hold
+// every path in memory at once; a path through cables of two batches is
+// traced twice, to the same result.
+func RetraceAll(ctx context.Context, q DB, pg bool) error {
+	ids := func(table string) ([]int, error) {
+		rows, err := q.QueryContext(ctx, `SELECT id FROM `+table+` ORDER BY id`)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var out []int
+		for rows.Next() {
+			var id int
+			if err := rows.Scan(&id); err != nil {
+				return nil, err
+			}
+			out = append(out, id)
+		}
+		return out, rows.Err()
+	}
+	cables, err := ids("dcim_cable")
+	if err != nil {
+		return err
+	}
+	links, err := ids("wireless_wirelesslink")
+	if err != nil {
+		return err
+	}
+	const batch = 2000
+	for lo := 0; lo < len(cables); lo += batch {
+		if _, err := RetracePaths(ctx, q, pg, cables[lo:min(lo+batch, len(cables))], nil); err != nil {
+			return err
+		}
+	}
+	for lo := 0; lo < len(links); lo += batch {
+		var nodes []Node
+		for _, id := range links[lo:min(lo+batch, len(links))] {
+			nodes = append(nodes, Node{CTWirelessLink, id})
+		}
+		if _, err := RetracePaths(ctx, q, pg, nil, nodes); err != nil {
+			return err
+		}
+	}
+	return nil
 }
