@@ -4,24 +4,18 @@ import (
 	"context"
 	"errors"
 	"flag"
-
 	"fmt"
 	"os"
 	"os/signal"
-	"sync"
 	"syscall"
-	"time"
 
 	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/server/netboximport"
+	"github.com/inventory/inventory/server/netboximport/netbox"
+	"github.com/inventory/inventory/server/netboximport/progress"
 )
-
-// netboxSource opens a running NetBox's REST API as an import source
-// (package netboximport/netbox); nil until that client is part of the
-// build, when only --from-dir is available.
-var netboxSource func(url, token string) (netboximport.Source, error)
 
 // importCmd is `inventory import netbox`: a NetBox's data copied into an
 // empty database of this service with NetBox's ids, then verified
@@ -66,14 +60,11 @@ func importCmd(args []string) error {
 		}
 		src = netboximport.DirSource{Dir: *fromDir}
 	case *url != "":
-		if netboxSource == nil {
-			return errors.New("this build reads NetBox only from recorded answers: use --from-dir")
-		}
-		s, err := netboxSource(*url, *token)
+		c, err := netbox.New(*url, *token, netbox.Options{Concurrency: *concurrency})
 		if err != nil {
 			return err
 		}
-		src, from = s, *url
+		src, from = c, c.URL()
 	default:
 		return errors.New("give the NetBox to import from: --url and --token (or --from-dir)")
 	}
@@ -85,14 +76,16 @@ func importCmd(args []string) error {
 	}
 	defer d.Close()
 	srv := server.New(cfg, d)
+	bars := progress.New(os.Stderr, progress.Options{TTY: progress.IsTerminal(os.Stderr)})
 	rep, err := netboximport.Import(ctx, netboximport.Options{
 		Source: src, From: from, DB: d, Handler: srv.Handler(),
 		Settings: api.Settings{EnforceGlobalUnique: cfg.EnforceGlobalUnique},
 		Media:    &media.Store{Root: cfg.MediaRoot, MaxSize: cfg.MaxImageBytes},
-		Progress: &lineProgress{start: time.Now()},
+		Progress: bars,
 		Verify:   *verify, Force: *force, SkipInvalid: *skipInvalid, Resume: *resume, Changelog: *changelog,
 		Concurrency: *concurrency, Batch: *batch,
 	})
+	bars.Finish()
 	if rep != nil {
 		fmt.Println()
 		netboximport.WriteSummary(os.Stdout, rep)
@@ -104,38 +97,4 @@ func importCmd(args []string) error {
 		return fmt.Errorf("import: %d objects refused, %d differences", len(rep.Refused), len(rep.Differences))
 	}
 	return nil
-}
-
-// lineProgress prints a line per endpoint written, on stderr.
-type lineProgress struct {
-	mu      sync.Mutex
-	start   time.Time
-	written map[string]int
-	total   int
-}
-
-func (p *lineProgress) Start(string, int) {}
-func (p *lineProgress) Read(string, int)  {}
-
-func (p *lineProgress) Wrote(ep string, n int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.written == nil {
-		p.written = map[string]int{}
-	}
-	p.written[ep] += n
-	p.total += n
-}
-
-func (p *lineProgress) Done(ep string, err error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "%-40s failed: %v\n", ep, err)
-		return
-	}
-	if n := p.written[ep]; n > 0 {
-		el := time.Since(p.start).Seconds()
-		fmt.Fprintf(os.Stderr, "%-40s %7d written (%d in all, %.0f objects/s)\n", ep, n, p.total, float64(p.total)/el)
-	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/inventory/inventory/ent/db"
+	"github.com/inventory/inventory/server/netboximport/netboxtest"
 )
 
 // inventory import netbox: the demo data set into a new SQLite database
@@ -32,6 +33,15 @@ func TestImportCommand(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want %q", tc.args, err, tc.want)
 		}
+	}
+	// A NetBox refusing the token: the command names the status, never
+	// the token.
+	fake := netboxtest.NewServer(netboxtest.Dir{Path: demo}, "0123456789abcdef0123456789abcdef01234567")
+	defer fake.Close()
+	const wrong = "fedcba9876543210fedcba9876543210fedcba98"
+	err := run([]string{"import", "netbox", "--data-dir", t.TempDir(), "--url", fake.URL, "--token", wrong})
+	if err == nil || !strings.Contains(err.Error(), "403") || strings.Contains(err.Error(), wrong) {
+		t.Errorf("wrong token: %v", err)
 	}
 	if err := run([]string{"import", "netbox", "-h"}); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("help: %v", err)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/inventory/inventory/server/netboximport/netbox"
+	"github.com/inventory/inventory/server/netboximport/netboxtest"
 	"github.com/inventory/inventory/server/servertest"
 )
 
@@ -26,12 +28,20 @@ func emptyTarget(t *testing.T, e *servertest.Env) {
 
 // The whole demo data set imports with every object's id and verifies
 // identical, on both databases; a second import into the now full
-// database is refused.
+// database is refused. It is read as the command reads a NetBox: over
+// HTTP with the netbox client, from a fake NetBox serving the recorded
+// answers with NetBox's paging.
 func TestImportDemo(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		emptyTarget(t, e)
 		ctx := context.Background()
-		opts := Options{Source: DirSource{Dir: demoDir}, From: demoDir, DB: e.DB, Handler: e.Handler, Verify: true}
+		fake := netboxtest.NewServer(netboxtest.Dir{Path: demoDir}, demoToken)
+		defer fake.Close()
+		src, err := netbox.New(fake.URL, demoToken, netbox.Options{PageSize: 250})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := Options{Source: src, From: src.URL(), DB: e.DB, Handler: e.Handler, Verify: true}
 		start := time.Now()
 		rep, err := Import(ctx, opts)
 		if err != nil {
@@ -59,15 +69,24 @@ func TestImportDemo(t *testing.T) {
 		if _, err := Import(ctx, opts); !errors.Is(err, ErrNotEmpty) {
 			t.Errorf("second import: %v, want ErrNotEmpty", err)
 		}
-		afterImport(t, e)
+		afterImport(t, e, src.URL())
 	})
 }
+
+// The HTTP client is a source that fetches files and names its endpoints.
+var (
+	_ FileSource     = (*netbox.Client)(nil)
+	_ EndpointLister = (*netbox.Client)(nil)
+)
+
+// demoToken is the fake NetBox's token in the tests that read it over HTTP.
+const demoToken = "0123456789abcdef0123456789abcdef01234567"
 
 // afterImport checks what an import leaves besides the objects: one
 // change record of the whole import and none of its own per object, no
 // webhook events, and id sequences past the imported ids (a new object
 // gets a fresh id).
-func afterImport(t *testing.T, e *servertest.Env) {
+func afterImport(t *testing.T, e *servertest.Env, from string) {
 	t.Helper()
 	ctx := context.Background()
 	if err := e.Server.CreateSuperuser(ctx, "import-admin", "import-admin", "", servertest.Token, false); err != nil {
@@ -80,7 +99,7 @@ func afterImport(t *testing.T, e *servertest.Env) {
 		t.Fatalf("change records: %v", changes)
 	}
 	rec := results[0].(map[string]any)
-	if msg, _ := rec["message"].(string); !strings.HasPrefix(msg, "Imported 5861 objects of 66 endpoints from "+demoDir+" (NetBox 4.6.8)") {
+	if msg, _ := rec["message"].(string); !strings.HasPrefix(msg, "Imported 5861 objects of 66 endpoints from "+from+" (NetBox 4.6.8)") {
 		t.Errorf("change record message %q", msg)
 	}
 	job := admin.Must(200, "GET", "/api/core/jobs/?name="+strings.ReplaceAll(JobName, " ", "+"), nil).Results()

@@ -87,7 +87,7 @@ func TestImportResume(t *testing.T) {
 		if _, err := Import(ctx, opts); err == nil || !strings.Contains(err.Error(), "completed") {
 			t.Errorf("resume of a completed import: %v", err)
 		}
-		afterImport(t, e)
+		afterImport(t, e, demoDir)
 	})
 }
 

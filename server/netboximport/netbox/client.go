@@ -54,6 +54,9 @@ type Options struct {
 	Wait func(ctx context.Context, d time.Duration) error
 	// Log is told of each retry (never with the token); nothing when nil.
 	Log func(msg string)
+	// MaxFileSize bounds a file fetched by File (an image attachment);
+	// DefaultMaxFileSize when zero.
+	MaxFileSize int64
 }
 
 // Client reads one NetBox. Safe for concurrent use: Pages of several

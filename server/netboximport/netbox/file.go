@@ -10,6 +10,20 @@ import (
 	"strings"
 )
 
+// DefaultMaxFileSize is File's limit when Options.MaxFileSize is zero:
+// this service's default image attachment limit.
+const DefaultMaxFileSize = 10 << 20
+
+// File fetches a file NetBox links to, at most Options.MaxFileSize bytes
+// (netboximport.FileSource: an image attachment's image).
+func (c *Client) File(ctx context.Context, rawURL string) ([]byte, error) {
+	limit := c.opts.MaxFileSize
+	if limit <= 0 {
+		limit = DefaultMaxFileSize
+	}
+	return c.Download(ctx, rawURL, limit)
+}
+
 // Download fetches a file NetBox links to (an image attachment's "image",
 // under /media/): its bytes, at most limit of them. The token goes with it
 // only to the NetBox's own scheme, host and port, never to another server a
