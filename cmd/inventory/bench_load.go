@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"sort"
@@ -170,6 +171,9 @@ func (l *loader) runScenario(ctx context.Context, sc *benchScenario) *benchResul
 	}
 	var mu sync.Mutex
 	// Garbage of the seeding or the previous scenario is not this one's.
+	// Two collections: the first only moves sync.Pools' contents (the
+	// server's list buffers) to their victim caches, the second frees them.
+	runtime.GC()
 	debug.FreeOSMemory()
 	mem := startMemPeak()
 	var prof bytes.Buffer
