@@ -238,6 +238,16 @@ func (m *memPeak) end() uint64 {
 	return m.peak
 }
 
+// liveHeap is the heap marked live by the last collection, in bytes.
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
 // peakRSS is the process's resident set high-water mark (VmHWM), in
 // bytes, or 0 where /proc does not say.
 func peakRSS() uint64 {

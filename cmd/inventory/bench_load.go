@@ -65,6 +65,9 @@ type benchResult struct {
 	cpu  time.Duration
 	gen  time.Duration
 	peak uint64
+	// live is the heap the process holds when the scenario starts, after
+	// a collection (caches, the server's state): the floor under peak.
+	live uint64
 }
 
 // cores is CPU time per wall time (1 = one core busy throughout).
@@ -175,6 +178,7 @@ func (l *loader) runScenario(ctx context.Context, sc *benchScenario) *benchResul
 	// server's list buffers) to their victim caches, the second frees them.
 	runtime.GC()
 	debug.FreeOSMemory()
+	res.live = liveHeap()
 	mem := startMemPeak()
 	var prof bytes.Buffer
 	profiling := l.o.cpuProfile == "" && pprof.StartCPUProfile(&prof) == nil
@@ -448,8 +452,8 @@ func (l *loader) runLabelled(ctx context.Context, s *benchSeed) error {
 			only = append(only, strings.ToLower(w))
 		}
 	}
-	fmt.Printf("cpu:       process CPU per wall second over the measured phase (2 = two cores busy); gen: the load generator's share of it (profiler labels); peakMB: the process's peak Go memory, the generator's included\n")
-	fmt.Printf("%-34s %7s %8s %9s %9s %9s %6s %6s %5s %5s %6s  %s\n", "scenario", "clients", "requests", "req/s", "p50", "p99", "rows", "stmts", "cpu", "gen", "peakMB", "target")
+	fmt.Printf("cpu:       process CPU per wall second over the measured phase (2 = two cores busy); gen: the load generator's share of it (profiler labels); liveMB: the live heap at the scenario's start (after a collection); peakMB: the process's peak Go memory, the generator's included\n")
+	fmt.Printf("%-48s %7s %8s %9s %9s %9s %6s %6s %5s %5s %6s %6s  %s\n", "scenario", "clients", "requests", "req/s", "p50", "p99", "rows", "stmts", "cpu", "gen", "liveMB", "peakMB", "target")
 	results := map[string]*benchResult{}
 	failed := 0
 	list := l.scenarios
@@ -499,9 +503,9 @@ func (l *loader) runLabelled(ctx context.Context, s *benchSeed) error {
 		if sc.ceiling && r.gen > 0 {
 			target = fmt.Sprintf("generator alone: %.0f req/s per core", float64(r.requests)/r.gen.Seconds())
 		}
-		fmt.Printf("%-34s %7d %8d %9.1f %9s %9s %6s %6.1f %5s %5s %6.0f  %s\n", r.name, r.clients, r.requests, r.rps(),
+		fmt.Printf("%-48s %7d %8d %9.1f %9s %9s %6s %6.1f %5s %5s %6.0f %6.0f  %s\n", r.name, r.clients, r.requests, r.rps(),
 			fmtDur(r.pct(0.5)), fmtDur(r.pct(0.99)), fmtRows(r.rows), r.stmts, fmtCores(r.cores(r.cpu)), fmtCores(r.cores(r.gen)),
-			float64(r.peak)/(1<<20), target)
+			float64(r.live)/(1<<20), float64(r.peak)/(1<<20), target)
 		if r.errors > 0 || r.firstErr != "" {
 			failed++
 			fmt.Printf("  ! %d failed requests; first: %s\n", r.errors, r.firstErr)
