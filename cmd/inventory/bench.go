@@ -41,6 +41,7 @@ type benchOptions struct {
 	batch      int
 	only       string
 	cpuProfile string
+	memProfile string
 	bulkMax    int
 	keep       bool
 	// ipAddresses to seed (bench_ipaddr.go).
@@ -80,6 +81,7 @@ func bench(args []string) error {
 	fs.IntVar(&o.batch, "batch", envInt("INVENTORY_BENCH_BATCH", 2000), "objects per seeding transaction (env INVENTORY_BENCH_BATCH)")
 	fs.StringVar(&o.only, "scenarios", os.Getenv("INVENTORY_BENCH_SCENARIOS"), "comma-separated substrings: run only the scenarios whose name contains one (env INVENTORY_BENCH_SCENARIOS)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", os.Getenv("INVENTORY_BENCH_CPUPROFILE"), "write a CPU profile of the load phase (not the seeding) to this file (env INVENTORY_BENCH_CPUPROFILE)")
+	fs.StringVar(&o.memProfile, "memprofile", os.Getenv("INVENTORY_BENCH_MEMPROFILE"), "write a heap profile (after a collection) at the end of the load phase to this file: what the process still holds (env INVENTORY_BENCH_MEMPROFILE)")
 	fs.IntVar(&o.bulkMax, "bulk-requests", envInt("INVENTORY_BENCH_BULK_REQUESTS", 10), "at most this many requests per bulk write scenario (env INVENTORY_BENCH_BULK_REQUESTS)")
 	fs.IntVar(&o.ipAddresses, "ip-addresses", envInt("INVENTORY_BENCH_IP_ADDRESSES", 100000), "IP addresses to seed, spread over sixteen /16s (env INVENTORY_BENCH_IP_ADDRESSES)")
 	fs.IntVar(&o.allocAddresses, "alloc-addresses", envInt("INVENTORY_BENCH_ALLOC_ADDRESSES", 50000), "IP addresses taking the start of the /16 whose available IPs are listed (env INVENTORY_BENCH_ALLOC_ADDRESSES)")
@@ -181,7 +183,17 @@ func bench(args []string) error {
 
 	l := newLoader("http://"+ln.Addr().String(), "Token "+token, o)
 	l.statements = d.Statements.Load
-	return l.run(ctx, seed)
+	err = l.run(ctx, seed)
+	if o.memProfile != "" {
+		f, ferr := os.Create(o.memProfile)
+		if ferr != nil {
+			return errors.Join(err, ferr)
+		}
+		runtime.GC()
+		runtime.GC()
+		err = errors.Join(err, pprof.WriteHeapProfile(f), f.Close())
+	}
+	return err
 }
 
 func redactDSN(dsn string) string {
