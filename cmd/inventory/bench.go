@@ -41,6 +41,7 @@ type benchOptions struct {
 	batch      int
 	only       string
 	cpuProfile string
+	memProfile string
 	bulkMax    int
 	keep       bool
 	// ipAddresses to seed (bench_ipaddr.go).
@@ -52,6 +53,13 @@ type benchOptions struct {
 	// readDatabase is a hot standby server of --database's
 	// (bench_standby.go).
 	readDatabase string
+	// scale > 0 seeds the demo-shaped DCIM data set at that multiple and
+	// runs the DCIM workloads (bench_dcim.go, bench_dcim_load.go).
+	scale int
+	// changes: the change log is topped up to this many records (--scale).
+	changes int
+	// deleteRequests: spare 500-component devices to delete (--scale).
+	deleteRequests int
 }
 
 // bench seeds a fresh database, serves it on loopback in this process and
@@ -76,11 +84,15 @@ func bench(args []string) error {
 	fs.IntVar(&o.batch, "batch", envInt("INVENTORY_BENCH_BATCH", 2000), "objects per seeding transaction (env INVENTORY_BENCH_BATCH)")
 	fs.StringVar(&o.only, "scenarios", os.Getenv("INVENTORY_BENCH_SCENARIOS"), "comma-separated substrings: run only the scenarios whose name contains one (env INVENTORY_BENCH_SCENARIOS)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", os.Getenv("INVENTORY_BENCH_CPUPROFILE"), "write a CPU profile of the load phase (not the seeding) to this file (env INVENTORY_BENCH_CPUPROFILE)")
+	fs.StringVar(&o.memProfile, "memprofile", os.Getenv("INVENTORY_BENCH_MEMPROFILE"), "write a heap profile (after a collection) at the end of the load phase to this file: what the process still holds (env INVENTORY_BENCH_MEMPROFILE)")
 	fs.IntVar(&o.bulkMax, "bulk-requests", envInt("INVENTORY_BENCH_BULK_REQUESTS", 10), "at most this many requests per bulk write scenario (env INVENTORY_BENCH_BULK_REQUESTS)")
 	fs.IntVar(&o.ipAddresses, "ip-addresses", envInt("INVENTORY_BENCH_IP_ADDRESSES", 100000), "IP addresses to seed, spread over sixteen /16s (env INVENTORY_BENCH_IP_ADDRESSES)")
 	fs.IntVar(&o.allocAddresses, "alloc-addresses", envInt("INVENTORY_BENCH_ALLOC_ADDRESSES", 50000), "IP addresses taking the start of the /16 whose available IPs are listed (env INVENTORY_BENCH_ALLOC_ADDRESSES)")
 	fs.IntVar(&o.cableRequests, "cable-requests", envInt("INVENTORY_BENCH_CABLE_REQUESTS", 3), "bulk creates of 1000 cables between 2000 fresh interfaces (seeded; -1: no cable scenarios) (env INVENTORY_BENCH_CABLE_REQUESTS)")
 	fs.StringVar(&o.readDatabase, "read-database", os.Getenv("INVENTORY_BENCH_READ_DATABASE"), "a postgres:// URL of a hot standby server of --database's: the scenarios run on the primary alone, then with reads spread over it and the standby, and are compared (env INVENTORY_BENCH_READ_DATABASE)")
+	fs.IntVar(&o.scale, "scale", envInt("INVENTORY_BENCH_SCALE", 0), "seed the DCIM data set shaped like NetBox's demo data at this multiple (1: ~the demo set, 100: ~7,000 devices, 160,000 interfaces, 18,000 VMs) and run the DCIM workloads of issue 37 instead of the prefix-centred set (--sites, --prefixes, --devices, --vms, --vlans, --ip-addresses are then ignored); 0: the prefix-centred set (env INVENTORY_BENCH_SCALE; make bench INVENTORY_BENCH_SCALE=100)")
+	fs.IntVar(&o.changes, "changes", envInt("INVENTORY_BENCH_CHANGES", -1), "with --scale: top the change log up to this many records by interface updates (default 10,000 per unit of scale: 1,000,000 at 100) (env INVENTORY_BENCH_CHANGES)")
+	fs.IntVar(&o.deleteRequests, "delete-requests", envInt("INVENTORY_BENCH_DELETE_REQUESTS", 3), "with --scale: spare devices of 536 components, each cabled by 48 cables, that the delete workload deletes (env INVENTORY_BENCH_DELETE_REQUESTS)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the seeded database after the run (its location is printed) for a closer look")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -90,6 +102,22 @@ func bench(args []string) error {
 	}
 	if o.clients < 1 || o.duration <= 0 || o.batch < 1 || o.sites < 1 || o.tags < 1 || o.vlans < 0 || o.prefixes < 0 || o.bulkMax < 1 || o.warmup < 0 || o.allocAddresses < 0 {
 		return errors.New("bench: --clients, --duration, --batch, --sites, --tags and --bulk-requests must be positive; --vlans, --prefixes and --warmup not negative")
+	}
+
+	if o.scale < 0 || o.deleteRequests < 0 {
+		return errors.New("bench: --scale and --delete-requests must not be negative")
+	}
+	if o.scale > 0 {
+		if o.changes < 0 {
+			o.changes = 10000 * o.scale
+		}
+		// The available-ips /16 fills with the data set (500 per unit,
+		// the issue's 50,000 at 100) unless the flag says otherwise.
+		set := false
+		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "alloc-addresses" })
+		if !set && os.Getenv("INVENTORY_BENCH_ALLOC_ADDRESSES") == "" {
+			o.allocAddresses = min(50000, 500*o.scale)
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -165,7 +193,17 @@ func bench(args []string) error {
 	if o.readDatabase != "" {
 		return benchStandby(ctx, o, d, l, cfg, dsn, token, seed)
 	}
-	return l.run(ctx, seed)
+	err = l.run(ctx, seed)
+	if o.memProfile != "" {
+		f, ferr := os.Create(o.memProfile)
+		if ferr != nil {
+			return errors.Join(err, ferr)
+		}
+		runtime.GC()
+		runtime.GC()
+		err = errors.Join(err, pprof.WriteHeapProfile(f), f.Close())
+	}
+	return err
 }
 
 func redactDSN(dsn string) string {

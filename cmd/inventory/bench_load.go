@@ -9,6 +9,9 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -42,6 +45,9 @@ type benchScenario struct {
 	// seen receives the body of every successful answer (optional; called
 	// from the clients' goroutines).
 	seen func(body []byte)
+	// ceiling: the scenario shows the generator's ceiling (its req/s per
+	// core of generator CPU is printed).
+	ceiling bool
 }
 
 type benchResult struct {
@@ -53,6 +59,23 @@ type benchResult struct {
 	rows             int             // objects in the first response
 	stmts            float64         // SQL statements per measured request
 	firstErr         string
+	// cpu is the process's CPU time over the measured phase, gen the
+	// generator's share of it (bench_cpu.go; -1: not measured, when
+	// --cpuprofile holds the profiler), peak the process's peak memory.
+	cpu  time.Duration
+	gen  time.Duration
+	peak uint64
+	// live is the heap the process holds when the scenario starts, after
+	// a collection (caches, the server's state): the floor under peak.
+	live uint64
+}
+
+// cores is CPU time per wall time (1 = one core busy throughout).
+func (r *benchResult) cores(d time.Duration) float64 {
+	if r.elapsed <= 0 || d < 0 {
+		return -1
+	}
+	return d.Seconds() / r.elapsed.Seconds()
 }
 
 func (r *benchResult) rps() float64 {
@@ -86,9 +109,12 @@ type loader struct {
 }
 
 func newLoader(base, auth string, o *benchOptions) *loader {
+	// Enough idle connections for the widest scenario (100 clients):
+	// a connection closed after each request would measure dialling.
+	idle := max(4*o.clients, 128)
 	tr := &http.Transport{
-		MaxIdleConns:        4 * o.clients,
-		MaxIdleConnsPerHost: 4 * o.clients,
+		MaxIdleConns:        idle,
+		MaxIdleConnsPerHost: idle,
 		IdleConnTimeout:     time.Minute,
 		DisableCompression:  true,
 	}
@@ -96,6 +122,14 @@ func newLoader(base, auth string, o *benchOptions) *loader {
 }
 
 func (l *loader) do(ctx context.Context, q benchReq) (int, []byte, error) {
+	return l.doBody(ctx, q, true)
+}
+
+// doBody sends q; keep false discards a successful answer's body as it
+// is read instead of holding it (the measured requests of a scenario
+// without a seen hook): the generator's memory then stays out of the
+// process's peak, and a page of 1000 costs it no garbage.
+func (l *loader) doBody(ctx context.Context, q benchReq, keep bool) (int, []byte, error) {
 	var body io.Reader
 	if q.body != nil {
 		body = bytes.NewReader(q.body)
@@ -114,6 +148,10 @@ func (l *loader) do(ctx context.Context, q benchReq) (int, []byte, error) {
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
+	if !keep && resp.StatusCode < 300 {
+		_, err := io.Copy(io.Discard, resp.Body)
+		return resp.StatusCode, nil, err
+	}
 	b, err := io.ReadAll(resp.Body)
 	return resp.StatusCode, b, err
 }
@@ -135,7 +173,17 @@ func (l *loader) runScenario(ctx context.Context, sc *benchScenario) *benchResul
 		l.drive(ctx, sc, l.o.warmup, nil)
 	}
 	var mu sync.Mutex
+	// Garbage of the seeding or the previous scenario is not this one's.
+	// Two collections: the first only moves sync.Pools' contents (the
+	// server's list buffers) to their victim caches, the second frees them.
+	runtime.GC()
+	debug.FreeOSMemory()
+	res.live = liveHeap()
+	mem := startMemPeak()
+	var prof bytes.Buffer
+	profiling := l.o.cpuProfile == "" && pprof.StartCPUProfile(&prof) == nil
 	before := l.statements()
+	cpu0 := processCPU()
 	t0 := time.Now()
 	l.drive(ctx, sc, l.o.duration, func(lat []time.Duration, errs int, firstErr string) {
 		mu.Lock()
@@ -147,6 +195,15 @@ func (l *loader) runScenario(ctx context.Context, sc *benchScenario) *benchResul
 		}
 	})
 	res.elapsed = time.Since(t0)
+	res.cpu = processCPU() - cpu0
+	res.gen = -1
+	if profiling {
+		pprof.StopCPUProfile()
+		if client, all, err := labelledCPU(prof.Bytes()); err == nil && all > 0 {
+			res.gen = time.Duration(float64(res.cpu) * float64(client) / float64(all))
+		}
+	}
+	res.peak = mem.end()
 	res.requests = len(res.lat)
 	res.stmts = float64(l.statements()-before) / float64(max(1, res.requests+res.errors))
 	sort.Slice(res.lat, func(i, j int) bool { return res.lat[i] < res.lat[j] })
@@ -175,7 +232,7 @@ func (l *loader) drive(ctx context.Context, sc *benchScenario, d time.Duration, 
 				}
 				q := sc.next(rng, n)
 				t := time.Now()
-				st, b, err := l.do(ctx, q)
+				st, b, err := l.doBody(ctx, q, sc.seen != nil)
 				el := time.Since(t)
 				if ctx.Err() != nil {
 					return // interrupted
@@ -392,19 +449,31 @@ type benchRun struct {
 	order   []string
 }
 
-// runAll runs the chosen scenarios and prints a line for each.
-func (l *loader) runAll(ctx context.Context, s *benchSeed) (*benchRun, error) {
+// runAll runs the chosen scenarios and prints a line for each. Everything
+// the generator does carries the label its CPU is told apart by
+// (bench_cpu.go).
+func (l *loader) runAll(ctx context.Context, s *benchSeed) (run *benchRun, err error) {
+	pprof.Do(ctx, pprof.Labels("bench", clientLabel), func(ctx context.Context) { run, err = l.runLabelled(ctx, s) })
+	return run, err
+}
+
+func (l *loader) runLabelled(ctx context.Context, s *benchSeed) (*benchRun, error) {
 	var only []string
 	for _, w := range strings.Split(l.o.only, ",") {
 		if w = strings.TrimSpace(w); w != "" {
 			only = append(only, strings.ToLower(w))
 		}
 	}
-	fmt.Printf("%-34s %7s %8s %9s %9s %9s %6s %6s  %s\n", "scenario", "clients", "requests", "req/s", "p50", "p99", "rows", "stmts", "target")
+	fmt.Printf("cpu:       process CPU per wall second over the measured phase (2 = two cores busy); gen: the load generator's share of it (profiler labels); liveMB: the live heap at the scenario's start (after a collection); peakMB: the process's peak Go memory, the generator's included\n")
+	fmt.Printf("%-48s %7s %8s %9s %9s %9s %6s %6s %5s %5s %6s %6s  %s\n", "scenario", "clients", "requests", "req/s", "p50", "p99", "rows", "stmts", "cpu", "gen", "liveMB", "peakMB", "target")
 	results := map[string]*benchResult{}
 	run := &benchRun{results: results}
 	failed := 0
-	for _, sc := range l.scenarios(s) {
+	list := l.scenarios
+	if s.dcim != nil {
+		list = l.dcimScenarios
+	}
+	for _, sc := range list(s) {
 		if len(only) > 0 && !containsAny(strings.ToLower(sc.name), only) {
 			continue
 		}
@@ -445,17 +514,31 @@ func (l *loader) runAll(ctx context.Context, s *benchSeed) (*benchRun, error) {
 				ratioTo("filter site_id (indexed equality)", 3)
 			}
 		}
-		fmt.Printf("%-34s %7d %8d %9.1f %9s %9s %6s %6.1f  %s\n", r.name, r.clients, r.requests, r.rps(),
-			fmtDur(r.pct(0.5)), fmtDur(r.pct(0.99)), fmtRows(r.rows), r.stmts, target)
+		if sc.ceiling && r.gen > 0 {
+			target = fmt.Sprintf("generator alone: %.0f req/s per core", float64(r.requests)/r.gen.Seconds())
+		}
+		fmt.Printf("%-48s %7d %8d %9.1f %9s %9s %6s %6.1f %5s %5s %6.0f %6.0f  %s\n", r.name, r.clients, r.requests, r.rps(),
+			fmtDur(r.pct(0.5)), fmtDur(r.pct(0.99)), fmtRows(r.rows), r.stmts, fmtCores(r.cores(r.cpu)), fmtCores(r.cores(r.gen)),
+			float64(r.live)/(1<<20), float64(r.peak)/(1<<20), target)
 		if r.errors > 0 || r.firstErr != "" {
 			failed++
 			fmt.Printf("  ! %d failed requests; first: %s\n", r.errors, r.firstErr)
 		}
 	}
+	if hwm := peakRSS(); hwm > 0 {
+		fmt.Printf("\npeak RSS:  %.0f MB (the whole run, seeding included)\n", float64(hwm)/(1<<20))
+	}
 	if failed > 0 {
 		return run, fmt.Errorf("bench: %d scenarios had failed requests", failed)
 	}
 	return run, nil
+}
+
+func fmtCores(c float64) string {
+	if c < 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", c)
 }
 
 func containsAny(s string, subs []string) bool {

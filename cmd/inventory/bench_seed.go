@@ -38,6 +38,9 @@ type benchSeed struct {
 	alloc allocSeed
 	// cables: the interfaces of the cable scenarios (bench_cables.go).
 	cables cableSeed
+	// dcim: the demo-shaped data set of --scale (bench_dcim.go; nil
+	// without --scale).
+	dcim *dcimSeed
 }
 
 // benchTenants is the number of tenants seeded: every prefix has one, so
@@ -172,6 +175,36 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		return map[string]any{benchCF: fmt.Sprintf("value-%d", i%100), benchCFInt: i % 100}
 	}
 
+	if o.scale > 0 {
+		// The demo-shaped data set instead of the prefix-centred one.
+		if s.dcim, err = seedDCIM(ctx, d, create, update, o, s, tags, cf); err != nil {
+			return nil, err
+		}
+		if s.alloc, err = seedAlloc(create, o); err != nil {
+			return nil, err
+		}
+		if s.cables, err = seedCables(create, s, o.cableRequests); err != nil {
+			return nil, err
+		}
+		if err := d.Read.QueryRowContext(ctx, "SELECT count(*) FROM dcim_interface").Scan(&s.dcim.interfaces); err != nil {
+			return nil, err
+		}
+		s.interfaces = s.dcim.interfaces
+		// Every create writes one change record, the components a
+		// template makes included: their count is the objects written.
+		el := time.Since(start)
+		var written int
+		if err := d.Read.QueryRowContext(ctx, "SELECT count(*) FROM core_objectchange").Scan(&written); err != nil {
+			return nil, err
+		}
+		fmt.Printf("seeded:    scale %d: %d objects through the API's write path, %d with the components their templates made, in %.1fs: %.0f objects/s (%.0f with components)\n",
+			o.scale, total, written, el.Seconds(), float64(total)/el.Seconds(), float64(written)/el.Seconds())
+		if err := topUpChanges(ctx, d, update, o.changes, s.dcim); err != nil {
+			return nil, err
+		}
+		fmt.Printf("seeded:    %d change records, %d interfaces (not part of the results)\n\n", s.dcim.changes, s.dcim.interfaces)
+		return s, nil
+	}
 	if resource.ByContentType("tenancy.tenant") != nil {
 		if s.tenants, err = create("tenancy.tenant", benchTenants, func(i int) resource.Input {
 			return jsonInput("name", fmt.Sprintf("Bench tenant %03d", i), "slug", fmt.Sprintf("bench-tenant-%03d", i))
