@@ -44,6 +44,13 @@ type Config struct {
 	// MaxBulkItems caps the items of one bulk create, update or delete
 	// (MAX_BULK_ITEMS); 0 removes the cap.
 	MaxBulkItems int
+	// ListRowsInFlight bounds the rows of list pages being read, rendered
+	// and sent at once, all requests together: a list request waits until
+	// its page's rows (its limit, at most this) fit. A page of 1000
+	// interfaces holds about 5 MB while it is built, so 100 clients paging
+	// at once would hold half a gigabyte; the bound keeps memory flat and
+	// costs them only waiting their turn for the cores. 0: no bound.
+	ListRowsInFlight int
 	// Hostname is reported by /api/status/.
 	Hostname string
 	// ChangelogRetention is how many days change records are kept; 0
@@ -126,6 +133,9 @@ func Defaults() Config {
 		// may write. One bulk is one transaction holding SQLite's single
 		// writer, so the cap bounds how long other writers wait.
 		MaxBulkItems: 1000,
+		// Twenty pages of 1000 (about 100 MB of interfaces) at once: more
+		// than the cores of a typical server can build at a time.
+		ListRowsInFlight: 20000,
 		// NetBox's default CHANGELOG_RETENTION.
 		ChangelogRetention: 90,
 		Version:            "4.6.0",

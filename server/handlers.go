@@ -148,6 +148,11 @@ func (s *Server) list(c *gin.Context, d *resource.Descriptor) error {
 		return err
 	}
 	ctx := c.Request.Context()
+	release, err := s.reserveRows(ctx, pg.limit)
+	if err != nil {
+		return err
+	}
+	defer release()
 	preds, err := s.filterPreds(c, d, false)
 	if err != nil {
 		return err
@@ -190,6 +195,24 @@ func (s *Server) list(c *gin.Context, d *resource.Descriptor) error {
 	c.Header("Vary", "Accept")
 	writeJSON(c, http.StatusOK, b) // every writer copies what it is given
 	return nil
+}
+
+// reserveRows waits until a page of limit rows fits in
+// Config.ListRowsInFlight (a page larger than the whole bound, or an
+// unlimited one, takes all of it) and returns its release. Waiting ends
+// with the request: a client that goes away leaves the queue.
+func (s *Server) reserveRows(ctx context.Context, limit int) (release func(), err error) {
+	if s.listRows == nil {
+		return func() {}, nil
+	}
+	n := int64(s.cfg.ListRowsInFlight)
+	if limit > 0 && int64(limit) < n {
+		n = int64(limit)
+	}
+	if err := s.listRows.Acquire(ctx, n); err != nil {
+		return nil, err
+	}
+	return func() { s.listRows.Release(n) }, nil
 }
 
 // listBuffers keep the bytes of list responses from one request to the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/media"
@@ -54,6 +55,9 @@ type Server struct {
 	loginUsers, loginAddrs *session.Limiter
 	// dbVersion caches the database's version for status (roots.go).
 	dbVersion atomic.Pointer[dbVersion]
+	// listRows bounds the rows of list pages in flight
+	// (Config.ListRowsInFlight; nil: no bound).
+	listRows *semaphore.Weighted
 }
 
 // New builds the server and registers a route per model.
@@ -68,6 +72,9 @@ func New(cfg Config, database *db.DB) *Server {
 		media:      &media.Store{Root: cfg.MediaRoot, MaxSize: cfg.MaxImageBytes},
 		loginUsers: &session.Limiter{Max: cfg.LoginLimit.PerUser, Window: cfg.LoginLimit.Window},
 		loginAddrs: &session.Limiter{Max: cfg.LoginLimit.PerAddress, Window: cfg.LoginLimit.Window}}
+	if cfg.ListRowsInFlight > 0 {
+		s.listRows = semaphore.NewWeighted(int64(cfg.ListRowsInFlight))
+	}
 	hooks, err := webhooks.New(database, cfg.Webhooks)
 	if err != nil {
 		// The settings are checked when the configuration is read;

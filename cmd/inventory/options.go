@@ -145,6 +145,7 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.StringVar(&o.cfg.MediaRoot, "media-root", os.Getenv("INVENTORY_MEDIA_ROOT"), "MEDIA_ROOT: directory of uploaded image attachments; replicas must share it (env INVENTORY_MEDIA_ROOT; default <data-dir>/media)")
 	fs.Int64Var(&o.cfg.MaxImageBytes, "image-attachment-max-size", envInt64("INVENTORY_IMAGE_ATTACHMENT_MAX_SIZE", o.cfg.MaxImageBytes), "IMAGE_ATTACHMENT_MAX_SIZE: largest uploaded image in bytes (400 above); 0 removes the limit")
 	fs.IntVar(&o.cfg.MaxBulkItems, "max-bulk-items", envInt("INVENTORY_MAX_BULK_ITEMS", o.cfg.MaxBulkItems), "MAX_BULK_ITEMS: most items in one bulk create, update or delete (400 above); 0 removes the cap")
+	fs.IntVar(&o.cfg.ListRowsInFlight, "list-rows-in-flight", envInt("INVENTORY_LIST_ROWS_IN_FLIGHT", o.cfg.ListRowsInFlight), "rows of list pages built and sent at once, all requests together: a list waits until its page fits (bounds memory under many parallel large pages); 0: no bound (env INVENTORY_LIST_ROWS_IN_FLIGHT)")
 	fs.BoolVar(&o.cfg.LoginRequired, "login-required", envBool("INVENTORY_LOGIN_REQUIRED", o.cfg.LoginRequired), "LOGIN_REQUIRED: refuse anonymous requests")
 	fs.BoolVar(&o.cfg.EnforceGlobalUnique, "enforce-global-unique", envBool("INVENTORY_ENFORCE_GLOBAL_UNIQUE", o.cfg.EnforceGlobalUnique), "ENFORCE_GLOBAL_UNIQUE: refuse duplicate IP addresses and prefixes outside VRFs")
 	fs.IntVar(&o.cfg.ChangelogRetention, "changelog-retention", envInt("INVENTORY_CHANGELOG_RETENTION", o.cfg.ChangelogRetention), "CHANGELOG_RETENTION: days to keep change records; 0 keeps them forever")
@@ -326,8 +327,8 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	o.cfg.FilterUnknown = unknown
-	if o.cfg.MaxBodyBytes < 0 || o.cfg.MaxBulkItems < 0 {
-		return errors.New("DATA_UPLOAD_MAX_MEMORY_SIZE and MAX_BULK_ITEMS must not be negative")
+	if o.cfg.MaxBodyBytes < 0 || o.cfg.MaxBulkItems < 0 || o.cfg.ListRowsInFlight < 0 {
+		return errors.New("DATA_UPLOAD_MAX_MEMORY_SIZE, MAX_BULK_ITEMS and --list-rows-in-flight must not be negative")
 	}
 	if o.cfg.IdempotencyWindow < 0 {
 		return errors.New("the idempotency window must not be negative")
