@@ -58,7 +58,7 @@ func importCmd(args []string) error {
 		if st, err := os.Stat(*fromDir); err != nil || !st.IsDir() {
 			return fmt.Errorf("--from-dir %s: not a directory", *fromDir)
 		}
-		src = netboximport.DirSource{Dir: *fromDir}
+		src = netboximport.DirSource{Path: *fromDir}
 	case *url != "":
 		c, err := netbox.New(*url, *token, netbox.Options{Concurrency: *concurrency})
 		if err != nil {

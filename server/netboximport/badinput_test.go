@@ -34,7 +34,7 @@ func sitesSubset(t *testing.T, version string, edit func(endpoint string, obj ma
 	for _, ep := range []string{"extras/tags", "extras/custom-fields", "tenancy/tenant-groups", "tenancy/tenants",
 		"dcim/regions", "dcim/site-groups", "dcim/sites", "dcim/locations"} {
 		var objs []map[string]any
-		err := DirSource{Dir: demoDir}.Pages(context.Background(), ep, func(raws []json.RawMessage) error {
+		err := DirSource{Path: demoDir}.Pages(context.Background(), ep, func(raws []json.RawMessage) error {
 			for _, raw := range raws {
 				var o map[string]any
 				if err := json.Unmarshal(raw, &o); err != nil {
@@ -79,7 +79,7 @@ func TestImportBadInput(t *testing.T) {
 			{name: "no version", version: "", errHas: `the source is NetBox ""`},
 		} {
 			dir := sitesSubset(t, tc.version, func(string, map[string]any) {})
-			_, err := Import(ctx, Options{Source: DirSource{Dir: dir}, From: dir, DB: e.DB})
+			_, err := Import(ctx, Options{Source: DirSource{Path: dir}, From: dir, DB: e.DB})
 			if err == nil || !strings.Contains(err.Error(), tc.errHas) || !strings.Contains(err.Error(), "--force") {
 				t.Errorf("%s: %v, want %q", tc.name, err, tc.errHas)
 			}
@@ -87,7 +87,7 @@ func TestImportBadInput(t *testing.T) {
 		dir := sitesSubset(t, "4.6.8", badSites)
 		// Without SkipInvalid: stopped at the first refusal (region 43,
 		// regions go first), naming it.
-		rep, err := Import(ctx, Options{Source: DirSource{Dir: dir}, From: dir, DB: e.DB})
+		rep, err := Import(ctx, Options{Source: DirSource{Path: dir}, From: dir, DB: e.DB})
 		if err == nil || !strings.Contains(err.Error(), "dcim/regions 43 refused") || !strings.Contains(err.Error(), "name") {
 			t.Fatalf("import: %v", err)
 		}
@@ -99,7 +99,7 @@ func TestImportBadInput(t *testing.T) {
 			t.Errorf("job status %q, %v", status, err)
 		}
 		// What the stopped import wrote makes the target not empty.
-		if _, err := Import(ctx, Options{Source: DirSource{Dir: dir}, From: dir, DB: e.DB}); err == nil || !strings.Contains(err.Error(), "already holds data") {
+		if _, err := Import(ctx, Options{Source: DirSource{Path: dir}, From: dir, DB: e.DB}); err == nil || !strings.Contains(err.Error(), "already holds data") {
 			t.Errorf("import after a stopped one: %v", err)
 		}
 	})
@@ -123,7 +123,7 @@ func TestImportSkipInvalid(t *testing.T) {
 		emptyTarget(t, e)
 		ctx := context.Background()
 		dir := sitesSubset(t, "4.6.8", badSites)
-		rep, err := Import(ctx, Options{Source: DirSource{Dir: dir}, From: dir, DB: e.DB, SkipInvalid: true, Handler: e.Handler, Verify: true})
+		rep, err := Import(ctx, Options{Source: DirSource{Path: dir}, From: dir, DB: e.DB, SkipInvalid: true, Handler: e.Handler, Verify: true})
 		if err != nil {
 			t.Fatalf("import: %v", err)
 		}
@@ -139,7 +139,7 @@ func TestImportSkipInvalid(t *testing.T) {
 		// locations: nothing else.
 		want := []ref{{"dcim/regions", 43}}
 		for _, ep := range []string{"dcim/regions", "dcim/sites", "dcim/locations"} {
-			_ = DirSource{Dir: demoDir}.Pages(ctx, ep, func(raws []json.RawMessage) error {
+			_ = DirSource{Path: demoDir}.Pages(ctx, ep, func(raws []json.RawMessage) error {
 				for _, raw := range raws {
 					var o struct {
 						ID     int               `json:"id"`
@@ -185,7 +185,7 @@ func TestImportMissingRelated(t *testing.T) {
 				o["tenant"] = map[string]any{"id": 999, "url": "http://127.0.0.1:8001/api/tenancy/tenants/999/", "display": "gone"}
 			}
 		})
-		_, err := Import(context.Background(), Options{Source: DirSource{Dir: dir}, From: dir, DB: e.DB})
+		_, err := Import(context.Background(), Options{Source: DirSource{Path: dir}, From: dir, DB: e.DB})
 		if err == nil || !strings.Contains(err.Error(), "dcim/sites 3 refused") || !strings.Contains(err.Error(), "tenant") || !strings.Contains(err.Error(), "999") {
 			t.Errorf("import: %v", err)
 		}
@@ -205,7 +205,7 @@ func TestImportUnknownEndpoint(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "plugins.widgets.json.gz"), buf.Bytes(), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := Import(context.Background(), Options{Source: DirSource{Dir: dir}, From: dir, DB: e.DB})
+		rep, err := Import(context.Background(), Options{Source: DirSource{Path: dir}, From: dir, DB: e.DB})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ import (
 //
 //	go test -run '^$' -bench ImportDemo -benchtime 3x ./server/netboximport/
 func BenchmarkImportDemo(b *testing.B) {
-	benchImport(b, func(testing.TB) Source { return DirSource{Dir: demoDir} })
+	benchImport(b, func(testing.TB) Source { return DirSource{Path: demoDir} })
 }
 
 // BenchmarkImportScaled imports the demo set replicated

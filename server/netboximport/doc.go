@@ -5,7 +5,7 @@
 // compared field by field with NetBox's representation.
 //
 // A Source is the NetBox being read: the HTTP client of package netbox in
-// production, a directory of recorded list answers (DirSource, the demo
+// production, a directory of recorded list answers (DirSource: package recorded, the demo
 // data set under testdata/netbox-demo) or a fake NetBox
 // (package netboxtest) in tests.
 //

@@ -178,7 +178,7 @@ func TestImportEveryModel(t *testing.T) {
 		}
 		e := servertest.New(t, kind)
 		emptyTarget(t, e)
-		rep, err := Import(context.Background(), Options{Source: DirSource{Dir: dir}, From: dir, DB: e.DB, Handler: e.Handler, Verify: true,
+		rep, err := Import(context.Background(), Options{Source: DirSource{Path: dir}, From: dir, DB: e.DB, Handler: e.Handler, Verify: true,
 			Media: &media.Store{Root: e.Config.MediaRoot}})
 		if err != nil {
 			t.Fatal(err)

@@ -45,7 +45,7 @@ func TestImportResume(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		emptyTarget(t, e)
 		ctx := context.Background()
-		broken := failingSource{DirSource: DirSource{Dir: demoDir, PageSize: 100}, endpoint: "dcim/interfaces", failAt: 8}
+		broken := failingSource{DirSource: DirSource{Path: demoDir, PageSize: 100}, endpoint: "dcim/interfaces", failAt: 8}
 		opts := Options{Source: broken, From: demoDir, DB: e.DB, Handler: e.Handler, Verify: true, Batch: 50}
 		rep, err := Import(ctx, opts)
 		if err == nil || !errors.Is(err, errNetBoxDown) || !strings.Contains(err.Error(), "dcim/interfaces") {
@@ -58,7 +58,7 @@ func TestImportResume(t *testing.T) {
 		if err := e.DB.Write.QueryRowContext(ctx, `SELECT status FROM core_job WHERE name = 'NetBox import'`).Scan(&status); err != nil || status != "errored" {
 			t.Errorf("job status %q, %v", status, err)
 		}
-		full := DirSource{Dir: demoDir, PageSize: 100}
+		full := DirSource{Path: demoDir, PageSize: 100}
 		if _, err := Import(ctx, Options{Source: full, From: demoDir, DB: e.DB}); !errors.Is(err, ErrNotEmpty) {
 			t.Errorf("new import over an interrupted one: %v", err)
 		}
@@ -129,7 +129,7 @@ func TestImportChangelog(t *testing.T) {
 	}
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		emptyTarget(t, e)
-		rep, err := Import(context.Background(), Options{Source: DirSource{Dir: dir}, From: dir, DB: e.DB, Handler: e.Handler, Verify: true, Changelog: true})
+		rep, err := Import(context.Background(), Options{Source: DirSource{Path: dir}, From: dir, DB: e.DB, Handler: e.Handler, Verify: true, Changelog: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,7 +159,7 @@ func TestImportWithoutConfigContext(t *testing.T) {
 		}
 		ep := strings.Replace(strings.TrimSuffix(name, ".json.gz"), ".", "/", 1)
 		var objs []map[string]any
-		_ = DirSource{Dir: demoDir}.Pages(context.Background(), ep, func(raws []json.RawMessage) error {
+		_ = DirSource{Path: demoDir}.Pages(context.Background(), ep, func(raws []json.RawMessage) error {
 			for _, raw := range raws {
 				var o map[string]any
 				_ = json.Unmarshal(raw, &o)
@@ -178,7 +178,7 @@ func TestImportWithoutConfigContext(t *testing.T) {
 	}
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		emptyTarget(t, e)
-		rep, err := Import(context.Background(), Options{Source: DirSource{Dir: dir}, From: dir, DB: e.DB, Handler: e.Handler, Verify: true})
+		rep, err := Import(context.Background(), Options{Source: DirSource{Path: dir}, From: dir, DB: e.DB, Handler: e.Handler, Verify: true})
 		if err != nil {
 			t.Fatal(err)
 		}

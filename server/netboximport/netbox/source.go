@@ -1,7 +1,6 @@
 package netbox
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/inventory/inventory/server/netboximport/recorded"
 )
 
 // excludeConfigContext are the endpoints whose objects carry the rendered
@@ -174,7 +175,7 @@ func (c *Client) PagesAfter(ctx context.Context, endpoint string, after int, fn 
 		case req.mode == byCursor && cur.l.Count != nil:
 			ignored = true
 		case req.mode == byIDGT && req.after > 0 && len(*cur.l.Results) > 0:
-			id, err := objectID((*cur.l.Results)[0])
+			id, err := recorded.ObjectID((*cur.l.Results)[0])
 			ignored = err == nil && id <= req.after
 		}
 		if ignored {
@@ -202,7 +203,7 @@ func (c *Client) PagesAfter(ctx context.Context, endpoint string, after int, fn 
 		}
 		fresh := objs[:0:0]
 		for i, o := range objs {
-			id, err := objectID(o)
+			id, err := recorded.ObjectID(o)
 			if err != nil {
 				return bad("object %d of a page: %v", i+1, err)
 			}
@@ -257,27 +258,6 @@ func (c *Client) modeOf(endpoint string) mode {
 func notFound(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Status == http.StatusNotFound
-}
-
-func objectID(obj json.RawMessage) (int, error) {
-	// NetBox renders "id" first: read it without parsing the object.
-	if rest, ok := bytes.CutPrefix(obj, []byte(`{"id":`)); ok {
-		if end := bytes.IndexAny(rest, ",}"); end > 0 {
-			if id, err := strconv.Atoi(string(bytes.TrimSpace(rest[:end]))); err == nil {
-				return id, nil
-			}
-		}
-	}
-	var v struct {
-		ID *int `json:"id"`
-	}
-	if err := json.Unmarshal(obj, &v); err != nil {
-		return 0, err
-	}
-	if v.ID == nil {
-		return 0, fmt.Errorf("an object without an id: %.80s", obj)
-	}
-	return *v.ID, nil
 }
 
 // CheckVersion reads NetBox's version from its /api/status/ and refuses
