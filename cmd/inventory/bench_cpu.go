@@ -1,17 +1,17 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"errors"
-	"io"
 	"os"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/google/pprof/profile"
 )
 
 // The server and the load generator share this process, so the
@@ -39,158 +39,30 @@ func processCPU() time.Duration {
 }
 
 // labelledCPU sums the CPU nanoseconds of a CPU profile's samples, all and
-// those labelled bench=client. It reads the profile's protocol buffer
-// (profile.proto: Profile.sample = 2, Profile.string_table = 6;
-// Sample.value = 2, Sample.label = 3; Label.key = 1, Label.str = 2) with
-// no dependency.
+// those labelled bench=client, read with pprof's own profile package.
 func labelledCPU(gz []byte) (client, all time.Duration, err error) {
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	p, err := profile.ParseData(gz)
 	if err != nil {
 		return 0, 0, err
 	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		return 0, 0, err
-	}
-	type sample struct {
-		ns     int64
-		labels [][2]int64
-	}
-	var samples []sample
-	var strs []string
-	top := pb{b: raw}
-	for top.more() {
-		f, wt := top.key()
-		if wt != 2 {
-			top.skip(wt)
-			continue
-		}
-		msg := top.bytes()
-		switch f {
-		case 2:
-			var s sample
-			var vals []int64
-			m := pb{b: msg}
-			for m.more() {
-				g, wt := m.key()
-				switch {
-				case g == 2 && wt == 2:
-					p := pb{b: m.bytes()}
-					for p.more() {
-						vals = append(vals, int64(p.varint()))
-					}
-				case g == 2 && wt == 0:
-					vals = append(vals, int64(m.varint()))
-				case g == 3 && wt == 2:
-					var kv [2]int64
-					l := pb{b: m.bytes()}
-					for l.more() {
-						h, wt := l.key()
-						if (h == 1 || h == 2) && wt == 0 {
-							kv[h-1] = int64(l.varint())
-						} else {
-							l.skip(wt)
-						}
-					}
-					s.labels = append(s.labels, kv)
-				default:
-					m.skip(wt)
-				}
-				if m.err != nil {
-					return 0, 0, m.err
-				}
-			}
-			if len(vals) >= 2 {
-				s.ns = vals[1] // sample types: samples/count, cpu/nanoseconds
-			}
-			samples = append(samples, s)
-		case 6:
-			strs = append(strs, string(msg))
+	// The CPU profile's sample types are samples/count and cpu/nanoseconds.
+	ns := -1
+	for i, st := range p.SampleType {
+		if st.Type == "cpu" && st.Unit == "nanoseconds" {
+			ns = i
 		}
 	}
-	if top.err != nil {
-		return 0, 0, top.err
+	if ns < 0 {
+		return 0, 0, errors.New("bench: a profile without cpu/nanoseconds samples")
 	}
-	str := func(i int64) string {
-		if i < 0 || int(i) >= len(strs) {
-			return ""
-		}
-		return strs[i]
-	}
-	for _, s := range samples {
-		all += time.Duration(s.ns)
-		for _, kv := range s.labels {
-			if str(kv[0]) == "bench" && str(kv[1]) == clientLabel {
-				client += time.Duration(s.ns)
-				break
-			}
+	for _, s := range p.Sample {
+		d := time.Duration(s.Value[ns])
+		all += d
+		if slices.Contains(s.Label["bench"], clientLabel) {
+			client += d
 		}
 	}
 	return client, all, nil
-}
-
-// pb reads protocol buffer wire format.
-type pb struct {
-	b   []byte
-	err error
-}
-
-var errPB = errors.New("bench: malformed CPU profile")
-
-func (p *pb) more() bool { return p.err == nil && len(p.b) > 0 }
-
-func (p *pb) varint() uint64 {
-	var v uint64
-	for i := 0; i < 10; i++ {
-		if len(p.b) == 0 {
-			break
-		}
-		c := p.b[0]
-		p.b = p.b[1:]
-		v |= uint64(c&0x7f) << (7 * i)
-		if c < 0x80 {
-			return v
-		}
-	}
-	p.err = errPB
-	return 0
-}
-
-func (p *pb) key() (field, wireType int) {
-	k := p.varint()
-	return int(k >> 3), int(k & 7)
-}
-
-func (p *pb) bytes() []byte {
-	n := p.varint()
-	if p.err != nil || n > uint64(len(p.b)) {
-		p.err = errPB
-		return nil
-	}
-	out := p.b[:n]
-	p.b = p.b[n:]
-	return out
-}
-
-func (p *pb) skip(wt int) {
-	switch wt {
-	case 0:
-		p.varint()
-	case 1, 5:
-		n := 8
-		if wt == 5 {
-			n = 4
-		}
-		if len(p.b) < n {
-			p.err = errPB
-			return
-		}
-		p.b = p.b[n:]
-	case 2:
-		p.bytes()
-	default:
-		p.err = errPB
-	}
 }
 
 // memPeak samples the Go runtime's memory (mapped minus returned to the
