@@ -140,7 +140,7 @@ func logged(m ent.Mutation, contentType string) (*resource.Descriptor, resource.
 // touching records rows whose representation changed without their
 // columns (api.Touching): each gets an update record and event.
 func (cs *changeset) touching(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
-	if resource.Importing(ctx) {
+	if api.Importing(ctx) {
 		return nil // nothing of an import is recorded (see hook)
 	}
 	d, st, ok := logged(m, contentType)
@@ -162,7 +162,7 @@ func (cs *changeset) touching(ctx context.Context, m ent.Mutation, contentType s
 
 // creating records rows a hook inserted with SQL as created (api.Created).
 func (cs *changeset) creating(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
-	if resource.Importing(ctx) {
+	if api.Importing(ctx) {
 		return nil // nothing of an import is recorded (see hook)
 	}
 	d, _, ok := logged(m, contentType)
@@ -178,7 +178,7 @@ func (cs *changeset) creating(ctx context.Context, m ent.Mutation, contentType s
 // saving snapshots rows a hook rewrites as NetBox's save() would
 // (api.Saving): those that changed get an update record at commit.
 func (cs *changeset) saving(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
-	if resource.Importing(ctx) {
+	if api.Importing(ctx) {
 		return nil // nothing of an import is recorded (see hook)
 	}
 	d, st, ok := logged(m, contentType)
@@ -191,7 +191,7 @@ func (cs *changeset) saving(ctx context.Context, m ent.Mutation, contentType str
 // removing captures rows a hook deletes with SQL (api.Removing): their
 // last state and representation make their delete record and event.
 func (cs *changeset) removing(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
-	if resource.Importing(ctx) {
+	if api.Importing(ctx) {
 		return nil // nothing of an import is recorded (see hook)
 	}
 	d, st, ok := logged(m, contentType)
@@ -244,7 +244,7 @@ func hook(next ent.Mutator) ent.Mutator {
 		if cs == nil || cs.isDone() {
 			return nil, fmt.Errorf("%s: %w", d.Type, ErrOutsideTransaction)
 		}
-		if resource.Importing(ctx) {
+		if api.Importing(ctx) {
 			// An import copies another system's objects: it is not a
 			// change of this service, and makes no change records and no
 			// events (one record of the whole import is the importer's).

@@ -89,7 +89,7 @@
 //     its page (Load) and encodes it (Page.Encode) with its weak ETag;
 //     bulk writes re-read all rows with GetMany in one page.
 //
-// An import of another system's objects (resource.WithImport, package
+// An import of another system's objects (api.WithImport, package
 // server/netboximport) takes this same path: Create also keeps the
 // input's id (the generated mutations' SetImportedID) and timestamps,
 // and instantiates no components; change capture records nothing and the

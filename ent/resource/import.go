@@ -6,24 +6,16 @@ import (
 	"fmt"
 
 	"entgo.io/ent"
-
-	"github.com/inventory/inventory/ent/schema/api"
 )
 
 // Importing another system's objects (issue 35, package
 // server/netboximport) goes through this package's one write path:
-// Create and Update under a ctx marked WithImport decode, validate and
+// Create and Update under a ctx marked api.WithImport decode, validate and
 // check uniqueness as for an API write, and in addition keep the input's
 // id, created and last_updated (importStamps), leave a device's or
 // module's components to the import (no instantiation), and (in package
 // webhooks and the schema hooks, by api.Importing) write no change
 // records or outbox events and trace no cable paths.
-
-// WithImport marks ctx as an import (api.WithImport).
-func WithImport(ctx context.Context) context.Context { return api.WithImport(ctx) }
-
-// Importing reports whether ctx is an import.
-func Importing(ctx context.Context) bool { return api.Importing(ctx) }
 
 type importedKey struct{}
 

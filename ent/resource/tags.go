@@ -9,6 +9,7 @@ import (
 	gen "github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/logic/pyrepr"
 	"github.com/inventory/inventory/ent/logic/rawsql"
+	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/ent/taggeditem"
 )
 
@@ -109,7 +110,7 @@ func (d *Descriptor) writeTags(ctx context.Context, tx *Tx, id int, ch *change, 
 	if ch.tags != nil {
 		// An imported object is new in an empty database: it has no
 		// assignments to replace (a statement saved per object).
-		if !created || !Importing(ctx) {
+		if !created || !api.Importing(ctx) {
 			if err := deleteTagged(ctx, tx, ct, []int{id}); err != nil {
 				return err
 			}

@@ -427,7 +427,7 @@ func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (_ int, err e
 	if err := d.apply(ctx, tx, m, ch, nil); err != nil {
 		return 0, err
 	}
-	importing := Importing(ctx)
+	importing := api.Importing(ctx)
 	if importing {
 		if err := d.importStamps(m, in, true); err != nil {
 			return 0, err
@@ -493,7 +493,7 @@ func (d *Descriptor) Update(ctx context.Context, tx *Tx, existing *Row, in Input
 	if err := d.apply(ctx, tx, m, ch, existing); err != nil {
 		return err
 	}
-	if Importing(ctx) {
+	if api.Importing(ctx) {
 		if err := d.importStamps(m, in, false); err != nil {
 			return err
 		}

@@ -22,7 +22,7 @@
 //     (nested objects → ids, choices → values, read-only fields dropped).
 //   - importer.go: endpoints are read ahead, concurrently, and written in
 //     order through the resource layer's one write path under
-//     resource.WithImport (the source's ids and timestamps kept, no
+//     api.WithImport (the source's ids and timestamps kept, no
 //     component instantiation, no change records or events, no per-cable
 //     path tracing), Batch objects per transaction; references to objects
 //     not written yet (a deferred field, a tree's parent of a higher id)

@@ -272,7 +272,7 @@ func (im *importer) writeCtx(ctx context.Context) context.Context {
 	ctx = api.WithSettings(ctx, im.o.Settings)
 	ctx = api.WithModels(ctx, resource.ModelInfo)
 	ctx = resource.WithImported(ctx, im.known.has)
-	return resource.WithImport(ctx)
+	return api.WithImport(ctx)
 }
 
 var actor = webhooks.Actor{Username: "import"}
