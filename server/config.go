@@ -51,6 +51,10 @@ type Config struct {
 	// at once would hold half a gigabyte; the bound keeps memory flat and
 	// costs them only waiting their turn for the cores. 0: no bound.
 	ListRowsInFlight int
+	// ShareListPages lets identical list requests in flight together share
+	// one build, and keeps a page asked for by several for the next ones
+	// until the next write or the cache TTL (coalesce.go).
+	ShareListPages bool
 	// Hostname is reported by /api/status/.
 	Hostname string
 	// ChangelogRetention is how many days change records are kept; 0
@@ -136,6 +140,7 @@ func Defaults() Config {
 		// Twenty pages of 1000 (about 100 MB of interfaces) at once: more
 		// than the cores of a typical server can build at a time.
 		ListRowsInFlight: 20000,
+		ShareListPages:   true,
 		// NetBox's default CHANGELOG_RETENTION.
 		ChangelogRetention: 90,
 		Version:            "4.6.0",

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -56,6 +57,17 @@ func view(c *gin.Context) resource.View {
 // parameter cannot widen the answer beyond one object, so guard ignores
 // them there.
 func (s *Server) filterPreds(c *gin.Context, d *resource.Descriptor, detail bool) ([]func(*sql.Selector), error) {
+	preds, ignored, err := s.resolveFilters(c, d, detail)
+	if err != nil {
+		return nil, err
+	}
+	noteIgnored(c, ignored)
+	return preds, nil
+}
+
+// resolveFilters is filterPreds without the note of ignored parameters
+// (a coalesced list build notes them for each request it answers).
+func (s *Server) resolveFilters(c *gin.Context, d *resource.Descriptor, detail bool) ([]func(*sql.Selector), []string, error) {
 	ctx := c.Request.Context()
 	st := s.db.Store()
 	ctx = resource.WithStore(ctx, st)
@@ -67,10 +79,9 @@ func (s *Server) filterPreds(c *gin.Context, d *resource.Descriptor, detail bool
 		Unknown: mode, Reserved: filters.Reserved, Dialect: s.db.Dialect, Exec: st.Q, Cached: st.CacheIn(ctx).Load,
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	noteIgnored(c, res.Ignored)
-	return res.Preds, nil
+	return res.Preds, res.Ignored, nil
 }
 
 // noteIgnored names ignored filter parameters in the response header and
@@ -147,15 +158,42 @@ func (s *Server) list(c *gin.Context, d *resource.Descriptor) error {
 	if err != nil {
 		return err
 	}
+	build := func() listPage { return s.buildList(c, d, q, pg) }
+	var page listPage
+	var release func()
+	gen := s.db.Cache.Gen()
+	if key, ok := s.flightKey(c, gen); ok {
+		page, release = s.flights.do(c.Request.Context(), key, gen, build)
+	} else {
+		page = build()
+		release = func() {
+			if page.buf != nil {
+				putListBuffer(page.buf)
+			}
+		}
+	}
+	defer release()
+	noteIgnored(c, page.ignored)
+	if page.err != nil {
+		return page.err
+	}
+	c.Header("Vary", "Accept")
+	writeJSON(c, http.StatusOK, page.body) // every writer copies what it is given
+	return nil
+}
+
+// buildList builds one list page: its rows within Config.ListRowsInFlight,
+// encoded into a pooled buffer that the page hands on (listPage.buf).
+func (s *Server) buildList(c *gin.Context, d *resource.Descriptor, q url.Values, pg *paging) listPage {
 	ctx := c.Request.Context()
 	release, err := s.reserveRows(ctx, pg.limit)
 	if err != nil {
-		return err
+		return listPage{err: err}
 	}
 	defer release()
-	preds, err := s.filterPreds(c, d, false)
+	preds, ignored, err := s.resolveFilters(c, d, false)
 	if err != nil {
-		return err
+		return listPage{err: err}
 	}
 	preds = append(preds, s.restriction(c)...)
 	params := resource.ListParams{Preds: preds, Limit: pg.limit, Offset: pg.offset, Start: pg.start, Count: pg.start == nil}
@@ -164,14 +202,13 @@ func (s *Server) list(c *gin.Context, d *resource.Descriptor) error {
 	}
 	rows, count, err := d.List(ctx, s.db.Store(), params)
 	if err != nil {
-		return err
+		return listPage{ignored: ignored, err: err}
 	}
 	page, err := d.Load(ctx, s.db.Store(), rows, view(c))
 	if err != nil {
-		return err
+		return listPage{ignored: ignored, err: err}
 	}
 	buf := listBuffers.Get().(*[]byte)
-	defer putListBuffer(buf)
 	b := append((*buf)[:0], `{"count":`...)
 	if pg.start != nil {
 		b = append(b, "null"...)
@@ -192,9 +229,7 @@ func (s *Server) list(c *gin.Context, d *resource.Descriptor) error {
 	}
 	b = append(b, "]}"...)
 	*buf = b
-	c.Header("Vary", "Accept")
-	writeJSON(c, http.StatusOK, b) // every writer copies what it is given
-	return nil
+	return listPage{body: b, buf: buf, ignored: ignored}
 }
 
 // reserveRows waits until a page of limit rows fits in

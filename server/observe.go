@@ -20,6 +20,7 @@ func (s *Server) newMetrics() *metrics.Metrics {
 	}
 	return metrics.New(metrics.Sources{Read: s.db.Read, Write: s.db.Write, Reads: reads,
 		ChangesWritten: func() float64 { return float64(webhooks.ChangesWritten()) },
+		ListsShared:    func() float64 { return float64(s.flights.shared.Load()) },
 		Cache: func() metrics.CacheStats {
 			h, m, i := s.db.Cache.Stats()
 			return metrics.CacheStats{Hits: h, Misses: m, Invalidations: i}

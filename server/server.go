@@ -58,6 +58,8 @@ type Server struct {
 	// listRows bounds the rows of list pages in flight
 	// (Config.ListRowsInFlight; nil: no bound).
 	listRows *semaphore.Weighted
+	// flights are the list builds identical requests share (coalesce.go).
+	flights listFlights
 }
 
 // New builds the server and registers a route per model.
@@ -72,6 +74,8 @@ func New(cfg Config, database *db.DB) *Server {
 		media:      &media.Store{Root: cfg.MediaRoot, MaxSize: cfg.MaxImageBytes},
 		loginUsers: &session.Limiter{Max: cfg.LoginLimit.PerUser, Window: cfg.LoginLimit.Window},
 		loginAddrs: &session.Limiter{Max: cfg.LoginLimit.PerAddress, Window: cfg.LoginLimit.Window}}
+	s.flights.cache = database.Cache
+	s.SetShareListPages(cfg.ShareListPages)
 	if cfg.ListRowsInFlight > 0 {
 		s.listRows = semaphore.NewWeighted(int64(cfg.ListRowsInFlight))
 	}

@@ -190,6 +190,7 @@ func bench(args []string) error {
 
 	l := newLoader("http://"+ln.Addr().String(), "Token "+token, o)
 	l.statements = d.Statements.Load
+	l.sharePages = srv.SetShareListPages
 	if o.readDatabase != "" {
 		return benchStandby(ctx, o, d, l, cfg, dsn, token, seed)
 	}

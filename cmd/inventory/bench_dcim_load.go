@@ -85,13 +85,18 @@ func (l *loader) dcimScenarios(s *benchSeed) []*benchScenario {
 				return benchReq{method: "DELETE", path: fmt.Sprintf("/api/dcim/devices/%d/", ds.spares[min(k, len(ds.spares)-1)])}
 			}})
 	}
-	// Ansible's dynamic inventory: 100 clients paging through every
-	// interface (offset pages of 1000, as pynetbox asks for them).
+	// Ansible's dynamic inventory run by 100 hosts at once: each client
+	// pages through every interface from the first page to the last and
+	// starts over (offset pages of 1000, as pynetbox asks for them).
 	pages := max(1, (ds.interfaces+999)/1000)
-	out = append(out, &benchScenario{name: fmt.Sprintf("100 clients paging interfaces (%d pages)", pages), clients: 100, warm: true,
-		next: func(_ *rand.Rand, n int64) benchReq {
-			return benchReq{method: "GET", path: fmt.Sprintf("/api/dcim/interfaces/?limit=1000&offset=%d", int(n%int64(pages))*1000)}
-		}})
+	// The second time each request builds its own page, as without page
+	// sharing (server/coalesce.go).
+	paging := func(_ *rand.Rand, n int64) benchReq {
+		return benchReq{method: "GET", path: fmt.Sprintf("/api/dcim/interfaces/?limit=1000&offset=%d", int((n-1)%int64(pages))*1000)}
+	}
+	out = append(out,
+		&benchScenario{name: fmt.Sprintf("100 clients paging interfaces (%d pages)", pages), clients: 100, warm: true, ownSequence: true, sharedPages: true, next: paging},
+		&benchScenario{name: fmt.Sprintf("100 clients paging interfaces, pages not shared (%d pages)", pages), clients: 100, warm: true, ownSequence: true, next: paging})
 	// The generator's ceiling: a request the server answers from its
 	// caches without a statement.
 	out = append(out, &benchScenario{name: "generator ceiling: GET /api/status/", clients: C, warm: true, ceiling: true, next: get("/api/status/")})

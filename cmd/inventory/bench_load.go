@@ -48,6 +48,14 @@ type benchScenario struct {
 	// ceiling: the scenario shows the generator's ceiling (its req/s per
 	// core of generator CPU is printed).
 	ceiling bool
+	// sharedPages: the server shares list pages among identical requests
+	// (its default, server/coalesce.go); off for the other scenarios, whose
+	// figures are each request's own cost.
+	sharedPages bool
+	// ownSequence: next's n counts each client's own requests (from 1), so
+	// that every client walks the same sequence (a client paging through
+	// a list), instead of all clients sharing one count.
+	ownSequence bool
 }
 
 type benchResult struct {
@@ -101,6 +109,8 @@ type loader struct {
 	// last_used included); "stmts" is its growth per request of a
 	// scenario.
 	statements func() int64
+	// sharePages switches the server's list page sharing (nil: not ours).
+	sharePages func(bool)
 	o          *benchOptions
 	client     *http.Client
 	bulkSeq    atomic.Int64
@@ -149,17 +159,39 @@ func (l *loader) doBody(ctx context.Context, q benchReq, keep bool) (int, []byte
 	}
 	defer resp.Body.Close()
 	if !keep && resp.StatusCode < 300 {
-		_, err := io.Copy(io.Discard, resp.Body)
-		return resp.StatusCode, nil, err
+		return resp.StatusCode, nil, discard(resp.Body)
 	}
 	b, err := io.ReadAll(resp.Body)
 	return resp.StatusCode, b, err
+}
+
+// discardBuffers are the generator's read buffers: large, so that a page
+// of a megabyte is read in a few system calls (io.Discard reads 8 KB at a
+// time: over a hundred calls a page, which made the generator spend more
+// CPU on the 100-client paging than the server did).
+var discardBuffers = sync.Pool{New: func() any { return new([256 << 10]byte) }}
+
+// discard reads r to its end, keeping nothing.
+func discard(r io.Reader) error {
+	buf := discardBuffers.Get().(*[256 << 10]byte)
+	defer discardBuffers.Put(buf)
+	for {
+		if _, err := r.Read(buf[:]); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
 }
 
 // runScenario drives one scenario with its clients until the duration (or
 // the request bound) is reached.
 func (l *loader) runScenario(ctx context.Context, sc *benchScenario) *benchResult {
 	res := &benchResult{name: sc.name, clients: sc.clients, rows: -1}
+	if l.sharePages != nil {
+		l.sharePages(sc.sharedPages)
+	}
 	// The first request is checked (and its objects counted) unmeasured.
 	if st, b, err := l.do(ctx, sc.next(rand.New(rand.NewPCG(0, 0)), 0)); err != nil || st >= 300 {
 		res.firstErr = describeFailure(st, b, err)
@@ -225,10 +257,13 @@ func (l *loader) drive(ctx context.Context, sc *benchScenario, d time.Duration, 
 			rng := rand.New(rand.NewPCG(uint64(c)+1, uint64(time.Now().UnixNano())))
 			var lat []time.Duration
 			errs, firstErr := 0, ""
-			for time.Now().Before(deadline) {
+			for own := int64(1); time.Now().Before(deadline); own++ {
 				n := issued.Add(1)
 				if sc.maxReqs > 0 && n > int64(sc.maxReqs) {
 					break
+				}
+				if sc.ownSequence {
+					n = own
 				}
 				q := sc.next(rng, n)
 				t := time.Now()

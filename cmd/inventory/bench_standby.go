@@ -100,6 +100,7 @@ func benchStandby(ctx context.Context, o *benchOptions, d *db.DB, primary *loade
 	defer hs.Close()
 	l2 := newLoader("http://"+ln.Addr().String(), "Token "+token, o)
 	l2.statements = d2.Statements.Load // the primary's pool only
+	l2.sharePages = srv2.SetShareListPages
 	fmt.Printf("\n== reads spread over the primary and the standby %s\n", redactDSN(sdsn))
 	spread, err := l2.runAll(ctx, seed)
 	if err != nil {

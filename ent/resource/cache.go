@@ -110,6 +110,16 @@ func (c *Cache) Resume() {
 	}
 }
 
+// Lifetime is how long a value read now may be served without looking
+// again: the TTL, or 0 while the cache is off (Pause). For values kept
+// outside the cache under its generation (the server's shared list pages).
+func (c *Cache) Lifetime() time.Duration {
+	if c == nil || c.off.Load() {
+		return 0
+	}
+	return time.Duration(c.ttl.Load())
+}
+
 // Get returns the value cached under key, if still valid.
 func (c *Cache) Get(key string) (any, bool) {
 	if c == nil {

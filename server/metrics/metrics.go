@@ -28,6 +28,9 @@ type Sources struct {
 	ChangesWritten func() float64
 	// Cache reads the read cache's counters (optional).
 	Cache func() CacheStats
+	// ListsShared counts list requests answered with an identical
+	// request's build (server/coalesce.go; optional).
+	ListsShared func() float64
 	// Build is exported as inventory_build_info.
 	Build Build
 	// Reads, set when hot standbys serve reads, exports their routing
@@ -112,6 +115,12 @@ func New(src Sources) *Metrics {
 			Name: "inventory_changelog_records_written_total",
 			Help: "Change records written by this process.",
 		}, src.ChangesWritten))
+	}
+	if src.ListsShared != nil {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "inventory_list_requests_shared_total",
+			Help: "List requests answered with the page an identical request in progress was building.",
+		}, src.ListsShared))
 	}
 	if src.Read != nil {
 		m.reg.MustRegister(&queueCollector{db: src.Read})
