@@ -203,16 +203,16 @@ func (x *redocIndex) app(name string) *redocApp {
 	return nil
 }
 
-const redocPath0 = "/api/schema/redoc/"
+const redocURL = "/api/schema/redoc/"
 
 func redocLink(app, endpoint string) string {
 	switch {
 	case app == "":
-		return redocPath0
+		return redocURL
 	case endpoint == "":
-		return redocPath0 + "?app=" + app
+		return redocURL + "?app=" + app
 	}
-	return redocPath0 + "?app=" + app + "&endpoint=" + endpoint
+	return redocURL + "?app=" + app + "&endpoint=" + endpoint
 }
 
 // slice is the document for one page: the operations of app (all of
@@ -255,7 +255,7 @@ func (x *redocIndex) slice(app, endpoint string) (spec []byte, title string, ok 
 		}
 	case endpoint == "":
 		title = "inventory REST API: " + app
-		fmt.Fprintf(&nav, "[All applications](%s) › **%s** (%d operations). One endpoint at a time: ", redocPath0, app, a.ops)
+		fmt.Fprintf(&nav, "[All applications](%s) › **%s** (%d operations). One endpoint at a time: ", redocURL, app, a.ops)
 		for i, ep := range a.endpoints {
 			if i > 0 {
 				nav.WriteString(" · ")
@@ -266,7 +266,7 @@ func (x *redocIndex) slice(app, endpoint string) (spec []byte, title string, ok 
 	default:
 		title = "inventory REST API: " + app + " / " + endpoint
 		fmt.Fprintf(&nav, "[All applications](%s) › [%s](%s) › **%s** (%d operations). Other endpoints of %s: ",
-			redocPath0, app, redocLink(app, ""), endpoint, a.epOps[endpoint], app)
+			redocURL, app, redocLink(app, ""), endpoint, a.epOps[endpoint], app)
 		n := 0
 		for _, ep := range a.endpoints {
 			if ep == endpoint {
