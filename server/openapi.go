@@ -143,31 +143,6 @@ func assets(files fs.FS) func(*gin.Context) error {
 	}
 }
 
-// redocUI is the API reference page NetBox serves at /api/schema/redoc/
-// (drf-spectacular's ReDoc view), from the embedded script.
-func (s *Server) redocUI(c *gin.Context) error {
-	c.Header("Cache-Control", "no-cache")
-	c.Data(http.StatusOK, "text/html; charset=utf-8", []byte(redocPage))
-	return nil
-}
-
-const redocStatic = "/api/schema/redoc/static/"
-
-var redocPage = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>inventory REST API</title>
-<style>body { margin: 0; padding: 0; }</style>
-</head>
-<body>
-<redoc spec-url="/api/schema/?format=json"></redoc>
-<script src="` + redocStatic + `redoc.standalone.js"></script>
-</body>
-</html>
-`
-
 // builtDoc is the document, encoded as JSON at once and as YAML when
 // first asked for.
 type builtDoc struct {
@@ -176,6 +151,7 @@ type builtDoc struct {
 	yamlOnce sync.Once
 	yaml     []byte
 	yamlErr  error
+	redocState
 }
 
 func (d *builtDoc) yamlBytes() ([]byte, error) {
@@ -213,6 +189,18 @@ func openAPIReady(version string) *builtDoc {
 		go openAPIFor(version)
 	}
 	return d
+}
+
+// WarmOpenAPI builds the document and its ReDoc index in the background
+// (about a second of one core, once per process), as `inventory serve`
+// does at start-up: the first /api/schema/, ReDoc page or filter form does
+// not wait for them. A failure is left for a request to report.
+func (s *Server) WarmOpenAPI() {
+	go func() {
+		if d, err := openAPIFor(s.cfg.Version); err == nil {
+			d.redoc()
+		}
+	}()
 }
 
 // openAPIFor returns the cached document for a service version.

@@ -174,6 +174,7 @@ func serve(args []string) error {
 	// Other replicas' writes drop our cached reads (PostgreSQL).
 	defer d.ListenForWrites(*cacheTTL, notify.Timing{}).Close()
 	api := server.New(cfg, d)
+	api.WarmOpenAPI()
 	if !*noWorker {
 		stopJobs, err := api.Webhooks().Start(ctx)
 		if err != nil {
