@@ -121,7 +121,9 @@ func hostRun(pg bool, filter func(P func(any) string) string, from, last Num) (s
 		// unhex of a hex text is a blob (|| of blobs would be text).
 		t := a.P(strings.ToUpper(hex.EncodeToString(top)))
 		s.at = func(o string) string { return "unhex(" + t + " || printf('%08X', " + low + " + " + o + "))" }
-		s.is = func(v, o string) string { return "substr(" + v + ", 13, 4) = unhex(printf('%08X', " + low + " + " + o + "))" }
+		s.is = func(v, o string) string {
+			return "substr(" + v + ", 13, 4) = unhex(printf('%08X', " + low + " + " + o + "))"
+		}
 	}
 	return s.sql(), &a.Args
 }
