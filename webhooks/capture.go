@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/db"
@@ -580,12 +581,9 @@ func (cs *changeset) write(ctx context.Context, client *ent.Client, recs []recor
 	for _, r := range recs {
 		ct := r.e.d.ContentType()
 		if r.writeChange {
-			var rct, rid any
-			if c, id, ok := r.e.d.RelatedObject(r.row); ok {
-				rct, rid = c, id
-			}
-			changes = append(changes, []any{t, uid, user, a.RequestID, r.action, ct, r.e.id, rct, rid,
-				truncateRunes(r.repr, 200), truncateRunes(r.e.message, 200), storedJSON(r.pre), storedJSON(r.post)})
+			c := Change{Action: r.action, ObjectType: ct, ObjectID: r.e.id, Repr: r.repr, Message: r.e.message, Pre: r.pre, Post: r.post}
+			c.RelatedType, c.RelatedID, c.Related = r.e.d.RelatedObject(r.row)
+			changes = append(changes, changeRow(t, uid, user, a.RequestID, c))
 		}
 		if r.event != "" && listens(ct, r.event) {
 			var post json.RawMessage
@@ -602,6 +600,51 @@ func (cs *changeset) write(ctx context.Context, client *ent.Client, recs []recor
 	}
 	if err := rawsql.InsertRows(ctx, client, cs.dialect, "core_outboxevent", eventColumns, events); err != nil {
 		return fmt.Errorf("write outbox events: %w", err)
+	}
+	return nil
+}
+
+// Change is one change record as a tracked transaction writes it.
+type Change struct {
+	Action      string // "create", "update" or "delete"
+	ObjectType  string // the changed object's content type
+	ObjectID    int
+	Related     bool // RelatedType and RelatedID are set (Descriptor.RelatedObject)
+	RelatedType string
+	RelatedID   int
+	Repr        string // Descriptor.DisplayOf of the object
+	Message     string
+	Pre, Post   json.RawMessage // Descriptor.Snapshots forms; nil for none
+}
+
+// changeRow is the values of a change record in changeColumns' order.
+func changeRow(t time.Time, uid any, user, requestID string, c Change) []any {
+	var rct, rid any
+	if c.Related {
+		rct, rid = c.RelatedType, c.RelatedID
+	}
+	return []any{t, uid, user, requestID, c.Action, c.ObjectType, c.ObjectID, rct, rid,
+		truncateRunes(c.Repr, 200), truncateRunes(c.Message, 200), storedJSON(c.Pre), storedJSON(c.Post)}
+}
+
+// WriteChanges inserts change records made by actor at time t with ex (a
+// transaction's client), as a tracked transaction writes its own: the
+// same row values and multi-row INSERTs (rawsql.InsertRows). Nothing else
+// is written (no outbox events): it is how `inventory bench` fills the
+// change log in bulk with the records its updates would have made,
+// without making each update.
+func WriteChanges(ctx context.Context, ex rawsql.Execer, dialect string, actor Actor, t time.Time, changes []Change) error {
+	var uid any
+	if actor.UserID != nil {
+		uid = *actor.UserID
+	}
+	user := truncateRunes(actor.Username, 150)
+	rows := make([][]any, len(changes))
+	for i, c := range changes {
+		rows[i] = changeRow(t, uid, user, actor.RequestID, c)
+	}
+	if err := rawsql.InsertRows(ctx, ex, dialect, "core_objectchange", changeColumns, rows); err != nil {
+		return fmt.Errorf("write change records: %w", err)
 	}
 	return nil
 }

@@ -21,6 +21,8 @@ import (
 	"syscall"
 	"time"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/server/auth"
@@ -162,6 +164,18 @@ func bench(args []string) error {
 	seed, err := seedBench(ctx, d, o)
 	if err != nil {
 		return fmt.Errorf("seed: %w", err)
+	}
+	if d.Dialect == dialect.Postgres {
+		// What autovacuum does to a table soon after a bulk load, done
+		// before measuring: the visibility map set, so that index-only
+		// scans read no heap pages (a fresh table's 50,000 used addresses
+		// cost available-ips 22-49 ms instead of 13-16 ms in heap
+		// fetches), and fresh statistics.
+		t0 := time.Now()
+		if _, err := d.Write.ExecContext(ctx, "VACUUM (ANALYZE)"); err != nil {
+			return fmt.Errorf("vacuum: %w", err)
+		}
+		fmt.Printf("vacuumed:  VACUUM (ANALYZE) of the seeded database in %.1fs, as autovacuum would after the load\n\n", time.Since(t0).Seconds())
 	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -31,7 +31,9 @@ func seedAlloc(create func(string, int, func(int) resource.Input) ([]int, error)
 		return a, nil
 	}
 	ids, err := create("ipam.prefix", 3, func(i int) resource.Input {
-		return jsonInput("prefix", []string{"172.31.0.0/16", "172.30.0.0/22", "172.16.0.0/16"}[i],
+		// 100.64.0.0/10: outside the other seeded address space (the
+		// VMs' addresses fill 172.16.0.0/12 from its start).
+		return jsonInput("prefix", []string{"100.66.0.0/16", "100.65.0.0/22", "100.64.0.0/16"}[i],
 			"status", []string{"container", "active", "active"}[i], "description", "allocation bench")
 	})
 	if err != nil {
@@ -44,8 +46,8 @@ func seedAlloc(create func(string, int, func(int) resource.Input) ([]int, error)
 	a.ipRace, a.dense = ids[1], ids[2]
 	n := min(o.allocAddresses, 65534)
 	_, err = create("ipam.ipaddress", n, func(i int) resource.Input {
-		h := i + 1 // 172.16.0.1 upwards
-		addr := netip.AddrFrom4([4]byte{172, 16, byte(h >> 8), byte(h)})
+		h := i + 1 // 100.64.0.1 upwards
+		addr := netip.AddrFrom4([4]byte{100, 64, byte(h >> 8), byte(h)})
 		return jsonInput("address", addr.String()+"/16", "status", "active")
 	})
 	return a, err

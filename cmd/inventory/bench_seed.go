@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/webhooks"
@@ -85,7 +87,7 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		for lo := 0; lo < n; lo += o.batch {
 			hi := min(lo+o.batch, n)
 			// Seeding writes change records and events like any write.
-			err := webhooks.Write(ctx, d, webhooks.Actor{Username: "bench"}, func(ctx context.Context, rtx *resource.Tx) error {
+			err := webhooks.Write(ctx, d, webhooks.Actor{Username: "bench", RequestID: uuid.NewString()}, func(ctx context.Context, rtx *resource.Tx) error {
 				for i := lo; i < hi; i++ {
 					id, err := desc.Create(ctx, rtx, gen(i))
 					if err != nil {
@@ -116,7 +118,7 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		t0 := time.Now()
 		for lo := 0; lo < len(ids); lo += o.batch {
 			hi := min(lo+o.batch, len(ids))
-			err := webhooks.Write(ctx, d, webhooks.Actor{Username: "bench"}, func(ctx context.Context, rtx *resource.Tx) error {
+			err := webhooks.Write(ctx, d, webhooks.Actor{Username: "bench", RequestID: uuid.NewString()}, func(ctx context.Context, rtx *resource.Tx) error {
 				for i := lo; i < hi; i++ {
 					row, err := desc.Get(ctx, rtx.Store(), ids[i])
 					if err != nil {
@@ -177,7 +179,7 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 
 	if o.scale > 0 {
 		// The demo-shaped data set instead of the prefix-centred one.
-		if s.dcim, err = seedDCIM(ctx, d, create, update, o, s, tags, cf); err != nil {
+		if s.dcim, err = seedDCIM(ctx, d, create, o, s, tags, cf); err != nil {
 			return nil, err
 		}
 		if s.alloc, err = seedAlloc(create, o); err != nil {
@@ -199,7 +201,7 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		}
 		fmt.Printf("seeded:    scale %d: %d objects through the API's write path, %d with the components their templates made, in %.1fs: %.0f objects/s (%.0f with components)\n",
 			o.scale, total, written, el.Seconds(), float64(total)/el.Seconds(), float64(written)/el.Seconds())
-		if err := topUpChanges(ctx, d, update, o.changes, s.dcim); err != nil {
+		if err := topUpChanges(ctx, d, o.batch, o.changes, s.dcim); err != nil {
 			return nil, err
 		}
 		fmt.Printf("seeded:    %d change records, %d interfaces (not part of the results)\n\n", s.dcim.changes, s.dcim.interfaces)

@@ -262,14 +262,13 @@ func Paged(from Num, fetch func(from Num, limit int) ([]Span, error)) Items {
 
 // Points is Paged for single numbers (addresses' hosts, ASNs), with runs
 // where every number is used skipped instead of read: after a full batch
-// of consecutive numbers, nth(from, k) (the k-th distinct used number at
-// or after from, 0-based; false when there are fewer) finds where the run
-// ends with a few index probes that step over the entries inside the
-// database (galloping, then halving), and the run comes out as one span.
-// A /16 whose first 50,000 addresses are taken then costs a few dozen
-// small queries instead of 50,000 rows. Duplicates are fine: nth counts
-// distinct numbers.
-func Points(from Num, fetch func(from Num, limit int) ([]Span, error), nth func(from Num, k uint64) (Num, bool, error)) Items {
+// of consecutive numbers, run(from) finds, in one statement
+// (runStatement), the first number at or after from that is not used (or
+// a point short of it, every number before it used, where the statement
+// stopped at its window's end), and the run comes out as one span. A /16
+// whose first 50,000 addresses are taken then costs a handful of
+// statements, whatever the run's length, instead of 50,000 rows.
+func Points(from Num, fetch func(from Num, limit int) ([]Span, error), run func(from Num) (Num, error)) Items {
 	return func(yield func(Span, error) bool) {
 		for batch := firstBatch; ; batch = min(2*batch, maxBatch) {
 			got, err := fetch(from, batch)
@@ -295,7 +294,7 @@ func Points(from Num, fetch func(from Num, limit int) ([]Span, error), nth func(
 			if span, _ := top.Sub(got[0].Lo).Add(NumOf(1)); span != NumOf(uint64(len(got))) {
 				continue
 			}
-			end, err := runEnd(from, nth)
+			end, err := run(from)
 			if err != nil {
 				yield(Span{}, err)
 				return
@@ -306,51 +305,11 @@ func Points(from Num, fetch func(from Num, limit int) ([]Span, error), nth func(
 			if !yield(Span{from, end.Prev()}, nil) {
 				return
 			}
-			from = end
+			// The run's end is free (or where the statement stopped):
+			// the gaps are in the next rows, start small again.
+			from, batch = end, firstBatch/2
 		}
 	}
-}
-
-// maxGallop bounds the numbers one probe steps over.
-const maxGallop = 1 << 20
-
-// runEnd is the first number at or after from that is not used, found
-// with nth; every probe starts where the run is known to reach, so the
-// probes step over about twice the run's length in all.
-func runEnd(from Num, nth func(from Num, k uint64) (Num, bool, error)) (Num, error) {
-	// dense: all of [base, base+k) are used.
-	dense := func(base Num, k uint64) (bool, error) {
-		last, over := base.Add(NumOf(k - 1))
-		if over {
-			return false, nil
-		}
-		n, ok, err := nth(base, k-1)
-		return ok && n == last, err
-	}
-	base, step := from, uint64(1)
-	for {
-		ok, err := dense(base, step)
-		if err != nil {
-			return Num{}, err
-		}
-		if !ok {
-			break
-		}
-		base, _ = base.Add(NumOf(step))
-		step = min(2*step, maxGallop)
-	}
-	// [base, base+step) holds a free number: halve down to it.
-	for step > 1 {
-		step /= 2
-		ok, err := dense(base, step)
-		if err != nil {
-			return Num{}, err
-		}
-		if ok {
-			base, _ = base.Add(NumOf(step))
-		}
-	}
-	return base, nil
 }
 
 // Free is the free space of a parent as the allocator consumes it: gaps

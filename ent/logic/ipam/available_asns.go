@@ -44,17 +44,15 @@ func freeASNs(r api.Request, lo, hi Num) Items {
 		})
 		return out, err
 	}
-	nth := func(from Num, k uint64) (Num, bool, error) {
-		a := &rawsql.Args{PG: r.Postgres()}
-		var n int64
-		found := false
-		err := query(r, "SELECT asn"+where(a, from)+" ORDER BY asn LIMIT 1 OFFSET "+a.P(int64(k)), a, func(rows *sql.Rows) error {
-			found = true
-			return rows.Scan(&n)
-		})
-		return NumOf(uint64(n)), found, err
+	run := func(from Num) (Num, error) {
+		if hi.Less(from) {
+			return from, nil
+		}
+		filter := func(func(any) string) string { return "FROM ipam_asn WHERE " }
+		q, a := intRun(r.Postgres(), filter, "asn", from.Uint64(), hi.Uint64())
+		return runEnd(r, q, a, from)
 	}
-	return Gaps(lo, hi, Points(lo, fetch, nth))
+	return Gaps(lo, hi, Points(lo, fetch, run))
 }
 
 // AvailableASNs serves GET: the first ?limit free ASNs of the range.

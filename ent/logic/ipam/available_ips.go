@@ -21,7 +21,8 @@ import (
 // minus its addresses' hosts, none when it is marked populated. Hosts are
 // read in host order from the index (vrf_key, family, host) of
 // ipam_ipaddress, a batch at a time, so the first page of an IPv6 /64
-// reads a few rows.
+// reads a few rows; a run of used hosts is stepped over inside the
+// database in one statement (available_run.go).
 
 // AvailableIP is NetBox's AvailableIPSerializer.
 type AvailableIP struct {
@@ -105,20 +106,21 @@ func (p ipParent) hosts(r api.Request) Items {
 		})
 		return out, err
 	}
-	nth := func(from Num, k uint64) (Num, bool, error) {
-		a := &rawsql.Args{PG: r.Postgres()}
-		q := "SELECT DISTINCT host" + where(a, from) + " ORDER BY host LIMIT 1 OFFSET " + a.P(int64(k))
-		var n Num
-		found := false
-		err := query(r, q, a, func(rows *sql.Rows) error {
-			var h []byte
-			err := rows.Scan(&h)
-			n, found = NumFromBytes(h), true
-			return err
-		})
-		return n, found, err
+	run := func(from Num) (Num, error) {
+		if p.last.Less(from) {
+			return from, nil
+		}
+		filter := func(P func(any) string) string {
+			w := "FROM ipam_ipaddress WHERE "
+			if !p.anyVRF {
+				w += "vrf_key = " + P(p.vrf) + " AND "
+			}
+			return w + "family = " + P(p.family) + " AND "
+		}
+		q, a := hostRun(r.Postgres(), filter, from, p.last)
+		return runEnd(r, q, a, from)
 	}
-	return Points(p.first, fetch, nth)
+	return Points(p.first, fetch, run)
 }
 
 // populatedRanges are the IP ranges marked populated that lie in the

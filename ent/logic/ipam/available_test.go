@@ -227,8 +227,8 @@ func TestRequested(t *testing.T) {
 	}
 }
 
-// TestPoints: dense runs are skipped with probes, not read, and the gaps
-// are those of reading every row; duplicates count once.
+// TestPoints: dense runs are skipped with one run call each, not read,
+// and the gaps are those of reading every row; duplicates count once.
 func TestPoints(t *testing.T) {
 	mkUsed := func(runs ...[2]uint64) []uint64 {
 		var out []uint64
@@ -244,12 +244,14 @@ func TestPoints(t *testing.T) {
 		used    []uint64
 		lo, hi  uint64
 		maxRows int // rows fetch may return in all
+		maxRuns int // run statements
 	}{
-		{"dense from the start", mkUsed([2]uint64{1, 50000}, [2]uint64{50005, 50010}), 1, 70000, 2 * firstBatch},
-		{"sparse", mkUsed([2]uint64{1, 1}, [2]uint64{3, 3}, [2]uint64{900, 905}), 1, 1000, 100},
-		{"dense to the end", mkUsed([2]uint64{10, 9000}), 10, 9000, 2 * firstBatch},
-		{"duplicates inside a run", append(mkUsed([2]uint64{1, 3000}), 7, 7, 8), 1, 4000, 4 * firstBatch},
-		{"a gap inside the first batch", mkUsed([2]uint64{1, 100}, [2]uint64{102, 5000}), 1, 6000, 6000},
+		{"dense from the start", mkUsed([2]uint64{1, 50000}, [2]uint64{50005, 50010}), 1, 70000, 2 * firstBatch, 1},
+		{"sparse", mkUsed([2]uint64{1, 1}, [2]uint64{3, 3}, [2]uint64{900, 905}), 1, 1000, 100, 0},
+		{"dense to the end", mkUsed([2]uint64{10, 9000}), 10, 9000, 2 * firstBatch, 1},
+		{"duplicates inside a run", append(mkUsed([2]uint64{1, 3000}), 7, 7, 8), 1, 4000, 4 * firstBatch, 1},
+		{"a gap inside the first batch", mkUsed([2]uint64{1, 100}, [2]uint64{102, 5000}), 1, 6000, 6000, 1},
+		{"two runs", mkUsed([2]uint64{1, 3000}, [2]uint64{3002, 9000}), 1, 9500, 4 * firstBatch, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			used := slices.Clone(c.used)
@@ -265,30 +267,30 @@ func TestPoints(t *testing.T) {
 				rows += len(out)
 				return out, nil
 			}
-			nth := func(from Num, k uint64) (Num, bool, error) {
-				d := slices.Compact(slices.Clone(used))
-				var n uint64
-				for _, v := range d {
-					if v >= from.Lo && v <= c.hi {
-						if n == k {
-							return NumOf(v), true, nil
-						}
-						n++
-					}
+			// run: the first free number at or after from, in one call.
+			runs := 0
+			run := func(from Num) (Num, error) {
+				runs++
+				n := from.Lo
+				for slices.Contains(used, n) && n <= c.hi {
+					n++
 				}
-				return Num{}, false, nil
+				return NumOf(n), nil
 			}
 			var naive []Span
 			for _, v := range used {
 				naive = append(naive, sp(v, v))
 			}
 			want := fmtSpans(collect(t, Gaps(NumOf(c.lo), NumOf(c.hi), Spans(naive))))
-			got := fmtSpans(collect(t, Gaps(NumOf(c.lo), NumOf(c.hi), Points(NumOf(c.lo), fetch, nth))))
+			got := fmtSpans(collect(t, Gaps(NumOf(c.lo), NumOf(c.hi), Points(NumOf(c.lo), fetch, run))))
 			if got != want {
 				t.Fatalf("gaps %q, want %q", got, want)
 			}
 			if rows > c.maxRows {
 				t.Fatalf("read %d rows", rows)
+			}
+			if runs > c.maxRuns {
+				t.Fatalf("%d runs", runs)
 			}
 		})
 	}

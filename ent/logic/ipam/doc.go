@@ -68,8 +68,9 @@
 // (ent/schema/ipam_available.go). What is free is the parent's span minus
 // the spans of its children, walked lazily (Gaps) over children read in
 // order from their indexes in growing batches (Paged; Points also steps
-// over runs of taken hosts or ASNs with index probes), so that nothing
-// enumerates the space. POST runs in the request's write transaction
+// over a run of taken hosts or ASNs inside the database, in one statement
+// whatever its length: available_run.go), so that nothing enumerates the
+// space. POST runs in the request's write transaction
 // (api.Op.Write): it locks what it reads (Request.Lock: NetBox's advisory
 // lock classes, keyed by VRF or VLAN group; nothing on SQLite, whose write
 // transactions are serial), takes the lowest free blocks (Free), and
