@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -457,6 +458,12 @@ func (d *Descriptor) getNested(ctx context.Context, st Store, ids []int) ([]*Row
 	key := ""
 	cache := st.CacheIn(ctx)
 	if cache != nil {
+		// The key is the set of ids: callers gather them from maps, in an
+		// order that changes from one request to the next (a page's link
+		// peers), and every caller indexes the rows by id.
+		if !slices.IsSorted(ids) {
+			ids = slices.Sorted(slices.Values(ids))
+		}
 		key = "nested:" + d.Table + ":" + fmt.Sprint(ids)
 		if v, ok := cache.Get(key); ok {
 			return v.([]*Row), nil
