@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/cablepath"
 	"github.com/inventory/inventory/ent/cablepathnode"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 )
 
 // CablePathNodeCreate is the builder for creating a CablePathNode entity.
@@ -187,7 +188,7 @@ func (_c *CablePathNodeCreateBulk) Save(ctx context.Context) ([]*CablePathNode, 
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
 					// Invoke the actual operation on the latest mutation in the chain.
-					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
+					if err = rawsql.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
 							err = &ConstraintError{msg: err.Error(), wrap: err}
 						}

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/cabletermination"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 )
 
 // CableTerminationCreate is the builder for creating a CableTermination entity.
@@ -238,7 +239,7 @@ func (_c *CableTerminationCreateBulk) Save(ctx context.Context) ([]*CableTermina
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
 					// Invoke the actual operation on the latest mutation in the chain.
-					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
+					if err = rawsql.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
 							err = &ConstraintError{msg: err.Error(), wrap: err}
 						}

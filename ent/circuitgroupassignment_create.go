@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/circuitgroup"
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 )
 
 // CircuitGroupAssignmentCreate is the builder for creating a CircuitGroupAssignment entity.
@@ -211,7 +212,7 @@ func (_c *CircuitGroupAssignmentCreateBulk) Save(ctx context.Context) ([]*Circui
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
 					// Invoke the actual operation on the latest mutation in the chain.
-					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
+					if err = rawsql.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
 							err = &ConstraintError{msg: err.Error(), wrap: err}
 						}

@@ -12,6 +12,7 @@ import (
 	"github.com/inventory/inventory/ent/cable"
 	"github.com/inventory/inventory/ent/circuit"
 	"github.com/inventory/inventory/ent/circuittermination"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 )
 
 // CircuitTerminationCreate is the builder for creating a CircuitTermination entity.
@@ -362,7 +363,7 @@ func (_c *CircuitTerminationCreateBulk) Save(ctx context.Context) ([]*CircuitTer
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
 					// Invoke the actual operation on the latest mutation in the chain.
-					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
+					if err = rawsql.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
 							err = &ConstraintError{msg: err.Error(), wrap: err}
 						}

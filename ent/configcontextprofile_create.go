@@ -12,6 +12,7 @@ import (
 	"github.com/inventory/inventory/ent/configcontextprofile"
 	"github.com/inventory/inventory/ent/datafile"
 	"github.com/inventory/inventory/ent/datasource"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/owner"
 )
 
@@ -270,7 +271,7 @@ func (_c *ConfigContextProfileCreateBulk) Save(ctx context.Context) ([]*ConfigCo
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
 					// Invoke the actual operation on the latest mutation in the chain.
-					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
+					if err = rawsql.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
 							err = &ConstraintError{msg: err.Error(), wrap: err}
 						}

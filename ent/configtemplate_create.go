@@ -12,6 +12,7 @@ import (
 	"github.com/inventory/inventory/ent/configtemplate"
 	"github.com/inventory/inventory/ent/datafile"
 	"github.com/inventory/inventory/ent/datasource"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/owner"
 )
 
@@ -356,7 +357,7 @@ func (_c *ConfigTemplateCreateBulk) Save(ctx context.Context) ([]*ConfigTemplate
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
 					// Invoke the actual operation on the latest mutation in the chain.
-					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
+					if err = rawsql.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
 							err = &ConstraintError{msg: err.Error(), wrap: err}
 						}

@@ -12,6 +12,7 @@ import (
 	"github.com/inventory/inventory/ent/contact"
 	"github.com/inventory/inventory/ent/contactassignment"
 	"github.com/inventory/inventory/ent/contactrole"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 )
 
 // ContactAssignmentCreate is the builder for creating a ContactAssignment entity.
@@ -262,7 +263,7 @@ func (_c *ContactAssignmentCreateBulk) Save(ctx context.Context) ([]*ContactAssi
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
 					// Invoke the actual operation on the latest mutation in the chain.
-					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
+					if err = rawsql.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
 							err = &ConstraintError{msg: err.Error(), wrap: err}
 						}

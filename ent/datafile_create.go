@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/datafile"
 	"github.com/inventory/inventory/ent/datasource"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 )
 
 // DataFileCreate is the builder for creating a DataFile entity.
@@ -275,7 +276,7 @@ func (_c *DataFileCreateBulk) Save(ctx context.Context) ([]*DataFile, error) {
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
 					// Invoke the actual operation on the latest mutation in the chain.
-					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
+					if err = rawsql.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
 							err = &ConstraintError{msg: err.Error(), wrap: err}
 						}

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/devicebaytemplate"
 	"github.com/inventory/inventory/ent/devicetype"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 )
 
 // DeviceBayTemplateCreate is the builder for creating a DeviceBayTemplate entity.
@@ -243,7 +244,7 @@ func (_c *DeviceBayTemplateCreateBulk) Save(ctx context.Context) ([]*DeviceBayTe
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
 					// Invoke the actual operation on the latest mutation in the chain.
-					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
+					if err = rawsql.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
 							err = &ConstraintError{msg: err.Error(), wrap: err}
 						}

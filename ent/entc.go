@@ -59,6 +59,10 @@ func main() {
 			// other create.
 			gen.MustParse(gen.NewTemplate("importid").ParseFiles("./ent/template/importid.tmpl")),
 			gen.MustParse(gen.NewTemplate("imports").ParseFiles("./ent/template/imports.tmpl")),
+			// create_bulk.tmpl replaces ent's "dialect/sql/create_bulk": bulk
+			// creates insert through rawsql.BatchCreate (array INSERTs on
+			// PostgreSQL).
+			gen.MustParse(gen.NewTemplate("create_bulk").ParseFiles("./ent/template/create_bulk.tmpl")),
 		},
 	}
 	if err := entc.Generate("./ent/schema", cfg); err != nil {

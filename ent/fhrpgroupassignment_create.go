@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/fhrpgroup"
 	"github.com/inventory/inventory/ent/fhrpgroupassignment"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 )
 
 // FHRPGroupAssignmentCreate is the builder for creating a FHRPGroupAssignment entity.
@@ -214,7 +215,7 @@ func (_c *FHRPGroupAssignmentCreateBulk) Save(ctx context.Context) ([]*FHRPGroup
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
 					// Invoke the actual operation on the latest mutation in the chain.
-					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
+					if err = rawsql.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
 							err = &ConstraintError{msg: err.Error(), wrap: err}
 						}

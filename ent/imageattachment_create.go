@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/imageattachment"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 )
 
 // ImageAttachmentCreate is the builder for creating a ImageAttachment entity.
@@ -233,7 +234,7 @@ func (_c *ImageAttachmentCreateBulk) Save(ctx context.Context) ([]*ImageAttachme
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
 					// Invoke the actual operation on the latest mutation in the chain.
-					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
+					if err = rawsql.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
 							err = &ConstraintError{msg: err.Error(), wrap: err}
 						}

@@ -12,6 +12,7 @@ import (
 	"github.com/inventory/inventory/ent/ikepolicy"
 	"github.com/inventory/inventory/ent/ipsecpolicy"
 	"github.com/inventory/inventory/ent/ipsecprofile"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/owner"
 )
 
@@ -283,7 +284,7 @@ func (_c *IPSecProfileCreateBulk) Save(ctx context.Context) ([]*IPSecProfile, er
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
 					// Invoke the actual operation on the latest mutation in the chain.
-					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
+					if err = rawsql.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
 							err = &ConstraintError{msg: err.Error(), wrap: err}
 						}

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/l2vpn"
 	"github.com/inventory/inventory/ent/l2vpntermination"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 )
 
 // L2VPNTerminationCreate is the builder for creating a L2VPNTermination entity.
@@ -218,7 +219,7 @@ func (_c *L2VPNTerminationCreateBulk) Save(ctx context.Context) ([]*L2VPNTermina
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
 					// Invoke the actual operation on the latest mutation in the chain.
-					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
+					if err = rawsql.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
 							err = &ConstraintError{msg: err.Error(), wrap: err}
 						}

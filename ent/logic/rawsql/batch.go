@@ -92,7 +92,8 @@ func Ranges(dia string, n, perRow, fixed int, fn func(lo, hi int) error) error {
 }
 
 // InsertRows inserts rows (one value per column of cols each, in that
-// order) into table with multi-row INSERTs cut by Batches.
+// order) into table: on PostgreSQL with array INSERTs of UnnestRows rows
+// at most (unnest.go), on SQLite with multi-row INSERTs cut by Batches.
 func InsertRows(ctx context.Context, ex Execer, dia, table string, cols []string, rows [][]any) error {
 	_, err := insertRows(ctx, ex, nil, dia, table, cols, rows)
 	return err
@@ -108,6 +109,12 @@ func InsertRowsReturning(ctx context.Context, q Querier, dia, table string, cols
 
 // insertRows runs the INSERTs with ex, or with q and RETURNING id.
 func insertRows(ctx context.Context, ex Execer, q Querier, dia, table string, cols []string, rows [][]any) ([]int, error) {
+	if dia == dialect.Postgres && len(cols) > 0 && len(rows) > 0 {
+		// One array a column (unnest.go).
+		if ids, ok, err := insertArrays(ctx, ex, q, table, cols, rows); ok {
+			return ids, err
+		}
+	}
 	var ids []int
 	quoted := make([]string, len(cols))
 	for i, c := range cols {

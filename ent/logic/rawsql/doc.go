@@ -13,7 +13,9 @@
 // Every statement that writes many rows at once (a multi-row INSERT, an
 // UPDATE with a CASE per row) is cut by Batches, or written by
 // InsertRows, so that it stays within the database's parameter limit
-// (MaxParams) whatever the number of rows (batch.go).
+// (MaxParams) whatever the number of rows (batch.go). On PostgreSQL,
+// InsertRows and BatchCreate (which ent's generated bulk creates call)
+// bind one array per column instead (unnest.go).
 //
 // It must import only ent's runtime packages and the standard library:
 // never the generated code, webhooks, server or cmd.
