@@ -120,6 +120,13 @@ func liveHeap() uint64 {
 	return s[0].Value.Uint64()
 }
 
+// resetPeakRSS sets the process's resident set high-water mark (VmHWM)
+// to its current resident set (Linux's clear_refs), so that peakRSS then
+// gives the peak since; false where that is not possible.
+func resetPeakRSS() bool {
+	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+}
+
 // peakRSS is the process's resident set high-water mark (VmHWM), in
 // bytes, or 0 where /proc does not say.
 func peakRSS() uint64 {

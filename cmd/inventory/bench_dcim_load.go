@@ -40,6 +40,17 @@ func (l *loader) dcimScenarios(s *benchSeed) []*benchScenario {
 	both("interfaces?q=", "/api/dcim/interfaces/?limit=50&q=xe-0/1/3")
 	// nb#5689: the change log at --changes records.
 	both("object-changes?limit=50", "/api/core/object-changes/?limit=50")
+	// A page deep in it (pynetbox's all() and the change-log exports walk
+	// every page by offset): 90% of the way down.
+	deep := ds.changes / 10 * 9
+	both("object-changes?limit=50, 90% deep", fmt.Sprintf("/api/core/object-changes/?limit=50&offset=%d", deep))
+	// The same page right after a write (which drops every cached read):
+	// the list's ordered ids are read whole first (ent/resource/offsetids.go).
+	out = append(out, &benchScenario{name: "object-changes?limit=50, 90% deep, after a write", clients: 1, maxReqs: 20,
+		prepare: func(n int64) benchReq {
+			return benchReq{method: "PATCH", path: fmt.Sprintf("/api/dcim/sites/%d/", ds.site), body: fmt.Appendf(nil, `{"description":"rev %d"}`, n)}
+		},
+		next: get(fmt.Sprintf("/api/core/object-changes/?limit=50&offset=%d", deep))})
 	both("object-changes of an object", fmt.Sprintf("/api/core/object-changes/?limit=50&changed_object_type=dcim.interface&changed_object_id=%d", ds.changed))
 	// nb#14026 (the GET) and the allocation races.
 	out = append(out, l.allocScenarios(s.alloc)...)

@@ -52,6 +52,10 @@ type benchScenario struct {
 	// (its default, server/coalesce.go); off for the other scenarios, whose
 	// figures are each request's own cost.
 	sharedPages bool
+	// prepare (optional) makes an untimed request before each timed one
+	// (a write, so that the timed one finds no cached result); its
+	// statements are not counted.
+	prepare func(n int64) benchReq
 	// ownSequence: next's n counts each client's own requests (from 1), so
 	// that every client walks the same sequence (a client paging through
 	// a list), instead of all clients sharing one count.
@@ -73,6 +77,9 @@ type benchResult struct {
 	cpu  time.Duration
 	gen  time.Duration
 	peak uint64
+	// rss is the process's resident set high-water mark over the
+	// measured phase (0: /proc cannot reset it).
+	rss uint64
 	// live is the heap the process holds when the scenario starts, after
 	// a collection (caches, the server's state): the floor under peak.
 	live uint64
@@ -109,6 +116,8 @@ type loader struct {
 	// last_used included); "stmts" is its growth per request of a
 	// scenario.
 	statements func() int64
+	// untimed counts the statements of scenarios' prepare requests.
+	untimed atomic.Int64
 	// sharePages switches the server's list page sharing (nil: not ours).
 	sharePages func(bool)
 	o          *benchOptions
@@ -211,10 +220,11 @@ func (l *loader) runScenario(ctx context.Context, sc *benchScenario) *benchResul
 	runtime.GC()
 	debug.FreeOSMemory()
 	res.live = liveHeap()
+	rssReset := resetPeakRSS()
 	mem := startMemPeak()
 	var prof bytes.Buffer
 	profiling := l.o.cpuProfile == "" && pprof.StartCPUProfile(&prof) == nil
-	before := l.statements()
+	before := l.statements() - l.untimed.Load()
 	cpu0 := processCPU()
 	t0 := time.Now()
 	l.drive(ctx, sc, l.o.duration, func(lat []time.Duration, errs int, firstErr string) {
@@ -236,8 +246,11 @@ func (l *loader) runScenario(ctx context.Context, sc *benchScenario) *benchResul
 		}
 	}
 	res.peak = mem.end()
+	if rssReset {
+		res.rss = peakRSS()
+	}
 	res.requests = len(res.lat)
-	res.stmts = float64(l.statements()-before) / float64(max(1, res.requests+res.errors))
+	res.stmts = float64(l.statements()-l.untimed.Load()-before) / float64(max(1, res.requests+res.errors))
 	sort.Slice(res.lat, func(i, j int) bool { return res.lat[i] < res.lat[j] })
 	return res
 }
@@ -264,6 +277,17 @@ func (l *loader) drive(ctx context.Context, sc *benchScenario, d time.Duration, 
 				}
 				if sc.ownSequence {
 					n = own
+				}
+				if sc.prepare != nil {
+					s0 := l.statements()
+					if st, b, err := l.do(ctx, sc.prepare(n)); err != nil || st >= 300 {
+						errs++
+						if firstErr == "" {
+							firstErr = "before the request: " + describeFailure(st, b, err)
+						}
+						continue
+					}
+					l.untimed.Add(l.statements() - s0)
 				}
 				q := sc.next(rng, n)
 				t := time.Now()
@@ -499,8 +523,10 @@ func (l *loader) runLabelled(ctx context.Context, s *benchSeed) (*benchRun, erro
 			only = append(only, strings.ToLower(w))
 		}
 	}
-	fmt.Printf("cpu:       process CPU per wall second over the measured phase (2 = two cores busy); gen: the load generator's share of it (profiler labels); liveMB: the live heap at the scenario's start (after a collection); peakMB: the process's peak Go memory, the generator's included\n")
-	fmt.Printf("%-48s %7s %8s %9s %9s %9s %6s %6s %5s %5s %6s %6s  %s\n", "scenario", "clients", "requests", "req/s", "p50", "p99", "rows", "stmts", "cpu", "gen", "liveMB", "peakMB", "target")
+	fmt.Printf("cpu:       process CPU per wall second over the measured phase (2 = two cores busy); gen: the load generator's share of it (profiler labels); liveMB: the live heap at the scenario's start (after a collection); peakMB: the process's peak Go memory, the generator's included; rssMB: the process's peak resident set over the measured phase\n")
+	fmt.Printf("%-48s %7s %8s %9s %9s %9s %6s %6s %5s %5s %6s %6s %6s  %s\n", "scenario", "clients", "requests", "req/s", "p50", "p99", "rows", "stmts", "cpu", "gen", "liveMB", "peakMB", "rssMB", "target")
+	seedRSS := peakRSS()
+	var loadRSS uint64
 	results := map[string]*benchResult{}
 	run := &benchRun{results: results}
 	failed := 0
@@ -552,15 +578,18 @@ func (l *loader) runLabelled(ctx context.Context, s *benchSeed) (*benchRun, erro
 		if sc.ceiling && r.gen > 0 {
 			target = fmt.Sprintf("generator alone: %.0f req/s per core", float64(r.requests)/r.gen.Seconds())
 		}
-		fmt.Printf("%-48s %7d %8d %9.1f %9s %9s %6s %6.1f %5s %5s %6.0f %6.0f  %s\n", r.name, r.clients, r.requests, r.rps(),
+		loadRSS = max(loadRSS, r.rss)
+		fmt.Printf("%-48s %7d %8d %9.1f %9s %9s %6s %6.1f %5s %5s %6.0f %6.0f %6.0f  %s\n", r.name, r.clients, r.requests, r.rps(),
 			fmtDur(r.pct(0.5)), fmtDur(r.pct(0.99)), fmtRows(r.rows), r.stmts, fmtCores(r.cores(r.cpu)), fmtCores(r.cores(r.gen)),
-			float64(r.live)/(1<<20), float64(r.peak)/(1<<20), target)
+			float64(r.live)/(1<<20), float64(r.peak)/(1<<20), float64(r.rss)/(1<<20), target)
 		if r.errors > 0 || r.firstErr != "" {
 			failed++
 			fmt.Printf("  ! %d failed requests; first: %s\n", r.errors, r.firstErr)
 		}
 	}
-	if hwm := peakRSS(); hwm > 0 {
+	if loadRSS > 0 {
+		fmt.Printf("\npeak RSS:  %.0f MB seeding, %.0f MB the workloads (the largest of the scenarios' measured phases)\n", float64(seedRSS)/(1<<20), float64(loadRSS)/(1<<20))
+	} else if hwm := peakRSS(); hwm > 0 {
 		fmt.Printf("\npeak RSS:  %.0f MB (the whole run, seeding included)\n", float64(hwm)/(1<<20))
 	}
 	if failed > 0 {

@@ -29,18 +29,24 @@ type Cache struct {
 	swept    time.Time
 	sweptGen uint64
 	// big holds the few large values (a list's ordered ids, for its deep
-	// offset pages): at most maxBigEntries, the oldest going first, so
-	// that many distinct lists cannot fill memory.
+	// offset pages): at most maxBigEntries of at most maxBigBytes
+	// together, the oldest going first, so that many distinct lists
+	// cannot fill memory.
 	big []bigEntry
 }
 
 type bigEntry struct {
-	key string
+	key  string
+	size int
 	cacheEntry
 }
 
-// maxBigEntries bounds the large values kept (PutBig).
-const maxBigEntries = 8
+// maxBigEntries and maxBigBytes bound the large values kept (PutBig):
+// 32 MB holds the ordered ids of eight lists of a million rows.
+const (
+	maxBigEntries = 8
+	maxBigBytes   = 32 << 20
+)
 
 type cacheEntry struct {
 	gen uint64
@@ -198,23 +204,27 @@ func (c *Cache) GetBig(key string) (v any, ok bool) {
 	return nil, false
 }
 
-// PutBig caches a large value under key, among at most maxBigEntries.
-func (c *Cache) PutBig(key string, gen uint64, v any) {
-	if c == nil || c.off.Load() || gen != c.gen.Load() {
+// PutBig caches a large value of about size bytes under key, among at
+// most maxBigEntries of at most maxBigBytes together; a value larger than
+// that alone is not kept.
+func (c *Cache) PutBig(key string, gen uint64, v any, size int) {
+	if c == nil || c.off.Load() || gen != c.gen.Load() || size > maxBigBytes {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	kept := c.big[:0]
+	kept, total := c.big[:0], size
 	for _, e := range c.big {
 		if e.key != key && e.gen == gen {
 			kept = append(kept, e)
+			total += e.size
 		}
 	}
-	if len(kept) >= maxBigEntries {
+	for len(kept) > 0 && (len(kept) >= maxBigEntries || total > maxBigBytes) {
+		total -= kept[0].size
 		kept = append(kept[:0], kept[1:]...)
 	}
-	c.big = append(kept, bigEntry{key: key, cacheEntry: cacheEntry{gen: gen, at: time.Now(), v: v}})
+	c.big = append(kept, bigEntry{key: key, size: size, cacheEntry: cacheEntry{gen: gen, at: time.Now(), v: v}})
 }
 
 // Gen is the current generation, to pass to Put.

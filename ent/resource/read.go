@@ -160,7 +160,7 @@ func (d *Descriptor) page(ctx context.Context, st Store, p ListParams) ([]*Row, 
 		if order, ok, err := d.orderedIDs(ctx, st, s); err != nil {
 			return nil, err
 		} else if ok {
-			return d.rowsInOrder(ctx, st, order[min(p.Offset, len(order)):min(p.Offset+p.Limit, len(order))])
+			return d.rowsInOrder(ctx, st, order.page(p.Offset, p.Limit))
 		}
 	}
 	if p.Limit >= 0 {
