@@ -73,31 +73,39 @@ func TestLabelledCPU(t *testing.T) {
 // and on PostgreSQL (INVENTORY_TEST_POSTGRES): the trace crosses the 10
 // patch panels (11 cables), the 500-port device lists 500 interfaces.
 func TestBenchScale(t *testing.T) {
+	eachBenchDatabase(t, func(t *testing.T, database string) {
+		out := captureStdout(t, func() error {
+			return bench([]string{"--database", database, "--scale", "1", "--changes", "20000", "--duration", "1ms",
+				"--warmup", "0", "--clients", "2", "--bulk-requests", "1", "--cable-requests", "1", "--delete-requests", "2"})
+		})
+		for _, want := range []struct{ row, rows string }{
+			{"trace across 10 patch panels, 1 conn", "11"},
+			{"interfaces?device_id=<500 ports>, 1 conn", "500"},
+			{"interfaces?limit=1000, 1 conn", "1000"},
+			{"create 100 devices (52 interfaces)", "100"},
+			{"object-changes?limit=50, 90% deep, 1 conn", "50"},
+			{"object-changes?limit=50, 90% deep, after a write", "50"},
+		} {
+			if !rowHas(out, want.row, want.rows) {
+				t.Errorf("row %q: want %s objects in\n%s", want.row, want.rows, out)
+			}
+		}
+		m := regexp.MustCompile(`seeded: +(\d+) change records`).FindStringSubmatch(out)
+		if n := 0; m == nil || func() bool { n, _ = strconv.Atoi(m[1]); return n < 20000 }() {
+			t.Errorf("change log not topped up to 20000:\n%s", out)
+		}
+	})
+}
+
+// eachBenchDatabase runs fn on SQLite and, when INVENTORY_TEST_POSTGRES
+// names a server, on PostgreSQL, as "inventory bench --database" takes them.
+func eachBenchDatabase(t *testing.T, fn func(t *testing.T, database string)) {
 	dbs := []string{"sqlite"}
 	if pg := os.Getenv("INVENTORY_TEST_POSTGRES"); pg != "" {
 		dbs = append(dbs, pg)
 	}
 	for _, database := range dbs {
-		t.Run(strings.SplitN(database, ":", 2)[0], func(t *testing.T) {
-			out := captureStdout(t, func() error {
-				return bench([]string{"--database", database, "--scale", "1", "--changes", "20000", "--duration", "1ms",
-					"--warmup", "0", "--clients", "2", "--bulk-requests", "1", "--cable-requests", "1", "--delete-requests", "2"})
-			})
-			for _, want := range []struct{ row, rows string }{
-				{"trace across 10 patch panels, 1 conn", "11"},
-				{"interfaces?device_id=<500 ports>, 1 conn", "500"},
-				{"interfaces?limit=1000, 1 conn", "1000"},
-				{"create 100 devices (52 interfaces)", "100"},
-			} {
-				if !rowHas(out, want.row, want.rows) {
-					t.Errorf("row %q: want %s objects in\n%s", want.row, want.rows, out)
-				}
-			}
-			m := regexp.MustCompile(`seeded: +(\d+) change records`).FindStringSubmatch(out)
-			if n := 0; m == nil || func() bool { n, _ = strconv.Atoi(m[1]); return n < 20000 }() {
-				t.Errorf("change log not topped up to 20000:\n%s", out)
-			}
-		})
+		t.Run(strings.SplitN(database, ":", 2)[0], func(t *testing.T) { fn(t, database) })
 	}
 }
 
