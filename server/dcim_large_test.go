@@ -122,6 +122,37 @@ func interfacesOf(t *testing.T, e *servertest.Env, dev int) (bridges map[string]
 	return bridges, ids
 }
 
+// checkChangeOrder checks that request reqID wrote n change records, the
+// device's first, then one for each of its interfaces, all with the same
+// time.
+func checkChangeOrder(t *testing.T, e *servertest.Env, reqID string, n int) {
+	t.Helper()
+	a := &rawsql.Args{PG: e.DB.Dialect == "postgres"}
+	rows, err := rawsql.Rows(context.Background(), e.DB.Read, `SELECT changed_object_type, changed_object_id, time FROM core_objectchange
+		WHERE request_id = `+a.P(reqID)+` ORDER BY id`, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != n {
+		t.Fatalf("%d change records, want %d", len(rows), n)
+	}
+	seen := map[int]bool{}
+	for i, r := range rows {
+		ct := rawsql.StringOf(r["changed_object_type"])
+		id, _ := rawsql.IntOf(r["changed_object_id"])
+		if want := map[bool]string{true: "dcim.device", false: "dcim.interface"}[i == 0]; ct != want {
+			t.Fatalf("change record %d is of a %s, want a %s", i, ct, want)
+		}
+		if i > 0 && seen[id] {
+			t.Fatalf("change record %d: interface %d has two", i, id)
+		}
+		seen[id] = i > 0
+		if fmt.Sprint(r["time"]) != fmt.Sprint(rows[0]["time"]) {
+			t.Fatalf("change record %d at %v, the first at %v", i, r["time"], rows[0]["time"])
+		}
+	}
+}
+
 // changeCounts counts the change records of request reqID by action and
 // object type ("create dcim.interface"), and its outbox events.
 func changeCounts(t *testing.T, e *servertest.Env, reqID string) (map[string]int, int) {
@@ -190,6 +221,9 @@ func TestLargeDeviceType(t *testing.T) {
 		if changes["create dcim.interface"] != n || changes["create dcim.device"] != 1 || events != n+1 {
 			t.Errorf("change records %v and %d events, want %d interface creates, the device's, and %d events", changes, events, n, n+1)
 		}
+		// The records are written in chunks (webhooks' flushChunk): still
+		// the device's first, one per interface, all at one time.
+		checkChangeOrder(t, e, r.Header.Get("X-Request-ID"), n+1)
 
 		before = e.Statements()
 		r = e.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("%s%d/", devPath, dev), nil)
