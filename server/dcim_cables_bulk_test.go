@@ -120,8 +120,8 @@ func TestCableBulkCreateRecords(t *testing.T) {
 }
 
 // TestCableBulkCreateAllOrNone: one bad cable in a bulk create (an object
-// that does not exist, or one an earlier cable of the same request takes)
-// is a 400 naming it, and nothing of the request is written: no cable, no
+// that does not exist, one an earlier cable of the same request takes,
+// one marked connected, a virtual interface) is a 400 naming it, and nothing of the request is written: no cable, no
 // termination, no cabled object, no change record or event. On SQLite and
 // PostgreSQL.
 func TestCableBulkCreateAllOrNone(t *testing.T) {
@@ -144,6 +144,10 @@ func TestCableBulkCreateAllOrNone(t *testing.T) {
 				2, "b_terminations", fmt.Sprintf("Duplicate termination found for dcim.interface %d: cable ", ids["e1"])},
 			{"taken on the A end", []any{cable(i("e1"), i("f1")), cable(i("f1"), i("e2"))},
 				1, "a_terminations", fmt.Sprintf("Duplicate termination found for dcim.interface %d: cable ", ids["f1"])},
+			{"marked connected", []any{cable(i("e1"), i("f1")), cable(i("marked"), i("f2"))},
+				1, "a_terminations", "Cannot connect a cable to d1 > marked because it is marked as connected."},
+			{"virtual", []any{cable(i("e1"), i("f1")), cable(i("e2"), i("f2")), cable(i("e3"), i("virt"))},
+				2, "b_terminations", "Cables cannot be terminated to Virtual interfaces"},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package dcim
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -38,6 +39,12 @@ type pendingEnds struct {
 	cables []pendingCable
 	// taken are the objects of the pending ends, by the cable they go to.
 	taken map[ref]int
+	// cache holds the objects of every cable of a bulk request
+	// (api.BulkItems), read at its first cable: they change in the write
+	// only by the pending ends (taken), and it goes when those are
+	// written.
+	cache      map[ref]*cabled
+	prefetched bool
 }
 
 // pendingCable is one new cable's ends, as syncEnds would have written
@@ -83,9 +90,55 @@ func (p *pendingEnds) add(m rawsql.Mutation, c pendingCable) {
 	}
 }
 
+// load reads the objects of refs for a new cable's checks (loadCabled):
+// at the first cable of a bulk request, the objects of all its cables at
+// once (one query per type for the request, not one per cable).
+func (p *pendingEnds) load(ctx context.Context, m rawsql.Mutation, refs []ref) (map[ref]*cabled, error) {
+	if !p.prefetched {
+		p.prefetched = true
+		if items := api.BulkItems(ctx, CTCable); len(items) > 1 {
+			var all []ref
+			for _, raw := range items {
+				var item struct {
+					A any `json:"a_terminations"`
+					B any `json:"b_terminations"`
+				}
+				if json.Unmarshal(raw, &item) == nil {
+					all = append(append(all, parseRefs(item.A)...), parseRefs(item.B)...)
+				}
+			}
+			objs, err := loadCabled(ctx, m, all)
+			if err != nil {
+				return nil, err
+			}
+			p.cache = objs
+		}
+	}
+	out := make(map[ref]*cabled, len(refs))
+	var missing []ref
+	for _, r := range refs {
+		if c, ok := p.cache[r]; ok {
+			cp := *c // the checks mark a copy (taken), not the cache
+			out[r] = &cp
+		} else {
+			missing = append(missing, r)
+		}
+	}
+	if len(missing) > 0 {
+		objs, err := loadCabled(ctx, m, missing)
+		if err != nil {
+			return nil, err
+		}
+		for r, c := range objs {
+			out[r] = c
+		}
+	}
+	return out, nil
+}
+
 func (p *pendingEnds) Run(ctx context.Context) error {
 	cables := p.cables
-	p.cables, p.taken = nil, map[ref]int{}
+	p.cables, p.taken, p.cache = nil, map[ref]int{}, nil
 	if len(cables) == 0 {
 		return nil
 	}

@@ -92,11 +92,12 @@ func cableCreate(ctx context.Context, m rawsql.Mutation, next ent.Mutator) (ent.
 	// Within a write the ends wait for its end (cable_ends.go); the
 	// checks see those of the write's earlier cables as taken.
 	pending, postponed := postponedEnds(ctx)
+	load := loadCabled
 	var taken map[ref]int
 	if postponed {
-		taken = pending.taken
+		load, taken = pending.load, pending.taken
 	}
-	objs, err := checkEnds(ctx, m, 0, ends, taken)
+	objs, err := checkEnds(ctx, m, 0, ends, load, taken)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +152,7 @@ func cableUpdate(ctx context.Context, m rawsql.Mutation, next ent.Mutator) (ent.
 		p.was = cableEnds{parseRefs(old[id]["a_terminations"]), parseRefs(old[id]["b_terminations"])}
 		p.now = cableEnds{parseRefs(row["a_terminations"]), parseRefs(row["b_terminations"])}
 		if !slices.Equal(p.was[0], p.now[0]) || !slices.Equal(p.was[1], p.now[1]) {
-			if p.objs, err = checkEnds(ctx, m, id, p.now, nil); err != nil {
+			if p.objs, err = checkEnds(ctx, m, id, p.now, loadCabled, nil); err != nil {
 				return nil, err
 			}
 		}
@@ -298,10 +299,12 @@ func parseRefs(v any) []ref {
 }
 
 // checkEnds runs Cable.clean() and CableTermination.clean() on the ends
-// of cable id (0 when new) and returns the objects read; taken are
-// objects given to cables whose ends are not written yet (pendingEnds).
-func checkEnds(ctx context.Context, m rawsql.Mutation, id int, ends cableEnds, taken map[ref]int) (map[ref]*cabled, error) {
-	objs, err := loadCabled(ctx, m, append(append([]ref{}, ends[0]...), ends[1]...))
+// of cable id (0 when new) and returns the objects read (by load); taken
+// are objects given to cables whose ends are not written yet
+// (pendingEnds).
+func checkEnds(ctx context.Context, m rawsql.Mutation, id int, ends cableEnds,
+	load func(context.Context, rawsql.Mutation, []ref) (map[ref]*cabled, error), taken map[ref]int) (map[ref]*cabled, error) {
+	objs, err := load(ctx, m, append(append([]ref{}, ends[0]...), ends[1]...))
 	if err != nil {
 		return nil, err
 	}

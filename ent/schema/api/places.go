@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 
 	"entgo.io/ent"
 )
@@ -61,6 +62,30 @@ func MarkOf(ctx context.Context) any { return ctx.Value(atKey{}) }
 func Placing(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
 	if p, ok := ctx.Value(placesKey{}).(Places); ok && p.Place != nil && len(ids) > 0 {
 		return p.Place(ctx, m, contentType, ids)
+	}
+	return nil
+}
+
+type bulkKey struct{}
+
+type bulk struct {
+	contentType string
+	items       []json.RawMessage
+}
+
+// WithBulk returns ctx carrying the items of a bulk create of
+// contentType (the request body's objects, as sent), so that a hook can
+// read what every item needs at its first (a cable's ends' objects, for
+// the checks) instead of once per item.
+func WithBulk(ctx context.Context, contentType string, items []json.RawMessage) context.Context {
+	return context.WithValue(ctx, bulkKey{}, bulk{contentType, items})
+}
+
+// BulkItems are the items of the bulk create of contentType under way
+// (WithBulk); nil for none. They are input, not yet checked.
+func BulkItems(ctx context.Context, contentType string) []json.RawMessage {
+	if b, ok := ctx.Value(bulkKey{}).(bulk); ok && b.contentType == contentType {
+		return b.items
 	}
 	return nil
 }
