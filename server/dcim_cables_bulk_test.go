@@ -191,3 +191,50 @@ func TestCableBulkCreateAllOrNone(t *testing.T) {
 		}
 	})
 }
+
+// TestCableBulkCreateConstrained: a user whose add permission on cables
+// is constrained creates them in bulk. A cable outside the constraint is
+// a 403 and nothing is written, not even the ends postponed to the end of
+// the write; within it, every cable gets its terminations, peers and
+// records once. (A constraint sees the cable's own columns and what its
+// keys point at, never its terminations: checking it before the ends are
+// written is what it was.) On SQLite and PostgreSQL.
+func TestCableBulkCreateConstrained(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		ids := cablesWorld(t, e)
+		u, uid := e.NewUser("cabler")
+		e.Grant(uid, []string{"dcim.cable"}, []string{"add", "view"}, map[string]any{"label": "ok"})
+		e.Grant(uid, []string{"dcim.interface", "dcim.device"}, []string{"view"}, nil)
+		i := func(key string) []string { return []string{"dcim.interface:@" + key} }
+		cable := func(label string, a, b []string) any {
+			body := resolveRefs(ids, ends(a, b)).(map[string]any)
+			body["label"] = label
+			return body
+		}
+		c0, t0 := total(t, e, "/api/dcim/cables/"), total(t, e, "/api/dcim/cable-terminations/")
+		nc, _ := counts(t, e)
+		u.Must(http.StatusForbidden, "POST", "/api/dcim/cables/", []any{cable("ok", i("e1"), i("f1")), cable("bad", i("e2"), i("f2"))})
+		if c, tt := total(t, e, "/api/dcim/cables/"), total(t, e, "/api/dcim/cable-terminations/"); c != c0 || tt != t0 {
+			t.Errorf("cables %d -> %d, terminations %d -> %d after a refused bulk", c0, c, t0, tt)
+		}
+		if n, _ := counts(t, e); n != nc {
+			t.Errorf("change records %d -> %d after a refused bulk", nc, n)
+		}
+		r := u.Must(http.StatusCreated, "POST", "/api/dcim/cables/", []any{cable("ok", i("e1"), i("f1")), cable("ok", i("e2"), i("f2"))})
+		if tt := total(t, e, "/api/dcim/cable-terminations/"); tt != t0+4 {
+			t.Errorf("%d terminations, want %d", tt, t0+4)
+		}
+		recs := recordsOf(t, e, r.Header.Get("X-Request-ID"))
+		want := []string{"create dcim.cable", "create dcim.cabletermination", "update dcim.interface", "create dcim.cabletermination", "update dcim.interface"}
+		if want = append(want, want...); !slices.Equal(recs, want) {
+			t.Errorf("records %v, want %v", recs, want)
+		}
+		for _, pair := range [][2]string{{"e1", "f1"}, {"f2", "e2"}} {
+			o := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", compPath("interfaces"), ids[pair[0]]), nil).Object()
+			eps, _ := o["connected_endpoints"].([]any)
+			if len(eps) != 1 || int(eps[0].(map[string]any)["id"].(float64)) != ids[pair[1]] {
+				t.Errorf("%s: connected_endpoints %v, want %s", pair[0], o["connected_endpoints"], pair[1])
+			}
+		}
+	})
+}

@@ -224,12 +224,6 @@ func (s *Server) inReach(c *gin.Context, ctx context.Context, tx *resource.Tx, d
 	if len(r) == 0 || len(ids) == 0 {
 		return nil
 	}
-	// Work the write's hooks postponed to its end (api.Postpone: a new
-	// cable's terminations) is done first, so that constraints through
-	// related rows see them, as without postponing.
-	if err := api.RunPostponed(ctx); err != nil {
-		return err
-	}
 	rows, err := d.GetMany(ctx, tx.Store(), ids, r...)
 	if err != nil {
 		return err
