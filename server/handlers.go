@@ -26,6 +26,7 @@ import (
 	"github.com/inventory/inventory/ent/logic/pyrepr"
 	"github.com/inventory/inventory/ent/media"
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/webhooks"
 )
@@ -589,6 +590,8 @@ func (s *Server) bulkCreate(c *gin.Context, d *resource.Descriptor, raw json.Raw
 	}
 	ids := make([]int, 0, len(list))
 	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
+		// Hooks may read what every item needs at once (api.BulkItems).
+		ctx = api.WithBulk(ctx, d.ContentType(), list)
 		// Every item starts valid ({}, as DRF reports an item without
 		// errors), including those left unchecked once a failed statement
 		// ended the transaction: never null.

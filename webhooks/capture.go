@@ -75,8 +75,19 @@ type changeset struct {
 	dialect string
 	order   []objKey
 	objs    map[objKey]*entry
+	// places are the marks of api.Mark, in the order taken: the rows
+	// first named at one go before order[at] (after the records named
+	// before the mark).
+	places  []*place
 	done    bool
 	written int64 // change records flushed, counted once committed
+}
+
+// place is a mark of api.Mark: the rows first named at it, in order.
+type place struct {
+	cs   *changeset
+	at   int
+	keys []objKey
 }
 
 type changesetKey struct{}
@@ -114,7 +125,7 @@ func Track(ctx context.Context, tx *ent.Tx, actor Actor) context.Context {
 	tx.OnRollback(func(next ent.Rollbacker) ent.Rollbacker {
 		return ent.RollbackFunc(func(ctx context.Context, tx *ent.Tx) error {
 			cs.mu.Lock()
-			cs.done, cs.order, cs.objs = true, nil, nil
+			cs.done, cs.order, cs.objs, cs.places = true, nil, nil, nil
 			cs.mu.Unlock()
 			return next.Rollback(ctx, tx)
 		})
@@ -123,6 +134,7 @@ func Track(ctx context.Context, tx *ent.Tx, actor Actor) context.Context {
 	ctx = api.WithSaver(ctx, cs.saving)
 	ctx = api.WithRemover(ctx, cs.removing)
 	ctx = api.WithCreator(ctx, cs.creating)
+	ctx = api.WithPlaces(ctx, api.Places{Mark: cs.mark, Place: cs.placing})
 	return api.WithToucher(ctx, cs.touching)
 }
 
@@ -170,10 +182,70 @@ func (cs *changeset) creating(ctx context.Context, m ent.Mutation, contentType s
 	if !ok {
 		return nil
 	}
+	p := cs.placeOf(ctx)
 	for _, id := range ids {
-		cs.created(d, id, "")
+		cs.createdAt(d, id, "", p)
 	}
 	return nil
+}
+
+// mark takes a place after the records named so far (api.Mark).
+func (cs *changeset) mark(context.Context) any {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	p := &place{cs: cs, at: len(cs.order)}
+	cs.places = append(cs.places, p)
+	return p
+}
+
+// placeOf is ctx's place (api.At) when it is one of cs's, else nil.
+func (cs *changeset) placeOf(ctx context.Context) *place {
+	if p, ok := api.MarkOf(ctx).(*place); ok && p.cs == cs {
+		return p
+	}
+	return nil
+}
+
+// placing names rows at ctx's place before their snapshot
+// (api.Placing): uncaptured entries that the snapshot fills.
+func (cs *changeset) placing(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
+	if api.Importing(ctx) {
+		return nil
+	}
+	d, _, ok := logged(m, contentType)
+	if !ok {
+		return nil
+	}
+	p := cs.placeOf(ctx)
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	for _, id := range ids {
+		cs.getAt(d, id, p)
+	}
+	return nil
+}
+
+// ordered is the order of the records: order with the places' rows
+// inserted at their marks.
+func (cs *changeset) ordered() []objKey {
+	if len(cs.places) == 0 {
+		return cs.order
+	}
+	n := len(cs.order)
+	for _, p := range cs.places {
+		n += len(p.keys)
+	}
+	out := make([]objKey, 0, n)
+	j := 0
+	for i := 0; i <= len(cs.order); i++ {
+		for ; j < len(cs.places) && cs.places[j].at == i; j++ {
+			out = append(out, cs.places[j].keys...)
+		}
+		if i < len(cs.order) {
+			out = append(out, cs.order[i])
+		}
+	}
+	return out
 }
 
 // saving snapshots rows a hook rewrites as NetBox's save() would
@@ -305,21 +377,32 @@ func (cs *changeset) isDone() bool {
 	return cs.done
 }
 
-func (cs *changeset) get(d *resource.Descriptor, id int) *entry {
+func (cs *changeset) get(d *resource.Descriptor, id int) *entry { return cs.getAt(d, id, nil) }
+
+// getAt is get placing a row first named here at p (nil: at the end).
+func (cs *changeset) getAt(d *resource.Descriptor, id int, p *place) *entry {
 	k := objKey{d.ContentType(), id}
 	e := cs.objs[k]
 	if e == nil {
 		e = &entry{d: d, id: id}
 		cs.objs[k] = e
-		cs.order = append(cs.order, k)
+		if p != nil {
+			p.keys = append(p.keys, k)
+		} else {
+			cs.order = append(cs.order, k)
+		}
 	}
 	return e
 }
 
 func (cs *changeset) created(d *resource.Descriptor, id int, msg string) {
+	cs.createdAt(d, id, msg, nil)
+}
+
+func (cs *changeset) createdAt(d *resource.Descriptor, id int, msg string, p *place) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	e := cs.get(d, id)
+	e := cs.getAt(d, id, p)
 	e.created, e.captured, e.implicit = true, true, false
 	if msg != "" {
 		e.message = msg
@@ -450,7 +533,8 @@ func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
 		return nil
 	}
 	cs.done = true
-	if len(cs.order) == 0 {
+	order := cs.ordered()
+	if len(order) == 0 {
 		return nil
 	}
 	client := tx.Client()
@@ -460,8 +544,8 @@ func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
 	}
 	// One time for every record of the transaction, as before chunking.
 	t := schema.Now()
-	for lo := 0; lo < len(cs.order); lo += flushChunk {
-		if err := cs.flushKeys(ctx, client, cs.order[lo:min(lo+flushChunk, len(cs.order))], listens, t); err != nil {
+	for lo := 0; lo < len(order); lo += flushChunk {
+		if err := cs.flushKeys(ctx, client, order[lo:min(lo+flushChunk, len(order))], listens, t); err != nil {
 			return err
 		}
 	}
@@ -484,6 +568,9 @@ func (cs *changeset) flushKeys(ctx context.Context, client *ent.Client, keys []o
 	var ds []*resource.Descriptor
 	for _, k := range keys {
 		e := cs.objs[k]
+		if !e.captured {
+			continue // placed (api.Placing), never snapshotted: nothing to record
+		}
 		if byD[e.d] == nil {
 			ds = append(ds, e.d)
 		}
@@ -516,6 +603,9 @@ func (cs *changeset) flushKeys(ctx context.Context, client *ent.Client, keys []o
 	var recs []record
 	for _, k := range keys {
 		e := cs.objs[k]
+		if !e.captured {
+			continue
+		}
 		f := now[k]
 		ct := e.d.ContentType()
 		switch {

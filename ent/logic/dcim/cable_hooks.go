@@ -89,7 +89,15 @@ func cableCreate(ctx context.Context, m rawsql.Mutation, next ent.Mutator) (ent.
 	if len(ends[0]) == 0 || len(ends[1]) == 0 {
 		return nil, &api.FieldError{Field: "__all__", Message: msgBothEnds}
 	}
-	objs, err := checkEnds(ctx, m, 0, ends)
+	// Within a write the ends wait for its end (cable_ends.go); the
+	// checks see those of the write's earlier cables as taken.
+	pending, postponed := postponedEnds(ctx)
+	load := loadCabled
+	var taken map[ref]int
+	if postponed {
+		load, taken = pending.load, pending.taken
+	}
+	objs, err := checkEnds(ctx, m, 0, ends, load, taken)
 	if err != nil {
 		return nil, err
 	}
@@ -107,10 +115,17 @@ func cableCreate(ctx context.Context, m rawsql.Mutation, next ent.Mutator) (ent.
 		return nil, err
 	}
 	label := cableStr(id, rawsql.StringOf(row["label"]))
+	if postponed {
+		pending.add(m, pendingCable{id: id, label: label, ends: ends, objs: objs, t: now(), mark: api.Mark(ctx)})
+		return v, nil
+	}
 	return v, syncEnds(ctx, m, id, label, cableEnds{}, ends, objs)
 }
 
 func cableUpdate(ctx context.Context, m rawsql.Mutation, next ent.Mutator) (ent.Value, error) {
+	if err := settleEnds(ctx); err != nil {
+		return nil, err
+	}
 	ids, err := rawsql.TargetIDs(ctx, m)
 	if err != nil {
 		return nil, err
@@ -137,7 +152,7 @@ func cableUpdate(ctx context.Context, m rawsql.Mutation, next ent.Mutator) (ent.
 		p.was = cableEnds{parseRefs(old[id]["a_terminations"]), parseRefs(old[id]["b_terminations"])}
 		p.now = cableEnds{parseRefs(row["a_terminations"]), parseRefs(row["b_terminations"])}
 		if !slices.Equal(p.was[0], p.now[0]) || !slices.Equal(p.was[1], p.now[1]) {
-			if p.objs, err = checkEnds(ctx, m, id, p.now); err != nil {
+			if p.objs, err = checkEnds(ctx, m, id, p.now, loadCabled, nil); err != nil {
 				return nil, err
 			}
 		}
@@ -171,6 +186,9 @@ func cableUpdate(ctx context.Context, m rawsql.Mutation, next ent.Mutator) (ent.
 // for an event for every endpoint whose connection changed, and a front
 // or rear port whose cable went changed as much.
 func cableDelete(ctx context.Context, m rawsql.Mutation, next ent.Mutator) (ent.Value, error) {
+	if err := settleEnds(ctx); err != nil {
+		return nil, err
+	}
 	ids, err := rawsql.TargetIDs(ctx, m)
 	if err != nil {
 		return nil, err
@@ -281,11 +299,19 @@ func parseRefs(v any) []ref {
 }
 
 // checkEnds runs Cable.clean() and CableTermination.clean() on the ends
-// of cable id (0 when new) and returns the objects read.
-func checkEnds(ctx context.Context, m rawsql.Mutation, id int, ends cableEnds) (map[ref]*cabled, error) {
-	objs, err := loadCabled(ctx, m, append(append([]ref{}, ends[0]...), ends[1]...))
+// of cable id (0 when new) and returns the objects read (by load); taken
+// are objects given to cables whose ends are not written yet
+// (pendingEnds).
+func checkEnds(ctx context.Context, m rawsql.Mutation, id int, ends cableEnds,
+	load func(context.Context, rawsql.Mutation, []ref) (map[ref]*cabled, error), taken map[ref]int) (map[ref]*cabled, error) {
+	objs, err := load(ctx, m, append(append([]ref{}, ends[0]...), ends[1]...))
 	if err != nil {
 		return nil, err
+	}
+	for r, c := range objs {
+		if cable := taken[r]; cable != 0 && c.exists && c.cable == 0 {
+			c.cable = cable
+		}
 	}
 	for e, end := range ends {
 		field := endFields[e]
@@ -545,6 +571,9 @@ func terminationDeleteHook(next ent.Mutator) ent.Mutator {
 		}
 		sm, err := rawsql.As("cable termination hook", m)
 		if err != nil {
+			return nil, err
+		}
+		if err := settleEnds(ctx); err != nil {
 			return nil, err
 		}
 		ids, err := rawsql.TargetIDs(ctx, sm)

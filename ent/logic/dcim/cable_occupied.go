@@ -38,6 +38,9 @@ func CabledHook(next ent.Mutator) ent.Mutator {
 		if err != nil {
 			return nil, err
 		}
+		if err := settleEnds(ctx); err != nil {
+			return nil, err
+		}
 		ids, err := rawsql.TargetIDs(ctx, sm)
 		if err != nil {
 			return nil, err

@@ -32,6 +32,9 @@ func Retrace(ctx context.Context, m rawsql.Mutation, cables []int, nodes []Node)
 	if api.Importing(ctx) {
 		return nil
 	}
+	// The write's pending cable ends (cable_ends.go) are written before
+	// anything is traced: their work is postponed first.
+	postponedEnds(ctx)
 	if r, ok := api.Postpone(ctx, retraceKey{}, func() *retrace { return &retrace{m: m, seen: map[Node]bool{}} }); ok {
 		r.add(cables, nodes)
 		return nil
@@ -208,6 +211,9 @@ func TerminationPathHook(next ent.Mutator) ent.Mutator {
 		}
 		sm, err := rawsql.As("cable termination paths", m)
 		if err != nil {
+			return nil, err
+		}
+		if err := settleEnds(ctx); err != nil {
 			return nil, err
 		}
 		ids, err := rawsql.TargetIDs(ctx, sm)

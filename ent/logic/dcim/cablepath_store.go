@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+
+	"entgo.io/ent/dialect"
 
 	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
@@ -635,15 +638,18 @@ func deletePaths(ctx context.Context, q DB, pg bool, ids []int, cands []Node) er
 }
 
 // savePaths stores paths, their nodes, and points their origins at
-// them, in a fixed number of statements per chunk of paths: one INSERT
-// of the paths (their ids matched back by their first origin, which no
-// two paths share, as RETURNING's order is not promised), one of their
-// nodes, and one UPDATE per endpoint type.
+// them, in a fixed number of statements per batch of paths
+// (rawsql.Batches: thousands of paths a statement, so a bulk request of
+// 1000 cables stores its 2000 paths in a few statements): one INSERT of
+// the paths (their ids matched back by their first origin, which no two
+// paths share, as RETURNING's order is not promised), the INSERTs of
+// their nodes (rawsql.InsertRows), and one UPDATE per endpoint type.
 func savePaths(ctx context.Context, q DB, pg bool, paths []*Path) error {
-	const perInsert = rawsql.ChunkSize / 4
-	for len(paths) > 0 {
-		chunk := paths[:min(len(paths), perInsert)]
-		paths = paths[len(chunk):]
+	dia := dialect.SQLite
+	if pg {
+		dia = dialect.Postgres
+	}
+	return rawsql.Batches(dia, paths, 4, 0, func(chunk []*Path) error {
 		a := &rawsql.Args{PG: pg}
 		vals := make([]string, len(chunk))
 		byOrigin := make(map[Node]*Path, len(chunk))
@@ -685,8 +691,8 @@ func savePaths(ctx context.Context, q DB, pg bool, paths []*Path) error {
 		if len(ids) != len(chunk) {
 			return fmt.Errorf("stored %d paths, matched %d", len(chunk), len(ids))
 		}
-		var nodes [][3]any
-		origins := map[string][][2]int{} // endpoint type → (endpoint, path)
+		var nodes [][]any
+		origins := map[string][][]any{} // endpoint type → (endpoint, path)
 		var types []string
 		for _, p := range chunk {
 			// Each node once: the rows say which paths hold a node, and a
@@ -695,54 +701,75 @@ func savePaths(ctx context.Context, q DB, pg bool, paths []*Path) error {
 			for _, n := range p.Nodes() {
 				if !once[n] {
 					once[n] = true
-					nodes = append(nodes, [3]any{ids[p], n.Type, n.ID})
+					nodes = append(nodes, []any{ids[p], n.Type, n.ID})
 				}
 			}
 			for _, n := range p.Origins() {
 				if origins[n.Type] == nil {
 					types = append(types, n.Type)
 				}
-				origins[n.Type] = append(origins[n.Type], [2]int{n.ID, ids[p]})
+				origins[n.Type] = append(origins[n.Type], []any{n.ID, ids[p]})
 			}
 		}
-		for len(nodes) > 0 {
-			n := min(len(nodes), rawsql.ChunkSize/3)
-			a := &rawsql.Args{PG: pg}
-			vals := make([]string, n)
-			for i, node := range nodes[:n] {
-				vals[i] = `(` + a.P(node[0]) + `, ` + a.P(node[1]) + `, ` + a.P(node[2]) + `)`
-			}
-			if err := rawsql.Exec(ctx, q, `INSERT INTO dcim_cablepath_node (path_id, node_type, node_id) VALUES `+
-				strings.Join(vals, ", "), a); err != nil {
-				return err
-			}
-			nodes = nodes[n:]
+		if err := rawsql.InsertRows(ctx, q, dia, "dcim_cablepath_node", []string{"path_id", "node_type", "node_id"}, nodes); err != nil {
+			return err
 		}
 		for _, ct := range types {
-			pairs := origins[ct]
-			for len(pairs) > 0 {
-				n := min(len(pairs), rawsql.ChunkSize/3)
-				a := &rawsql.Args{PG: pg}
-				// Placeholders in the order the text binds them: the
-				// WHENs, then the IN list.
-				var when strings.Builder
-				eps := make([]int, n)
-				for i, pr := range pairs[:n] {
-					when.WriteString(` WHEN ` + a.P(pr[0]) + ` THEN ` + a.P(pr[1]))
-					if pg {
-						when.WriteString("::bigint")
-					}
-					eps[i] = pr[0]
-				}
-				if err := rawsql.Exec(ctx, q, `UPDATE `+tableOf(ct)+` SET _path_id = CASE id`+when.String()+
-					` END WHERE id IN (`+rawsql.In(a, eps)+`)`, a); err != nil {
-					return err
-				}
-				pairs = pairs[n:]
+			if err := updateByID(ctx, q, pg, tableOf(ct), []string{"_path_id"}, []string{"bigint"}, "", origins[ct]); err != nil {
+				return err
 			}
 		}
+		return nil
+	})
+}
+
+// updateByID sets columns cols of rows of table, each row its own values
+// (rows: the id, then a value per column), with extra (SQL, "" for none)
+// on every row: one UPDATE ... FROM a VALUES list joined by id (both
+// databases name its columns column1, column2, ...) per batch of rows
+// (rawsql.Batches), where an UPDATE ... CASE id took a comparison per row
+// and value. PostgreSQL is told the values' types (casts: the id's is
+// bigint, then one per column), which it cannot infer from parameters.
+func updateByID(ctx context.Context, q rawsql.Execer, pg bool, table string, cols, casts []string, extra string, rows [][]any) error {
+	dia := dialect.SQLite
+	if pg {
+		dia = dialect.Postgres
 	}
-	return nil
+	set := make([]string, len(cols))
+	for i, c := range cols {
+		set[i] = c + ` = v.column` + strconv.Itoa(i+2)
+	}
+	if extra != "" {
+		set = append(set, extra)
+	}
+	head := `UPDATE ` + table + ` SET ` + strings.Join(set, ", ") + ` FROM (VALUES `
+	return rawsql.Batches(dia, rows, len(cols)+1, 0, func(rows [][]any) error {
+		a := &rawsql.Args{PG: pg}
+		var b strings.Builder
+		b.WriteString(head)
+		for i, row := range rows {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('(')
+			for j, v := range row {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(a.P(v))
+				if pg {
+					cast := "bigint"
+					if j > 0 {
+						cast = casts[j-1]
+					}
+					b.WriteString("::" + cast)
+				}
+			}
+			b.WriteByte(')')
+		}
+		b.WriteString(`) AS v WHERE ` + table + `.id = v.column1`)
+		return rawsql.Exec(ctx, q, b.String(), a)
+	})
 }
 
 // steps is the path as stored: each step's nodes as strings.

@@ -30,6 +30,8 @@
 // port mapping or a wireless link (a link of a path as a cable is), and
 // stored; a trace that would go round a loop ends
 // there, incomplete, and MaxPathHops and MaxPathFanout bound the rest.
+// New cables' ends are written at the end of the write too, batched over
+// its cables (cable_ends.go: a bulk create costs one statement a cable).
 // Device placement: placement.go, racks.go, elevation.go.
 //
 // Checks of a row against the rows that depend on it: a rack keeps room
