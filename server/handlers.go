@@ -589,6 +589,9 @@ func (s *Server) bulkCreate(c *gin.Context, d *resource.Descriptor, raw json.Raw
 	}
 	ids := make([]int, 0, len(list))
 	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
+		// The objects of a bulk create share their types' templates
+		// (read once per kind and type, not once per object).
+		ctx = resource.WithTemplateCache(ctx)
 		// Every item starts valid ({}, as DRF reports an item without
 		// errors), including those left unchecked once a failed statement
 		// ended the transaction: never null.
