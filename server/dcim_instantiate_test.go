@@ -3,6 +3,7 @@ package server_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/inventory/inventory/server/servertest"
@@ -101,6 +102,73 @@ func TestInstantiatePortsAndInterfaces(t *testing.T) {
 		}
 		if statements[2] != statements[48] {
 			t.Errorf("statements to create a device: %d with 2 interface templates, %d with 48", statements[2], statements[48])
+		}
+	})
+}
+
+// TestInstantiateBulkReadsTemplatesOnce: the devices of one bulk POST
+// share their type's templates, read once per kind (not once per device),
+// and each device still gets every component, its outlet fed by its own
+// power port, its front port mapped to its own rear port.
+func TestInstantiateBulkReadsTemplatesOnce(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		w := modulesWorld(t, e)
+		dt := id(e.Must(http.StatusCreated, "POST", dtPath, map[string]any{"manufacturer": w["m"], "model": "Bulk", "slug": "bulk"}))
+		for i := 1; i <= 4; i++ {
+			e.Must(http.StatusCreated, "POST", tplPath("interface"), map[string]any{"device_type": dt, "name": fmt.Sprintf("ge-%d", i), "type": "1000base-t"})
+		}
+		psu := id(e.Must(http.StatusCreated, "POST", tplPath("power-port"), map[string]any{"device_type": dt, "name": "PSU1"}))
+		e.Must(http.StatusCreated, "POST", tplPath("power-outlet"), map[string]any{"device_type": dt, "name": "Out1", "power_port": psu})
+		rear := id(e.Must(http.StatusCreated, "POST", tplPath("rear-port"), map[string]any{"device_type": dt, "name": "Rear1", "type": "lc", "positions": 1}))
+		e.Must(http.StatusCreated, "POST", tplPath("front-port"), map[string]any{"device_type": dt, "name": "Front1", "type": "lc",
+			"rear_ports": []any{map[string]any{"position": 1, "rear_port": rear, "rear_port_position": 1}}})
+		const n = 5
+		body := make([]any, n)
+		for i := range body {
+			body[i] = map[string]any{"name": fmt.Sprintf("bulk-%d", i), "device_type": dt, "role": w["r"], "site": w["s1"]}
+		}
+		var devs []map[string]any
+		stmts := e.Record(func() {
+			r := e.Do("POST", devPath, body)
+			if r.Status != http.StatusCreated {
+				t.Fatalf("bulk create: %d %s", r.Status, r.Body)
+			}
+			for _, x := range r.JSON().([]any) {
+				devs = append(devs, asObject(x))
+			}
+		})
+		reads := 0
+		for _, q := range stmts {
+			if strings.HasPrefix(q, "SELECT") && strings.Contains(q, "dcim_interfacetemplate") {
+				reads++
+			}
+		}
+		if reads != 1 {
+			t.Errorf("%d reads of the interface templates for %d devices, want 1", reads, n)
+		}
+		if len(devs) != n {
+			t.Fatalf("%d devices, want %d", len(devs), n)
+		}
+		for _, d := range devs {
+			dev := int(d["id"].(float64))
+			if got := countOf(t, e, fmt.Sprintf("/api/dcim/interfaces/?device_id=%d", dev)); got != 4 {
+				t.Errorf("device %d: %d interfaces, want 4", dev, got)
+			}
+			ports := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/power-ports/?device_id=%d", dev), nil).Results()
+			outs := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/power-outlets/?device_id=%d", dev), nil).Results()
+			if len(ports) != 1 || len(outs) != 1 || asObject(outs[0]["power_port"])["id"] != ports[0]["id"] {
+				t.Errorf("device %d: outlets %v, want one fed by its own power port %v", dev, outs, ports)
+			}
+			rears := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/rear-ports/?device_id=%d", dev), nil).Results()
+			fronts := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/front-ports/?device_id=%d", dev), nil).Results()
+			if len(rears) != 1 || len(fronts) != 1 {
+				t.Fatalf("device %d: %d rear and %d front ports, want 1 and 1", dev, len(rears), len(fronts))
+			}
+			maps, _ := fronts[0]["rear_ports"].([]any)
+			if len(maps) != 1 || asObject(maps[0])["rear_port"] != rears[0]["id"] {
+				t.Errorf("device %d: front port maps %v, want its own rear port %v", dev, maps, rears[0]["id"])
+			}
 		}
 	})
 }

@@ -592,6 +592,9 @@ func (s *Server) bulkCreate(c *gin.Context, d *resource.Descriptor, raw json.Raw
 	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
 		// Hooks may read what every item needs at once (api.BulkItems).
 		ctx = api.WithBulk(ctx, d.ContentType(), list)
+		// The objects of a bulk create share their types' templates
+		// (read once per kind and type, not once per object).
+		ctx = resource.WithTemplateCache(ctx)
 		// Every item starts valid ({}, as DRF reports an item without
 		// errors), including those left unchecked once a failed statement
 		// ended the transaction: never null.

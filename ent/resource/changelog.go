@@ -209,8 +209,12 @@ func (d *Descriptor) Snapshots(ctx context.Context, st Store, rows []*Row, page 
 		}
 	}
 	var cf *Field
+	// Rows of one model make snapshots of about one size: each starts
+	// with room for the last one's, not grown from nothing (ten
+	// reallocations a row otherwise).
+	size := 64
 	for _, r := range rows {
-		b := []byte{'{'}
+		b := append(make([]byte, 0, size+size/8), '{')
 		n := 0
 		key := func(k string) {
 			if n > 0 {
@@ -266,7 +270,9 @@ func (d *Descriptor) Snapshots(ctx context.Context, st Store, rows []*Row, page 
 			}
 			b = append(b, ']')
 		}
-		out[r.ID] = append(b, '}')
+		b = append(b, '}')
+		size = len(b)
+		out[r.ID] = b
 	}
 	return out, nil
 }

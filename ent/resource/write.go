@@ -456,12 +456,12 @@ func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (_ int, err e
 // createRows inserts n rows of d through ent's bulk create (every row
 // passes the hook chain, and change capture records it), fill setting the
 // values of row i, in INSERTs cut by the database's parameter limit
-// (rawsql.Ranges: a row binds at most one parameter per column of the
-// table). The ids come back in the order of the rows: each INSERT returns
+// (rawsql.BulkRanges: a row binds at most one parameter per column of the
+// table; on PostgreSQL one array a column, whatever the rows). The ids come back in the order of the rows: each INSERT returns
 // its rows' ids in order (RETURNING, on both databases).
 func (d *Descriptor) createRows(ctx context.Context, tx *Tx, n int, fill func(i int, m ent.Mutation) error) ([]int, error) {
 	ids := make([]int, 0, n)
-	err := rawsql.Ranges(tx.Dialect, n, d.tableCols, 0, func(lo, hi int) error {
+	err := rawsql.BulkRanges(tx.Dialect, n, d.tableCols, func(lo, hi int) error {
 		got, err := d.CreateMany(ctx, tx.Client, hi-lo, func(k int, m ent.Mutation) error { return fill(lo+k, m) })
 		if err != nil {
 			tx.fail(err)

@@ -174,3 +174,34 @@ func testConn(t *testing.T, dia string) *sql.Conn {
 	t.Cleanup(func() { conn.Close() })
 	return conn
 }
+
+// TestBulkRanges: a bulk create's pieces are BulkRows rows on PostgreSQL
+// whatever the columns (one array each), Ranges' pieces on SQLite.
+func TestBulkRanges(t *testing.T) {
+	for _, tc := range []struct {
+		dia    string
+		n, per int
+		want   []int
+	}{
+		{dialect.Postgres, 0, 40, nil},
+		{dialect.Postgres, 52, 40, []int{52}},
+		{dialect.Postgres, 2500, 40, []int{BulkRows, BulkRows, 2500 - 2*BulkRows}},
+		{dialect.SQLite, 1000, 40, []int{256, 256, 256, 232}}, // 16384/40 = 409: 256 a piece
+	} {
+		t.Run(fmt.Sprintf("%s/%d/%d", tc.dia, tc.n, tc.per), func(t *testing.T) {
+			var sizes []int
+			next := 0
+			err := BulkRanges(tc.dia, tc.n, tc.per, func(lo, hi int) error {
+				if lo != next || hi <= lo {
+					t.Fatalf("piece [%d, %d) after %d", lo, hi, next)
+				}
+				next = hi
+				sizes = append(sizes, hi-lo)
+				return nil
+			})
+			if err != nil || fmt.Sprint(sizes) != fmt.Sprint(tc.want) || next != tc.n {
+				t.Fatalf("pieces %v (to %d), %v; want %v", sizes, next, err, tc.want)
+			}
+		})
+	}
+}

@@ -306,6 +306,9 @@ func makeArray(kind colKind, vals []any) (any, bool) {
 		}
 		return out, true
 	case kindString, kindJSON:
+		if b, ok := byteElements(vals); ok {
+			return b, true
+		}
 		back, out := make([]string, n), make([]*string, n)
 		for i, v := range vals {
 			switch x := v.(type) {
@@ -335,6 +338,38 @@ func makeArray(kind colKind, vals []any) (any, bool) {
 		return out, true
 	}
 	return nil, false
+}
+
+// byteElements is a text array of vals given as bytes, when every value
+// is nil (NULL), json.RawMessage or []byte (the change records' and
+// outbox events' snapshots and payloads): pgx appends each element's
+// bytes as they are, where strings would be copies of them first (7 MB
+// a device of a 10 000-interface type).
+func byteElements(vals []any) ([][]byte, bool) {
+	for _, v := range vals {
+		switch v.(type) {
+		case nil, json.RawMessage, []byte:
+		default:
+			return nil, false
+		}
+	}
+	out := make([][]byte, len(vals))
+	for i, v := range vals {
+		var b []byte
+		switch x := v.(type) {
+		case nil:
+			continue // NULL
+		case json.RawMessage:
+			b = x
+		case []byte:
+			b = x
+		}
+		if b == nil {
+			b = []byte{} // an empty value, as its string was, not NULL
+		}
+		out[i] = b
+	}
+	return out, true
 }
 
 // unnestInsert is the array INSERT of cols into table for cols' kinds, and
@@ -453,8 +488,11 @@ func scanIDs(ctx context.Context, q Querier, query string, args []any) ([]int, e
 // field type without an array) goes to sqlgraph.BatchCreate unchanged, as
 // does every batch on SQLite.
 func BatchCreate(ctx context.Context, drv dialect.Driver, spec *sqlgraph.BatchCreateSpec) error {
-	if drv.Dialect() != dialect.Postgres || len(spec.OnConflict) > 0 || len(spec.Nodes) == 0 {
+	if drv.Dialect() != dialect.Postgres || len(spec.Nodes) == 0 {
 		return sqlgraph.BatchCreate(ctx, drv, spec)
+	}
+	if len(spec.OnConflict) > 0 {
+		return valuesBatchCreate(ctx, drv, spec)
 	}
 	nodes := spec.Nodes
 	table := nodes[0].Table
@@ -463,13 +501,13 @@ func BatchCreate(ctx context.Context, drv dialect.Driver, spec *sqlgraph.BatchCr
 	for i, node := range nodes {
 		if node.Table != table || node.Schema != "" || node.ID == nil || node.ID.Value != nil ||
 			!node.ID.Type.Numeric() || node.ID.Column == "" {
-			return sqlgraph.BatchCreate(ctx, drv, spec)
+			return valuesBatchCreate(ctx, drv, spec)
 		}
 		vals := make(map[string]any, len(node.Fields)+len(node.Edges))
 		for _, fi := range node.Fields {
 			k := fieldKind(fi.Type)
 			if k == kindNone {
-				return sqlgraph.BatchCreate(ctx, drv, spec)
+				return valuesBatchCreate(ctx, drv, spec)
 			}
 			v := fi.Value
 			if fi.Type == field.TypeJSON {
@@ -490,7 +528,7 @@ func BatchCreate(ctx context.Context, drv dialect.Driver, spec *sqlgraph.BatchCr
 			// statements of their own.
 			if len(e.Columns) != 1 || len(e.Target.Nodes) != 1 ||
 				!(e.Rel == sqlgraph.M2O || e.Rel == sqlgraph.O2O && (e.Inverse || e.Bidi)) {
-				return sqlgraph.BatchCreate(ctx, drv, spec)
+				return valuesBatchCreate(ctx, drv, spec)
 			}
 			vals[e.Columns[0]] = e.Target.Nodes[0]
 			if _, ok := kinds[e.Columns[0]]; !ok {
@@ -500,7 +538,7 @@ func BatchCreate(ctx context.Context, drv dialect.Driver, spec *sqlgraph.BatchCr
 		values[i] = vals
 	}
 	if len(kinds) == 0 {
-		return sqlgraph.BatchCreate(ctx, drv, spec) // DEFAULT VALUES
+		return valuesBatchCreate(ctx, drv, spec) // DEFAULT VALUES
 	}
 	cols := make([]string, 0, len(kinds))
 	for c := range kinds {
@@ -528,7 +566,7 @@ func BatchCreate(ctx context.Context, drv dialect.Driver, spec *sqlgraph.BatchCr
 		}
 		arrays, ok := pgArrays(rows, len(cols), declared)
 		if !ok {
-			return sqlgraph.BatchCreate(ctx, drv, spec)
+			return valuesBatchCreate(ctx, drv, spec)
 		}
 		q, args := unnestInsert(table, cols, arrays, nodes[0].ID.Column)
 		pieces = append(pieces, piece{q, args})
@@ -562,4 +600,28 @@ func BatchCreate(ctx context.Context, drv dialect.Driver, spec *sqlgraph.BatchCr
 		return fmt.Errorf("insert nodes to table %q: %d ids returned for %d rows", table, next, len(nodes))
 	}
 	return nil
+}
+
+// valuesBatchCreate is sqlgraph.BatchCreate (multi-row VALUES) cut by the
+// parameter limit: on PostgreSQL a bulk create's nodes come in pieces of
+// up to BulkRows (BulkRanges, sized for the arrays), more than one VALUES
+// statement may bind when the nodes must go that way (a field without an
+// array here, edges in other tables, ids or ON CONFLICT given).
+func valuesBatchCreate(ctx context.Context, drv dialect.Driver, spec *sqlgraph.BatchCreateSpec) error {
+	perRow := 1
+	for _, n := range spec.Nodes {
+		// Its fields, and two for each row of its edges (a key column
+		// of the row, or a row of a join table).
+		k := len(n.Fields) + 1
+		for _, e := range n.Edges {
+			k += 2 * max(1, len(e.Target.Nodes))
+		}
+		perRow = max(perRow, k)
+	}
+	return Batches(drv.Dialect(), spec.Nodes, perRow, 0, func(part []*sqlgraph.CreateSpec) error {
+		if len(part) == len(spec.Nodes) {
+			return sqlgraph.BatchCreate(ctx, drv, spec)
+		}
+		return sqlgraph.BatchCreate(ctx, drv, &sqlgraph.BatchCreateSpec{Nodes: part, OnConflict: spec.OnConflict})
+	})
 }

@@ -309,3 +309,52 @@ func TestBatchCreateAcrossStatements(t *testing.T) {
 		t.Fatalf("%d rows, want %d", k, n)
 	}
 }
+
+// TestBatchCreateFallbackAcrossStatements: a bulk create the arrays
+// cannot carry (here: ids given by the caller) goes the VALUES way, cut by
+// the parameter limit: BulkRanges gives a bulk create up to BulkRows
+// nodes on PostgreSQL, sized for the arrays, and more parameters than one
+// statement may bind must still arrive, every row.
+func TestBatchCreateFallbackAcrossStatements(t *testing.T) {
+	ctx := context.Background()
+	conn := testConn(t, dialect.Postgres)
+	if _, err := conn.ExecContext(ctx, probeTypes(dialect.Postgres, "probe")); err != nil {
+		t.Fatal(err)
+	}
+	q := &countingQuerier{Conn: conn}
+	drv := entsql.NewDriver(dialect.Postgres, entsql.Conn{ExecQuerier: q})
+	// 7 000 nodes of 10 fields: 70 000 parameters as one VALUES, past
+	// PostgreSQL's 65 535.
+	n := 7000
+	spec := &sqlgraph.BatchCreateSpec{}
+	for i := range n {
+		c := sqlgraph.NewCreateSpec("probe", sqlgraph.NewFieldSpec("id", field.TypeInt))
+		c.ID.Value = 100000 + i
+		for _, col := range []string{"i", "n"} {
+			c.SetField(col, field.TypeInt, i)
+		}
+		for _, col := range []string{"s", "t"} {
+			c.SetField(col, field.TypeString, fmt.Sprint("row ", i))
+		}
+		c.SetField("f", field.TypeFloat64, float64(i)/2)
+		c.SetField("b", field.TypeBool, i%2 == 0)
+		c.SetField("ts", field.TypeTime, time.Unix(int64(i), 0).UTC())
+		c.SetField("j", field.TypeJSON, map[string]any{"i": i})
+		c.SetField("jb", field.TypeJSON, []any{i})
+		c.SetField("by", field.TypeBytes, []byte{byte(i)})
+		spec.Nodes = append(spec.Nodes, c)
+	}
+	if err := BatchCreate(ctx, drv, spec); err != nil {
+		t.Fatal(err)
+	}
+	if q.n < 5 {
+		t.Errorf("%d statements for %d parameters", q.n, n*10)
+	}
+	var count, sum int
+	if err := conn.QueryRowContext(ctx, `SELECT count(*), sum(id - 100000 - i) FROM probe WHERE s = 'row ' || i AND j::text = '{"i":' || i || '}'`).Scan(&count, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if count != n || sum != 0 {
+		t.Fatalf("%d rows as given (id offsets %d), want %d", count, sum, n)
+	}
+}
