@@ -743,30 +743,15 @@ func updateByID(ctx context.Context, q rawsql.Execer, pg bool, table string, col
 		set = append(set, extra)
 	}
 	head := `UPDATE ` + table + ` SET ` + strings.Join(set, ", ") + ` FROM (VALUES `
+	var typed []string
+	if pg {
+		typed = append([]string{"bigint"}, casts...)
+	}
 	return rawsql.Batches(dia, rows, len(cols)+1, 0, func(rows [][]any) error {
 		a := &rawsql.Args{PG: pg}
 		var b strings.Builder
 		b.WriteString(head)
-		for i, row := range rows {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteByte('(')
-			for j, v := range row {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(a.P(v))
-				if pg {
-					cast := "bigint"
-					if j > 0 {
-						cast = casts[j-1]
-					}
-					b.WriteString("::" + cast)
-				}
-			}
-			b.WriteByte(')')
-		}
+		a.Tuples(&b, rows, typed)
 		b.WriteString(`) AS v WHERE ` + table + `.id = v.column1`)
 		return rawsql.Exec(ctx, q, b.String(), a)
 	})

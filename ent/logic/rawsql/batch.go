@@ -153,22 +153,12 @@ func insertRows(ctx context.Context, ex Execer, q Querier, dia, table string, co
 		var b strings.Builder
 		b.Grow(len(head) + len(part)*len(cols)*8)
 		b.WriteString(head)
-		for i, row := range part {
+		for _, row := range part {
 			if len(row) != len(cols) {
 				return fmt.Errorf("insert into %s: a row of %d values for %d columns", table, len(row), len(cols))
 			}
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteByte('(')
-			for j, v := range row {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(a.P(v))
-			}
-			b.WriteByte(')')
 		}
+		a.Tuples(&b, part, nil)
 		if q == nil {
 			return Exec(ctx, ex, b.String(), a)
 		}

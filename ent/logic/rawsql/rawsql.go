@@ -87,6 +87,29 @@ func (a *Args) P(v any) string {
 	return "?"
 }
 
+// Tuples adds the values of rows and writes their placeholders to b as a
+// VALUES list, "(?, ?), (?, ?)". With casts (PostgreSQL, which cannot
+// infer a VALUES list's types from parameters) each placeholder of column
+// j is followed by "::"+casts[j].
+func (a *Args) Tuples(b *strings.Builder, rows [][]any, casts []string) {
+	for i, row := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('(')
+		for j, v := range row {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(a.P(v))
+			if casts != nil {
+				b.WriteString("::" + casts[j])
+			}
+		}
+		b.WriteByte(')')
+	}
+}
+
 // In adds vals and returns their placeholders separated by commas, for
 // "x IN (...)".
 func In[T any](a *Args, vals []T) string {
