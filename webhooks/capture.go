@@ -414,7 +414,7 @@ func (cs *changeset) capture(ctx context.Context, st resource.Store, d *resource
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, snaps, page, err := state(ctx, st, d, ids)
+	rows, snaps, page, err := state(ctx, st, d, ids, true)
 	if err != nil {
 		return err
 	}
@@ -599,18 +599,8 @@ func (cs *changeset) flushKeys(ctx context.Context, client *ent.Client, keys []o
 		// the same records. A device of a 10 000-interface type read
 		// each interface's representation for nothing, a tenth of its
 		// request.
-		var (
-			rows  []*resource.Row
-			snaps map[int]json.RawMessage
-			page  *resource.Page
-			err   error
-		)
 		ct := d.ContentType()
-		if listens(ct, EventCreated) || listens(ct, EventUpdated) {
-			rows, snaps, page, err = state(ctx, st, d, byD[d])
-		} else {
-			rows, snaps, err = bareState(ctx, st, d, byD[d])
-		}
+		rows, snaps, page, err := state(ctx, st, d, byD[d], listens(ct, EventCreated) || listens(ct, EventUpdated))
 		if err != nil {
 			return err
 		}
@@ -822,23 +812,17 @@ func Write(ctx context.Context, d *db.DB, actor Actor, fn func(ctx context.Conte
 	})
 }
 
-// bareState is state without the API representation: the rows and their
-// snapshots, for objects whose events no rule wants.
-func bareState(ctx context.Context, st resource.Store, d *resource.Descriptor, ids []int) ([]*resource.Row, map[int]json.RawMessage, error) {
-	rows, err := d.GetMany(ctx, st, ids)
-	if err != nil {
-		return nil, nil, err
-	}
-	snaps, err := d.SnapshotsOf(ctx, st, rows)
-	return rows, snaps, err
-}
-
 // state reads objects as the change log records them: their rows, their
-// snapshots and their API representation with relative URLs.
-func state(ctx context.Context, st resource.Store, d *resource.Descriptor, ids []int) ([]*resource.Row, map[int]json.RawMessage, *resource.Page, error) {
+// snapshots and, with withPage, their API representation with relative
+// URLs (nil without: only an event's payload needs it).
+func state(ctx context.Context, st resource.Store, d *resource.Descriptor, ids []int, withPage bool) ([]*resource.Row, map[int]json.RawMessage, *resource.Page, error) {
 	rows, err := d.GetMany(ctx, st, ids)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if !withPage {
+		snaps, err := d.SnapshotsOf(ctx, st, rows)
+		return rows, snaps, nil, err
 	}
 	// Without config_context: NetBox's event data comes from the plain
 	// serializer, which has none (BEHAVIOUR.md §12.7).

@@ -457,8 +457,9 @@ func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (_ int, err e
 // passes the hook chain, and change capture records it), fill setting the
 // values of row i, in INSERTs cut by the database's parameter limit
 // (rawsql.BulkRanges: a row binds at most one parameter per column of the
-// table; on PostgreSQL one array a column, whatever the rows). The ids come back in the order of the rows: each INSERT returns
-// its rows' ids in order (RETURNING, on both databases).
+// table; on PostgreSQL one array a column, whatever the rows). The ids
+// come back in the order of the rows: each INSERT returns its rows' ids in
+// order (RETURNING, on both databases).
 func (d *Descriptor) createRows(ctx context.Context, tx *Tx, n int, fill func(i int, m ent.Mutation) error) ([]int, error) {
 	ids := make([]int, 0, n)
 	err := rawsql.BulkRanges(tx.Dialect, n, d.tableCols, func(lo, hi int) error {
