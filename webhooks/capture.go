@@ -140,8 +140,12 @@ func Track(ctx context.Context, tx *ent.Tx, actor Actor) context.Context {
 
 // logged is the descriptor of a change-logged model contentType and the
 // store of m's transaction, for the signals hooks send about rows they
-// write with SQL; false for a model the change log does not record.
-func logged(m ent.Mutation, contentType string) (*resource.Descriptor, resource.Store, bool) {
+// write with SQL; false for a model the change log does not record, and
+// within an import.
+func logged(ctx context.Context, m ent.Mutation, contentType string) (*resource.Descriptor, resource.Store, bool) {
+	if api.Importing(ctx) {
+		return nil, resource.Store{}, false // nothing of an import is recorded (see hook)
+	}
 	d := resource.ByContentType(contentType)
 	mc, ok := m.(mutationClient)
 	if d == nil || !d.Logged || !ok {
@@ -153,10 +157,7 @@ func logged(m ent.Mutation, contentType string) (*resource.Descriptor, resource.
 // touching records rows whose representation changed without their
 // columns (api.Touching): each gets an update record and event.
 func (cs *changeset) touching(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
-	if api.Importing(ctx) {
-		return nil // nothing of an import is recorded (see hook)
-	}
-	d, st, ok := logged(m, contentType)
+	d, st, ok := logged(ctx, m, contentType)
 	if !ok {
 		return nil
 	}
@@ -175,10 +176,7 @@ func (cs *changeset) touching(ctx context.Context, m ent.Mutation, contentType s
 
 // creating records rows a hook inserted with SQL as created (api.Created).
 func (cs *changeset) creating(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
-	if api.Importing(ctx) {
-		return nil // nothing of an import is recorded (see hook)
-	}
-	d, _, ok := logged(m, contentType)
+	d, _, ok := logged(ctx, m, contentType)
 	if !ok {
 		return nil
 	}
@@ -209,10 +207,7 @@ func (cs *changeset) placeOf(ctx context.Context) *place {
 // placing names rows at ctx's place before their snapshot
 // (api.Placing): uncaptured entries that the snapshot fills.
 func (cs *changeset) placing(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
-	if api.Importing(ctx) {
-		return nil
-	}
-	d, _, ok := logged(m, contentType)
+	d, _, ok := logged(ctx, m, contentType)
 	if !ok {
 		return nil
 	}
@@ -251,10 +246,7 @@ func (cs *changeset) ordered() []objKey {
 // saving snapshots rows a hook rewrites as NetBox's save() would
 // (api.Saving): those that changed get an update record at commit.
 func (cs *changeset) saving(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
-	if api.Importing(ctx) {
-		return nil // nothing of an import is recorded (see hook)
-	}
-	d, st, ok := logged(m, contentType)
+	d, st, ok := logged(ctx, m, contentType)
 	if !ok {
 		return nil
 	}
@@ -264,10 +256,7 @@ func (cs *changeset) saving(ctx context.Context, m ent.Mutation, contentType str
 // removing captures rows a hook deletes with SQL (api.Removing): their
 // last state and representation make their delete record and event.
 func (cs *changeset) removing(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
-	if api.Importing(ctx) {
-		return nil // nothing of an import is recorded (see hook)
-	}
-	d, st, ok := logged(m, contentType)
+	d, st, ok := logged(ctx, m, contentType)
 	if !ok {
 		return nil
 	}

@@ -66,26 +66,15 @@ func sidesHook(next ent.Mutator) ent.Mutator {
 		if err != nil {
 			return nil, err
 		}
-		var ids []int
 		old := map[int]map[string]any{}
-		if !op.Is(ent.OpCreate) {
-			if ids, err = rawsql.TargetIDs(ctx, sm); err != nil {
-				return nil, err
+		v, ids, err := rawsql.Written(ctx, sm, next, func(ids []int) (err error) {
+			if len(ids) > 0 {
+				old, err = loadRows(ctx, sm, tableTermination, []string{"circuit_id", "term_side"}, ids)
 			}
-			if old, err = loadRows(ctx, sm, tableTermination, []string{"circuit_id", "term_side"}, ids); err != nil {
-				return nil, err
-			}
-		}
-		v, err := next.Mutate(ctx, m)
+			return err
+		})
 		if err != nil {
 			return nil, err
-		}
-		if op.Is(ent.OpCreate) {
-			id, ok := sm.ID()
-			if !ok {
-				return nil, fmt.Errorf("circuit sides hook: created termination without id")
-			}
-			ids = []int{id}
 		}
 		now, err := loadRows(ctx, sm, tableTermination, []string{"circuit_id", "term_side"}, ids)
 		if err != nil {

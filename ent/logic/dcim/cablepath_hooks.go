@@ -2,7 +2,6 @@ package dcim
 
 import (
 	"context"
-	"fmt"
 
 	"entgo.io/ent"
 
@@ -178,22 +177,9 @@ func CablePathHook(next ent.Mutator) ent.Mutator {
 		if err != nil {
 			return nil, err
 		}
-		var ids []int
-		if !create {
-			if ids, err = rawsql.TargetIDs(ctx, sm); err != nil {
-				return nil, err
-			}
-		}
-		v, err := next.Mutate(ctx, m)
+		v, ids, err := rawsql.Written(ctx, sm, next, nil)
 		if err != nil {
-			return v, err
-		}
-		if create {
-			id, ok := sm.ID()
-			if !ok {
-				return nil, fmt.Errorf("cable paths: created cable has no id")
-			}
-			ids = []int{id}
+			return nil, err
 		}
 		return v, Retrace(ctx, sm, ids, nil)
 	})

@@ -61,6 +61,38 @@ func TargetIDs(ctx context.Context, m Mutation) ([]int, error) {
 	return m.IDs(ctx)
 }
 
+// Written runs next on m and returns the rows the write touched: an
+// update's or delete's targets, read before it (a delete's rows are gone
+// after), or a create's new row. before, when not nil, sees the targets
+// ahead of the write (nil for a create), to read their old state.
+func Written(ctx context.Context, m Mutation, next ent.Mutator, before func(ids []int) error) (ent.Value, []int, error) {
+	create := m.Op().Is(ent.OpCreate)
+	var ids []int
+	if !create {
+		var err error
+		if ids, err = TargetIDs(ctx, m); err != nil {
+			return nil, nil, err
+		}
+	}
+	if before != nil {
+		if err := before(ids); err != nil {
+			return nil, nil, err
+		}
+	}
+	v, err := next.Mutate(ctx, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	if create {
+		id, ok := m.ID()
+		if !ok {
+			return nil, nil, fmt.Errorf("%s created without an id", m.Type())
+		}
+		ids = []int{id}
+	}
+	return v, ids, nil
+}
+
 // Touched reports whether m sets or clears any of fields.
 func Touched(m ent.Mutation, fields ...string) bool {
 	for _, f := range fields {

@@ -110,22 +110,9 @@ func afterWrite(next ent.Mutator) ent.Mutator {
 		if err != nil {
 			return nil, err
 		}
-		var ids []int
-		if !create {
-			if ids, err = rawsql.TargetIDs(ctx, sm); err != nil {
-				return nil, err
-			}
-		}
-		v, err := next.Mutate(ctx, m)
+		v, ids, err := rawsql.Written(ctx, sm, next, nil)
 		if err != nil {
 			return nil, err
-		}
-		if create {
-			id, ok := sm.ID()
-			if !ok {
-				return nil, fmt.Errorf("wireless link hook: created link without id")
-			}
-			ids = []int{id}
 		}
 		if create || moved {
 			if err := rawsql.Chunks(ids, func(ids []int) error { return syncEnds(ctx, sm, ids) }); err != nil {
