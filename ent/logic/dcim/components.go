@@ -63,15 +63,18 @@ func ComponentHooks(table string) []ent.Hook {
 
 // PowerPortHooks: the allocated draw may not exceed the maximum.
 func PowerPortHooks() []ent.Hook {
-	return []ent.Hook{componentHook("dcim_powerport", []string{"maximum_draw", "allocated_draw"},
-		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-			max, okMax := rawsql.IntOf(row["maximum_draw"])
-			alloc, okAlloc := rawsql.IntOf(row["allocated_draw"])
-			if okMax && okAlloc && alloc > max {
-				return &api.FieldError{Field: "allocated_draw", Message: fmt.Sprintf("Allocated draw cannot exceed the maximum draw (%dW).", max)}
-			}
-			return nil
-		})}
+	return []ent.Hook{componentHook("dcim_powerport", []string{"maximum_draw", "allocated_draw"}, checkDraw)}
+}
+
+// checkDraw: a power port's or its template's allocated draw may not
+// exceed its maximum draw.
+func checkDraw(_ context.Context, _ rawsql.Mutation, _ int, row, _ map[string]any) error {
+	max, okMax := rawsql.IntOf(row["maximum_draw"])
+	alloc, okAlloc := rawsql.IntOf(row["allocated_draw"])
+	if okMax && okAlloc && alloc > max {
+		return &api.FieldError{Field: "allocated_draw", Message: fmt.Sprintf("Allocated draw cannot exceed the maximum draw (%dW).", max)}
+	}
+	return nil
 }
 
 // PowerOutletHooks: the power port feeding an outlet is on the same

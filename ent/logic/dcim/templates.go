@@ -137,15 +137,7 @@ func notFound(field string, id int) error {
 
 // PowerPortTemplateHooks: the allocated draw may not exceed the maximum.
 func PowerPortTemplateHooks() []ent.Hook {
-	return []ent.Hook{templateHook("dcim_powerporttemplate", true, []string{"maximum_draw", "allocated_draw"},
-		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-			max, okMax := rawsql.IntOf(row["maximum_draw"])
-			alloc, okAlloc := rawsql.IntOf(row["allocated_draw"])
-			if okMax && okAlloc && alloc > max {
-				return &api.FieldError{Field: "allocated_draw", Message: fmt.Sprintf("Allocated draw cannot exceed the maximum draw (%dW).", max)}
-			}
-			return nil
-		})}
+	return []ent.Hook{templateHook("dcim_powerporttemplate", true, []string{"maximum_draw", "allocated_draw"}, checkDraw)}
 }
 
 // PowerOutletTemplateHooks: the power port template feeding an outlet
