@@ -25,7 +25,7 @@ type allocSeed struct {
 
 // seedAlloc makes the parents, and --alloc-addresses IP addresses from the
 // start of the dense /16 when the build serves IP addresses.
-func seedAlloc(create func(string, int, func(int) resource.Input) ([]int, error), o *benchOptions) (allocSeed, error) {
+func seedAlloc(create benchCreate, o *benchOptions) (allocSeed, error) {
 	var a allocSeed
 	if resource.ByContentType("ipam.prefix") == nil {
 		return a, nil

@@ -28,27 +28,20 @@ const benchCablesPerRequest = 1000
 
 // seedCables makes a device type without templates, pairs of devices
 // with 1000 interfaces each, and 1000 cables between the first pair.
-func seedCables(create func(string, int, func(int) resource.Input) ([]int, error), s *benchSeed, requests int) (cableSeed, error) {
+func seedCables(create benchCreate, s *benchSeed, requests int) (cableSeed, error) {
 	var c cableSeed
 	if requests < 0 || len(s.sites) == 0 || resource.ByContentType("dcim.cable") == nil {
 		return c, nil
 	}
-	one := func(ct string, kv ...any) (int, error) {
-		ids, err := create(ct, 1, func(int) resource.Input { return jsonInput(kv...) })
-		if err != nil {
-			return 0, err
-		}
-		return ids[0], nil
-	}
-	man, err := one("dcim.manufacturer", "name", "Bench Cabling", "slug", "bench-cabling")
+	man, err := create.one("dcim.manufacturer", "name", "Bench Cabling", "slug", "bench-cabling")
 	if err != nil {
 		return c, err
 	}
-	dt, err := one("dcim.devicetype", "manufacturer", man, "model", "BC-1000", "slug", "bc-1000")
+	dt, err := create.one("dcim.devicetype", "manufacturer", man, "model", "BC-1000", "slug", "bc-1000")
 	if err != nil {
 		return c, err
 	}
-	role, err := one("dcim.devicerole", "name", "Bench cabling", "slug", "bench-cabling")
+	role, err := create.one("dcim.devicerole", "name", "Bench cabling", "slug", "bench-cabling")
 	if err != nil {
 		return c, err
 	}

@@ -81,26 +81,17 @@ type dcimSeed struct {
 	allocIPs             int   // a /16 for POST available-ips of 100
 }
 
-type createFn func(ct string, n int, gen func(i int) resource.Input) ([]int, error)
-
 // seedDCIM seeds o.scale units. It returns the number of rows the
 // database holds in the tables it wrote, for the objects/s figure.
-func seedDCIM(ctx context.Context, d *db.DB, create createFn, o *benchOptions, s *benchSeed,
+func seedDCIM(ctx context.Context, d *db.DB, create benchCreate, o *benchOptions, s *benchSeed,
 	tags func(int) []int, cf func(int) map[string]any) (*dcimSeed, error) {
 	N := o.scale
 	ds := &dcimSeed{scale: N}
-	one := func(ct string, kv ...any) (int, error) {
-		ids, err := create(ct, 1, func(int) resource.Input { return jsonInput(kv...) })
-		if err != nil {
-			return 0, err
-		}
-		return ids[0], nil
-	}
 	many := func(ct string, kvs ...[]any) ([]int, error) {
 		return create(ct, len(kvs), func(i int) resource.Input { return jsonInput(kvs[i]...) })
 	}
 	// Fixed: manufacturer, roles, platform, types with their templates.
-	man, err := one("dcim.manufacturer", "name", "Demo Networks", "slug", "demo-networks")
+	man, err := create.one("dcim.manufacturer", "name", "Demo Networks", "slug", "demo-networks")
 	if err != nil {
 		return nil, err
 	}
@@ -112,12 +103,12 @@ func seedDCIM(ctx context.Context, d *db.DB, create createFn, o *benchOptions, s
 		return nil, err
 	}
 	rAccess, rRouter, rPDU, rPanel, rToR, rCore, rServer := roles[0], roles[1], roles[2], roles[3], roles[4], roles[5], roles[6]
-	platform, err := one("dcim.platform", "name", "DemoOS", "slug", "demo-os", "manufacturer", man)
+	platform, err := create.one("dcim.platform", "name", "DemoOS", "slug", "demo-os", "manufacturer", man)
 	if err != nil {
 		return nil, err
 	}
 	dtype := func(model string, h int) (int, error) {
-		return one("dcim.devicetype", "manufacturer", man, "model", model, "slug", strings.ToLower(model), "u_height", h)
+		return create.one("dcim.devicetype", "manufacturer", man, "model", model, "slug", strings.ToLower(model), "u_height", h)
 	}
 	var tAccess, tRouter, tPDU, tPanel, tFibre, tToR, tCore int
 	for _, t := range []struct {
@@ -202,7 +193,7 @@ func seedDCIM(ctx context.Context, d *db.DB, create createFn, o *benchOptions, s
 	}); err != nil {
 		return nil, err
 	}
-	mt, err := one("dcim.moduletype", "manufacturer", man, "model", "LC-48")
+	mt, err := create.one("dcim.moduletype", "manufacturer", man, "model", "LC-48")
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +340,7 @@ func seedDCIM(ctx context.Context, d *db.DB, create createFn, o *benchOptions, s
 	if err != nil {
 		return nil, err
 	}
-	ctype, err := one("circuits.circuittype", "name", "Internet", "slug", "internet")
+	ctype, err := create.one("circuits.circuittype", "name", "Internet", "slug", "internet")
 	if err != nil {
 		return nil, err
 	}
@@ -392,7 +383,7 @@ func seedDCIM(ctx context.Context, d *db.DB, create createFn, o *benchOptions, s
 	}); err != nil {
 		return nil, err
 	}
-	clType, err := one("virtualization.clustertype", "name", "VMware", "slug", "vmware")
+	clType, err := create.one("virtualization.clustertype", "name", "VMware", "slug", "vmware")
 	if err != nil {
 		return nil, err
 	}
@@ -484,7 +475,7 @@ func seedDCIM(ctx context.Context, d *db.DB, create createFn, o *benchOptions, s
 
 // installModules installs a line card in each of the first coreModules
 // module bays of every device of cores.
-func installModules(ctx context.Context, d *db.DB, create createFn, cores []int, mt int) error {
+func installModules(ctx context.Context, d *db.DB, create benchCreate, cores []int, mt int) error {
 	bays, err := componentIDs(ctx, d, "dcim_modulebay", cores)
 	if err != nil {
 		return err
@@ -544,7 +535,7 @@ func componentIDs(ctx context.Context, d *db.DB, table string, devices []int) (m
 // benchScaleContexts seeds benchCCs config contexts: five that every
 // device or VM of a role, platform or tag matches, and the rest each for
 // a site (a device page matches a handful out of 100, as in nb#20327).
-func benchScaleContexts(create createFn, s *benchSeed, sites, roles []int, platform int) error {
+func benchScaleContexts(create benchCreate, s *benchSeed, sites, roles []int, platform int) error {
 	_, err := create("extras.configcontext", benchCCs, func(i int) resource.Input {
 		switch i {
 		case 0:

@@ -13,38 +13,31 @@ import (
 // with the relations a complete device renders (site, rack, type with its
 // manufacturer, role, tenant, platform), local context data, tags and a
 // custom field value.
-func benchDevices(create func(ct string, n int, gen func(i int) resource.Input) ([]int, error),
+func benchDevices(create benchCreate,
 	s *benchSeed, n int, tags func(int) []int, cf func(int) map[string]any) ([]int, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	one := func(ct string, kv ...any) (int, error) {
-		ids, err := create(ct, 1, func(int) resource.Input { return jsonInput(kv...) })
-		if err != nil {
-			return 0, err
-		}
-		return ids[0], nil
-	}
-	man, err := one("dcim.manufacturer", "name", "Bench Networks", "slug", "bench-networks")
+	man, err := create.one("dcim.manufacturer", "name", "Bench Networks", "slug", "bench-networks")
 	if err != nil {
 		return nil, err
 	}
 	var types [2]int
 	for i, h := range []int{1, 2} {
-		if types[i], err = one("dcim.devicetype", "manufacturer", man, "model", fmt.Sprintf("BN-%dU", h),
+		if types[i], err = create.one("dcim.devicetype", "manufacturer", man, "model", fmt.Sprintf("BN-%dU", h),
 			"slug", fmt.Sprintf("bn-%du", h), "u_height", h, "is_full_depth", h == 2); err != nil {
 			return nil, err
 		}
 	}
-	role, err := one("dcim.devicerole", "name", "Bench role", "slug", "bench-role")
+	role, err := create.one("dcim.devicerole", "name", "Bench role", "slug", "bench-role")
 	if err != nil {
 		return nil, err
 	}
-	platform, err := one("dcim.platform", "name", "Bench OS", "slug", "bench-os", "manufacturer", man)
+	platform, err := create.one("dcim.platform", "name", "Bench OS", "slug", "bench-os", "manufacturer", man)
 	if err != nil {
 		return nil, err
 	}
-	tenant, err := one("tenancy.tenant", "name", "Bench tenant", "slug", "bench-tenant")
+	tenant, err := create.one("tenancy.tenant", "name", "Bench tenant", "slug", "bench-tenant")
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +87,7 @@ const benchInterfaces = 1000
 // that the devices carry (role, platform, tenant, a tag) and one for each
 // of the first sites, so that a page of devices matches a handful of them
 // out of benchContextSites+5.
-func benchConfigContexts(create func(ct string, n int, gen func(i int) resource.Input) ([]int, error),
+func benchConfigContexts(create benchCreate,
 	s *benchSeed, role, platform, tenant int) error {
 	if resource.ByContentType("extras.configcontext") == nil {
 		return nil

@@ -20,7 +20,7 @@ const ipBenchParent = "10.3.0.0/16"
 
 // benchIPAddresses seeds n addresses (none when the build has no IP
 // address model).
-func benchIPAddresses(create func(string, int, func(int) resource.Input) ([]int, error), n int,
+func benchIPAddresses(create benchCreate, n int,
 	tags func(int) []int, cf func(int) map[string]any) ([]int, error) {
 	if n <= 0 || resource.ByContentType("ipam.ipaddress") == nil {
 		return nil, nil

@@ -54,6 +54,19 @@ const benchTenants = 100
 // templates besides).
 const benchTemplates = 48
 
+// benchCreate creates n objects of content type ct through the API's write
+// path, the i-th from gen(i), and returns their ids.
+type benchCreate func(ct string, n int, gen func(i int) resource.Input) ([]int, error)
+
+// one creates one object from alternating names and values.
+func (create benchCreate) one(ct string, kv ...any) (int, error) {
+	ids, err := create(ct, 1, func(int) resource.Input { return jsonInput(kv...) })
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
 // jsonInput builds a resource.Input from alternating names and values.
 func jsonInput(kv ...any) resource.Input {
 	in := resource.Input{}
@@ -280,7 +293,7 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 // seedDeviceType makes a manufacturer, a device role and a device type
 // with benchTemplates interface templates and 2 power port templates:
 // every device created from it gets that many interfaces and power ports.
-func seedDeviceType(s *benchSeed, create func(string, int, func(int) resource.Input) ([]int, error)) error {
+func seedDeviceType(s *benchSeed, create benchCreate) error {
 	if resource.ByContentType("dcim.device") == nil || resource.ByContentType("dcim.interface") == nil {
 		return nil
 	}

@@ -15,33 +15,26 @@ import (
 
 // benchVMs seeds n virtual machines (none when the build has no VM model
 // or no site was seeded).
-func benchVMs(create func(string, int, func(int) resource.Input) ([]int, error),
+func benchVMs(create benchCreate,
 	update func(string, []int, func(int) resource.Input) error,
 	s *benchSeed, n int, tags func(int) []int, cf func(int) map[string]any) ([]int, error) {
 	if n <= 0 || len(s.sites) == 0 || resource.ByContentType("virtualization.virtualmachine") == nil {
 		return nil, nil
 	}
-	one := func(ct string, kv ...any) (int, error) {
-		ids, err := create(ct, 1, func(int) resource.Input { return jsonInput(kv...) })
-		if err != nil {
-			return 0, err
-		}
-		return ids[0], nil
-	}
-	ctype, err := one("virtualization.clustertype", "name", "Bench hypervisor", "slug", "bench-hypervisor")
+	ctype, err := create.one("virtualization.clustertype", "name", "Bench hypervisor", "slug", "bench-hypervisor")
 	if err != nil {
 		return nil, err
 	}
-	cluster, err := one("virtualization.cluster", "name", "Bench cluster", "type", ctype,
+	cluster, err := create.one("virtualization.cluster", "name", "Bench cluster", "type", ctype,
 		"scope_type", "dcim.site", "scope_id", s.sites[0])
 	if err != nil {
 		return nil, err
 	}
-	role, err := one("dcim.devicerole", "name", "Bench VM role", "slug", "bench-vm-role")
+	role, err := create.one("dcim.devicerole", "name", "Bench VM role", "slug", "bench-vm-role")
 	if err != nil {
 		return nil, err
 	}
-	platform, err := one("dcim.platform", "name", "Bench guest OS", "slug", "bench-guest-os")
+	platform, err := create.one("dcim.platform", "name", "Bench guest OS", "slug", "bench-guest-os")
 	if err != nil {
 		return nil, err
 	}
