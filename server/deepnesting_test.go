@@ -259,12 +259,32 @@ func TestDeepNesting(t *testing.T) {
 			}
 			m1 := idOf(e.Must(http.StatusCreated, "POST", modPath, map[string]any{"device": dev, "module_bay": bayOf("name=FPC"), "module_type": mw["mt"]}).Object())
 			m2 := idOf(e.Must(http.StatusCreated, "POST", modPath, map[string]any{"device": dev, "module_bay": bayOf(fmt.Sprintf("module_id=%d&name__isw=Sub", m1)), "module_type": mw["mt"]}).Object())
+			const nesting = `{"__all__":["A module bay cannot belong to a module installed within it."]}`
 			for _, b := range []int{bayOf(fmt.Sprintf("module_id=%d&name__isw=Spare", m1)), bayOf(fmt.Sprintf("module_id=%d&name__isw=Spare", m2))} {
 				r := e.Do("PATCH", detail(modPath, m1), map[string]any{"module_bay": b})
-				if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "A module bay cannot belong to a module installed within it.") {
+				if r.Status != http.StatusBadRequest || string(r.Body) != nesting {
 					t.Errorf("module %d into bay %d: %d %s", m1, b, r.Status, r.Body)
 				}
 			}
+			// The other way round (ModuleBay.clean): the bay m1 sits in
+			// cannot become a bay of m1, or of m2 installed within m1, alone
+			// or in a bulk update; a bay of the device can.
+			fpc := bayOf("name=FPC")
+			for _, mod := range []int{m1, m2} {
+				for _, r := range []*servertest.Response{
+					e.Do("PATCH", detail(mbPath, fpc), map[string]any{"module": mod}),
+					e.Do("PATCH", mbPath, []map[string]any{{"id": fpc, "module": mod}}),
+				} {
+					if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), nesting[1:len(nesting)-1]) {
+						t.Errorf("bay %d onto module %d: %d %s", fpc, mod, r.Status, r.Body)
+					}
+				}
+			}
+			if got := e.Must(http.StatusOK, "GET", detail(mbPath, fpc), nil).Object()["module"]; got != nil {
+				t.Errorf("bay %d: module %v after refused moves", fpc, got)
+			}
+			extra := idOf(e.Must(http.StatusCreated, "POST", mbPath, map[string]any{"device": dev, "name": "Extra"}).Object())
+			e.Must(http.StatusOK, "PATCH", detail(mbPath, extra), map[string]any{"module": m2})
 		})
 	})
 }

@@ -69,7 +69,7 @@ func ModuleHooks() []ent.Hook {
 					"Module must be installed within a module bay belonging to the assigned device (%s).", rawsql.StringOf(devs[devID]["name"]))}
 			}
 			if id != 0 {
-				if err := checkModuleNesting(ctx, sm, id, bay); err != nil {
+				if err := checkModuleNesting(ctx, sm, id, bayID, bay); err != nil {
 					return nil, err
 				}
 			}
@@ -86,28 +86,44 @@ func ModuleHooks() []ent.Hook {
 	}}
 }
 
+// errNesting is NetBox's recursion error of Module.clean and
+// ModuleBay.clean, raised without a field.
+var errNesting = &api.FieldError{Field: "__all__", Message: "A module bay cannot belong to a module installed within it."}
+
 // checkModuleNesting refuses to move module id into a bay of itself or of
 // a module installed within it.
-func checkModuleNesting(ctx context.Context, m rawsql.Mutation, id int, bay map[string]any) error {
-	seen := map[int]bool{}
-	for cur, ok := rawsql.IntOf(bay["module_id"]); ok && !seen[cur]; {
-		if cur == id {
-			return &api.FieldError{Field: "module_bay", Message: "A module bay cannot belong to a module installed within it."}
+func checkModuleNesting(ctx context.Context, m rawsql.Mutation, id, bayID int, bay map[string]any) error {
+	cur, _ := rawsql.IntOf(bay["module_id"])
+	return checkNesting(ctx, m, cur, map[int]bool{id: true}, map[int]bool{bayID: true})
+}
+
+// checkNesting walks up from module cur through the bays the modules sit
+// in, to the device, and fails when it meets a module of mods or a bay of
+// bays (what the write would put below itself). It is NetBox's walk in
+// Module.clean and ModuleBay.clean; both sets grow as it goes, so a loop
+// already in the data ends it too.
+func checkNesting(ctx context.Context, m rawsql.Mutation, cur int, mods, bays map[int]bool) error {
+	for cur != 0 {
+		if mods[cur] {
+			return errNesting
 		}
-		seen[cur] = true
-		mods, err := rawsql.LoadRows(ctx, m, "dcim_module", []string{"module_bay_id"}, []int{cur})
+		mods[cur] = true
+		rows, err := rawsql.LoadRows(ctx, m, "dcim_module", []string{"module_bay_id"}, []int{cur})
 		if err != nil {
 			return err
 		}
-		bid, ok2 := rawsql.IntOf(mods[cur]["module_bay_id"])
-		if !ok2 {
+		bid, ok := rawsql.IntOf(rows[cur]["module_bay_id"])
+		if !ok {
 			return nil
 		}
-		bays, err := rawsql.LoadRows(ctx, m, "dcim_modulebay", []string{"module_id"}, []int{bid})
-		if err != nil {
+		if bays[bid] {
+			return errNesting
+		}
+		bays[bid] = true
+		if rows, err = rawsql.LoadRows(ctx, m, "dcim_modulebay", []string{"module_id"}, []int{bid}); err != nil {
 			return err
 		}
-		cur, ok = rawsql.IntOf(bays[bid]["module_id"])
+		cur, _ = rawsql.IntOf(rows[bid]["module_id"])
 	}
 	return nil
 }
@@ -295,8 +311,9 @@ func moduleDisplayFollows(column string) func(ctx context.Context, m rawsql.Muta
 }
 
 // ModuleBayHooks keep a module bay's parent: the bay of the module it
-// belongs to (NetBox's ModuleBay.save); a renamed bay renames the display
-// of its module.
+// belongs to (NetBox's ModuleBay.save), refusing a module installed,
+// directly or through other modules, in the bay itself (ModuleBay.clean);
+// a renamed bay renames the display of its module.
 func ModuleBayHooks() []ent.Hook {
 	return []ent.Hook{rawsql.AfterUpdate(moduleDisplayFollows("module_bay_id"), "name"), func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
@@ -317,6 +334,17 @@ func ModuleBayHooks() []ent.Hook {
 				return nil, err
 			}
 			id, _ := rawsql.IntOf(v)
+			var targets []int
+			if !m.Op().Is(ent.OpCreate) {
+				if targets, err = rawsql.TargetIDs(ctx, sm); err != nil {
+					return nil, err
+				}
+			}
+			for _, bay := range targets {
+				if err := checkNesting(ctx, sm, id, map[int]bool{}, map[int]bool{bay: true}); err != nil {
+					return nil, err
+				}
+			}
 			mods, err := rawsql.LoadRows(ctx, sm, "dcim_module", []string{"module_bay_id"}, []int{id})
 			if err != nil {
 				return nil, err
