@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
 	"github.com/inventory/inventory/ent/logic/choicesets"
 	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
 	logicextras "github.com/inventory/inventory/ent/logic/extras"
@@ -405,6 +407,9 @@ func (d *Descriptor) decodeCustomFields(ctx context.Context, tx *Tx, in Input, e
 			}
 			data[def.Name] = v
 		}
+		if def.Unique && (ok || existing == nil) && !cfEmpty(data[def.Name]) {
+			ch.cfUnique = append(ch.cfUnique, def.Name)
+		}
 		if def.Required && (data[def.Name] == nil || data[def.Name] == "") {
 			verr.add("__all__", fmt.Sprintf("Missing required custom field '%s'.", def.Name))
 		}
@@ -416,6 +421,66 @@ func (d *Descriptor) decodeCustomFields(ctx context.Context, tx *Tx, in Input, e
 		}
 	}
 	ch.cfData, ch.cfGiven = data, true
+	return nil
+}
+
+// cfEmpty is NetBox's CUSTOMFIELD_EMPTY_VALUES: None, "" and [].
+func cfEmpty(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case string:
+		return v == ""
+	case []any:
+		return len(v) == 0
+	}
+	return false
+}
+
+// checkCustomFieldsUnique refuses a value of a unique custom field that
+// another object of the model holds (NetBox's CustomFieldsMixin.clean:
+// "Custom field 'x' must have a unique value."). Only the values the write
+// sets are checked, those given and, on a create, the defaults filled in:
+// an object saved without its custom fields keeps what it had, even if a
+// field was made unique over duplicates since. The values compare as JSON
+// (SQLite: json_extract of both sides; PostgreSQL: jsonb equality, with
+// the text the field's expression index holds for strings).
+func (d *Descriptor) checkCustomFieldsUnique(ctx context.Context, tx *Tx, ch *change, existing *Row, verr *ValidationError) error {
+	pg := tx.Dialect == dialect.Postgres
+	for _, name := range ch.cfUnique {
+		v := ch.cfData[name]
+		doc, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		s := d.Selector(tx.Dialect)
+		col := s.C(customFieldColumn)
+		lit := strings.ReplaceAll(name, "'", "''")
+		s.Where(sql.P(func(b *sql.Builder) {
+			if !pg {
+				b.WriteString("json_extract(" + col + `, '$."` + lit + `"') = json_extract(`).Arg(string(doc)).WriteString(", '$')")
+				return
+			}
+			if str, ok := v.(string); ok {
+				b.WriteString("(" + col + ")::jsonb ->> '" + lit + "' = ").Arg(str).WriteString(" AND ")
+			}
+			b.WriteString("(" + col + ")::jsonb -> '" + lit + "' = ").Arg(string(doc)).WriteString("::jsonb")
+		}))
+		if err := lockUnique(ctx, tx, s); err != nil {
+			return err
+		}
+		if existing != nil {
+			s.Where(sql.NEQ(s.C("id"), existing.ID))
+		}
+		s.Limit(1)
+		rows, err := d.query(ctx, tx.Store(), s)
+		if err != nil {
+			return err
+		}
+		if len(rows) > 0 {
+			verr.add("__all__", fmt.Sprintf("Custom field '%s' must have a unique value.", name))
+		}
+	}
 	return nil
 }
 

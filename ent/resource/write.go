@@ -83,6 +83,7 @@ type change struct {
 	delTags  []int
 	cfData   map[string]any // merged custom field data, when given
 	cfGiven  bool
+	cfUnique []string // unique custom fields whose value this write sets
 	parentOK bool
 	m2m      map[*Field][]int // replace the related sets
 }
@@ -630,6 +631,9 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 			}
 		}
 		verr.add(key, msg)
+	}
+	if err := d.checkCustomFieldsUnique(ctx, tx, ch, existing, verr); err != nil {
+		return err
 	}
 	return verr.orNil()
 }
