@@ -367,5 +367,31 @@ func TestPlacementFollows(t *testing.T) {
 		expect("location moved", map[string]int{q(ifaces, "site_id", w.siteB): 1, q(ifaces, "site_id", w.siteA): 0,
 			q("/api/ipam/prefixes/", "site_id", w.siteB): 1, q("/api/ipam/prefixes/", "site_id", w.siteA): 0,
 			q(devPath, "site_id", w.siteA): 0})
+
+		// A parent device moves: the child installed in its bay takes its
+		// site, location and rack (NetBox's Device.save saves the child:
+		// an update record), and the child's components follow.
+		chassis := mk("/api/dcim/device-types/", map[string]any{"manufacturer": w.man, "model": "Chassis", "slug": "chassis",
+			"u_height": 1, "subdevice_role": "parent"})
+		mk("/api/dcim/device-bay-templates/", map[string]any{"device_type": chassis, "name": "Slot 1"})
+		parent := mk(devPath, w.device(chassis, "name", "chassis", "rack", w.rackA2, "position", 1, "face", "front"))
+		blade := mk(devPath, w.device(w.child, "name", "blade", "rack", w.rackA2))
+		mk(cons, map[string]any{"device": blade, "name": "blade-con"})
+		bay := a.Must(http.StatusOK, "GET", q("/api/dcim/device-bays/", "device_id", parent), nil).Results()[0]["id"]
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("/api/dcim/device-bays/%v/", bay), map[string]any{"installed_device": blade})
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", devPath, parent), map[string]any{"site": w.siteB, "location": nil,
+			"rack": w.rackB, "position": nil, "face": nil})
+		got := at(devPath, blade)
+		for k, want := range map[string]int{"site": w.siteB, "rack": w.rackB} {
+			if o := asObject(got[k]); o["id"] != float64(want) {
+				t.Errorf("child of a moved device: %s %v, want %d", k, o, want)
+			}
+		}
+		expect("parent device moved", map[string]int{q(cons, "rack_id", w.rackB): 1, q(cons, "rack_id", w.rackA2): 0})
+		recs := a.Must(http.StatusOK, "GET", fmt.Sprintf("/api/core/object-changes/?changed_object_type=dcim.device&changed_object_id=%d&action=update&ordering=-id", blade), nil).Results()
+		if len(recs) == 0 || asObject(recs[0]["postchange_data"])["site"] != float64(w.siteB) ||
+			asObject(recs[0]["prechange_data"])["site"] != float64(w.siteA) {
+			t.Errorf("child of a moved device: change records %v, want its move recorded last", recs)
+		}
 	})
 }

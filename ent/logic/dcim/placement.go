@@ -6,6 +6,7 @@ import (
 
 	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/logic/rawsql"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 // NetBox's placement signals (dcim/signals.py handle_location_site_change,
@@ -101,10 +102,42 @@ func rackMoved(ctx context.Context, m rawsql.Mutation, ids []int) error {
 }
 
 // deviceMoved: the device's components cache its new site, location and
-// rack.
+// rack, and the child devices installed in its bays take them (NetBox's
+// Device.save saves each child with its parent's site, rack and
+// location: an update record each), their components following.
 func deviceMoved(ctx context.Context, m rawsql.Mutation, ids []int) error {
 	a := &rawsql.Args{PG: rawsql.Postgres(m)}
-	return componentsFollow(ctx, m, `id IN (`+rawsql.In(a, ids)+`)`, a)
+	if err := componentsFollow(ctx, m, `id IN (`+rawsql.In(a, ids)+`)`, a); err != nil {
+		return err
+	}
+	a = &rawsql.Args{PG: rawsql.Postgres(m)}
+	rows, err := rawsql.Rows(ctx, m, `SELECT installed_device_id AS id FROM "dcim_devicebay" WHERE device_id IN (`+
+		rawsql.In(a, ids)+`) AND installed_device_id IS NOT NULL`, a)
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	children := make([]int, 0, len(rows))
+	for _, r := range rows {
+		if id, ok := rawsql.IntOf(r["id"]); ok {
+			children = append(children, id)
+		}
+	}
+	// Saving: the children whose columns change get an update record. A
+	// child-role type has no bays, so this goes one level down.
+	if err := api.Saving(ctx, m, "dcim.device", children); err != nil {
+		return err
+	}
+	a = &rawsql.Args{PG: rawsql.Postgres(m)}
+	in := rawsql.In(a, children)
+	parent := func(col string) string {
+		return `(SELECT p.` + col + ` FROM "dcim_devicebay" b JOIN "dcim_device" p ON p.id = b.device_id WHERE b.installed_device_id = "dcim_device".id)`
+	}
+	if err := rawsql.Exec(ctx, m, `UPDATE "dcim_device" SET site_id = `+parent("site_id")+`, location_id = `+parent("location_id")+
+		`, rack_id = `+parent("rack_id")+` WHERE id IN (`+in+`)`, a); err != nil {
+		return err
+	}
+	a = &rawsql.Args{PG: rawsql.Postgres(m)}
+	return componentsFollow(ctx, m, `id IN (`+rawsql.In(a, children)+`)`, a)
 }
 
 // componentsFollow copies each device's site, location and rack into the
