@@ -256,8 +256,18 @@ func TestDCIMComponentEffects(t *testing.T) {
 		if got := get(compPath("interfaces"), ids["eth1"])["mac_address"]; got != "00:00:5E:00:53:99" {
 			t.Errorf("interface mac_address after the MAC changed = %v", got)
 		}
-		e.Must(http.StatusBadRequest, "PATCH", fmt.Sprintf("%s%d/", compPath("mac-addresses"), ids["mac1"]),
-			map[string]any{"assigned_object_id": ids["eth2"]})
+		// A primary MAC stays with its interface (NetBox's
+		// MACAddress.clean): moved, "reassign"; left alone, "unassign".
+		for verb, body := range map[string]map[string]any{
+			"reassign": {"assigned_object_id": ids["eth2"]},
+			"unassign": {"assigned_object_type": nil, "assigned_object_id": nil},
+		} {
+			r := e.Do("PATCH", fmt.Sprintf("%s%d/", compPath("mac-addresses"), ids["mac1"]), body)
+			want := `{"__all__":["Cannot ` + verb + ` MAC Address while it is designated as the primary MAC for an object"]}`
+			if r.Status != http.StatusBadRequest || string(r.Body) != want {
+				t.Errorf("%s a primary MAC: %d %s, want 400 %s", verb, r.Status, r.Body, want)
+			}
+		}
 		for q, want := range map[string]int{"mac_address=00:00:5e:00:53:99": 1, "kind=virtual": 2, "kind=physical": 2,
 			"vlan_id=" + fmt.Sprint(ids["vg"]): 0, "lag_id=" + fmt.Sprint(ids["lag1"]): 0, "device=d1": 4} {
 			if n := len(e.Must(http.StatusOK, "GET", compPath("interfaces")+"?"+q, nil).Results()); n != want {
@@ -271,6 +281,22 @@ func TestDCIMComponentEffects(t *testing.T) {
 			"mark_connected": true}).Object()
 		if r["_occupied"] != true || r["cable"] != nil || r["connected_endpoints_reachable"] != false || r["connected_endpoints"] != nil {
 			t.Errorf("marked console port: %v", r)
+		}
+		// An interface created with an unassigned MAC as its primary gets
+		// the MAC assigned (NetBox's update_mac_address_interface), with
+		// an update record of the MAC.
+		mac := idOf(e.Must(http.StatusCreated, "POST", compPath("mac-addresses"), map[string]any{"mac_address": "00:00:5E:00:53:42"}).Object())
+		eth9 := idOf(e.Must(http.StatusCreated, "POST", compPath("interfaces"), map[string]any{"device": ids["d1"], "name": "eth9",
+			"type": "1000base-t", "primary_mac_address": mac}).Object())
+		if got := get(compPath("mac-addresses"), mac); got["assigned_object_type"] != "dcim.interface" || got["assigned_object_id"] != float64(eth9) {
+			t.Errorf("MAC of a new interface: assigned to %v %v, want dcim.interface %d", got["assigned_object_type"], got["assigned_object_id"], eth9)
+		}
+		if got := get(compPath("interfaces"), eth9)["mac_address"]; got != "00:00:5E:00:53:42" {
+			t.Errorf("new interface mac_address = %v", got)
+		}
+		recs := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/core/object-changes/?changed_object_type=dcim.macaddress&changed_object_id=%d&action=update", mac), nil).Results()
+		if len(recs) != 1 {
+			t.Errorf("MAC of a new interface: %d update records, want 1", len(recs))
 		}
 	})
 }

@@ -262,6 +262,14 @@ func TestVirtualMachineDisksAndIPs(t *testing.T) {
 		if n := w.count(t, "/api/dcim/mac-addresses/", fmt.Sprintf("virtual_machine_id=%d", vm)); n != 2 {
 			t.Errorf("mac-addresses ?virtual_machine_id: %d", n)
 		}
+		// A VM interface created with an unassigned primary MAC gets it
+		// assigned (NetBox's update_mac_address_interface).
+		mac3 := idOf(a.Must(http.StatusCreated, "POST", "/api/dcim/mac-addresses/", map[string]any{"mac_address": "52:54:00:12:34:58"}).Object())
+		eth9 := idOf(a.Must(http.StatusCreated, "POST", vmIfacesPath, map[string]any{"virtual_machine": vm, "name": "eth9",
+			"primary_mac_address": mac3}).Object())
+		if got := w.get(t, "/api/dcim/mac-addresses/", mac3); got["assigned_object_type"] != "virtualization.vminterface" || got["assigned_object_id"] != float64(eth9) {
+			t.Errorf("MAC of a new VM interface: assigned to %v %v", got["assigned_object_type"], got["assigned_object_id"])
+		}
 		if n := w.count(t, vmsPath, "mac_address=52:54:00:12:34:56"); n != 1 {
 			t.Errorf("VMs ?mac_address: %d", n)
 		}

@@ -145,6 +145,7 @@ func InterfaceHooks() []ent.Hook {
 		channelHook(),
 		componentHook("dcim_interface", interfaceColumns, checkInterface),
 		InterfaceAfterHook(taggedVLANTable, taggedVLANOwn, false, ""),
+		PrimaryMACHook(CTInterface),
 	}
 }
 
@@ -578,11 +579,14 @@ func MACAddressHooks() []ent.Hook {
 					return nil, err
 				}
 				var moved []int
+				unassigned := false
 				for _, id := range ids {
 					row := rawsql.Overlay(m, cols, old[id])
 					if rawsql.StringOf(row["assigned_object_type"]) != rawsql.StringOf(old[id]["assigned_object_type"]) ||
 						norm(row["assigned_object_id"]) != norm(old[id]["assigned_object_id"]) {
 						moved = append(moved, id)
+						_, has := rawsql.IntOf(row["assigned_object_id"])
+						unassigned = unassigned || !has
 					}
 				}
 				n := 0
@@ -594,7 +598,13 @@ func MACAddressHooks() []ent.Hook {
 					}
 				}
 				if n > 0 {
-					return nil, &api.FieldError{Field: "__all__", Message: "Cannot unassign MAC Address while it is designated as the primary MAC for an object"}
+					// NetBox's MACAddress.clean: "unassign" when the MAC
+					// is left without an object, "reassign" when moved.
+					verb := "reassign"
+					if unassigned {
+						verb = "unassign"
+					}
+					return nil, &api.FieldError{Field: "__all__", Message: "Cannot " + verb + " MAC Address while it is designated as the primary MAC for an object"}
 				}
 			}
 			v, err := next.Mutate(ctx, m)
@@ -623,6 +633,36 @@ func MACAddressHooks() []ent.Hook {
 			return v, nil
 		})
 	}}
+}
+
+// PrimaryMACHook: an interface created with a primary MAC address gets
+// that MAC assigned to it (NetBox's update_mac_address_interface, for
+// device and VM interfaces; ct is the interface's content type). The
+// interface's own check has already refused a MAC assigned elsewhere.
+func PrimaryMACHook(ct string) ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			v, ok := m.Field("primary_mac_address_id")
+			if !m.Op().Is(ent.OpCreate) || !ok || api.Importing(ctx) {
+				return next.Mutate(ctx, m)
+			}
+			mac, _ := rawsql.IntOf(rawsql.Plain(v))
+			sm, err := rawsql.As("primary MAC", m)
+			if err != nil {
+				return nil, err
+			}
+			val, ids, err := rawsql.Written(ctx, sm, next, nil)
+			if err != nil {
+				return nil, err
+			}
+			if err := api.Saving(ctx, m, "dcim.macaddress", []int{mac}); err != nil {
+				return nil, err
+			}
+			a := &rawsql.Args{PG: rawsql.Postgres(sm)}
+			return val, rawsql.Exec(ctx, sm, `UPDATE "dcim_macaddress" SET assigned_object_type = `+a.P(ct)+
+				`, assigned_object_id = `+a.P(ids[0])+`, last_updated = `+a.P(now())+` WHERE id = `+a.P(mac), a)
+		})
+	}
 }
 
 // InterfaceKindTypes are the interface types of a kind (NetBox's kind

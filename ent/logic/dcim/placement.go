@@ -128,12 +128,13 @@ func deviceMoved(ctx context.Context, m rawsql.Mutation, ids []int) error {
 		return err
 	}
 	a = &rawsql.Args{PG: rawsql.Postgres(m)}
-	in := rawsql.In(a, children)
 	parent := func(col string) string {
 		return `(SELECT p.` + col + ` FROM "dcim_devicebay" b JOIN "dcim_device" p ON p.id = b.device_id WHERE b.installed_device_id = "dcim_device".id)`
 	}
-	if err := rawsql.Exec(ctx, m, `UPDATE "dcim_device" SET site_id = `+parent("site_id")+`, location_id = `+parent("location_id")+
-		`, rack_id = `+parent("rack_id")+` WHERE id IN (`+in+`)`, a); err != nil {
+	// Placeholders in the order of the text ("?" on SQLite).
+	set := `UPDATE "dcim_device" SET site_id = ` + parent("site_id") + `, location_id = ` + parent("location_id") +
+		`, rack_id = ` + parent("rack_id") + `, last_updated = ` + a.P(now())
+	if err := rawsql.Exec(ctx, m, set+` WHERE id IN (`+rawsql.In(a, children)+`)`, a); err != nil {
 		return err
 	}
 	a = &rawsql.Args{PG: rawsql.Postgres(m)}

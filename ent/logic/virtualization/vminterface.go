@@ -34,6 +34,7 @@ func VMInterfaceHooks() []ent.Hook {
 		rawsql.RowHook(tableInterface, vmInterfaceColumns, checkVMInterface),
 		untaggedNeedsMode,
 		dcim.InterfaceAfterHook(taggedVLANTable, taggedVLANOwn, true, tableInterface),
+		dcim.PrimaryMACHook("virtualization.vminterface"),
 	}, ipam.VMInterfaceHooks()...)
 }
 
