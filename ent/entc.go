@@ -224,6 +224,9 @@ type FieldData struct {
 	// text column, not required, whose default is "" or that is nullable,
 	// unless api.Field.NoBlank.
 	Blank bool
+	// NotEmpty: a JSON list or object field that refuses [] and {}
+	// (api.Field.NoBlank on a JSON field).
+	NotEmpty bool
 	// PutDefault is the JSON a full update that omits the field writes
 	// (api.Model.Defaults); HasPutDefault says there is one.
 	PutDefault      string
@@ -618,6 +621,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		def, isStr := f.DefaultValue().(string)
 		fd.Blank = nullable || f.Default && isStr && def == ""
 	}
+	fd.NotEmpty = f.IsJSON() && a.NoBlank
 	fd.Types = a.Types
 	fd.Min, fd.Max = a.Min, a.Max
 	fd.Decimal, fd.ObjectTypes = a.Decimal, a.ObjectTypes

@@ -123,6 +123,9 @@ type Field struct {
 	// stored as NetBox stores it (see blankValue); others answer "This
 	// field may not be blank.".
 	Blank bool
+	// NotEmpty JSON fields refuse [] and {} with Django's "This field
+	// cannot be blank." (api.Field.NoBlank).
+	NotEmpty bool
 	// PutDefault is the JSON value a full update (PUT) that omits the
 	// field writes: the default NetBox's serializer declares for it
 	// (api.Model.Defaults). "" when there is none: PUT keeps the value.

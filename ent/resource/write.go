@@ -172,10 +172,17 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 				verr.addItem(f.Name, index, msgs...)
 				continue
 			}
+			if f.NotEmpty && emptyJSON(raw) {
+				verr.add(f.Name, "This field cannot be blank.")
+				continue
+			}
 			ch.set[f] = v
 			continue
 		}
 		v, msgs := d.decodeField(ctx, tx, f, raw)
+		if msgs == nil && f.NotEmpty && emptyJSON(raw) {
+			msgs = []string{"This field cannot be blank."}
+		}
 		if msgs != nil {
 			verr.add(f.Name, msgs...)
 			continue
@@ -218,6 +225,16 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 		return nil, err
 	}
 	return ch, nil
+}
+
+// emptyJSON says whether raw is [] or {} (Django's empty values of a
+// JSON or array field).
+func emptyJSON(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	if len(t) < 2 || (t[0] != '[' && t[0] != '{') {
+		return false
+	}
+	return len(bytes.TrimSpace(t[1:len(t)-1])) == 0
 }
 
 // withPutDefaults is a full update's input with the serializer's declared

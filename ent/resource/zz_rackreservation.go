@@ -56,7 +56,7 @@ func init() {
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "rack", Kind: "fk", Column: "rack_id", GoType: "int", Target: "dcim.rack", Required: true, OnDelete: "CASCADE"},
-			{Name: "units", Kind: "json", Column: "units", GoType: "[]int", Required: true},
+			{Name: "units", Kind: "json", Column: "units", GoType: "[]int", Required: true, NotEmpty: true},
 			{Name: "unit_count", Kind: "int", Column: "unit_count", GoType: "int", ReadOnly: true, HasDefault: true, Meta: &api.Meta{Type: "field", Writable: false, Optional: false, Required: false}},
 			{Name: "status", Kind: "choice", Column: "status", GoType: "string", HasDefault: true, MaxLen: 50, Choices: []Choice{{"pending", "Pending"}, {"active", "Active"}, {"stale", "Stale"}}},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

@@ -52,7 +52,7 @@ func init() {
 			{Name: "weight", Kind: "int", Column: "weight", GoType: "int", HasDefault: true, Min: intp(0), Max: intp(32767)},
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},
 			{Name: "shared", Kind: "bool", Column: "shared", GoType: "bool", HasDefault: true},
-			{Name: "parameters", Kind: "json", Column: "parameters", GoType: "json.RawMessage", Required: true},
+			{Name: "parameters", Kind: "json", Column: "parameters", GoType: "json.RawMessage", Required: true, NotEmpty: true},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

@@ -45,7 +45,7 @@ func init() {
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 100},
 			{Name: "protocol", Kind: "choice", Column: "protocol", GoType: "string", Required: true, MaxLen: 50, Meta: &api.Meta{Type: "", Writable: false, Optional: true, Required: false}, Choices: []Choice{{"tcp", "TCP"}, {"udp", "UDP"}, {"sctp", "SCTP"}}},
-			{Name: "ports", Kind: "json", Column: "ports", GoType: "[]int", Required: true, Min: intp(1), Max: intp(65535)},
+			{Name: "ports", Kind: "json", Column: "ports", GoType: "[]int", Required: true, NotEmpty: true, Min: intp(1), Max: intp(65535)},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},
 			{Name: "owner", Kind: "fk", Column: "owner_id", GoType: "int", Target: "users.owner", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true, Blank: true},

@@ -45,7 +45,7 @@ func init() {
 			{Name: "weight", Kind: "int", Column: "weight", GoType: "int", HasDefault: true, Min: intp(0), Max: intp(32767)},
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},
 			{Name: "shared", Kind: "bool", Column: "shared", GoType: "bool", HasDefault: true},
-			{Name: "columns", Kind: "strings", Column: "columns", GoType: "[]string", Required: true},
+			{Name: "columns", Kind: "strings", Column: "columns", GoType: "[]string", Required: true, NotEmpty: true},
 			{Name: "ordering", Kind: "strings", Column: "ordering", GoType: "[]string", Nullable: true, HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

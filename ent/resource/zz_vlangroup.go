@@ -63,7 +63,7 @@ func init() {
 			{Name: "scope_type", Kind: "string", Column: "scope_type", GoType: "string", Nullable: true, HasDefault: true, Blank: true, PutDefault: "null", Types: []string{"dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location", "dcim.rackgroup", "dcim.rack", "virtualization.clustergroup", "virtualization.cluster"}},
 			{Name: "scope_id", Kind: "int", Column: "scope_id", GoType: "int", Nullable: true, HasDefault: true, PutDefault: "null"},
 			{Name: "scope", Kind: "generic-object", ReadOnly: true, OnDelete: "CASCADE", Generic: "scope", Types: []string{"dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location", "dcim.rackgroup", "dcim.rack", "virtualization.clustergroup", "virtualization.cluster"}},
-			{Name: "vid_ranges", Kind: "json", Column: "vid_ranges", GoType: "[][]int", HasDefault: true},
+			{Name: "vid_ranges", Kind: "json", Column: "vid_ranges", GoType: "[][]int", HasDefault: true, NotEmpty: true},
 			{Name: "total_vlan_ids", Kind: "int", Column: "total_vlan_ids", GoType: "int", ReadOnly: true, HasDefault: true},
 			{Name: "tenant", Kind: "fk", Column: "tenant_id", GoType: "int", Target: "tenancy.tenant", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, Blank: true, MaxLen: 200},

@@ -2556,6 +2556,7 @@ func init() {
 	deviceinterface.Hooks[4] = deviceinterfaceHooks[2]
 	deviceinterface.Hooks[5] = deviceinterfaceHooks[3]
 	deviceinterface.Hooks[6] = deviceinterfaceHooks[4]
+	deviceinterface.Hooks[7] = deviceinterfaceHooks[5]
 	deviceinterfaceMixinFields0 := deviceinterfaceMixin[0].Fields()
 	_ = deviceinterfaceMixinFields0
 	deviceinterfaceMixinFields2 := deviceinterfaceMixin[2].Fields()
@@ -8505,6 +8506,7 @@ func init() {
 	vminterface.Hooks[2] = vminterfaceHooks[2]
 	vminterface.Hooks[3] = vminterfaceHooks[3]
 	vminterface.Hooks[4] = vminterfaceHooks[4]
+	vminterface.Hooks[5] = vminterfaceHooks[5]
 	vminterfaceMixinFields0 := vminterfaceMixin[0].Fields()
 	_ = vminterfaceMixinFields0
 	vminterfaceMixinFields2 := vminterfaceMixin[2].Fields()

@@ -26,7 +26,7 @@ func (RackReservation) Fields() []ent.Field {
 		field.Int("rack_id"),
 		// units: the reserved unit numbers, validated against the rack by
 		// the hook (each in the rack, none reserved by another reservation).
-		field.JSON("units", []int{}).Annotations(api.Field{Kind: "json"}),
+		field.JSON("units", []int{}).Annotations(api.Field{Kind: "json", NoBlank: true}),
 		// unit_count is len(units), kept by the hook (a column, so that
 		// unit_count_min/max filter in SQL on both databases).
 		field.Int("unit_count").Default(0).Annotations(api.Field{ReadOnly: true}),

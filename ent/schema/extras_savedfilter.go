@@ -34,7 +34,7 @@ func (SavedFilter) Fields() []ent.Field {
 		field.Int("weight").Default(100).Min(0).Max(32767).Annotations(api.Field{Min: api.Int(0), Max: api.Int(32767)}),
 		field.Bool("enabled").Default(true),
 		field.Bool("shared").Default(true),
-		field.JSON("parameters", json.RawMessage{}).Annotations(api.Field{Kind: "json", Required: true}),
+		field.JSON("parameters", json.RawMessage{}).Annotations(api.Field{Kind: "json", Required: true, NoBlank: true}),
 	}
 }
 

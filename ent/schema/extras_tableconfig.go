@@ -32,7 +32,7 @@ func (TableConfig) Fields() []ent.Field {
 		field.Int("weight").Default(1000).Min(0).Max(32767).Annotations(api.Field{Min: api.Int(0), Max: api.Int(32767)}),
 		field.Bool("enabled").Default(true),
 		field.Bool("shared").Default(true),
-		field.Strings("columns").Annotations(api.Field{Required: true}),
+		field.Strings("columns").Annotations(api.Field{Required: true, NoBlank: true}),
 		field.Strings("ordering").Optional(),
 	}
 }

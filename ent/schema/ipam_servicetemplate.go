@@ -26,7 +26,7 @@ func (ServiceTemplate) Fields() []ent.Field {
 func serviceBaseFields() []ent.Field {
 	return []ent.Field{
 		field.String("protocol").MaxRuneLen(50).Annotations(api.Field{Kind: "choice", Choices: ipam.ServiceProtocols}),
-		field.JSON("ports", []int{}).Annotations(api.Field{Kind: "json",
+		field.JSON("ports", []int{}).Annotations(api.Field{Kind: "json", NoBlank: true,
 			Min: api.Int(ipam.ServicePortMin), Max: api.Int(ipam.ServicePortMax)}),
 		field.Int("_ports_lowest").Optional().Nillable().Annotations(api.Field{Kind: "hidden"}),
 	}

@@ -36,7 +36,7 @@ func (VLANGroup) Fields() []ent.Field {
 		field.String("scope_type").Optional().Nillable().Annotations(api.Field{Types: vlanGroupScopes, OnDelete: api.Cascade}),
 		field.Int("scope_id").Optional().Nillable(),
 		field.JSON("vid_ranges", [][]int{}).Default([][]int{{VLANVIDMin, VLANVIDMax}}).
-			Annotations(api.Field{Kind: "json"}),
+			Annotations(api.Field{Kind: "json", NoBlank: true}),
 		// total_vlan_ids is kept equal to the number of IDs in vid_ranges by
 		// the schema hook.
 		field.Int("total_vlan_ids").Default(VLANVIDMax - VLANVIDMin + 1).Annotations(api.Field{ReadOnly: true}),

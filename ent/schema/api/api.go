@@ -386,7 +386,11 @@ type Field struct {
 	// NoBlank refuses "" on a text column that would otherwise accept it
 	// (a column whose default is "" or that is nullable: NetBox's
 	// blank=True): the fields whose NetBox serializer field is declared
-	// without allow_blank (a cable's profile, a VLAN's qinq_role).
+	// without allow_blank (a cable's profile, a VLAN's qinq_role). On a
+	// JSON field it refuses [] and {}: Django's blank=False on a JSONField
+	// or ArrayField, which full_clean answers "This field cannot be
+	// blank." after the serializer took the value (a service's ports, a
+	// config context's data).
 	NoBlank bool `json:"no_blank,omitempty"`
 	// Lookup is the attribute filter name for an FK ("slug", "name").
 	Lookup string `json:"lookup,omitempty"`
