@@ -418,7 +418,9 @@ func ManufacturerHooks() []ent.Hook {
 // chassis takes its master in at position 1 (NetBox's
 // assign_virtualchassis_master signal); a rename renews the display of
 // its members. A delete clears its members' positions and priorities in
-// the members' own hook (checkDevice), as the delete clears their key.
+// the members' own hook (checkDevice), as the delete clears their key;
+// that hook also refuses the delete of a chassis with a cross-chassis LAG
+// (checkChassisLAGs), as VirtualChassis.delete() does.
 func VirtualChassisHooks() []ent.Hook {
 	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
