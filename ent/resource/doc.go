@@ -69,7 +69,9 @@
 //  7. Many-to-many sets and writable reverse lists (writeM2M) and tag
 //     assignments (writeTags) are written after the row; a tags-only change touches last_updated so
 //     that the ETag moves and the change is recorded. Delete refuses with
-//     409 while PROTECT dependants exist (checkProtected), deletes each
+//     409 while PROTECT dependants exist (checkProtected) or while clearing
+//     its SET_NULL keys would break a unique set conditional on them
+//     (checkUngrouping, NetBox's TenantGroup.delete()), deletes each
 //     requested row with DeleteOne so that it passes the hook chain (rows
 //     that go with it through the database's ON DELETE rules were captured
 //     as Dependants), and removes tag assignments last so that the

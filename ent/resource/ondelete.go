@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/inventory/inventory/ent/schema/api"
 	"sort"
-	"strings"
 	"sync"
 
 	"entgo.io/ent"
@@ -32,7 +31,10 @@ const (
 // recursively every row a CASCADE relation or a generic relation (a
 // prefix's scope, an event rule's action object) takes along. If a PROTECT
 // relation holds any object of the set, or a RESTRICT one from outside it,
-// the answer is 409 with NetBox's text and nothing has changed. Otherwise
+// the answer is 409 with NetBox's text and nothing has changed; so it is
+// when clearing SET_NULL keys would make rows that stay break a unique set
+// conditional on those keys (checkUngrouping: NetBox's
+// TenantGroup.delete()). Otherwise
 // SET_NULL keys are cleared (through mutations for change-logged models:
 // an update record and event each, NetBox's pre_delete handler), every
 // object of the set is deleted through mutations (a delete record and
@@ -61,6 +63,9 @@ func (d *Descriptor) Delete(ctx context.Context, tx *Tx, ids []int, ins ...Input
 		od := ByContentType(ct)
 		return od != nil && p.in[od][id]
 	})
+	if err := p.checkUngrouping(ctx, tx); err != nil {
+		return err
+	}
 	if err := p.checkProtected(ctx, tx); err != nil {
 		return err
 	}
@@ -275,8 +280,7 @@ func (p *deletion) checkProtected(ctx context.Context, tx *Tx) error {
 		}
 	}
 	if len(found) > 0 {
-		return Conflict(fmt.Sprintf("Unable to delete object. %d dependent objects were found: %s",
-			len(found), strings.Join(found, ", ")))
+		return Conflict(api.Protected(found).Detail)
 	}
 	return nil
 }

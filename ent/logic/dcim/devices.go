@@ -74,6 +74,9 @@ func DeviceHooks() []ent.Hook {
 			if err != nil {
 				return nil, err
 			}
+			if err := checkChassisLAGs(ctx, sm, rows); err != nil {
+				return nil, err
+			}
 			for _, st := range rows {
 				if err := st.checkDevice(ctx, sm); err != nil {
 					return nil, err
@@ -415,7 +418,9 @@ func ManufacturerHooks() []ent.Hook {
 // chassis takes its master in at position 1 (NetBox's
 // assign_virtualchassis_master signal); a rename renews the display of
 // its members. A delete clears its members' positions and priorities in
-// the members' own hook (checkDevice), as the delete clears their key.
+// the members' own hook (checkDevice), as the delete clears their key;
+// that hook also refuses the delete of a chassis with a cross-chassis LAG
+// (checkChassisLAGs), as VirtualChassis.delete() does.
 func VirtualChassisHooks() []ent.Hook {
 	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
@@ -480,6 +485,48 @@ func VirtualChassisHooks() []ent.Hook {
 			})
 		})
 	}}
+}
+
+// checkChassisLAGs is VirtualChassis.delete()'s guard: a chassis one of
+// whose members has an interface in a LAG of another device (a
+// cross-chassis LAG, which Interface.clean() allows within a chassis) is
+// not deleted. NetBox raises a ProtectedError naming those interfaces,
+// which the API answers with 409 (api.Protected); nothing changes, as the
+// delete's transaction goes back. The delete clears its members' key
+// (SET_NULL) through their many-row update, whose hook this is: it runs
+// before the first of them leaves the chassis (later batches of the same
+// delete find the chassis checked already and its LAGs unchanged). The
+// interfaces are listed in id order (NetBox's set of them).
+func checkChassisLAGs(ctx context.Context, m rawsql.Mutation, rows []*state) error {
+	var going []int
+	seen := map[int]bool{}
+	for _, s := range rows {
+		vc, ok := rawsql.IntOf(s.old["virtual_chassis_id"])
+		if ok && !seen[vc] && api.Deleting(ctx, "dcim.virtualchassis", vc) {
+			seen[vc] = true
+			going = append(going, vc)
+		}
+	}
+	if len(going) == 0 {
+		return nil
+	}
+	a := &rawsql.Args{PG: rawsql.Postgres(m)}
+	rs, err := textRows(ctx, m, `SELECT i.id, i.name, i.label FROM "dcim_interface" i `+
+		`JOIN "dcim_interface" l ON l.id = i.lag_id JOIN "dcim_device" d ON d.id = i.device_id `+
+		`WHERE d.virtual_chassis_id IN (`+rawsql.In(a, going)+`) AND l.device_id <> i.device_id ORDER BY i.id`, a)
+	if err != nil || len(rs) == 0 {
+		return err
+	}
+	objs := make([]string, len(rs))
+	for i, r := range rs {
+		name := str(r["name"]) // ComponentModel.__str__
+		if label := str(r["label"]); label != "" {
+			name += " (" + label + ")"
+		}
+		id, _ := rawsql.IntOf(r["id"])
+		objs[i] = fmt.Sprintf("%s (%d)", name, id)
+	}
+	return api.Protected(objs)
 }
 
 // deviceNameSQL is a device's name, or its cached type display and id

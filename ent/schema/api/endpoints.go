@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"strings"
 )
 
 // Endpoint declares a special endpoint: a route that is not one of a
@@ -247,3 +249,13 @@ type StatusError struct {
 }
 
 func (e *StatusError) Error() string { return e.Detail }
+
+// Protected is NetBox's answer to a delete that a ProtectedError or
+// RestrictedError refuses (the API viewsets' dispatch): 409 naming the
+// objects in the way, each as "<str(obj)> (<pk>)". The resource layer's
+// PROTECT check and hooks mirroring a model's delete() guard (a virtual
+// chassis with a cross-chassis LAG) answer with it alike.
+func Protected(objects []string) *StatusError {
+	return &StatusError{Status: http.StatusConflict, Detail: fmt.Sprintf("Unable to delete object. %d dependent objects were found: %s",
+		len(objects), strings.Join(objects, ", "))}
+}
