@@ -8227,6 +8227,7 @@ func init() {
 	vlanMixin := schema.VLAN{}.Mixin()
 	vlanHooks := schema.VLAN{}.Hooks()
 	vlan.Hooks[0] = vlanHooks[0]
+	vlan.Hooks[1] = vlanHooks[1]
 	vlanMixinFields0 := vlanMixin[0].Fields()
 	_ = vlanMixinFields0
 	vlanMixinFields2 := vlanMixin[2].Fields()
