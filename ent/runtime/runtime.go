@@ -8160,6 +8160,8 @@ func init() {
 	tunnelterminationDescTunnelName := tunnelterminationFields[5].Descriptor()
 	// tunneltermination.DefaultTunnelName holds the default value on creation for the _tunnel_name field.
 	tunneltermination.DefaultTunnelName = tunnelterminationDescTunnelName.Default.(string)
+	userHooks := schema.User{}.Hooks()
+	user.Hooks[0] = userHooks[0]
 	userFields := schema.User{}.Fields()
 	_ = userFields
 	// userDescUsername is the schema descriptor for username field.
