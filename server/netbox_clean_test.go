@@ -161,6 +161,24 @@ func TestVLANClean(t *testing.T) {
 			{"bulk PATCH", "PATCH", vlans, []any{map[string]any{"id": v2, "group": gRanges, "vid": 10},
 				map[string]any{"id": cv, "qinq_role": "cvlan", "qinq_svlan": svlan}}, http.StatusOK, ""},
 		})
+
+		// A VLAN stored before these rules (put out of its group's range
+		// behind the API's back) is refused at its next save, as NetBox's
+		// full_clean() refuses it; but deleting its role clears the role
+		// (SET_NULL, a queryset update without clean() in NetBox).
+		role := mk("/api/ipam/roles/", map[string]any{"name": "Legacy", "slug": "legacy"})
+		legacy := mk(vlans, vlan("name", "legacy", "vid", 700, "role", role))
+		if _, err := e.DB.Write.ExecContext(context.Background(),
+			fmt.Sprintf(`UPDATE ipam_vlan SET group_id = %d WHERE id = %d`, gSite, legacy)); err != nil {
+			t.Fatal(err)
+		}
+		if r := a.Do("PATCH", one(legacy), map[string]any{"description": "x"}); string(r.Body) != edgeVID {
+			t.Errorf("saving a VLAN stored out of its group's range: %d %s", r.Status, r.Body)
+		}
+		a.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/ipam/roles/%d/", role), nil)
+		if got := a.Must(http.StatusOK, "GET", one(legacy), nil).Object()["role"]; got != nil {
+			t.Errorf("the deleted role stays on the VLAN: %v", got)
+		}
 	})
 }
 
