@@ -230,7 +230,9 @@ func (_c *UserCreate) Mutation() *UserMutation {
 
 // Save creates the User in the database.
 func (_c *UserCreate) Save(ctx context.Context) (*User, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -257,7 +259,7 @@ func (_c *UserCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *UserCreate) defaults() {
+func (_c *UserCreate) defaults() error {
 	if _, ok := _c.mutation.Password(); !ok {
 		v := user.DefaultPassword
 		_c.mutation.SetPassword(v)
@@ -287,6 +289,9 @@ func (_c *UserCreate) defaults() {
 		_c.mutation.SetIsSuperuser(v)
 	}
 	if _, ok := _c.mutation.DateJoined(); !ok {
+		if user.DefaultDateJoined == nil {
+			return fmt.Errorf("ent: uninitialized user.DefaultDateJoined (forgotten import ent/runtime?)")
+		}
 		v := user.DefaultDateJoined()
 		_c.mutation.SetDateJoined(v)
 	}
@@ -294,6 +299,7 @@ func (_c *UserCreate) defaults() {
 		v := user.DefaultConfig
 		_c.mutation.SetConfig(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -9,6 +9,7 @@ import (
 	"net/mail"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gin-gonic/gin"
@@ -68,7 +69,7 @@ func init() {
 		if s == "" {
 			return nil, []string{"This field may not be blank."}
 		}
-		if len(s) > 150 {
+		if utf8.RuneCountInString(s) > 150 {
 			return nil, []string{"Ensure this field has no more than 150 characters."}
 		}
 		if !usernameRE.MatchString(s) {
@@ -90,7 +91,10 @@ func init() {
 	})
 }
 
-var usernameRE = regexp.MustCompile(`^[\w.@+-]+$`)
+// usernameRE is Django's UnicodeUsernameValidator, ^[\w.@+-]+\Z: Python's
+// \w is Unicode (letters and numbers of any script, and "_"), where Go's
+// is ASCII only.
+var usernameRE = regexp.MustCompile(`^[\p{L}\p{N}_.@+-]+$`)
 
 // tokenHook turns a token's one-time secret into its stored form on
 // create: a keyed digest under the newest pepper (v1 and v2 alike), a

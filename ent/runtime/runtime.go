@@ -8161,6 +8161,8 @@ func init() {
 	tunnelterminationDescTunnelName := tunnelterminationFields[5].Descriptor()
 	// tunneltermination.DefaultTunnelName holds the default value on creation for the _tunnel_name field.
 	tunneltermination.DefaultTunnelName = tunnelterminationDescTunnelName.Default.(string)
+	userHooks := schema.User{}.Hooks()
+	user.Hooks[0] = userHooks[0]
 	userFields := schema.User{}.Fields()
 	_ = userFields
 	// userDescUsername is the schema descriptor for username field.
@@ -8228,6 +8230,7 @@ func init() {
 	vlanMixin := schema.VLAN{}.Mixin()
 	vlanHooks := schema.VLAN{}.Hooks()
 	vlan.Hooks[0] = vlanHooks[0]
+	vlan.Hooks[1] = vlanHooks[1]
 	vlanMixinFields0 := vlanMixin[0].Fields()
 	_ = vlanMixinFields0
 	vlanMixinFields2 := vlanMixin[2].Fields()

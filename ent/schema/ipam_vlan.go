@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
+	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/logic/vpn"
 	"github.com/inventory/inventory/ent/schema/api"
 )
@@ -62,8 +63,12 @@ func (VLAN) Indexes() []ent.Index {
 	}
 }
 
-// Hooks: a renamed VLAN renames itself in its L2VPN termination's display.
-func (VLAN) Hooks() []ent.Hook { return vpn.InterfaceHooks("ipam.vlan", "name", "vid") }
+// Hooks: VLAN.clean() (site and group, VID ranges, Q-in-Q) before every
+// row written; a renamed VLAN renames itself in its L2VPN termination's
+// display.
+func (VLAN) Hooks() []ent.Hook {
+	return append(ipam.VLANHooks(), vpn.InterfaceHooks("ipam.vlan", "name", "vid")...)
+}
 
 func (VLAN) Annotations() []schema.Annotation {
 	return []schema.Annotation{

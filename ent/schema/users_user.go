@@ -7,6 +7,7 @@ import (
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 
+	"github.com/inventory/inventory/ent/logic/users"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -44,6 +45,10 @@ func (User) Edges() []ent.Edge {
 		edge.From("notification_groups", NotificationGroup.Type).Ref("users"),
 	}
 }
+
+// Hooks: User.clean() refuses a username that differs only in case from
+// another user's.
+func (User) Hooks() []ent.Hook { return users.UserHooks() }
 
 func (User) Annotations() []schema.Annotation {
 	return []schema.Annotation{

@@ -1,6 +1,7 @@
 package extras
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,7 +19,8 @@ var EventTypes = []string{"object_created", "object_updated", "object_deleted",
 	"job_started", "job_completed", "job_failed", "job_errored"}
 
 // EventRuleHooks are the hooks of extras.EventRule: object_types,
-// event_types and conditions are validated with NetBox's messages.
+// event_types, conditions and action_data are validated with NetBox's
+// messages.
 func EventRuleHooks() []ent.Hook {
 	return []ent.Hook{
 		func(next ent.Mutator) ent.Mutator {
@@ -60,6 +62,14 @@ func validateEventRule(m ent.Mutation) error {
 		raw, _ := v.(json.RawMessage)
 		if err := conditions.Validate(raw); err != nil {
 			return &api.FieldError{Field: "conditions", Message: err.Error()}
+		}
+	}
+	if v, ok := m.Field("action_data"); ok {
+		// EventRule.clean(): the action's data is merged into the event
+		// data as a dict ({**action_data, **data}).
+		raw, _ := v.(json.RawMessage)
+		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] != '{' && string(t) != "null" {
+			return &api.FieldError{Field: "action_data", Message: "Action data must be a JSON object or null."}
 		}
 	}
 	return nil

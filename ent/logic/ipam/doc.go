@@ -25,7 +25,10 @@
 //     migration that adds the columns (ent/db.Migrate).
 //
 // VLANGroup (vlangroup.go): vid_ranges is validated with NetBox's messages
-// and total_vlan_ids kept equal to the number of IDs it holds.
+// and total_vlan_ids kept equal to the number of IDs it holds. VLAN
+// (vlan.go): VLAN.clean(), a site that agrees with a group scoped to a
+// site or site group, a VID within the group's ranges, and the Q-in-Q
+// roles, before every row written.
 //
 // Aggregate (aggregate.go) and IPRange (iprange.go): the hidden
 // containment columns are derived as for prefixes (an IP range's
