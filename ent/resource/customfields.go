@@ -466,18 +466,11 @@ func (d *Descriptor) checkCustomFieldsUnique(ctx context.Context, tx *Tx, ch *ch
 			}
 			b.WriteString("(" + col + ")::jsonb -> '" + lit + "' = ").Arg(string(doc)).WriteString("::jsonb")
 		}))
-		if err := lockUnique(ctx, tx, s); err != nil {
-			return err
-		}
-		if existing != nil {
-			s.Where(sql.NEQ(s.C("id"), existing.ID))
-		}
-		s.Limit(1)
-		rows, err := d.query(ctx, tx.Store(), s)
+		clash, err := d.clashes(ctx, tx, s, existing)
 		if err != nil {
 			return err
 		}
-		if len(rows) > 0 {
+		if clash {
 			verr.add("__all__", fmt.Sprintf("Custom field '%s' must have a unique value.", name))
 		}
 	}

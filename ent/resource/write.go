@@ -614,18 +614,11 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 		if skip || !touched {
 			continue
 		}
-		if err := lockUnique(ctx, tx, s); err != nil {
-			return err
-		}
-		if existing != nil {
-			s.Where(sql.NEQ(s.C("id"), existing.ID))
-		}
-		s.Limit(1)
-		rows, err := d.query(ctx, tx.Store(), s)
+		clash, err := d.clashes(ctx, tx, s, existing)
 		if err != nil {
 			return err
 		}
-		if len(rows) == 0 {
+		if !clash {
 			continue
 		}
 		key, msg := "__all__", u.Message
@@ -653,6 +646,20 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 		return err
 	}
 	return verr.orNil()
+}
+
+// clashes says whether another row than existing (nil on a create) is
+// among those s selects, serialised with the other checks of the same
+// values (lockUnique).
+func (d *Descriptor) clashes(ctx context.Context, tx *Tx, s *sql.Selector, existing *Row) (bool, error) {
+	if err := lockUnique(ctx, tx, s); err != nil {
+		return false, err
+	}
+	if existing != nil {
+		s.Where(sql.NEQ(s.C("id"), existing.ID))
+	}
+	rows, err := d.query(ctx, tx.Store(), s.Limit(1))
+	return len(rows) > 0, err
 }
 
 // sentence makes a validator's message read as NetBox's do.

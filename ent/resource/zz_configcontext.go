@@ -87,7 +87,7 @@ func init() {
 			{Name: "data_path", Kind: "string", Column: "data_path", GoType: "string", ReadOnly: true, HasDefault: true, MaxLen: 1000},
 			{Name: "data_file", Kind: "fk", Column: "data_file_id", GoType: "int", Target: "core.datafile", Nullable: true, OnDelete: "SET_NULL"},
 			{Name: "data_synced", Kind: "time", Column: "data_synced", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "data", Kind: "json", Column: "data", GoType: "map[string]interface {}", Required: true, NotEmpty: true},
+			{Name: "data", Kind: "json", Column: "data", GoType: "map[string]interface {}", Required: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 		},

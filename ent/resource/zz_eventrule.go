@@ -45,7 +45,7 @@ func init() {
 			{Name: "object_types", Kind: "content-types", Column: "object_types", GoType: "[]string", Required: true, ObjectTypes: "event_rules"},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 150},
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},
-			{Name: "event_types", Kind: "strings", Column: "event_types", GoType: "[]string", Required: true, NotEmpty: true},
+			{Name: "event_types", Kind: "strings", Column: "event_types", GoType: "[]string", Required: true},
 			{Name: "conditions", Kind: "json", Column: "conditions", GoType: "json.RawMessage", Nullable: true, HasDefault: true},
 			{Name: "action_type", Kind: "choice", Column: "action_type", GoType: "string", HasDefault: true, MaxLen: 30, Meta: &api.Meta{Type: "", Writable: false, Optional: false, Required: true}, Choices: []Choice{{"webhook", "Webhook"}, {"script", "Script"}, {"notification", "Notification"}}},
 			{Name: "action_object_type", Kind: "string", Column: "action_object_type", GoType: "string", Required: true, Types: []string{"extras.webhook", "extras.script", "extras.notificationgroup"}},

@@ -30,7 +30,7 @@ func (ConfigContext) Fields() []ent.Field {
 		field.Bool("is_active").Default(true),
 		// data is required and a JSON object (the field kind answers
 		// NetBox's message for any other JSON value).
-		field.JSON("data", map[string]any{}).Annotations(api.Field{Kind: "json", Required: true, NoBlank: true}),
+		field.JSON("data", map[string]any{}).Annotations(api.Field{Kind: "json", Required: true}),
 	}
 }
 

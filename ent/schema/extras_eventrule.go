@@ -29,7 +29,7 @@ func (EventRule) Fields() []ent.Field {
 		field.Strings("object_types").Annotations(api.Field{Kind: "content-types", ObjectTypes: "event_rules"}),
 		UniqueName(150),
 		field.Bool("enabled").Default(true),
-		field.Strings("event_types").Annotations(api.Field{NoBlank: true}),
+		field.Strings("event_types"),
 		field.JSON("conditions", json.RawMessage{}).Optional(),
 		field.String("action_type").MaxRuneLen(30).Default("webhook").
 			Annotations(api.Field{Kind: "choice", Choices: EventRuleActionType}),

@@ -62,7 +62,7 @@ func checkVLAN(ctx context.Context, m rawsql.Mutation, _ int, row, _ map[string]
 // checkVLANGroup makes the checks of VLAN.clean() that concern the VLAN's
 // group: its scope against the VLAN's site, its vid_ranges against the VID.
 func checkVLANGroup(ctx context.Context, m rawsql.Mutation, group int, row map[string]any) error {
-	g, err := vlanLookup(ctx, m, "ipam_vlangroup", group, "name", "scope_type", "scope_id", "vid_ranges")
+	g, err := rawsql.Lookup(ctx, m, "ipam_vlangroup", group, "name", "scope_type", "scope_id", "vid_ranges")
 	if err != nil || g == nil {
 		return err // a missing group was refused by the resource layer
 	}
@@ -79,7 +79,7 @@ func checkVLANGroup(ctx context.Context, m rawsql.Mutation, group int, row map[s
 		case "dcim.sitegroup":
 			// Site.group is the site's own group, not its ancestors:
 			// NetBox tests membership in scope.sites.all().
-			s, err := vlanLookup(ctx, m, "dcim_site", site, "name", "group_id")
+			s, err := rawsql.Lookup(ctx, m, "dcim_site", site, "name", "group_id")
 			if err != nil {
 				return err
 			}
@@ -125,27 +125,13 @@ func RangesString(ranges [][]int) string {
 	return strings.Join(parts, ",")
 }
 
-// vlanLookup reads columns of row id of table, plain; nil when there is
-// no such row.
-func vlanLookup(ctx context.Context, m rawsql.Mutation, table string, id int, columns ...string) (map[string]any, error) {
-	rows, err := rawsql.LoadRows(ctx, m, table, columns, []int{id})
-	if err != nil {
-		return nil, err
-	}
-	r := rows[id]
-	for c, v := range r {
-		r[c] = rawsql.Plain(v)
-	}
-	return r, nil
-}
-
 // vlanName is the name of row id of table, as NetBox's str() renders a
 // site or site group; "None" for a scope that is not set.
 func vlanName(ctx context.Context, m rawsql.Mutation, table string, id int) string {
 	if id == 0 {
 		return "None"
 	}
-	r, err := vlanLookup(ctx, m, table, id, "name")
+	r, err := rawsql.Lookup(ctx, m, table, id, "name")
 	if err != nil || r == nil {
 		return "None"
 	}

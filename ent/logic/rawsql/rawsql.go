@@ -445,6 +445,20 @@ func Overlay(m ent.Mutation, columns []string, old map[string]any) map[string]an
 	return row
 }
 
+// Lookup reads columns of row id of table, its values plain (see Plain);
+// nil when there is no such row.
+func Lookup(ctx context.Context, m Mutation, table string, id int, columns ...string) (map[string]any, error) {
+	rows, err := LoadRows(ctx, m, table, columns, []int{id})
+	if err != nil {
+		return nil, err
+	}
+	r := rows[id]
+	for c, v := range r {
+		r[c] = Plain(v)
+	}
+	return r, nil
+}
+
 // LoadRows reads columns of the rows ids of table, keyed by id; text and
 // JSON columns come back as strings.
 func LoadRows(ctx context.Context, m Mutation, table string, columns []string, ids []int) (map[int]map[string]any, error) {

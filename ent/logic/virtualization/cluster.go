@@ -46,7 +46,7 @@ func uniqueAtSite(ctx context.Context, m rawsql.Mutation, id int, clusterName, t
 		return nil
 	}
 	if typ == "dcim.location" {
-		loc, err := lookup(ctx, m, tableLocation, sid, "site_id")
+		loc, err := rawsql.Lookup(ctx, m, tableLocation, sid, "site_id")
 		if err != nil || loc == nil {
 			return err
 		}

@@ -17,23 +17,9 @@ const (
 	tableLocation  = "dcim_location"
 )
 
-// lookup reads one row's columns of table by id (nil when there is none),
-// its values plain.
-func lookup(ctx context.Context, m rawsql.Mutation, table string, id int, columns ...string) (map[string]any, error) {
-	rows, err := rawsql.LoadRows(ctx, m, table, columns, []int{id})
-	if err != nil {
-		return nil, err
-	}
-	r := rows[id]
-	for c, v := range r {
-		r[c] = rawsql.Plain(v)
-	}
-	return r, nil
-}
-
 // name is the name column of row id of table, for messages.
 func name(ctx context.Context, m rawsql.Mutation, table string, id int) string {
-	r, err := lookup(ctx, m, table, id, "name")
+	r, err := rawsql.Lookup(ctx, m, table, id, "name")
 	if err != nil || r == nil {
 		return ""
 	}

@@ -40,12 +40,12 @@ func checkVM(ctx context.Context, m rawsql.Mutation, id int, row, _ map[string]a
 	var c, d map[string]any
 	var err error
 	if hasCluster {
-		if c, err = lookup(ctx, m, tableCluster, cluster, "name", "_site_id"); err != nil {
+		if c, err = rawsql.Lookup(ctx, m, tableCluster, cluster, "name", "_site_id"); err != nil {
 			return err
 		}
 	}
 	if hasDevice {
-		if d, err = lookup(ctx, m, tableDevice, device, "name", "site_id", "cluster_id"); err != nil {
+		if d, err = rawsql.Lookup(ctx, m, tableDevice, device, "name", "site_id", "cluster_id"); err != nil {
 			return err
 		}
 	}
@@ -112,7 +112,7 @@ func vmSaveHook(next ent.Mutator) ent.Mutator {
 		creating := m.Op().Is(ent.OpCreate)
 		if t, ok := m.Field("virtual_machine_type_id"); ok && creating {
 			tid, _ := rawsql.IntOf(rawsql.Plain(t))
-			typ, err := lookup(ctx, sm, "virtualization_virtualmachinetype", tid, "default_platform_id", "default_vcpus", "default_memory")
+			typ, err := rawsql.Lookup(ctx, sm, "virtualization_virtualmachinetype", tid, "default_platform_id", "default_vcpus", "default_memory")
 			if err != nil {
 				return nil, err
 			}

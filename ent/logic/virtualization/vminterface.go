@@ -43,14 +43,14 @@ func checkVMInterface(ctx context.Context, m rawsql.Mutation, id int, row, _ map
 		row[c] = rawsql.Plain(v)
 	}
 	vm, _ := rawsql.IntOf(row["virtual_machine_id"])
-	v, err := lookup(ctx, m, tableVM, vm, "site_id")
+	v, err := rawsql.Lookup(ctx, m, tableVM, vm, "site_id")
 	if err != nil {
 		return err
 	}
 	site, _ := rawsql.IntOf(v["site_id"])
 	// The VLAN belongs to the virtual machine's site or to none.
 	atSite := func(vlan int) (string, bool, error) {
-		r, err := lookup(ctx, m, "ipam_vlan", vlan, "name", "vid", "site_id")
+		r, err := rawsql.Lookup(ctx, m, "ipam_vlan", vlan, "name", "vid", "site_id")
 		if err != nil || r == nil {
 			return "", true, err
 		}
@@ -74,7 +74,7 @@ func checkVMInterface(ctx context.Context, m rawsql.Mutation, id int, row, _ map
 		return &api.FieldError{Field: "qinq_svlan", Message: "Only Q-in-Q interfaces may specify a service VLAN."}
 	}
 	if mac, ok := rawsql.IntOf(row["primary_mac_address_id"]); ok {
-		r, err := lookup(ctx, m, "dcim_macaddress", mac, "mac_address", "assigned_object_type", "assigned_object_id")
+		r, err := rawsql.Lookup(ctx, m, "dcim_macaddress", mac, "mac_address", "assigned_object_type", "assigned_object_id")
 		if err != nil {
 			return err
 		}
@@ -97,7 +97,7 @@ func checkVMInterface(ctx context.Context, m rawsql.Mutation, id int, row, _ map
 		if other == id {
 			return &api.FieldError{Field: rel.field, Message: rel.self}
 		}
-		r, err := lookup(ctx, m, tableInterface, other, "name", "virtual_machine_id")
+		r, err := rawsql.Lookup(ctx, m, tableInterface, other, "name", "virtual_machine_id")
 		if err != nil {
 			return err
 		}

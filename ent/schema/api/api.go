@@ -390,7 +390,8 @@ type Field struct {
 	// JSON field it refuses [] and {}: Django's blank=False on a JSONField
 	// or ArrayField, which full_clean answers "This field cannot be
 	// blank." after the serializer took the value (a service's ports, a
-	// config context's data).
+	// saved filter's parameters). Not on a config context's data: a
+	// synced context is written with {} and filled from its data file.
 	NoBlank bool `json:"no_blank,omitempty"`
 	// Lookup is the attribute filter name for an FK ("slug", "name").
 	Lookup string `json:"lookup,omitempty"`
