@@ -535,12 +535,9 @@ func TestAllocationBesidePlainWrites(t *testing.T) {
 	})
 }
 
-// concurrently sends n requests at once (no pacing) and returns their
-// answers, failing on any status but 201.
-func concurrently(t *testing.T, e *servertest.Env, n int, method, path string, body func(i int) map[string]any, headers ...string) []map[string]any {
-	t.Helper()
-	out := make([]map[string]any, n)
-	errs := make([]string, n)
+// burst sends n requests at once (no pacing) and returns their answers.
+func burst(e *servertest.Env, n int, method, path string, body func(i int) map[string]any, headers ...string) []*servertest.Response {
+	out := make([]*servertest.Response, n)
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	for i := 0; i < n; i++ {
@@ -548,20 +545,24 @@ func concurrently(t *testing.T, e *servertest.Env, n int, method, path string, b
 		go func(i int) {
 			defer wg.Done()
 			<-start
-			r := e.Do(method, path, body(i), headers...)
-			if r.Status != http.StatusCreated {
-				errs[i] = fmt.Sprintf("#%d: status %d: %s", i, r.Status, r.Body)
-				return
-			}
-			out[i] = r.Object()
+			out[i] = e.Do(method, path, body(i), headers...)
 		}(i)
 	}
 	close(start)
 	wg.Wait()
-	for _, msg := range errs {
-		if msg != "" {
-			t.Fatal(msg)
+	return out
+}
+
+// concurrently sends n requests at once and returns their answers, failing
+// on any status but 201.
+func concurrently(t *testing.T, e *servertest.Env, n int, method, path string, body func(i int) map[string]any, headers ...string) []map[string]any {
+	t.Helper()
+	out := make([]map[string]any, n)
+	for i, r := range burst(e, n, method, path, body, headers...) {
+		if r.Status != http.StatusCreated {
+			t.Fatalf("#%d: status %d: %s", i, r.Status, r.Body)
 		}
+		out[i] = r.Object()
 	}
 	return out
 }

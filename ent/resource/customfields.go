@@ -437,21 +437,21 @@ func cfEmpty(v any) bool {
 	return false
 }
 
-// checkCustomFieldsUnique refuses a value of a unique custom field that
-// another object of the model holds (NetBox's CustomFieldsMixin.clean:
+// customFieldProbes adds to probes the values of unique custom fields that
+// another object of the model may hold (NetBox's CustomFieldsMixin.clean:
 // "Custom field 'x' must have a unique value."). Only the values the write
 // sets are checked, those given and, on a create, the defaults filled in:
 // an object saved without its custom fields keeps what it had, even if a
 // field was made unique over duplicates since. The values compare as JSON
 // (SQLite: json_extract of both sides; PostgreSQL: jsonb equality, with
 // the text the field's expression index holds for strings).
-func (d *Descriptor) checkCustomFieldsUnique(ctx context.Context, tx *Tx, ch *change, existing *Row, verr *ValidationError) error {
+func (d *Descriptor) customFieldProbes(tx *Tx, ch *change, probes []uniqueProbe) ([]uniqueProbe, error) {
 	pg := tx.Dialect == dialect.Postgres
 	for _, name := range ch.cfUnique {
 		v := ch.cfData[name]
 		doc, err := json.Marshal(v)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		s := d.Selector(tx.Dialect)
 		col := s.C(customFieldColumn)
@@ -466,15 +466,9 @@ func (d *Descriptor) checkCustomFieldsUnique(ctx context.Context, tx *Tx, ch *ch
 			}
 			b.WriteString("(" + col + ")::jsonb -> '" + lit + "' = ").Arg(string(doc)).WriteString("::jsonb")
 		}))
-		clash, err := d.clashes(ctx, tx, s, existing)
-		if err != nil {
-			return err
-		}
-		if clash {
-			verr.add("__all__", fmt.Sprintf("Custom field '%s' must have a unique value.", name))
-		}
+		probes = append(probes, uniqueProbe{s, "__all__", fmt.Sprintf("Custom field '%s' must have a unique value.", name)})
 	}
-	return nil
+	return probes, nil
 }
 
 // cfInteger checks an integer custom field's value as sent: NetBox takes

@@ -3,7 +3,6 @@ package resource
 import (
 	"context"
 	"fmt"
-	"github.com/inventory/inventory/ent/schema/api"
 	"sort"
 	"sync"
 
@@ -12,6 +11,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/logic/rawsql"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 // NetBox's on_delete rules, as the generated descriptors carry them in

@@ -51,7 +51,7 @@ func (p *deletion) checkUngrouping(ctx context.Context, tx *Tx) error {
 	clash := map[*Descriptor]map[int]*Row{}
 	var models []*Descriptor
 	for _, s := range sets {
-		rows, err := p.clashes(ctx, tx, s.d, s.d.Unique[s.u])
+		rows, err := p.ungroupClashes(ctx, tx, s.d, s.d.Unique[s.u])
 		if err != nil {
 			return err
 		}
@@ -92,11 +92,11 @@ func (p *deletion) nulled(f *Field, v any) bool {
 	return ok && f.OnDelete == OnDeleteSetNull && f.target != nil && p.in[f.target][id]
 }
 
-// clashes lists the rows of d that would break u after the delete: the
+// ungroupClashes lists the rows of d that would break u after the delete: the
 // groups of rows that stay, meet u's condition afterwards and share u's
 // values, where some row of the group meets the condition only because
 // the delete clears its key.
-func (p *deletion) clashes(ctx context.Context, tx *Tx, d *Descriptor, u Unique) ([]*Row, error) {
+func (p *deletion) ungroupClashes(ctx context.Context, tx *Tx, d *Descriptor, u Unique) ([]*Row, error) {
 	// The rows whose condition the delete may make true.
 	var affected []int
 	for _, w := range u.WhenNull {
@@ -159,15 +159,18 @@ func (p *deletion) clashes(ctx context.Context, tx *Tx, d *Descriptor, u Unique)
 			}
 		}
 	}
-	// Each value's rows; the locks in one order, so that two such deletes
-	// cannot wait for each other.
-	sort.Slice(keys, func(i, j int) bool { return fmt.Sprintf("%#v", keys[i]) < fmt.Sprintf("%#v", keys[j]) })
+	// Each value's rows, after the locks of all of them (taken at once,
+	// in the order every writer takes them: lockUnique).
+	locks := make([]*sql.Selector, len(keys))
+	for i, key := range keys {
+		locks[i] = uniqueSelector(d, u, tx.Dialect, key, true)
+	}
+	if err := lockUnique(ctx, tx, locks...); err != nil {
+		return nil, err
+	}
 	var out []*Row
 	taken := map[int]bool{}
 	for _, key := range keys {
-		if err := lockUnique(ctx, tx, uniqueSelector(d, u, tx.Dialect, key, true)); err != nil {
-			return nil, err
-		}
 		s := uniqueSelector(d, u, tx.Dialect, key, false)
 		rows, err := d.query(ctx, tx.Store(), s.OrderBy(s.C("id")))
 		if err != nil {
@@ -194,8 +197,8 @@ func (p *deletion) clashes(ctx context.Context, tx *Tx, d *Descriptor, u Unique)
 
 // uniqueSelector selects the rows of d holding key in u's fields; with
 // cond, only those meeting u's condition now: then it is the selector
-// checkUnique builds for a new row with these values, so that lockUnique
-// takes the same lock.
+// of checkUnique's probe for a row with these values, and its lock
+// (lockUnique) the one a write of them takes.
 func uniqueSelector(d *Descriptor, u Unique, dia string, key []any, cond bool) *sql.Selector {
 	s := d.Selector(dia)
 	for i, name := range u.Fields {

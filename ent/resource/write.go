@@ -575,30 +575,21 @@ func finalValue(f *Field, ch *change, existing *Row) (any, bool) {
 // checkUnique enforces unique fields and unique-together sets with NetBox's
 // messages, before the database's own constraints would answer less kindly.
 func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existing *Row) error {
-	verr := &ValidationError{}
+	var probes []uniqueProbe
 	for _, u := range d.Unique {
 		touched := existing == nil
-		s := d.Selector(tx.Dialect)
+		values := make([]any, len(u.Fields))
 		skip := false
 		given := false // the field of a single-field set is in the request
-		for _, name := range u.Fields {
-			f := d.byName[name]
-			v, changed := finalValue(f, ch, existing)
+		for i, name := range u.Fields {
+			v, changed := finalValue(d.byName[name], ch, existing)
 			touched = touched || changed
 			given = changed && len(u.Fields) == 1
-			if v == nil {
-				skip = true // NULLs never collide, as in SQL
-			} else if str, ok := v.(string); ok && u.IgnoreCase {
-				s.Where(sql.P(func(b *sql.Builder) {
-					b.WriteString("LOWER(" + s.C(f.Column) + ") = LOWER(").Arg(str).WriteString(")")
-				}))
-			} else {
-				s.Where(sql.EQ(s.C(f.Column), v))
-			}
+			skip = skip || v == nil // NULLs never collide, as in SQL
+			values[i] = v
 		}
 		for _, name := range u.WhenNull {
-			f := d.byName[name]
-			v, changed := finalValue(f, ch, existing)
+			v, changed := finalValue(d.byName[name], ch, existing)
 			touched = touched || changed
 			if v != nil && !given {
 				// The condition does not hold for this row. But a field
@@ -609,16 +600,8 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 				// refused while a top-level "T" exists.
 				skip = true
 			}
-			s.Where(sql.IsNull(s.C(f.Column)))
 		}
 		if skip || !touched {
-			continue
-		}
-		clash, err := d.clashes(ctx, tx, s, existing)
-		if err != nil {
-			return err
-		}
-		if !clash {
 			continue
 		}
 		key, msg := "__all__", u.Message
@@ -640,26 +623,73 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 				msg = fmt.Sprintf("%s with this %s already exists.", capitalize(d.Verbose), titleJoin(names))
 			}
 		}
-		verr.add(key, msg)
+		probes = append(probes, uniqueProbe{uniqueSelector(d, u, tx.Dialect, values, true), key, msg})
 	}
-	if err := d.checkCustomFieldsUnique(ctx, tx, ch, existing, verr); err != nil {
+	probes, err := d.customFieldProbes(tx, ch, probes)
+	if err != nil {
 		return err
 	}
-	return verr.orNil()
+	return d.clashes(ctx, tx, probes, existing)
 }
 
-// clashes says whether another row than existing (nil on a create) is
-// among those s selects, serialised with the other checks of the same
-// values (lockUnique).
-func (d *Descriptor) clashes(ctx context.Context, tx *Tx, s *sql.Selector, existing *Row) (bool, error) {
-	if err := lockUnique(ctx, tx, s); err != nil {
-		return false, err
+// uniqueProbe is one unique check of a write: the rows holding its values
+// (sel), and the error (key, msg) when another row is among them.
+type uniqueProbe struct {
+	sel      *sql.Selector
+	key, msg string
+}
+
+// clashes runs the probes of a write in two statements whatever their
+// number: their locks (lockUnique, serialising the writers that check the
+// same values), then one SELECT of an EXISTS each. A row other than
+// existing (nil on a create) found by a probe is its error. Two statements
+// rather than two a probe: a bulk of 2 600 tags (name and slug) made 13 000
+// round trips on PostgreSQL, now 7 800.
+func (d *Descriptor) clashes(ctx context.Context, tx *Tx, probes []uniqueProbe, existing *Row) error {
+	if len(probes) == 0 {
+		return nil
 	}
-	if existing != nil {
-		s.Where(sql.NEQ(s.C("id"), existing.ID))
+	sels := make([]*sql.Selector, len(probes))
+	for i, p := range probes {
+		sels[i] = p.sel
 	}
-	rows, err := d.query(ctx, tx.Store(), s.Limit(1))
-	return len(rows) > 0, err
+	if err := lockUnique(ctx, tx, sels...); err != nil {
+		return err
+	}
+	q := sql.Dialect(tx.Dialect).Select()
+	for _, s := range sels {
+		if existing != nil {
+			s.Where(sql.NEQ(s.C("id"), existing.ID))
+		}
+		q.AppendSelectExpr(sql.Exists(s))
+	}
+	query, args := q.Query()
+	rows, err := tx.Store().Q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("unique check of %s: %w", d.Table, err)
+	}
+	defer rows.Close()
+	found := make([]bool, len(probes))
+	dest := make([]any, len(found))
+	for i := range found {
+		dest[i] = &found[i]
+	}
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("unique check of %s: no row", d.Table)
+	}
+	if err := rows.Scan(dest...); err != nil {
+		return err
+	}
+	verr := &ValidationError{}
+	for i, p := range probes {
+		if found[i] {
+			verr.add(p.key, p.msg)
+		}
+	}
+	return verr.orNil()
 }
 
 // sentence makes a validator's message read as NetBox's do.

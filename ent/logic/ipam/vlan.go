@@ -17,21 +17,11 @@ import (
 var vlanColumns = []string{"site_id", "group_id", "vid", "qinq_role", "qinq_svlan_id"}
 
 // VLANHooks are the hooks of ipam.VLAN: NetBox's VLAN.clean() before every
-// row a create, update or bulk write leaves behind. A many-row update that
-// writes none of the columns clean() reads passes unchecked: that is a
-// deleted role's SET_NULL, a queryset update for which NetBox runs no
-// clean() either (a VLAN stored before this rule must not block it).
+// row a create, update or bulk write leaves behind (a many-row update that
+// writes none of the columns clean() reads, a deleted role's SET_NULL,
+// passes: rawsql.RowHook).
 func VLANHooks() []ent.Hook {
-	check := rawsql.RowHook("ipam_vlan", vlanColumns, checkVLAN)
-	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
-		checked := check(next)
-		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			if m.Op().Is(ent.OpUpdate) && !rawsql.Touched(m, vlanColumns...) {
-				return next.Mutate(ctx, m)
-			}
-			return checked.Mutate(ctx, m)
-		})
-	}}
+	return []ent.Hook{rawsql.RowHook("ipam_vlan", vlanColumns, checkVLAN)}
 }
 
 // checkVLAN is VLAN.clean(), its checks in NetBox's order (it raises at the

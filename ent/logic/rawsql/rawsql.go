@@ -396,11 +396,15 @@ type RowCheck func(ctx context.Context, m Mutation, id int, row, old map[string]
 // RowHook runs check before a create, a one-row update and a many-row
 // update (once per row) of table, in the write's transaction: NetBox's
 // model clean(), which sees the whole object whatever the request
-// changed. Deletes pass.
+// changed. Deletes pass, and so does a many-row update that writes none of
+// columns: that is a queryset update (a deleted object's SET_NULL of
+// another column, a denormalised field following its source), for which
+// NetBox runs no clean() either, and it leaves what check reads as stored;
+// a row stored before a rule was added must not block it.
 func RowHook(table string, columns []string, check RowCheck) ent.Hook {
 	return func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			if !m.Op().Is(ent.OpCreate | ent.OpUpdate | ent.OpUpdateOne) {
+			if !m.Op().Is(ent.OpCreate|ent.OpUpdate|ent.OpUpdateOne) || m.Op().Is(ent.OpUpdate) && !Touched(m, columns...) {
 				return next.Mutate(ctx, m)
 			}
 			sm, err := As("row check "+table, m)
