@@ -278,3 +278,35 @@ func runGuard(t *testing.T, e *servertest.Env, c guardCase) {
 		}
 	}
 }
+
+// TestDeleteGuardManyKeys: deleting a tenant group of 1 001 tenants checks
+// (and locks, on PostgreSQL) the values of every one of them, more than
+// one statement takes (resource.maxLocksAt): the clash with the one
+// top-level namesake is still found, and once it is gone the delete
+// ungroups them all.
+func TestDeleteGuardManyKeys(t *testing.T) {
+	t.Parallel()
+	servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
+		const n = 1001
+		g := mk(t, e, "/api/tenancy/tenant-groups/", map[string]any{"name": "Big", "slug": "big"})
+		var tenants []map[string]any
+		for i := 0; i < n; i++ {
+			tenants = append(tenants, map[string]any{"name": fmt.Sprintf("T%04d", i), "slug": fmt.Sprintf("t%04d", i), "group": g})
+		}
+		for lo := 0; lo < n; lo += 500 {
+			e.Must(http.StatusCreated, "POST", "/api/tenancy/tenants/", tenants[lo:min(lo+500, n)])
+		}
+		last := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/tenancy/tenants/?slug=t%04d", n-1), nil).Object()["results"].([]any)[0].(map[string]any)
+		top := mk(t, e, "/api/tenancy/tenants/", map[string]any{"name": fmt.Sprintf("T%04d", n-1), "slug": "top"})
+		r := e.Do("DELETE", fmt.Sprintf("/api/tenancy/tenant-groups/%d/", g), nil)
+		want := fmt.Sprintf("2 dependent objects were found: T%04d (%d), T%04d (%d)", n-1, idOf(last), n-1, top)
+		if r.Status != http.StatusConflict || !strings.Contains(string(r.Body), want) {
+			t.Fatalf("DELETE: %d %s\nwant 409 with %q", r.Status, r.Body, want)
+		}
+		e.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/tenancy/tenants/%d/", top), nil)
+		e.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/tenancy/tenant-groups/%d/", g), nil)
+		if got := countOf(t, e, "/api/tenancy/tenants/?group_id=null&limit=1"); got != n {
+			t.Errorf("%d tenants ungrouped, want %d", got, n)
+		}
+	})
+}
