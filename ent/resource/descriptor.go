@@ -217,17 +217,19 @@ type Descriptor struct {
 	App, Path string // "dcim", "sites"
 	// UI is the path of the model's web pages when not App/Path
 	// (api.Model.UI): display_url uses it.
-	UI          string
-	Model       string // content type model name, "site"
-	Verbose     string
-	Table       string
-	Fields      []*Field
-	Brief       []string
-	Display     string
-	Search      []string
-	Ordering    []string
-	Unique      []Unique
-	Tree        bool
+	UI       string
+	Model    string // content type model name, "site"
+	Verbose  string
+	Table    string
+	Fields   []*Field
+	Brief    []string
+	Display  string
+	Search   []string
+	Ordering []string
+	Unique   []Unique
+	Tree     bool
+	// SelfParent: api.Model.SelfParent.
+	SelfParent  string
 	Tagged      bool
 	Custom      bool
 	Logged      bool

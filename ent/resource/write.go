@@ -728,6 +728,9 @@ func (d *Descriptor) applyTree(ctx context.Context, tx *Tx, m ent.Mutation, ch *
 	}
 	depth := 0
 	if pid, ok := v.(int); ok {
+		if existing != nil && pid == existing.ID && d.SelfParent != "" {
+			return Invalid("parent", d.SelfParent)
+		}
 		if existing != nil {
 			// Two moves committed side by side (A under B, B under A)
 			// would each pass the check below and make a cycle: moves in

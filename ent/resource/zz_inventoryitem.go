@@ -22,6 +22,7 @@ func init() {
 		Display:       "",
 		DisplayFunc:   logicdcim.TemplateDisplay,
 		Tree:          true,
+		SelfParent:    "Cannot assign self as parent.",
 		Tagged:        true,
 		Custom:        true,
 		Logged:        true,

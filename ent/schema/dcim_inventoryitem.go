@@ -72,7 +72,11 @@ func (InventoryItem) Annotations() []schema.Annotation {
 			Search:   []string{"name", "label", "description", "part_id", "serial", "asset_tag"},
 			Ordering: []string{"device", "parent", "name"},
 			Tree:     true,
-			Unique:   []api.Unique{{Fields: []string{"device", "parent", "name"}}},
+			// InventoryItem.clean()'s own words (a descendant made the
+			// parent gets the tree's message: NetBox's MPTT raises
+			// InvalidMove there, a 500).
+			SelfParent: "Cannot assign self as parent.",
+			Unique:     []api.Unique{{Fields: []string{"device", "parent", "name"}}},
 			Filters: []api.Filter{
 				{Name: "parent_id", Kind: "integer", Column: "parent_id"},
 				{Name: "component_type", Kind: "string", Column: "component_type", Lookups: []string{}},

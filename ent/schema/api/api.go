@@ -53,6 +53,12 @@ type Model struct {
 	// Tree marks NetBox's nested-group models: a self "parent" edge and a
 	// cached "_depth".
 	Tree bool `json:"tree,omitempty"`
+	// SelfParent is a tree model's own message for a node given itself as
+	// parent, where its clean() words it so (InventoryItem: "Cannot assign
+	// self as parent."); empty: the nested-group models' "Cannot assign
+	// self or child <verbose> as parent.", for itself and its descendants
+	// alike.
+	SelfParent string `json:"self_parent,omitempty"`
 	// Tagged and Custom mark taggable and custom-field models (set by the
 	// mixins).
 	Tagged bool `json:"tagged,omitempty"`
@@ -168,6 +174,9 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	}
 	if o.Verbose != "" {
 		m.Verbose = o.Verbose
+	}
+	if o.SelfParent != "" {
+		m.SelfParent = o.SelfParent
 	}
 	if o.Fields != nil {
 		m.Fields = o.Fields
