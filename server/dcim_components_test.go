@@ -99,7 +99,7 @@ func TestDCIMComponentRules(t *testing.T) {
 		{name: "front port mapped beyond the rear port's positions", path: compPath("front-ports"),
 			body: map[string]any{"device": "@d1", "name": "F1", "type": "lc",
 				"rear_ports": []any{map[string]any{"position": 1, "rear_port": "@rp1", "rear_port_position": 3}}}, status: 400,
-			field: "rear_ports", text: "rear port R1 has only 2 positions"},
+			field: "rear_ports", text: "Invalid rear port position (3): Rear port R1 has only 2 positions."},
 		{name: "front port mapped to its device's rear port", path: compPath("front-ports"),
 			body: map[string]any{"device": "@d1", "name": "F1", "type": "lc",
 				"rear_ports": []any{map[string]any{"position": 1, "rear_port": "@rp1", "rear_port_position": 2}}}, status: 201},

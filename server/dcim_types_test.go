@@ -188,7 +188,7 @@ func TestDCIMTypeRules(t *testing.T) {
 		{name: "front port mapped beyond the rear port's positions", path: tplPath("front-port"),
 			body: map[string]any{"name": "F1", "type": "lc", "device_type": "@dt1",
 				"rear_ports": []any{map[string]any{"position": 1, "rear_port": "@rp1", "rear_port_position": 3}}}, status: 400,
-			field: "rear_ports", text: "rear port R1 has only 2 positions"},
+			field: "rear_ports", text: "Invalid rear port position (3): Rear port R1 has only 2 positions."},
 		{name: "front port mapped to its rear port", path: tplPath("front-port"),
 			body: map[string]any{"name": "F1", "type": "lc", "device_type": "@dt1",
 				"rear_ports": []any{map[string]any{"position": 1, "rear_port": "@rp1", "rear_port_position": 2}}}, status: 201},

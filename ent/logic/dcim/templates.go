@@ -279,7 +279,10 @@ func portMappings(field, peer, peerTable, peerName string) rawsql.RowCheck {
 				return bad(fmt.Sprintf("%s (%s) must belong to the same %s", strings.ToUpper(peerName[:1])+peerName[1:], s, kind))
 			}
 			if ppos < 1 || ppos > s.positions {
-				return bad(fmt.Sprintf("Invalid %s position (%d); %s %s has only %d positions", peerName, ppos, peerName, s.name, s.positions))
+				// PortMappingBase.clean()'s words (the rear port's side; the
+				// front port's, which NetBox does not check, in their shape).
+				return bad(fmt.Sprintf("Invalid %s position (%d): %s %s has only %d positions.",
+					peerName, ppos, strings.ToUpper(peerName[:1])+peerName[1:], s.name, s.positions))
 			}
 		}
 		return nil
