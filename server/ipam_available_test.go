@@ -537,6 +537,12 @@ func TestAllocationBesidePlainWrites(t *testing.T) {
 
 // burst sends n requests at once (no pacing) and returns their answers.
 func burst(e *servertest.Env, n int, method, path string, body func(i int) map[string]any, headers ...string) []*servertest.Response {
+	return together(n, func(i int) *servertest.Response { return e.Do(method, path, body(i), headers...) })
+}
+
+// together runs n requests (do(i) sends request i) at once and returns
+// their answers.
+func together(n int, do func(i int) *servertest.Response) []*servertest.Response {
 	out := make([]*servertest.Response, n)
 	var wg sync.WaitGroup
 	start := make(chan struct{})
@@ -545,7 +551,7 @@ func burst(e *servertest.Env, n int, method, path string, body func(i int) map[s
 		go func(i int) {
 			defer wg.Done()
 			<-start
-			out[i] = e.Do(method, path, body(i), headers...)
+			out[i] = do(i)
 		}(i)
 	}
 	close(start)

@@ -73,3 +73,38 @@ func TestUniqueConcurrentWriters(t *testing.T) {
 		}
 	})
 }
+
+// TestUngroupingConcurrentWithCreates: a tenant group's delete (whose
+// ungrouping check locks its tenants' names and slugs) races creates of
+// top-level tenants holding the same name and slug (which lock both too).
+// Every request is answered 2xx, 400 or 409, never 5xx (both take their
+// locks in one order, so neither waits for the other in a deadlock), and
+// no two top-level tenants share the name.
+func TestUngroupingConcurrentWithCreates(t *testing.T) {
+	t.Parallel()
+	servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
+		for round := 0; round < 8; round++ {
+			name, slug := fmt.Sprintf("A%d", round), fmt.Sprintf("a%d", round)
+			g := mk(t, e, "/api/tenancy/tenant-groups/", map[string]any{"name": "G" + name, "slug": "g" + slug})
+			mk(t, e, "/api/tenancy/tenants/", map[string]any{"name": name, "slug": slug, "group": g})
+			rs := together(8, func(i int) *servertest.Response {
+				if i == 0 {
+					return e.Do("DELETE", fmt.Sprintf("/api/tenancy/tenant-groups/%d/", g), nil)
+				}
+				return e.Do("POST", "/api/tenancy/tenants/", map[string]any{"name": name, "slug": slug})
+			})
+			for i, r := range rs {
+				ok := r.Status == http.StatusCreated || r.Status == http.StatusBadRequest
+				if i == 0 {
+					ok = r.Status == http.StatusNoContent || r.Status == http.StatusConflict
+				}
+				if !ok {
+					t.Fatalf("round %d, request %d: status %d: %s", round, i, r.Status, r.Body)
+				}
+			}
+			if got := countOf(t, e, "/api/tenancy/tenants/?group_id=null&name="+name); got > 1 {
+				t.Fatalf("round %d: %d top-level tenants named %s", round, got, name)
+			}
+		}
+	})
+}

@@ -48,19 +48,39 @@ func (p *deletion) checkUngrouping(ctx context.Context, tx *Tx) error {
 			}
 		}
 	}
+	// The values each set may see clash, then the locks of all of them at
+	// once: every writer takes its locks in one ordered call (lockUnique),
+	// so a delete and a create wanting the same two values cannot each
+	// hold one and wait for the other.
+	checks := make([]ungroupCheck, len(sets))
+	var locks []*sql.Selector
+	for i, s := range sets {
+		c := ungroupCheck{d: s.d, u: s.d.Unique[s.u]}
+		var err error
+		if c.keys, err = p.ungroupKeys(ctx, tx, c); err != nil {
+			return err
+		}
+		for _, key := range c.keys {
+			locks = append(locks, uniqueSelector(c.d, c.u, tx.Dialect, key, true))
+		}
+		checks[i] = c
+	}
+	if err := lockUnique(ctx, tx, locks...); err != nil {
+		return err
+	}
 	clash := map[*Descriptor]map[int]*Row{}
 	var models []*Descriptor
-	for _, s := range sets {
-		rows, err := p.ungroupClashes(ctx, tx, s.d, s.d.Unique[s.u])
+	for _, c := range checks {
+		rows, err := p.ungroupClashes(ctx, tx, c)
 		if err != nil {
 			return err
 		}
 		for _, r := range rows {
-			if clash[s.d] == nil {
-				clash[s.d] = map[int]*Row{}
-				models = append(models, s.d)
+			if clash[c.d] == nil {
+				clash[c.d] = map[int]*Row{}
+				models = append(models, c.d)
 			}
-			clash[s.d][r.ID] = r
+			clash[c.d][r.ID] = r
 		}
 	}
 	var found []string
@@ -92,12 +112,37 @@ func (p *deletion) nulled(f *Field, v any) bool {
 	return ok && f.OnDelete == OnDeleteSetNull && f.target != nil && p.in[f.target][id]
 }
 
-// ungroupClashes lists the rows of d that would break u after the delete: the
-// groups of rows that stay, meet u's condition afterwards and share u's
-// values, where some row of the group meets the condition only because
-// the delete clears its key.
-func (p *deletion) ungroupClashes(ctx context.Context, tx *Tx, d *Descriptor, u Unique) ([]*Row, error) {
-	// The rows whose condition the delete may make true.
+// ungroupCheck is one conditional unique set u of d that a delete may
+// break, and the values (keys) it may see clash.
+type ungroupCheck struct {
+	d    *Descriptor
+	u    Unique
+	keys [][]any
+}
+
+// meets says whether row r of c's model stays and meets c's condition once
+// the delete is done, with values that can collide.
+func (p *deletion) meets(c ungroupCheck, r *Row) bool {
+	if p.in[c.d][r.ID] {
+		return false
+	}
+	for _, w := range c.u.WhenNull {
+		if !p.nulled(c.d.byName[w], c.d.Value(r, w)) {
+			return false
+		}
+	}
+	for _, n := range c.u.Fields {
+		if p.nulled(c.d.byName[n], c.d.Value(r, n)) {
+			return false // NULLs never collide
+		}
+	}
+	return true
+}
+
+// ungroupKeys lists, once each, the values of c's set held by the rows
+// whose condition the delete makes true.
+func (p *deletion) ungroupKeys(ctx context.Context, tx *Tx, c ungroupCheck) ([][]any, error) {
+	d, u := c.d, c.u
 	var affected []int
 	for _, w := range u.WhenNull {
 		f := d.byName[w]
@@ -119,23 +164,6 @@ func (p *deletion) ungroupClashes(ctx context.Context, tx *Tx, d *Descriptor, u 
 		return nil, nil
 	}
 	sort.Ints(affected)
-	meets := func(r *Row) bool {
-		if p.in[d][r.ID] {
-			return false
-		}
-		for _, w := range u.WhenNull {
-			if !p.nulled(d.byName[w], d.Value(r, w)) {
-				return false
-			}
-		}
-		for _, n := range u.Fields {
-			if p.nulled(d.byName[n], d.Value(r, n)) {
-				return false // NULLs never collide
-			}
-		}
-		return true
-	}
-	// Their values, once each.
 	var keys [][]any
 	seenKey := map[string]bool{}
 	for _, chunk := range chunks(affected) {
@@ -146,7 +174,7 @@ func (p *deletion) ungroupClashes(ctx context.Context, tx *Tx, d *Descriptor, u 
 			return nil, err
 		}
 		for _, r := range rows {
-			if !meets(r) {
+			if !p.meets(c, r) {
 				continue
 			}
 			key := make([]any, len(u.Fields))
@@ -159,26 +187,26 @@ func (p *deletion) ungroupClashes(ctx context.Context, tx *Tx, d *Descriptor, u 
 			}
 		}
 	}
-	// Each value's rows, after the locks of all of them (taken at once,
-	// in the order every writer takes them: lockUnique).
-	locks := make([]*sql.Selector, len(keys))
-	for i, key := range keys {
-		locks[i] = uniqueSelector(d, u, tx.Dialect, key, true)
-	}
-	if err := lockUnique(ctx, tx, locks...); err != nil {
-		return nil, err
-	}
+	return keys, nil
+}
+
+// ungroupClashes lists the rows of c's model that would break its set
+// after the delete: the groups of rows that stay, meet the condition
+// afterwards and share one of c.keys, where some row of the group meets
+// the condition only because the delete clears its key. The keys' locks
+// are held (checkUngrouping).
+func (p *deletion) ungroupClashes(ctx context.Context, tx *Tx, c ungroupCheck) ([]*Row, error) {
 	var out []*Row
 	taken := map[int]bool{}
-	for _, key := range keys {
-		s := uniqueSelector(d, u, tx.Dialect, key, false)
-		rows, err := d.query(ctx, tx.Store(), s.OrderBy(s.C("id")))
+	for _, key := range c.keys {
+		s := uniqueSelector(c.d, c.u, tx.Dialect, key, false)
+		rows, err := c.d.query(ctx, tx.Store(), s.OrderBy(s.C("id")))
 		if err != nil {
 			return nil, err
 		}
 		var group []*Row
 		for _, r := range rows {
-			if meets(r) {
+			if p.meets(c, r) {
 				group = append(group, r)
 			}
 		}
