@@ -243,6 +243,7 @@ func portMappings(field, peer, peerTable, peerName string) rawsql.RowCheck {
 		}
 		positions, _ := rawsql.IntOf(row["positions"])
 		mapped := peerName + "s"
+		peerTitle := strings.ToUpper(peerName[:1]) + peerName[1:] // at a sentence's start
 		if strings.HasSuffix(peerTable, "template") {
 			mapped = peerName + " templates"
 		}
@@ -276,13 +277,13 @@ func portMappings(field, peer, peerTable, peerName string) rawsql.RowCheck {
 				return bad(fmt.Sprintf("Invalid pk \"%d\" - object does not exist.", pid))
 			}
 			if same, kind := sameParent(s, row); !same {
-				return bad(fmt.Sprintf("%s (%s) must belong to the same %s", strings.ToUpper(peerName[:1])+peerName[1:], s, kind))
+				return bad(fmt.Sprintf("%s (%s) must belong to the same %s", peerTitle, s, kind))
 			}
 			if ppos < 1 || ppos > s.positions {
 				// PortMappingBase.clean()'s words (the rear port's side; the
 				// front port's, which NetBox does not check, in their shape).
 				return bad(fmt.Sprintf("Invalid %s position (%d): %s %s has only %d positions.",
-					peerName, ppos, strings.ToUpper(peerName[:1])+peerName[1:], s.name, s.positions))
+					peerName, ppos, peerTitle, s.name, s.positions))
 			}
 		}
 		return nil
